@@ -1,0 +1,114 @@
+"""pastiche_core: the reference rules engine for *Pastiche: The Birth of a Masterpiece*.
+
+>>> from pastiche_core import Game, Card
+>>> game = Game(players=4, seed=7)
+>>> Card.parse("SCI9") in game.hand(0) or True
+True
+"""
+
+from __future__ import annotations
+
+from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
+from .catalogue import END_FLAG_ID, Catalogue, NovelSpec, load_catalogue
+from .errors import (
+    IllegalMoveError,
+    InvalidCatalogueError,
+    InvalidNotationError,
+    InvalidStateError,
+    PasticheError,
+)
+from .game import (
+    DEAL_SIZES,
+    END_THRESHOLD,
+    KEEP_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    GameResult,
+    LegalMoves,
+    Phase,
+)
+from .moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    NovelRef,
+    Pass,
+    Publish,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from .patterns import (
+    CustomPattern,
+    OfAKind,
+    Pairs,
+    Pattern,
+    RankCounts,
+    Straight,
+    Total,
+    rank_counts,
+    sub_multisets,
+)
+from .recognition import novel_combinations, recognize, satisfied_novels
+from .rng import GameRng
+from .table import TableNovel
+from .view import PlayerView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEAL_SIZES",
+    "DECK",
+    "END_FLAG_ID",
+    "END_THRESHOLD",
+    "KEEP_SIZE",
+    "MAX_PLAYERS",
+    "MAX_RANK",
+    "MIN_PLAYERS",
+    "MIN_RANK",
+    "Card",
+    "Catalogue",
+    "Choose",
+    "CustomPattern",
+    "Draw",
+    "Game",
+    "GameResult",
+    "GameRng",
+    "Genre",
+    "Gift",
+    "IllegalMoveError",
+    "InvalidCatalogueError",
+    "InvalidNotationError",
+    "InvalidStateError",
+    "Keep",
+    "LegalMoves",
+    "Move",
+    "NovelRef",
+    "NovelSpec",
+    "OfAKind",
+    "Pairs",
+    "Pass",
+    "PasticheError",
+    "Pattern",
+    "Phase",
+    "PlayerView",
+    "Publish",
+    "RankCounts",
+    "Read",
+    "Straight",
+    "TableNovel",
+    "TakeDiscard",
+    "TakeFlag",
+    "Total",
+    "format_cards",
+    "load_catalogue",
+    "novel_combinations",
+    "parse_cards",
+    "rank_counts",
+    "recognize",
+    "satisfied_novels",
+    "sub_multisets",
+]

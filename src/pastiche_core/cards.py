@@ -1,0 +1,279 @@
+"""Story cards, genres and card notation (R1).
+
+The deck has 49 Story cards: 7 genres of 7 consecutive ranks each. A card is
+written as its genre code followed by its rank (``SCI9``, ``MAG13``); parsing is
+case-insensitive and formatting is canonical upper case.
+
+Cards are interned: there is exactly one :class:`Card` object per genre and rank,
+so cards compare by identity, hash in constant time and can be used freely as
+dictionary keys and set members.
+
+>>> Card.parse("sci9")
+Card.parse('SCI9')
+>>> str(Card(Genre.MAGIC_REALISM, 13))
+'MAG13'
+>>> len(DECK)
+49
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from enum import Enum
+from typing import Any, ClassVar
+
+from .errors import InvalidNotationError
+
+__all__ = [
+    "DECK",
+    "MAX_RANK",
+    "MIN_RANK",
+    "Card",
+    "Genre",
+    "format_cards",
+    "parse_cards",
+]
+
+MIN_RANK = 1
+MAX_RANK = 13
+
+
+class Genre(Enum):
+    """The seven genres with their rank ranges, in rulebook order (R1).
+
+    >>> Genre.SCIENCE_FICTION.code, Genre.SCIENCE_FICTION.low, Genre.SCIENCE_FICTION.high
+    ('SCI', 3, 9)
+    >>> Genre.from_code("hor")
+    <Genre.HORROR: 'HOR'>
+    """
+
+    MYTHOLOGY = "MYT"
+    LOVE_STORY = "LOV"
+    SCIENCE_FICTION = "SCI"
+    HORROR = "HOR"
+    MYSTERY = "MYS"
+    FANTASY = "FAN"
+    MAGIC_REALISM = "MAG"
+
+    @property
+    def code(self) -> str:
+        """The three-letter code used in card notation."""
+        return self.value
+
+    @property
+    def order(self) -> int:
+        """Position in rulebook order, 0 for MYTHOLOGY to 6 for MAGIC REALISM."""
+        return _GENRE_ORDER[self]
+
+    @property
+    def low(self) -> int:
+        """The lowest rank of this genre (R1: the genre's order plus one)."""
+        return self.order + 1
+
+    @property
+    def high(self) -> int:
+        """The highest rank of this genre (R1: six above :attr:`low`)."""
+        return self.order + 7
+
+    @property
+    def title(self) -> str:
+        """The genre's printed name, e.g. ``'SCIENCE FICTION'``."""
+        return self.name.replace("_", " ")
+
+    def ranks(self) -> range:
+        """The ranks this genre has.
+
+        >>> list(Genre.MYTHOLOGY.ranks())
+        [1, 2, 3, 4, 5, 6, 7]
+        """
+        return range(self.low, self.high + 1)
+
+    @classmethod
+    def from_code(cls, code: str) -> Genre:
+        """The genre with the given code, case-insensitive.
+
+        >>> Genre.from_code("XYZ")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
+        """
+        try:
+            return cls(code.upper())
+        except ValueError:
+            codes = " ".join(g.code for g in cls)
+            raise InvalidNotationError(f"unknown genre code {code!r} (R1: {codes})") from None
+
+    def __repr__(self) -> str:
+        return f"<Genre.{self.name}: {self.value!r}>"
+
+
+_GENRE_ORDER = {genre: index for index, genre in enumerate(Genre)}
+_CARD_RE = re.compile(r"([A-Za-z]{3})(\d{1,2})")
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+class Card:
+    """One Story card: a genre and a rank. Immutable, hashable and interned.
+
+    ``Card(genre, rank)`` returns the unique card object; cards are ordered by
+    genre (rulebook order) and then rank, which is the order of :data:`DECK`.
+
+    >>> Card(Genre.HORROR, 7)
+    Card.parse('HOR7')
+    >>> Card(Genre.LOVE_STORY, 1)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+    >>> sorted(parse_cards("SCI9 MYT6 SCI7"))
+    [Card.parse('MYT6'), Card.parse('SCI7'), Card.parse('SCI9')]
+    """
+
+    __slots__ = ("genre", "index", "rank")
+    genre: Genre
+    rank: int
+    index: int
+    _cache: ClassVar[dict[tuple[Genre, int], Card]] = {}
+
+    def __new__(cls, genre: Genre, rank: int) -> Card:
+        try:
+            return cls._cache[(genre, rank)]
+        except (KeyError, TypeError):
+            pass
+        if not isinstance(genre, Genre):
+            raise InvalidNotationError(f"invalid card genre {genre!r}: expected a Genre (R1)")
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank not in genre.ranks():
+            raise InvalidNotationError(
+                f"invalid card '{genre.code}{rank}': {genre.title} has ranks "
+                f"{genre.low}-{genre.high} (R1)"
+            )
+        card = object.__new__(cls)
+        object.__setattr__(card, "genre", genre)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "index", genre.order * 7 + rank - genre.low)
+        cls._cache[(genre, rank)] = card
+        return card
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card, (self.genre, self.rank))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        return self
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+    def __str__(self) -> str:
+        return f"{self.genre.code}{self.rank}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse('{self}')"
+
+    @property
+    def notation(self) -> str:
+        """Canonical notation, e.g. ``'SCI9'``."""
+        return str(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card in notation (case-insensitive, surrounding spaces ignored).
+
+        >>> Card.parse(" mag13 ")
+        Card.parse('MAG13')
+        >>> Card.parse("SCI10")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid card 'SCI10': SCIENCE FICTION has ranks 3-9 (R1)
+        >>> Card.parse("")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid card '': expected a genre code and a rank such as 'SCI9' (R1)
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid card {text!r}: expected a string such as 'SCI9'")
+        match = _CARD_RE.fullmatch(text.strip())
+        if match is None:
+            raise InvalidNotationError(
+                f"invalid card {text!r}: expected a genre code and a rank such as 'SCI9' (R1)"
+            )
+        code, digits = match.groups()
+        try:
+            genre = Genre.from_code(code)
+        except InvalidNotationError:
+            codes = " ".join(g.code for g in Genre)
+            raise InvalidNotationError(
+                f"invalid card {text!r}: unknown genre code {code!r} (R1: {codes})"
+            ) from None
+        rank = int(digits)
+        if digits != str(rank) or rank not in genre.ranks():
+            raise InvalidNotationError(
+                f"invalid card {text.strip().upper()!r}: {genre.title} has ranks "
+                f"{genre.low}-{genre.high} (R1)"
+            )
+        return cls(genre, rank)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card at position ``index`` (0–48) of :data:`DECK`.
+
+        >>> Card.from_index(48)
+        Card.parse('MAG13')
+        """
+        if not 0 <= index < len(DECK):
+            raise InvalidNotationError(f"invalid card index {index!r}: expected 0-48")
+        return DECK[index]
+
+
+DECK: tuple[Card, ...] = tuple(Card(genre, rank) for genre in Genre for rank in genre.ranks())
+"""The 49 Story cards in canonical order (genre, then rank)."""
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse several cards separated by spaces, commas or semicolons.
+
+    Duplicates are kept as written; an empty string gives no cards.
+
+    >>> parse_cards("SCI9 hor7, MYS7")
+    [Card.parse('SCI9'), Card.parse('HOR7'), Card.parse('MYS7')]
+    >>> parse_cards("SCI9 XYZ4")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid card 'XYZ4': unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"invalid cards {text!r}: expected a string such as 'SCI9 HOR7'")
+    return [Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token]
+
+
+def format_cards(cards: Iterable[Card], *, sort: bool = True) -> str:
+    """Format cards as space-separated notation, in canonical order unless ``sort=False``.
+
+    >>> format_cards(parse_cards("SCI9 MYT6 SCI7"))
+    'MYT6 SCI7 SCI9'
+    """
+    items: Iterator[Card] | list[Card] = sorted(cards) if sort else iter(cards)
+    return " ".join(str(card) for card in items)

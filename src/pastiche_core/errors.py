@@ -1,0 +1,62 @@
+"""The exceptions of pastiche_core.
+
+Every error a user can cause is a subclass of :class:`PasticheError`, itself a
+:class:`ValueError`, so ``except ValueError`` catches them all. Messages name the
+offending input and, where one applies, the ruling (R1–R14) it breaks.
+
+>>> issubclass(IllegalMoveError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "IllegalMoveError",
+    "InvalidCatalogueError",
+    "InvalidNotationError",
+    "InvalidStateError",
+    "PasticheError",
+]
+
+
+class PasticheError(ValueError):
+    """Base class of every error raised for bad input.
+
+    >>> raise PasticheError("example")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.PasticheError: example
+    """
+
+
+class InvalidNotationError(PasticheError):
+    """A card, move or record string that does not parse (R1).
+
+    >>> from pastiche_core import Card
+    >>> Card.parse("LOV1")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+    """
+
+
+class InvalidCatalogueError(PasticheError):
+    """A Novel catalogue that breaks R2/R3; the message names the entry.
+
+    >>> from pastiche_core import Catalogue
+    >>> Catalogue.from_dict({"novels": [{"id": "x", "points": 1}]})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidCatalogueError: novels[0] ('x'): missing field 'name'
+    """
+
+
+class InvalidStateError(PasticheError):
+    """A game state or position that cannot occur; the message names the JSON path."""
+
+
+class IllegalMoveError(PasticheError):
+    """A move that the rules forbid in the current state; the state is left unchanged.
+
+    The message names the move and the ruling it breaks.
+    """

@@ -1,0 +1,815 @@
+"""The game state and the rules engine (R4–R14).
+
+:class:`Game` is the mutable state; it carries every rule. Each decision of the
+rules is an explicit decision point (:class:`Phase`) answered by one
+:class:`~pastiche_core.moves.Move`:
+
+* ``Phase.KEEP`` — setup: from seat 2 on, each player keeps 3 cards (R10);
+* ``Phase.ACTION`` — the turn action: Write ① (:class:`Draw`), Write ②
+  (:class:`TakeDiscard`), :class:`Publish`, :class:`Read` or :class:`Pass` (R11);
+* ``Phase.CHOOSE`` — after Write ①, which drawn card to keep (R11);
+* ``Phase.FLAG`` — the trigger player's card under the End Flag (R12);
+* ``Phase.OVER`` — the game has ended (R12, R13).
+
+Every move goes through one rule path: :meth:`Game.violation` says why a move is
+illegal (or ``None``), :meth:`Game.is_legal` and ``move in game.legal_moves``
+ask it without enumerating, and :meth:`Game.apply` raises
+:class:`~pastiche_core.errors.IllegalMoveError` with that reason and leaves the
+state untouched.
+
+>>> game = Game(players=3, seed=7)
+>>> game
+<Game 3 players, seed 7, turn 0, keep: player 2 to move>
+>>> game.apply(next(iter(game.legal_moves)))
+>>> game.phase, game.to_move
+(<Phase.ACTION: 'action'>, 0)
+>>> game.apply("draw"); game.phase
+<Phase.CHOOSE: 'choose'>
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from .cards import DECK, Card, format_cards
+from .catalogue import Catalogue
+from .errors import IllegalMoveError, InvalidStateError
+from .moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    NovelRef,
+    Pass,
+    Publish,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from .patterns import rank_counts
+from .rng import GameRng
+from .table import TableNovel
+
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+__all__ = [
+    "DEAL_SIZES",
+    "END_THRESHOLD",
+    "KEEP_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Game",
+    "GameResult",
+    "LegalMoves",
+    "Phase",
+]
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+DEAL_SIZES = (3, 3, 4, 4, 5)
+"""Cards dealt to seats 0–4 (R10)."""
+KEEP_SIZE = 3
+"""Cards every player keeps at setup (R10)."""
+END_THRESHOLD = 15
+"""Masterpiece points that trigger the end game (R12)."""
+
+
+class Phase(Enum):
+    """The decision the game is waiting for."""
+
+    KEEP = "keep"
+    ACTION = "action"
+    CHOOSE = "choose"
+    FLAG = "flag"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"<Phase.{self.name}: {self.value!r}>"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The final result: scores, Masterpiece counts, winners and how the game ended (R13).
+
+    ``reason`` is ``'countdown'`` (R12) or ``'all-pass'`` (R11).
+    """
+
+    scores: tuple[int, ...]
+    masterpieces: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+class Game:
+    """A game of Pastiche for 3–5 players, dealt from a seeded shuffle (R10, R14).
+
+    >>> game = Game(players=4, seed=1)
+    >>> [len(game.hand(p)) for p in range(4)]
+    [3, 3, 4, 4]
+    >>> game.deck_size, len(game.discard)
+    (35, 0)
+    """
+
+    __slots__ = (
+        "_discard",
+        "_face_down",
+        "_hands",
+        "_tables",
+        "catalogue",
+        "current",
+        "deck",
+        "end_reason",
+        "flag",
+        "history",
+        "passes",
+        "pending",
+        "phase",
+        "players",
+        "rng",
+        "seed",
+        "supply",
+        "to_move",
+        "trigger",
+        "turn",
+        "turns_left",
+    )
+
+    def __init__(self, players: int = 4, seed: int = 0, catalogue: Catalogue | None = None):
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+        self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+        self.players = players
+        self.seed = seed
+        self.rng = GameRng(seed)
+        self.deck: list[Card] = list(DECK)
+        self.rng.shuffle(self.deck)
+        self._discard: list[Card] = []
+        self._face_down: set[Card] = set()
+        self._hands: list[set[Card]] = []
+        for seat in range(players):
+            self._hands.append({self.deck.pop() for _ in range(DEAL_SIZES[seat])})
+        self._tables: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
+        self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
+        self.flag: tuple[int, Card] | None = None
+        self.phase = Phase.KEEP
+        self.to_move = 2
+        self.current = 0
+        self.pending: tuple[Card, Card] | None = None
+        self.turn = 0
+        self.passes = 0
+        self.trigger: int | None = None
+        self.turns_left: int | None = None
+        self.end_reason: str | None = None
+        self.history: list[Move] = []
+
+    # ------------------------------------------------------------------
+    # Reading the state
+    # ------------------------------------------------------------------
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """A player's hand, sorted.
+
+        >>> Game(players=3, seed=2).hand(0)
+        (Card.parse('MYT3'), Card.parse('MYT5'), Card.parse('HOR9'))
+        """
+        return tuple(sorted(self._hands[player]))
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the deck."""
+        return len(self.deck)
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """The discard pile, bottom to top."""
+        return tuple(self._discard)
+
+    def is_face_down(self, card: Card) -> bool:
+        """Whether ``card`` lies face down in the discard pile (setup discards, R10)."""
+        return card in self._face_down
+
+    def table(self, player: int) -> tuple[TableNovel, ...]:
+        """The novels in a player's play area, in the order they were published."""
+        return tuple(TableNovel(player, nid, cards) for nid, cards in self._tables[player].items())
+
+    def novel(self, ref: NovelRef) -> TableNovel | None:
+        """The novel at ``ref``, or ``None`` if there is none."""
+        if not 0 <= ref.owner < self.players:
+            return None
+        cards = self._tables[ref.owner].get(ref.novel)
+        return None if cards is None else TableNovel(ref.owner, ref.novel, cards)
+
+    def masterpieces(self) -> list[TableNovel]:
+        """Every Masterpiece on the table, by owner and publish order."""
+        return [novel for p in range(self.players) for novel in self.table(p) if novel.masterpiece]
+
+    def masterpiece_points(self, player: int) -> int:
+        """Points of a player's Masterpieces (the R12 trigger counts only these)."""
+        cat = self.catalogue
+        return sum(cat[nid].points for nid, cards in self._tables[player].items() if len(cards) == 1)
+
+    def masterpiece_count(self, player: int) -> int:
+        """Number of a player's Masterpieces (the R13 tie-break)."""
+        return sum(1 for cards in self._tables[player].values() if len(cards) == 1)
+
+    def score(self, player: int) -> int:
+        """Masterpiece points plus the End Flag; Published novels score nothing (R13).
+
+        >>> Game(players=3).score(0)
+        0
+        """
+        flag_points = self.catalogue.end_flag.points if self.flag and self.flag[0] == player else 0
+        return self.masterpiece_points(player) + flag_points
+
+    def scores(self) -> tuple[int, ...]:
+        """Every player's :meth:`score`."""
+        return tuple(self.score(p) for p in range(self.players))
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.OVER
+
+    @property
+    def flag_lost(self) -> bool:
+        """Whether the End Flag was missed because the trigger player had no card (R12)."""
+        return self.trigger is not None and self.flag is None and self.phase is not Phase.FLAG
+
+    def winners(self) -> tuple[int, ...]:
+        """Most points; ties to fewer Masterpieces; a remaining tie is shared (R13).
+
+        Meaningful at any time, final once :attr:`is_over`.
+        """
+        keys = [(self.score(p), -self.masterpiece_count(p)) for p in range(self.players)]
+        best = max(keys)
+        return tuple(p for p, key in enumerate(keys) if key == best)
+
+    @property
+    def result(self) -> GameResult | None:
+        """The :class:`GameResult` once the game is over, else ``None``."""
+        if self.phase is not Phase.OVER or self.end_reason is None:
+            return None
+        return GameResult(
+            self.scores(),
+            tuple(self.masterpiece_count(p) for p in range(self.players)),
+            self.winners(),
+            self.end_reason,
+        )
+
+    def can_write(self) -> bool:
+        """Whether Write ① or ② is possible: a card in the deck or discard pile (R11)."""
+        return bool(self.deck or self._discard)
+
+    def can_read(self) -> bool:
+        """Whether some Published novel (two or more cards) exists (R11)."""
+        return any(len(cards) >= 2 for table in self._tables for cards in table.values())
+
+    # ------------------------------------------------------------------
+    # The one rule path
+    # ------------------------------------------------------------------
+    def violation(self, move: Move | str) -> str | None:
+        """Why ``move`` is illegal now, naming the ruling; ``None`` if it is legal.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.violation("draw")
+        'the game is in setup: player 2 must keep 3 cards (R10)'
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        phase = self.phase
+        if phase is Phase.OVER:
+            return "the game is over (R12)"
+        if phase is Phase.KEEP:
+            if not isinstance(move, Keep):
+                return f"the game is in setup: player {self.to_move} must keep {KEEP_SIZE} cards (R10)"
+            return self._keep_violation(move)
+        if phase is Phase.CHOOSE:
+            if not isinstance(move, Choose):
+                return f"player {self.to_move} must first choose one of the two drawn cards (R11)"
+            assert self.pending is not None
+            if move.card not in self.pending:
+                drawn = format_cards(self.pending, sort=False)
+                return f"{move.card} is not one of the drawn cards {drawn} (R11)"
+            return None
+        if phase is Phase.FLAG:
+            if not isinstance(move, TakeFlag):
+                return f"player {self.to_move} must put a card under the End Flag (R12)"
+            if move.card not in self._hands[self.to_move]:
+                return f"{move.card} is not in player {self.to_move}'s hand (R12)"
+            return None
+        return self._action_violation(move)
+
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether ``move`` is legal now (the same check as :meth:`apply`).
+
+        >>> Game(players=3, seed=7).is_legal("pass")
+        False
+        """
+        try:
+            return self.violation(move) is None
+        except ValueError:
+            return False
+
+    def apply(self, move: Move | str) -> None:
+        """Play ``move`` (a :class:`Move` or its notation) for the player to move.
+
+        Raises :class:`IllegalMoveError` naming the rule, and then the state is
+        exactly as before.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("take")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.IllegalMoveError: illegal move 'take': the game is in setup: player 2 must keep 3 cards (R10)
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        reason = self.violation(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move '{move}': {reason}")
+        self._apply_legal(move)
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """A lazy view of the legal moves: iterate to enumerate, ``in`` to check one.
+
+        >>> game = Game(players=3, seed=7)
+        >>> len(game.legal_moves)
+        4
+        >>> Keep.of("MYT1 LOV2 SCI3") in game.legal_moves
+        False
+        """
+        return LegalMoves(self)
+
+    # ------------------------------------------------------------------
+    # Branching
+    # ------------------------------------------------------------------
+    def copy(self, *, history: bool = True) -> Game:
+        """An independent copy, cheap enough for search (cards are shared, containers are not).
+
+        >>> game = Game(players=3, seed=7)
+        >>> twin = game.copy(); twin.apply(next(iter(twin.legal_moves)))
+        >>> twin == game, game.phase
+        (False, <Phase.KEEP: 'keep'>)
+        """
+        twin = Game.__new__(Game)
+        twin.catalogue = self.catalogue
+        twin.players = self.players
+        twin.seed = self.seed
+        twin.rng = self.rng.copy()
+        twin.deck = self.deck.copy()
+        twin._discard = self._discard.copy()
+        twin._face_down = self._face_down.copy()
+        twin._hands = [hand.copy() for hand in self._hands]
+        twin._tables = [table.copy() for table in self._tables]
+        twin.supply = self.supply.copy()
+        twin.flag = self.flag
+        twin.phase = self.phase
+        twin.to_move = self.to_move
+        twin.current = self.current
+        twin.pending = self.pending
+        twin.turn = self.turn
+        twin.passes = self.passes
+        twin.trigger = self.trigger
+        twin.turns_left = self.turns_left
+        twin.end_reason = self.end_reason
+        twin.history = self.history.copy() if history else []
+        return twin
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.catalogue,
+            self.players,
+            self.seed,
+            self.rng.state,
+            tuple(self.deck),
+            tuple(self._discard),
+            frozenset(self._face_down),
+            tuple(frozenset(hand) for hand in self._hands),
+            tuple(tuple(table.items()) for table in self._tables),
+            tuple(sorted(self.supply.items())),
+            self.flag,
+            self.phase,
+            self.to_move,
+            self.current,
+            self.pending,
+            self.turn,
+            self.passes,
+            self.trigger,
+            self.turns_left,
+            self.end_reason,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Equal positions (same cards everywhere, same phase, same generator); history aside."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        if self.phase is Phase.OVER:
+            status = f"over ({self.end_reason}), winners {list(self.winners())}"
+        else:
+            status = f"{self.phase.value}: player {self.to_move} to move"
+        return (
+            f"<Game {self.players} players, seed {self.seed}, turn {self.turn}, {status}>"
+        )
+
+    def __str__(self) -> str:
+        lines = [repr(self)]
+        top = self._discard[-1] if self._discard else None
+        top_text = "none" if top is None else ("face down" if top in self._face_down else str(top))
+        lines.append(f"deck {len(self.deck)}, discard {len(self._discard)} (top: {top_text})")
+        for p in range(self.players):
+            novels = " ".join(str(n) for n in self.table(p)) or "-"
+            flag = f" flag[{self.flag[1]}]" if self.flag and self.flag[0] == p else ""
+            lines.append(
+                f"P{p} score {self.score(p)}: hand {format_cards(self._hands[p]) or '-'}"
+                f" | {novels}{flag}"
+            )
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------
+    # Views, records and JSON
+    # ------------------------------------------------------------------
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know: see :class:`~pastiche_core.view.PlayerView`."""
+        from .view import PlayerView
+
+        return PlayerView.of(self, player)
+
+    # ------------------------------------------------------------------
+    # Legality per phase
+    # ------------------------------------------------------------------
+    def _keep_violation(self, move: Keep) -> str | None:
+        player = self.to_move
+        if len(move.cards) != KEEP_SIZE or len(set(move.cards)) != KEEP_SIZE:
+            return f"player {player} must keep exactly {KEEP_SIZE} different cards (R10)"
+        missing = [c for c in move.cards if c not in self._hands[player]]
+        if missing:
+            return f"{format_cards(missing)} not in player {player}'s hand (R10)"
+        return None
+
+    def _action_violation(self, move: Move) -> str | None:
+        player = self.to_move
+        if isinstance(move, Draw):
+            if not self.can_write():
+                return "Write ① needs a card in the deck or the discard pile (R11)"
+            return None
+        if isinstance(move, TakeDiscard):
+            if not self._discard:
+                return "Write ② needs a card in the discard pile (R11)"
+            return None
+        if isinstance(move, Publish):
+            return self._publish_violation(move, player)
+        if isinstance(move, Read):
+            novel = self.novel(move.source)
+            if novel is None:
+                return f"there is no novel {move.source} on the table (R11)"
+            if novel.masterpiece:
+                return f"{move.source} is a Masterpiece: only Published novels can be read (R11)"
+            if move.card not in novel.cards:
+                return f"{move.card} is not in {move.source} (R11)"
+            return None
+        if isinstance(move, Pass):
+            if self.can_write():
+                return "cannot pass while Write is possible (R11)"
+            if self.can_read():
+                return "cannot pass while Read is possible (R11)"
+            return None
+        return f"player {player} must take a turn action (draw, take, publish, read or pass)"
+
+    def _publish_violation(self, move: Publish, player: int) -> str | None:
+        cat = self.catalogue
+        if move.novel not in cat:
+            return f"unknown novel {move.novel!r} in catalogue {cat.name!r} (R2)"
+        spec = cat[move.novel]
+        if spec.pattern is None:
+            return "the End Flag cannot be published (R12)"
+        if self.supply[move.novel] <= 0:
+            return f"no copy of {move.novel} is left in the supply (R6)"
+        if move.novel in self._tables[player]:
+            return f"player {player} already holds {move.novel} (R6)"
+        if not move.played:
+            return "a publish must play at least one card from the hand (R4)"
+        hand = self._hands[player]
+        if len(set(move.played)) != len(move.played):
+            return "a card is played twice (R4)"
+        missing = [c for c in move.played if c not in hand]
+        if missing:
+            return f"{format_cards(missing)} not in player {player}'s hand (R4)"
+        if len(set(move.cited)) != len(move.cited):
+            return "a Masterpiece is cited twice (R4)"
+        ranks = [card.rank for card in move.played]
+        owed: dict[int, int] = {}
+        for ref in move.cited:
+            novel = self.novel(ref)
+            if novel is None:
+                return f"there is no novel {ref} to cite (R4)"
+            if not novel.masterpiece:
+                return f"{ref} is Published, not a Masterpiece: it cannot be cited (R6)"
+            ranks.append(novel.cards[0].rank)
+            if ref.owner != player:
+                owed[ref.owner] = owed.get(ref.owner, 0) + 1
+        if not spec.pattern.matches(ranks):
+            return (
+                f"ranks {' '.join(map(str, sorted(ranks)))} do not satisfy {move.novel}: "
+                f"{spec.requirement}, nothing more (R4)"
+            )
+        given: dict[int, int] = {}
+        for gift in move.gifts:
+            given[gift.to] = given.get(gift.to, 0) + 1
+        if given != owed:
+            want = ", ".join(f"{n} to player {p}" for p, n in sorted(owed.items())) or "none"
+            return f"gifts must be one card per cited Masterpiece of another player: {want} (R5)"
+        gift_cards = [gift.card for gift in move.gifts]
+        if len(set(gift_cards)) != len(gift_cards):
+            return "a card is given twice (R5)"
+        played = set(move.played)
+        bad = [c for c in gift_cards if c not in hand or c in played]
+        if bad:
+            return f"gift {format_cards(bad)} is not an unplayed card of player {player}'s hand (R5)"
+        return None
+
+    # ------------------------------------------------------------------
+    # Applying legal moves
+    # ------------------------------------------------------------------
+    def _apply_legal(self, move: Move) -> None:
+        self.history.append(move)
+        player = self.to_move
+        hand = self._hands[player]
+        if isinstance(move, Keep):
+            kept = set(move.cards)
+            dropped = sorted(hand - kept)
+            hand.intersection_update(kept)
+            # R10: discards go face down, in canonical order; the last seat's end on top.
+            self._discard.extend(dropped)
+            self._face_down.update(dropped)
+            if player + 1 < self.players:
+                self.to_move = player + 1
+            else:
+                self.phase = Phase.ACTION
+                self.current = self.to_move = 0
+        elif isinstance(move, Draw):
+            if len(self.deck) + len(self._discard) == 1:
+                hand.add(self._draw_one())  # R11: only one card left in all: just take it
+                self._end_turn(passed=False)
+            else:
+                first = self._draw_one()
+                self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
+                self.phase = Phase.CHOOSE
+        elif isinstance(move, Choose):
+            assert self.pending is not None
+            other = self.pending[1] if self.pending[0] is move.card else self.pending[0]
+            hand.add(move.card)
+            self._discard.append(other)
+            self.pending = None
+            self._end_turn(passed=False)
+        elif isinstance(move, TakeDiscard):
+            card = self._discard.pop()
+            self._face_down.discard(card)
+            hand.add(card)
+            self._end_turn(passed=False)
+        elif isinstance(move, Publish):
+            for card in move.played:
+                hand.remove(card)
+            for gift in move.gifts:
+                hand.remove(gift.card)
+                self._hands[gift.to].add(gift.card)
+            self._tables[player][move.novel] = move.played  # one card: a Masterpiece (R7)
+            self.supply[move.novel] -= 1
+            self._end_turn(passed=False)
+        elif isinstance(move, Read):
+            ref = move.source
+            cards = self._tables[ref.owner][ref.novel]
+            self._tables[ref.owner][ref.novel] = tuple(c for c in cards if c is not move.card)
+            hand.add(move.card)
+            self._end_turn(passed=False)
+        elif isinstance(move, Pass):
+            self._end_turn(passed=True)
+        elif isinstance(move, TakeFlag):
+            hand.remove(move.card)
+            self.flag = (player, move.card)
+            self.supply[self.catalogue.end_flag.id] = 0
+            self._next_turn()
+        else:  # pragma: no cover - violation() admits no other move
+            raise AssertionError(move)
+
+    def _draw_one(self) -> Card:
+        if not self.deck:
+            # R11: the discard pile is reshuffled only when a draw needs a card.
+            self.deck = self._discard
+            self._discard = []
+            self._face_down.clear()
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def _end_turn(self, *, passed: bool) -> None:
+        self.turn += 1
+        self.passes = self.passes + 1 if passed else 0
+        if self.passes >= self.players:
+            self._finish("all-pass")  # R11: every player passed in succession
+            return
+        if self.turns_left is not None:
+            self.turns_left -= 1
+            if self.turns_left <= 0:
+                self._finish("countdown")
+                return
+        elif self.trigger is None:
+            for offset in range(self.players):
+                candidate = (self.current + offset) % self.players
+                if self.masterpiece_points(candidate) >= END_THRESHOLD:
+                    # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
+                    self.trigger = candidate
+                    self.turns_left = 2 * self.players - 1
+                    if self._hands[candidate]:
+                        self.phase = Phase.FLAG
+                        self.to_move = candidate
+                        return
+                    self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
+                    break
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.current = (self.current + 1) % self.players
+        self.to_move = self.current
+        self.phase = Phase.ACTION
+
+    def _finish(self, reason: str) -> None:
+        self.phase = Phase.OVER
+        self.end_reason = reason
+        self.pending = None
+
+    # ------------------------------------------------------------------
+    # Move generation
+    # ------------------------------------------------------------------
+    def _generate(self) -> Iterator[Move]:
+        phase = self.phase
+        player = self.to_move
+        if phase is Phase.KEEP:
+            for kept in itertools.combinations(sorted(self._hands[player]), KEEP_SIZE):
+                yield Keep(kept)
+        elif phase is Phase.CHOOSE:
+            assert self.pending is not None
+            yield Choose(self.pending[0])
+            yield Choose(self.pending[1])
+        elif phase is Phase.FLAG:
+            for card in sorted(self._hands[player]):
+                yield TakeFlag(card)
+        elif phase is Phase.ACTION:
+            can_write = self.can_write()
+            if can_write:
+                yield Draw()
+            if self._discard:
+                yield TakeDiscard()
+            can_read = False
+            for owner in range(self.players):
+                for nid, cards in self._tables[owner].items():
+                    if len(cards) >= 2:
+                        can_read = True
+                        ref = NovelRef(owner, nid)
+                        for card in cards:
+                            yield Read(ref, card)
+            yield from self.publish_moves()
+            if not can_write and not can_read:
+                yield Pass()
+
+    def publish_moves(self) -> Iterator[Publish]:
+        """Every legal :class:`Publish` of the player to move, card by card with gifts.
+
+        This is the rules engine's exhaustive card-level generator: two publishes
+        that differ only in which physical card is played or given are both
+        listed. (R8's distinct options, one per rank multiset, are the solver's.)
+
+        >>> game = Game(players=3, seed=7)
+        >>> list(game.publish_moves())
+        []
+        """
+        if self.phase is not Phase.ACTION:
+            return
+        player = self.to_move
+        hand = self._hands[player]
+        if not hand:
+            return
+        hand_by_rank: dict[int, list[Card]] = {}
+        for card in sorted(hand):
+            hand_by_rank.setdefault(card.rank, []).append(card)
+        mp_by_rank: dict[int, list[NovelRef]] = {}
+        for owner in range(self.players):
+            for nid, cards in self._tables[owner].items():
+                if len(cards) == 1:
+                    mp_by_rank.setdefault(cards[0].rank, []).append(NovelRef(owner, nid))
+        pool = rank_counts(
+            [c.rank for c in hand] + [r for r, refs in mp_by_rank.items() for _ in refs]
+        )
+        held = self._tables[player]
+        for spec in self.catalogue.publishable:
+            if self.supply[spec.id] <= 0 or spec.id in held:
+                continue
+            assert spec.pattern is not None
+            for combo in spec.pattern.combinations(pool):
+                yield from self._publishes_for(
+                    spec.id, combo, player, hand, hand_by_rank, mp_by_rank
+                )
+
+    def _publishes_for(
+        self,
+        novel: str,
+        combo: Sequence[int],
+        player: int,
+        hand: set[Card],
+        hand_by_rank: dict[int, list[Card]],
+        mp_by_rank: dict[int, list[NovelRef]],
+    ) -> Iterator[Publish]:
+        per_rank: list[list[tuple[tuple[Card, ...], tuple[NovelRef, ...]]]] = []
+        for rank, need in _count_ranks(combo):
+            in_hand = hand_by_rank.get(rank, [])
+            on_table = mp_by_rank.get(rank, [])
+            options = []
+            for from_hand in range(max(0, need - len(on_table)), min(need, len(in_hand)) + 1):
+                for cards in itertools.combinations(in_hand, from_hand):
+                    for refs in itertools.combinations(on_table, need - from_hand):
+                        options.append((cards, refs))
+            per_rank.append(options)
+        for choice in itertools.product(*per_rank):
+            played = tuple(card for cards, _ in choice for card in cards)
+            if not played:
+                continue  # R4: pastiche alone is not a publish
+            cited = tuple(ref for _, refs in choice for ref in refs)
+            owed: dict[int, int] = {}
+            for ref in cited:
+                if ref.owner != player:
+                    owed[ref.owner] = owed.get(ref.owner, 0) + 1
+            if not owed:
+                yield Publish(novel, played, cited)
+                continue
+            rest = sorted(hand.difference(played))
+            if sum(owed.values()) > len(rest):
+                continue  # R5: every gift must be paid
+            for gifts in _gift_assignments(rest, sorted(owed.items())):
+                yield Publish(novel, played, cited, gifts)
+
+
+class LegalMoves:
+    """A lazy view of a game's legal moves, in the manner of a set.
+
+    Iterating enumerates; ``move in legal_moves`` checks one move through the
+    rule path without enumerating; ``len`` counts by enumerating.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __iter__(self) -> Iterator[Move]:
+        return self._game._generate()
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move | str):
+            return False
+        return self._game.is_legal(move)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def __repr__(self) -> str:
+        moves = list(itertools.islice(self, 6))
+        more = ", ..." if len(moves) > 5 else ""
+        return f"<LegalMoves ({', '.join(map(str, moves[:5]))}{more})>"
+
+
+def _count_ranks(ranks: Iterable[int]) -> list[tuple[int, int]]:
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    return sorted(counts.items())
+
+
+def _gift_assignments(
+    cards: Sequence[Card], owed: Sequence[tuple[int, int]]
+) -> Iterator[tuple[Gift, ...]]:
+    if not owed:
+        yield ()
+        return
+    (owner, count), rest_owed = owed[0], owed[1:]
+    for chosen in itertools.combinations(cards, count):
+        remaining = [c for c in cards if c not in chosen]
+        for tail in _gift_assignments(remaining, rest_owed):
+            yield tuple(Gift(owner, card) for card in chosen) + tail

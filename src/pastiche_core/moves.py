@@ -1,0 +1,357 @@
+"""Moves: every decision a player makes, as small frozen values with a notation.
+
+Each decision point of the game (R10–R12) has its own move type:
+
+=============  ===============================================  =====================
+move           decision                                          notation
+=============  ===============================================  =====================
+:class:`Keep`  setup: the three cards to keep (R10)              ``keep MYT1 SCI9 HOR7``
+:class:`Draw`  Write ①: draw two cards from the deck (R11)       ``draw``
+:class:`TakeDiscard`  Write ②: take the top discard (R11)        ``take``
+:class:`Choose`  which of the two drawn cards to keep (R11)      ``choose SCI9``
+:class:`Publish`  publish a Novel, with pastiche (R4–R7)         see below
+:class:`Read`  take a card from a Published novel (R11)          ``read 1:straight-5 SCI9``
+:class:`Pass`  pass when nothing else is possible (R11)          ``pass``
+:class:`TakeFlag`  the card put under the End Flag (R12)         ``flag SCI9``
+=============  ===============================================  =====================
+
+A publish is written ``publish NOVEL PLAYED... [cite REF...] [gift TO:CARD...]``,
+where a reference ``1:straight-5`` names player 1's ``straight-5`` novel.
+``Move.parse(str(move)) == move`` for every move, and ``repr`` pastes back.
+
+>>> move = Move.parse("publish straight-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 "
+...                   "gift 1:MYT6 1:SCI9")
+>>> move.gift_count, move.played_count
+(2, 2)
+>>> Move.parse(str(move)) == move
+True
+>>> Move.parse("draw")
+Move.parse('draw')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Callable
+from typing import ClassVar
+
+from .cards import Card, format_cards
+from .errors import InvalidNotationError
+
+__all__ = [
+    "Choose",
+    "Draw",
+    "Gift",
+    "Keep",
+    "Move",
+    "NovelRef",
+    "Pass",
+    "Publish",
+    "Read",
+    "TakeDiscard",
+    "TakeFlag",
+]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class NovelRef:
+    """A Novel on the table: its owner's seat and its Novel id (unique, R6).
+
+    >>> NovelRef.parse("1:straight-5")
+    NovelRef(owner=1, novel='straight-5')
+    >>> str(NovelRef(0, "kind-3"))
+    '0:kind-3'
+    """
+
+    owner: int
+    novel: str
+
+    def __str__(self) -> str:
+        return f"{self.owner}:{self.novel}"
+
+    @classmethod
+    def parse(cls, text: str) -> NovelRef:
+        """Parse ``OWNER:NOVEL``.
+
+        >>> NovelRef.parse("x:kind-3")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid novel reference 'x:kind-3': expected OWNER:NOVEL such as '1:straight-5'
+        """
+        owner, sep, novel = text.partition(":")
+        if not sep or not owner.isdigit() or not novel or owner != str(int(owner)):
+            raise InvalidNotationError(
+                f"invalid novel reference {text!r}: expected OWNER:NOVEL such as '1:straight-5'"
+            )
+        return cls(int(owner), novel)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Gift:
+    """One gift card for one player (R5).
+
+    >>> Gift.parse("1:sci9")
+    Gift(to=1, card=Card.parse('SCI9'))
+    """
+
+    to: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.to}:{self.card}"
+
+    @classmethod
+    def parse(cls, text: str) -> Gift:
+        """Parse ``TO:CARD``."""
+        to, sep, card = text.partition(":")
+        if not sep or not to.isdigit() or to != str(int(to)):
+            raise InvalidNotationError(
+                f"invalid gift {text!r}: expected PLAYER:CARD such as '1:SCI9'"
+            )
+        return cls(int(to), Card.parse(card))
+
+
+class Move:
+    """Base class of all moves. Use :meth:`parse` to read any move's notation."""
+
+    __slots__ = ()
+    keyword: ClassVar[str] = ""
+
+    def __repr__(self) -> str:
+        return f"Move.parse('{self}')"
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Parse a move from its notation (case-insensitive keywords and cards).
+
+        >>> Move.parse("read 2:kind-3 mys7")
+        Move.parse('read 2:kind-3 MYS7')
+        >>> Move.parse("jump")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid move 'jump': unknown keyword 'jump' (expected keep, draw, take, choose, publish, read, pass, flag)
+        """
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"invalid move {text!r}: expected a string")
+        words = text.split()
+        if not words:
+            raise InvalidNotationError("invalid move '': empty notation")
+        keyword, args = words[0].lower(), words[1:]
+        try:
+            parser = _PARSERS[keyword]
+        except KeyError:
+            keywords = ", ".join(_PARSERS)
+            raise InvalidNotationError(
+                f"invalid move {text!r}: unknown keyword {words[0]!r} (expected {keywords})"
+            ) from None
+        try:
+            return parser(args)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(f"invalid move {text!r}: {error}") from None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Keep(Move):
+    """Setup: the cards a player keeps; the rest are discarded face down (R10).
+
+    >>> Keep.of("SCI9 MYT1 HOR7")
+    Move.parse('keep MYT1 SCI9 HOR7')
+    """
+
+    keyword: ClassVar[str] = "keep"
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+    @classmethod
+    def of(cls, cards: str) -> Keep:
+        """Build from card notation."""
+        return _parse_keep(cards.split())
+
+    def __str__(self) -> str:
+        return f"keep {format_cards(self.cards)}".rstrip()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Draw(Move):
+    """Write ①: draw two cards from the deck, then :class:`Choose` one (R11)."""
+
+    keyword: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TakeDiscard(Move):
+    """Write ②: add the top card of the discard pile to the hand (R11)."""
+
+    keyword: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Choose(Move):
+    """After :class:`Draw`: the drawn card to keep; the other is discarded face up (R11)."""
+
+    keyword: ClassVar[str] = "choose"
+    card: Card
+
+    def __str__(self) -> str:
+        return f"choose {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Publish(Move):
+    """Publish ``novel`` with ``played`` hand cards, citing Masterpieces, paying gifts (R4–R7).
+
+    Fields are stored sorted, so equal publishes compare and hash equal.
+
+    >>> Publish.of("kind-3", "SCI7 HOR7", cite="1:straight-5", gifts="1:MAG13")
+    Move.parse('publish kind-3 SCI7 HOR7 cite 1:straight-5 gift 1:MAG13')
+    """
+
+    keyword: ClassVar[str] = "publish"
+    novel: str
+    played: tuple[Card, ...]
+    cited: tuple[NovelRef, ...] = ()
+    gifts: tuple[Gift, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "played", tuple(sorted(self.played)))
+        object.__setattr__(self, "cited", tuple(sorted(self.cited)))
+        object.__setattr__(self, "gifts", tuple(sorted(self.gifts)))
+
+    @classmethod
+    def of(cls, novel: str, played: str, *, cite: str = "", gifts: str = "") -> Publish:
+        """Build from notation strings (space-separated lists)."""
+        return cls(
+            novel,
+            tuple(Card.parse(c) for c in played.split()),
+            tuple(NovelRef.parse(r) for r in cite.split()),
+            tuple(Gift.parse(g) for g in gifts.split()),
+        )
+
+    @property
+    def played_count(self) -> int:
+        """Cards played from the hand (R9's first cost)."""
+        return len(self.played)
+
+    @property
+    def gift_count(self) -> int:
+        """Cards given away (R9's second cost)."""
+        return len(self.gifts)
+
+    def __str__(self) -> str:
+        parts = ["publish", self.novel, format_cards(self.played)]
+        if self.cited:
+            parts += ["cite", *map(str, self.cited)]
+        if self.gifts:
+            parts += ["gift", *map(str, self.gifts)]
+        return " ".join(part for part in parts if part)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Read(Move):
+    """Take ``card`` from the Published novel ``source`` (R11).
+
+    >>> Read(NovelRef(1, "straight-5"), Card.parse("SCI9"))
+    Move.parse('read 1:straight-5 SCI9')
+    """
+
+    keyword: ClassVar[str] = "read"
+    source: NovelRef
+    card: Card
+
+    def __str__(self) -> str:
+        return f"read {self.source} {self.card}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Pass(Move):
+    """Pass: allowed only when neither Write nor Read is possible (R11)."""
+
+    keyword: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TakeFlag(Move):
+    """The trigger player's card placed under the End Flag (R12)."""
+
+    keyword: ClassVar[str] = "flag"
+    card: Card
+
+    def __str__(self) -> str:
+        return f"flag {self.card}"
+
+
+def _no_args(move: Move) -> Callable[[list[str]], Move]:
+    def parse(args: list[str]) -> Move:
+        if args:
+            raise InvalidNotationError(f"'{move}' takes no arguments")
+        return move
+
+    return parse
+
+
+def _one_card(factory: type[Choose] | type[TakeFlag]) -> Callable[[list[str]], Move]:
+    def parse(args: list[str]) -> Move:
+        if len(args) != 1:
+            raise InvalidNotationError(f"'{factory.keyword}' takes exactly one card")
+        return factory(Card.parse(args[0]))
+
+    return parse
+
+
+def _parse_keep(args: list[str]) -> Keep:
+    return Keep(tuple(Card.parse(word) for word in args))
+
+
+def _parse_read(args: list[str]) -> Read:
+    if len(args) != 2:
+        raise InvalidNotationError("'read' takes a novel reference and a card")
+    return Read(NovelRef.parse(args[0]), Card.parse(args[1]))
+
+
+def _parse_publish(args: list[str]) -> Publish:
+    if not args or args[0].lower() in ("cite", "gift"):
+        raise InvalidNotationError("'publish' needs a novel id")
+    novel, rest = args[0], args[1:]
+    sections: dict[str, list[str]] = {"played": [], "cite": [], "gift": []}
+    current = "played"
+    order = ["played"]
+    for word in rest:
+        lowered = word.lower()
+        if lowered in ("cite", "gift"):
+            if lowered in order:
+                raise InvalidNotationError(f"'{lowered}' appears twice")
+            if lowered == "cite" and "gift" in order:
+                raise InvalidNotationError("'cite' must come before 'gift'")
+            current = lowered
+            order.append(lowered)
+            continue
+        sections[current].append(word)
+    return Publish(
+        novel,
+        tuple(Card.parse(word) for word in sections["played"]),
+        tuple(NovelRef.parse(word) for word in sections["cite"]),
+        tuple(Gift.parse(word) for word in sections["gift"]),
+    )
+
+
+_PARSERS: dict[str, Callable[[list[str]], Move]] = {
+    "keep": _parse_keep,
+    "draw": _no_args(Draw()),
+    "take": _no_args(TakeDiscard()),
+    "choose": _one_card(Choose),
+    "publish": _parse_publish,
+    "read": _parse_read,
+    "pass": _no_args(Pass()),
+    "flag": _one_card(TakeFlag),
+}
