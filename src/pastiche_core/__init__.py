@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from .bots import DEFAULT_MAX_DECISIONS, Bot, DecisionLimitError, RandomBot, derive_seed, play_game
 from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
 from .catalogue import END_FLAG_ID, Catalogue, NovelSpec, load_catalogue
 from .errors import (
@@ -54,6 +55,7 @@ from .patterns import (
 )
 from .recognition import novel_combinations, recognize, satisfied_novels
 from .rng import GameRng
+from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .table import TableNovel
 from .view import PlayerView
 
@@ -62,6 +64,8 @@ __version__ = "0.1.0"
 __all__ = [
     "DEAL_SIZES",
     "DECK",
+    "DEFAULT_MAX_DECISIONS",
+    "ENDINGS",
     "END_FLAG_ID",
     "END_THRESHOLD",
     "KEEP_SIZE",
@@ -69,10 +73,12 @@ __all__ = [
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "Bot",
     "Card",
     "Catalogue",
     "Choose",
     "CustomPattern",
+    "DecisionLimitError",
     "Draw",
     "Game",
     "GameResult",
@@ -96,19 +102,25 @@ __all__ = [
     "Phase",
     "PlayerView",
     "Publish",
+    "RandomBot",
     "RankCounts",
     "Read",
+    "SimulationSummary",
     "Straight",
     "TableNovel",
     "TakeDiscard",
     "TakeFlag",
     "Total",
+    "derive_seed",
     "format_cards",
+    "game_seed",
     "load_catalogue",
     "novel_combinations",
     "parse_cards",
+    "play_game",
     "rank_counts",
     "recognize",
     "satisfied_novels",
+    "simulate",
     "sub_multisets",
 ]

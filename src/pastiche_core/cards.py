@@ -96,9 +96,12 @@ class Genre(Enum):
         >>> Genre.from_code("XYZ")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidNotationError: unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
+        pastiche_core.errors.InvalidNotationError: unknown genre code 'XYZ'
+            (R1: MYT LOV SCI HOR MYS FAN MAG)
         """
         try:
+            if not isinstance(code, str) or not code.isascii():
+                raise ValueError(code)  # e.g. 'ſci'.upper() == 'SCI': only ASCII codes (R1)
             return cls(code.upper())
         except ValueError:
             codes = " ".join(g.code for g in cls)
@@ -136,10 +139,12 @@ class Card:
     _cache: ClassVar[dict[tuple[Genre, int], Card]] = {}
 
     def __new__(cls, genre: Genre, rank: int) -> Card:
-        try:
-            return cls._cache[(genre, rank)]
-        except (KeyError, TypeError):
-            pass
+        # Only a plain int may hit the cache: True == 1 and 7.0 == 7 hash alike (R1).
+        if type(rank) is int:
+            try:
+                return cls._cache[(genre, rank)]
+            except (KeyError, TypeError):
+                pass
         if not isinstance(genre, Genre):
             raise InvalidNotationError(f"invalid card genre {genre!r}: expected a Genre (R1)")
         if isinstance(rank, bool) or not isinstance(rank, int) or rank not in genre.ranks():
@@ -147,6 +152,10 @@ class Card:
                 f"invalid card '{genre.code}{rank}': {genre.title} has ranks "
                 f"{genre.low}-{genre.high} (R1)"
             )
+        rank = int(rank)  # an int subclass must not replace the interned card
+        cached = cls._cache.get((genre, rank))
+        if cached is not None:
+            return cached
         card = object.__new__(cls)
         object.__setattr__(card, "genre", genre)
         object.__setattr__(card, "rank", rank)
@@ -175,16 +184,24 @@ class Card:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __lt__(self, other: Card) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index < other.index
 
-    def __le__(self, other: Card) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index <= other.index
 
-    def __gt__(self, other: Card) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index > other.index
 
-    def __ge__(self, other: Card) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index >= other.index
 
     def __str__(self) -> str:
@@ -207,11 +224,13 @@ class Card:
         >>> Card.parse("SCI10")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidNotationError: invalid card 'SCI10': SCIENCE FICTION has ranks 3-9 (R1)
+        pastiche_core.errors.InvalidNotationError: invalid card 'SCI10':
+            SCIENCE FICTION has ranks 3-9 (R1)
         >>> Card.parse("")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidNotationError: invalid card '': expected a genre code and a rank such as 'SCI9' (R1)
+        pastiche_core.errors.InvalidNotationError: invalid card '':
+            expected a genre code and a rank such as 'SCI9' (R1)
         """
         if not isinstance(text, str):
             raise InvalidNotationError(f"invalid card {text!r}: expected a string such as 'SCI9'")
@@ -243,7 +262,7 @@ class Card:
         >>> Card.from_index(48)
         Card.parse('MAG13')
         """
-        if not 0 <= index < len(DECK):
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(DECK):
             raise InvalidNotationError(f"invalid card index {index!r}: expected 0-48")
         return DECK[index]
 
@@ -262,7 +281,8 @@ def parse_cards(text: str) -> list[Card]:
     >>> parse_cards("SCI9 XYZ4")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidNotationError: invalid card 'XYZ4': unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
+    pastiche_core.errors.InvalidNotationError: invalid card 'XYZ4':
+        unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
     """
     if not isinstance(text, str):
         raise InvalidNotationError(f"invalid cards {text!r}: expected a string such as 'SCI9 HOR7'")

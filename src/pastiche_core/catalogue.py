@@ -9,7 +9,8 @@ or load one from TOML (R3).
 >>> len(cat), cat.total_copies
 (11, 34)
 >>> cat["straight-5"]
-NovelSpec(id='straight-5', name='5-Card Straight', pattern=Straight(length=5), points=1, copies=4, provenance='printed')
+NovelSpec(id='straight-5', name='5-Card Straight', pattern=Straight(length=5),
+          points=1, copies=4, provenance='printed')
 >>> [spec.id for spec in cat.publishable][:3]
 ['straight-5', 'straight-7', 'straight-9']
 """
@@ -204,8 +205,10 @@ class Catalogue(Mapping[str, NovelSpec]):
         ``params`` table passed as keyword arguments).
 
         >>> cat = Catalogue.from_dict({"name": "mini", "novels": [
-        ...     {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2, "points": 1, "copies": 9},
-        ...     {"id": "end-flag", "name": "End Flag", "kind": "end-flag", "points": 1, "copies": 1},
+        ...     {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2,
+        ...      "points": 1, "copies": 9},
+        ...     {"id": "end-flag", "name": "End Flag", "kind": "end-flag",
+        ...      "points": 1, "copies": 1},
         ... ]})
         >>> cat["pair"].pattern
         OfAKind(count=2)
@@ -213,7 +216,8 @@ class Catalogue(Mapping[str, NovelSpec]):
         ...     "pairs": 0, "points": 1, "copies": 1}]})
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidCatalogueError: novels[0] ('p'): pairs must be an integer from 1 to 13, got 0
+        pastiche_core.errors.InvalidCatalogueError: novels[0] ('p'):
+            pairs must be an integer from 1 to 13, got 0
         """
         if not isinstance(data, Mapping):
             raise InvalidCatalogueError(f"catalogue: expected a table, got {type(data).__name__}")
@@ -252,6 +256,8 @@ class Catalogue(Mapping[str, NovelSpec]):
         >>> cat
         <Catalogue 'tiny': 2 novels, 4 cards>
         """
+        if not isinstance(text, str):
+            raise InvalidCatalogueError(f"catalogue TOML: expected a string, got {text!r}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
@@ -286,6 +292,10 @@ def load_catalogue(source: str | Path) -> Catalogue:
         raise InvalidCatalogueError(f"catalogue {str(source)!r}: no such file") from None
     except OSError as error:
         raise InvalidCatalogueError(f"catalogue {str(source)!r}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise InvalidCatalogueError(
+            f"catalogue {str(source)!r}: not UTF-8 text ({error})"
+        ) from None
     try:
         return Catalogue.from_toml(text, name=None)
     except InvalidCatalogueError as error:
@@ -303,8 +313,12 @@ def _validate_spec(spec: NovelSpec, where: str) -> None:
         value = getattr(spec, field)
         low = 0 if field == "points" else 1
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidCatalogueError(f"{where}: {field} must be an integer >= {low}, got {value!r}")
-    if spec.pattern is not None and not isinstance(spec.pattern, Pattern):
+            raise InvalidCatalogueError(
+                f"{where}: {field} must be an integer >= {low}, got {value!r}"
+            )
+    if spec.pattern is not None and (
+        isinstance(spec.pattern, type) or not isinstance(spec.pattern, Pattern)
+    ):
         raise InvalidCatalogueError(f"{where}: pattern {spec.pattern!r} does not follow Pattern")
     if not isinstance(spec.provenance, str):
         raise InvalidCatalogueError(f"{where}: provenance must be a string")
@@ -319,6 +333,8 @@ def _spec_from_dict(entry: object, index: int) -> NovelSpec:
         if field not in entry:
             raise InvalidCatalogueError(f"{where}: missing field {field!r}")
     kind = entry["kind"]
+    if not isinstance(kind, str):  # an unhashable kind would escape as a raw TypeError
+        raise InvalidCatalogueError(f"{where}: kind must be a string, got {kind!r}")
     pattern: Pattern | None
     if kind == "end-flag":
         params: tuple[str, ...] = ()
@@ -370,7 +386,7 @@ def _custom_pattern(entry: Mapping[str, Any], where: str) -> Pattern:
         raise InvalidCatalogueError(
             f"{where}: factory {factory_path!r} failed: {type(error).__name__}: {error}"
         ) from None
-    if not isinstance(pattern, Pattern):
+    if isinstance(pattern, type) or not isinstance(pattern, Pattern):
         raise InvalidCatalogueError(f"{where}: factory {factory_path!r} did not return a Pattern")
     return pattern
 

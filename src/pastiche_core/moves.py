@@ -31,8 +31,8 @@ Move.parse('draw')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import Card, format_cards

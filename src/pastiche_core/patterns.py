@@ -22,8 +22,10 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -53,9 +55,16 @@ def rank_counts(ranks: Iterable[int]) -> RankCounts:
 
     >>> rank_counts([7, 7, 13])[7], rank_counts([7, 7, 13])[13]
     (2, 1)
+    >>> rank_counts([0])
+    Traceback (most recent call last):
+    ...
+    ValueError: rank must be an integer from 1 to 13, got 0
     """
     counts = [0] * (MAX_RANK + 1)
     for rank in ranks:
+        # A negative rank would silently count as a high one through index wrap-around.
+        if not MIN_RANK <= rank <= MAX_RANK:
+            raise ValueError(f"rank must be an integer from {MIN_RANK} to {MAX_RANK}, got {rank!r}")
         counts[rank] += 1
     return tuple(counts)
 
@@ -87,29 +96,45 @@ class Pattern(Protocol):
 def sub_multisets(available: RankCounts, size: int | None = None) -> Iterator[tuple[int, ...]]:
     """Every distinct non-empty sub-multiset of ``available`` (of ``size`` cards if given).
 
+    Each is a sorted tuple of ranks, and they come in sorted (lexicographic) order.
+
     >>> list(sub_multisets(rank_counts([2, 2, 5]), 2))
     [(2, 2), (2, 5)]
+    >>> list(sub_multisets(rank_counts([2, 2, 5])))
+    [(2,), (2, 2), (2, 2, 5), (2, 5), (5,)]
     """
-    total = sum(available)
-    if size is not None and (size <= 0 or size > total):
+    # Suffix capacity: how many cards of rank r or higher are available.
+    suffix = [0] * (MAX_RANK + 2)
+    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+        suffix[rank] = suffix[rank + 1] + available[rank]
+    if size is not None and (size <= 0 or size > suffix[MIN_RANK]):
         return
     chosen: list[int] = []
+    used = [0] * (MAX_RANK + 1)
 
-    def walk(rank: int, left: int | None, remaining: int) -> Iterator[tuple[int, ...]]:
-        if rank > MAX_RANK:
-            if chosen and (left is None or left == 0):
+    # Pre-order walk over non-decreasing rank sequences: a multiset comes before its
+    # extensions and smaller next ranks come first, which is lexicographic order.
+    def walk(start: int) -> Iterator[tuple[int, ...]]:
+        if size is not None:
+            if len(chosen) == size:
                 yield tuple(chosen)
-            return
-        if left is not None and left > remaining:
-            return
-        limit = available[rank] if left is None else min(available[rank], left)
-        rest = remaining - available[rank]
-        for count in range(limit, -1, -1):  # descending: results come in sorted order
-            chosen.extend([rank] * count)
-            yield from walk(rank + 1, None if left is None else left - count, rest)
-            del chosen[len(chosen) - count :]
+                return
+        elif chosen:
+            yield tuple(chosen)
+        need = 0 if size is None else size - len(chosen)
+        for rank in range(start, MAX_RANK + 1):
+            # Only ``rank == start`` can already be in use (the sequence never decreases).
+            if suffix[rank] - used[rank] < need:
+                break
+            if used[rank] >= available[rank]:
+                continue
+            chosen.append(rank)
+            used[rank] += 1
+            yield from walk(rank)
+            used[rank] -= 1
+            chosen.pop()
 
-    yield from walk(MIN_RANK, size, total)
+    yield from walk(MIN_RANK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +245,7 @@ class Pairs:
         """Exactly ``pairs`` distinct ranks, each exactly twice."""
         if len(ranks) != 2 * self.pairs:
             return False
-        counts = rank_counts(ranks)
-        return all(c in (0, 2) for c in counts)
+        return all(count == 2 for count in Counter(ranks).values())
 
     def combinations(self, available: RankCounts) -> Iterator[tuple[int, ...]]:
         """Every choice of ``pairs`` ranks with two cards available."""
@@ -267,34 +291,44 @@ class Total:
 
     def combinations(self, available: RankCounts) -> Iterator[tuple[int, ...]]:
         """Every multiset of ``count`` available ranks summing to ``target``."""
-        chosen: list[int] = []
-        # Suffix capacity lets the search prune branches that cannot reach the target.
-        suffix = [0] * (MAX_RANK + 2)
-        for rank in range(MAX_RANK, MIN_RANK - 1, -1):
-            suffix[rank] = suffix[rank + 1] + available[rank]
-
-        def walk(rank: int, left: int, need: int) -> Iterator[tuple[int, ...]]:
-            if left == 0:
-                if need == 0:
-                    yield tuple(chosen)
-                return
-            if rank > MAX_RANK or suffix[rank] < left:
-                return
-            if need < left * rank or need > left * MAX_RANK:
-                return
-            for count in range(min(available[rank], left, need // rank), -1, -1):
-                chosen.extend([rank] * count)
-                yield from walk(rank + 1, left - count, need - count * rank)
-                del chosen[len(chosen) - count :]
-
-        results = list(walk(MIN_RANK, self.count, self.target))
-        yield from sorted(results)
+        return iter(_total_combinations(self.count, self.target, tuple(available)))
 
     def describe(self) -> str:
         return f"{self.count} cards whose ranks add up to {self.target}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "total", "count": self.count, "target": self.target}
+
+
+@functools.lru_cache(maxsize=8192)
+def _total_combinations(
+    count: int, target: int, available: RankCounts
+) -> tuple[tuple[int, ...], ...]:
+    # Cached: the rules engine asks the same question for many positions.
+    chosen: list[int] = []
+    results: list[tuple[int, ...]] = []
+    # Suffix capacity lets the search prune branches that cannot reach the target.
+    suffix = [0] * (MAX_RANK + 2)
+    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+        suffix[rank] = suffix[rank + 1] + available[rank]
+
+    def walk(rank: int, left: int, need: int) -> None:
+        if left == 0:
+            if need == 0:
+                results.append(tuple(chosen))
+            return
+        if rank > MAX_RANK or suffix[rank] < left:
+            return
+        if need < left * rank or need > left * MAX_RANK:
+            return
+        for count in range(min(available[rank], left, need // rank), -1, -1):
+            chosen.extend([rank] * count)
+            walk(rank + 1, left - count, need - count * rank)
+            del chosen[len(chosen) - count :]
+
+    walk(MIN_RANK, count, target)
+    results.sort()
+    return tuple(results)
 
 
 class CustomPattern(ABC):

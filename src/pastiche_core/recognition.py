@@ -23,9 +23,7 @@ from .patterns import rank_counts
 __all__ = ["novel_combinations", "recognize", "satisfied_novels"]
 
 
-def satisfied_novels(
-    cards: Iterable[Card], catalogue: Catalogue | None = None
-) -> list[NovelSpec]:
+def satisfied_novels(cards: Iterable[Card], catalogue: Catalogue | None = None) -> list[NovelSpec]:
     """The publishable Novels that exactly these cards satisfy, nothing extra (R4).
 
     >>> from pastiche_core import parse_cards
@@ -38,7 +36,9 @@ def satisfied_novels(
     ranks = sorted(card.rank for card in cards)
     if not ranks:
         return []
-    return [spec for spec in cat.publishable if spec.pattern and spec.pattern.matches(ranks)]
+    return [
+        spec for spec in cat.publishable if spec.pattern is not None and spec.pattern.matches(ranks)
+    ]
 
 
 def novel_combinations(

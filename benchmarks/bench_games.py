@@ -1,0 +1,211 @@
+"""Complete random games per second on one core.
+
+Run: ``python benchmarks/bench_games.py [--games N] [--repeats R] [--baseline-games B]``.
+
+Two tables, each the median (and min/max) of ``R`` runs over fixed game seeds
+(the seeds of ``simulate``), so every run plays exactly the same games:
+
+1. Throughput of random 4-player games (``N`` games a run) as the library plays
+   them: :class:`RandomBot` choosing by index (``legal[rng.randrange(len(legal))]``)
+   with the lazily built view of :func:`play_game`, next to the same games with
+   a full :class:`PlayerView` built every decision. Ratio: against the first row.
+2. The baseline: the same random choices made by enumerating every legal move
+   first (``moves = list(game.legal_moves)``), against the indexed choice, on
+   the first ``B`` games (at most 3 runs: enumeration is slow). Both make the
+   same choices, so they play the same games (checked); the ratio is the
+   speed-up of indexed choice over enumeration.
+
+The process is pinned to one CPU (``--cpu``) where the OS allows it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
+from pastiche_core.game import Game, LegalMoves
+from pastiche_core.moves import Move
+from pastiche_core.simulate import game_seed
+from pastiche_core.view import PlayerView
+
+PLAYERS = 4
+
+
+class EnumeratingBot:
+    """The baseline: list every legal move, then pick one with the same draw as RandomBot."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """Enumerate, then pick uniformly."""
+        moves = list(legal)
+        return moves[self._rng.randrange(len(moves))]
+
+
+class EagerViewBot:
+    """RandomBot that reads its view (building every field) before choosing."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = RandomBot(seed)
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """Read the view, then pick by index."""
+        _ = view.hand
+        return self._bot.choose(view, legal)
+
+
+BotFactory = Callable[[int], Bot]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured mode: games/s and decisions/s of each run."""
+
+    label: str
+    games: int
+    rates: list[float]
+    decision_rates: list[float]
+
+    @property
+    def median(self) -> float:
+        """Median games per second over the runs."""
+        return statistics.median(self.rates)
+
+
+def _seeds(count: int, seed: int) -> list[int]:
+    return [game_seed(seed, index) for index in range(count)]
+
+
+def _play(seeds: Sequence[int], factory: BotFactory) -> tuple[float, int, list[Game]]:
+    games = []
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        bots = [factory(derive_seed(seed, "bot", seat)) for seat in range(PLAYERS)]
+        game = play_game(PLAYERS, seed, bots=bots)
+        decisions += len(game.history)
+        games.append(game)
+    return time.perf_counter() - start, decisions, games
+
+
+def measure(
+    modes: Sequence[tuple[str, BotFactory]], seeds: Sequence[int], repeats: int
+) -> list[Row]:
+    """Play ``seeds`` ``repeats`` times per mode, interleaving the modes run by run."""
+    rates: list[list[float]] = [[] for _ in modes]
+    decision_rates: list[list[float]] = [[] for _ in modes]
+    for _ in range(repeats):
+        for index, (_label, factory) in enumerate(modes):
+            elapsed, decisions, _games = _play(seeds, factory)
+            rates[index].append(len(seeds) / elapsed)
+            decision_rates[index].append(decisions / elapsed)
+    return [
+        Row(label, len(seeds), rates[index], decision_rates[index])
+        for index, (label, _factory) in enumerate(modes)
+    ]
+
+
+def _table(title: str, rows: Sequence[Row], reference: Row, ratio_label: str) -> str:
+    header = (
+        f"{'mode':<44} {'games':>5} {'median g/s':>10} {'min':>8} {'max':>8} "
+        f"{'decisions/s':>11} {ratio_label:>12}"
+    )
+    lines = [title, header, "-" * len(header)]
+    for row in rows:
+        lines.append(
+            f"{row.label:<44} {row.games:>5} {row.median:>10.2f} {min(row.rates):>8.2f} "
+            f"{max(row.rates):>8.2f} {statistics.median(row.decision_rates):>11.0f} "
+            f"{row.median / reference.median:>11.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def _pin_one_core(cpu: int | None) -> str:
+    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
+    if cpu is not None and cpu < 0:
+        return "not pinned"
+    if not hasattr(os, "sched_setaffinity"):
+        return "single process (pinning not supported)"
+    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print both tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=30, help="games per run (default 30)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per mode (default 5)")
+    parser.add_argument(
+        "--baseline-games",
+        type=int,
+        default=2,
+        help="games per run for the enumeration baseline, 0 to skip (default 2; slow)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game seeds (default 0)")
+    parser.add_argument(
+        "--cpu",
+        type=int,
+        default=None,
+        help="CPU to pin the process to (default: the lowest allowed; -1: do not pin)",
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeats < 1 or args.baseline_games < 0:
+        parser.error("--games and --repeats must be at least 1, --baseline-games at least 0")
+
+    where = _pin_one_core(args.cpu)
+    print(
+        f"Random {PLAYERS}-player games, Python {sys.version.split()[0]}, {where}, "
+        f"seed {args.seed}, median of {args.repeats} runs",
+        flush=True,
+    )
+    seeds = _seeds(args.games, args.seed)
+    lazy, eager = measure(
+        [
+            ("indexed choice, lazy view (play_game)", RandomBot),
+            ("indexed choice, full view every decision", EagerViewBot),
+        ],
+        seeds,
+        args.repeats,
+    )
+    print()
+    print(_table(f"Throughput ({args.games} games a run)", [lazy, eager], lazy, "vs row 1"))
+
+    if args.baseline_games:
+        few = _seeds(args.baseline_games, args.seed)
+        _, _, fast_games = _play(few, RandomBot)
+        _, _, slow_games = _play(few, EnumeratingBot)
+        same = all(a.history == b.history for a, b in zip(fast_games, slow_games, strict=True))
+        if not same:
+            print("error: enumeration and indexed choice played different games", file=sys.stderr)
+            return 1
+        slow, fast = measure(
+            [
+                ("baseline: enumerate list(legal_moves)", EnumeratingBot),
+                ("indexed choice, lazy view (play_game)", RandomBot),
+            ],
+            few,
+            min(args.repeats, 3),
+        )
+        print()
+        print(
+            _table(
+                f"Baseline ({len(few)} games a run, the same games in both rows)",
+                [slow, fast],
+                slow,
+                "vs baseline",
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""The ``pastiche`` command line.
+
+Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]`` (also
+``python -m pastiche_core ...``). Every error in the input prints one line,
+``pastiche: error: ...``, on stderr and exits with status 2.
+
+Subcommands are :class:`Command` entries of :data:`COMMANDS`: a name, a help
+line, a function adding the subcommand's arguments to its parser, and a function
+running it. Adding a subcommand is writing those two functions and listing a
+new :class:`Command`.
+
+>>> main(["simulate", "--players", "3", "--games", "1", "--seed", "4", "--json"])
+{
+  "catalogue": "default",
+  ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NoReturn, TextIO
+
+from .catalogue import load_catalogue
+from .game import MAX_PLAYERS, MIN_PLAYERS
+from .simulate import simulate
+
+__all__ = ["COMMANDS", "PROG", "Command", "ProgressBar", "build_parser", "main"]
+
+PROG = "pastiche"
+"""The program name used in usage lines and error messages."""
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A subcommand: ``configure`` adds its arguments, ``run`` executes it.
+
+    ``run(args)`` gets the parsed arguments, writes to ``sys.stdout`` and
+    ``sys.stderr``, and returns the exit status; it may raise :class:`ValueError`
+    (every pastiche_core error is one) to report bad input.
+
+    >>> [command.name for command in COMMANDS]
+    ['simulate']
+    """
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+class _UsageError(Exception):
+    """Raised by the parser instead of printing usage and exiting."""
+
+
+class _ParserExitError(Exception):
+    """Raised by the parser instead of calling :func:`sys.exit` (after ``--help``)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of exiting, so :func:`main` returns."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _ParserExitError(status)
+
+
+class ProgressBar:
+    """A one-line text progress bar on a terminal stream, drawn with ``\\r``.
+
+    In automatic mode (``force=False``) it draws only when ``stream`` is a
+    terminal and the run has lasted ``delay`` seconds, so short runs stay
+    silent; ``force=True`` draws on any stream from the start. Redraws are
+    limited to ten a second.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> bar = ProgressBar(out, force=True, width=10)
+    >>> bar(5, 10); bar.close()
+    >>> out.getvalue().strip()
+    '[#####.....]  5/10 games...'
+    """
+
+    def __init__(
+        self, stream: TextIO, *, force: bool = False, width: int = 30, delay: float = 0.5
+    ) -> None:
+        self.stream = stream
+        self.width = width
+        self.delay = 0.0 if force else delay
+        self.enabled = force or _is_tty(stream)
+        self._start = time.monotonic()
+        self._last = -1.0
+        self._drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        """Report ``done`` of ``total`` games finished."""
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        elapsed = now - self._start
+        if elapsed < self.delay or (done < total and now - self._last < 0.1):
+            return
+        self._last = now
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        digits = len(str(total))
+        line = f"\r[{bar}] {done:>{digits}}/{total} games"
+        if elapsed > 0:
+            line += f"  {done / elapsed:,.1f} games/s"
+        self.stream.write(line)
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        """End the bar's line, if one was drawn."""
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _int_range(
+    label: str, low: int | None = None, high: int | None = None, rule: str = ""
+) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{label} must be an integer, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                bounds = f"at least {low}"
+            elif low is None:
+                bounds = f"at most {high}"
+            else:
+                bounds = f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{label} must be {bounds}{rule}, got {value}")
+        return value
+
+    return parse
+
+
+# ----------------------------------------------------------------------
+# simulate
+# ----------------------------------------------------------------------
+def _configure_simulate(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=_int_range("players", MIN_PLAYERS, MAX_PLAYERS, " (R10)"),
+        default=4,
+        help=f"seats per game, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4)",
+    )
+    parser.add_argument(
+        "--games", type=_int_range("games", 1), default=100, help="games to play (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=_int_range("seed"), default=0, help="seed of the whole run (default 0)"
+    )
+    parser.add_argument(
+        "--catalogue",
+        default="default",
+        metavar="default|PATH.toml",
+        help="the Novel catalogue: 'default' or a TOML file (default 'default')",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as JSON (deterministic)"
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: on a terminal, without --json, "
+        "for runs longer than half a second)",
+    )
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    catalogue = load_catalogue(args.catalogue)
+    if args.progress is None:
+        bar = ProgressBar(sys.stderr, force=False)
+        bar.enabled = bar.enabled and not args.json
+    else:
+        bar = ProgressBar(sys.stderr, force=args.progress)
+        bar.enabled = args.progress
+    try:
+        summary = simulate(args.players, args.games, args.seed, catalogue, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(summary.to_dict(), sort_keys=True, indent=2))
+    else:
+        print(summary.format())
+    return EXIT_OK
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "simulate",
+        "play many random games and summarise wins, scores and endings",
+        _configure_simulate,
+        _run_simulate,
+    ),
+)
+"""The subcommands, in the order ``--help`` lists them."""
+
+
+def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command.
+
+    >>> args = build_parser().parse_args(["simulate", "--players", "5"])
+    >>> args.command, args.players, args.games
+    ('simulate', 5, 100)
+    """
+    parser = _Parser(
+        prog=PROG, description="Pastiche: The Birth of a Masterpiece — rules engine tools."
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in commands:
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def _error_line(message: str) -> str:
+    text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+    return f"{PROG}: error: {text or 'unknown error'}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    Bad input prints one ``pastiche: error: ...`` line on stderr and returns 2.
+
+    >>> main(["simulate", "--players", "7"])
+    2
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv) if argv is not None else None)
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
+    except _ParserExitError as done:
+        return done.status
+    except (_UsageError, ValueError) as error:
+        print(_error_line(str(error)), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

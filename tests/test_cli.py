@@ -1,0 +1,221 @@
+"""The command line: JSON output, determinism, and one-line errors with status 2."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pastiche_core import cli
+from pastiche_core.cli import COMMANDS, Command, ProgressBar, build_parser, main
+
+SIMULATE = ["simulate", "--players", "3", "--games", "2", "--seed", "5"]
+
+
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, [*SIMULATE, "--json"])
+    assert status == 0
+    assert err == ""
+    data = json.loads(out)
+    assert (data["players"], data["games"], data["seed"]) == (3, 2, 5)
+    assert sum(data["endings"].values()) == 2
+    assert len(data["wins_by_seat"]) == 3
+    assert out == json.dumps(data, sort_keys=True, indent=2) + "\n"
+
+
+def test_simulate_json_is_identical_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = _run(capsys, [*SIMULATE, "--json"])
+    second = _run(capsys, [*SIMULATE, "--json"])
+    assert first == second
+    other = _run(capsys, ["simulate", "--players", "3", "--games", "2", "--seed", "6", "--json"])
+    assert json.loads(other[1])["seed"] == 6
+    assert other[1] != first[1]
+
+
+def test_simulate_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, SIMULATE)
+    assert status == 0
+    assert out.startswith("2 games, 3 players, seed 5, catalogue 'default'\n")
+    assert "endings: countdown" in out
+    assert err == ""  # not a terminal: no progress bar
+
+
+def test_simulate_with_a_catalogue_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "quick.toml"
+    path.write_text(
+        "\n".join(
+            [
+                'name = "quick"',
+                "[[novels]]",
+                'id = "kind-3"',
+                'name = "3 of a Kind"',
+                'kind = "kind"',
+                "count = 3",
+                "points = 5",
+                "copies = 5",
+                "[[novels]]",
+                'id = "end-flag"',
+                'name = "End Flag"',
+                'kind = "end-flag"',
+                "points = 1",
+                "copies = 1",
+            ]
+        ),
+        encoding="utf-8",
+    )
+    status, out, _ = _run(capsys, [*SIMULATE, "--json", "--catalogue", str(path)])
+    assert status == 0
+    assert json.loads(out)["catalogue"] == "quick"
+
+
+def test_forced_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, [*SIMULATE, "--json", "--progress"])
+    assert status == 0
+    json.loads(out)  # stdout holds only the JSON
+    assert "\r[" in err
+    assert "2/2 games" in err
+    assert err.endswith("\n")
+
+
+def test_no_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, [*SIMULATE, "--no-progress"])
+    assert status == 0
+    assert err == ""
+
+
+def test_progress_bar_is_silent_off_a_terminal() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(stream)
+    assert not bar.enabled
+    bar(1, 1)
+    bar.close()
+    assert stream.getvalue() == ""
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, ["--help"])
+    assert status == 0
+    assert out.startswith("usage: pastiche")
+    assert "simulate" in out
+    status, out, _ = _run(capsys, ["simulate", "--help"])
+    assert status == 0
+    assert "--players" in out
+
+
+BAD_TOML = "novels = [\n"
+INVALID_CATALOGUE = '[[novels]]\nid = "x"\npoints = 1\n'
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--players", "7"], "players must be from 3 to 5"),
+        (["simulate", "--players", "2"], "players must be from 3 to 5"),
+        (["simulate", "--players", "four"], "players must be an integer"),
+        (["simulate", "--games", "0"], "games must be at least 1"),
+        (["simulate", "--seed", "x"], "seed must be an integer"),
+        (["simulate", "--catalogue", "no/such/file.toml"], "no such file"),
+        (["simulate", "--catalogue", "{bad}"], "catalogue TOML does not parse"),
+        (["simulate", "--catalogue", "{invalid}"], "missing field 'name'"),
+        (["simulate", "--bogus"], "unrecognized arguments"),
+        (["fly"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD_TOML, encoding="utf-8")
+    invalid = tmp_path / "invalid.toml"
+    invalid.write_text(INVALID_CATALOGUE, encoding="utf-8")
+    argv = [arg.replace("{bad}", str(bad)).replace("{invalid}", str(invalid)) for arg in argv]
+    status, out, err = _run(capsys, argv)
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("pastiche: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_library_errors_become_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("first line\nsecond line")
+
+    monkeypatch.setattr(cli, "simulate", broken)
+    status, out, err = _run(capsys, SIMULATE)
+    assert (status, out) == (2, "")
+    assert err == "pastiche: error: first line second line\n"
+
+
+def test_interrupt_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "simulate", interrupted)
+    status, _, err = _run(capsys, SIMULATE)
+    assert status == 130
+    assert err == "pastiche: interrupted\n"
+
+
+def test_a_new_subcommand_plugs_in() -> None:
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--name", default="world")
+
+    def run(args: argparse.Namespace) -> int:
+        return 0 if args.name == "pastiche" else 1
+
+    hello = Command("hello", "say hello", configure, run)
+    args = build_parser((*COMMANDS, hello)).parse_args(["hello", "--name", "pastiche"])
+    assert args.command == "hello"
+    assert args.run(args) == 0
+
+
+def test_python_dash_m_reports_bad_players() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "pastiche_core", "simulate", "--players", "9"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stdout == ""
+    assert completed.stderr.count("\n") == 1
+    assert completed.stderr.startswith("pastiche: error: ")
+    assert "players must be from 3 to 5" in completed.stderr
+    assert "Traceback" not in completed.stderr
+
+
+def test_json_is_identical_across_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    # Nothing may depend on string hashing, which changes from process to process.
+    outputs = []
+    for hash_seed in ("1", "2"):
+        completed = subprocess.run(
+            [sys.executable, "-m", "pastiche_core", *SIMULATE, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        outputs.append(completed.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0] == _run(capsys, [*SIMULATE, "--json"])[1]
