@@ -54,7 +54,20 @@ from .patterns import (
     sub_multisets,
 )
 from .recognition import novel_combinations, recognize, satisfied_novels
+from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from .rng import GameRng
+from .serialization import (
+    STATE_FORMAT,
+    STATE_VERSION,
+    VIEW_FORMAT,
+    VIEW_VERSION,
+    state_from_dict,
+    state_from_json,
+    state_to_dict,
+    state_to_json,
+    view_from_dict,
+    view_to_dict,
+)
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .table import TableNovel
 from .view import PlayerView
@@ -73,6 +86,12 @@ __all__ = [
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "STATE_FORMAT",
+    "STATE_VERSION",
+    "VIEW_FORMAT",
+    "VIEW_VERSION",
     "Bot",
     "Card",
     "Catalogue",
@@ -81,6 +100,7 @@ __all__ = [
     "DecisionLimitError",
     "Draw",
     "Game",
+    "GameRecord",
     "GameResult",
     "GameRng",
     "Genre",
@@ -122,5 +142,11 @@ __all__ = [
     "recognize",
     "satisfied_novels",
     "simulate",
+    "state_from_dict",
+    "state_from_json",
+    "state_to_dict",
+    "state_to_json",
     "sub_multisets",
+    "view_from_dict",
+    "view_to_dict",
 ]

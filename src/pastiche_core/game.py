@@ -29,21 +29,19 @@ state untouched.
 
 from __future__ import annotations
 
-import functools
 import itertools
-import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, format_cards
 from .catalogue import Catalogue
 from .errors import IllegalMoveError, InvalidStateError
+from .movegen import LegalMoves, ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
 from .moves import (
     Choose,
     Draw,
-    Gift,
     Keep,
     Move,
     NovelRef,
@@ -79,7 +77,6 @@ KEEP_SIZE = 3
 """Cards every player keeps at setup (R10)."""
 END_THRESHOLD = 15
 """Masterpiece points that trigger the end game (R12)."""
-_T = TypeVar("_T")
 
 
 class Phase(Enum):
@@ -455,6 +452,30 @@ class Game:
 
         return PlayerView.of(self, player)
 
+    def to_json(self, indent: int | None = None) -> str:
+        """The versioned state JSON (see :mod:`pastiche_core.serialization`).
+
+        >>> game = Game(players=3, seed=7)
+        >>> Game.from_json(game.to_json()) == game
+        True
+        """
+        from .serialization import state_to_json
+
+        return state_to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, catalogue: Catalogue | None = None) -> Game:
+        """Load a state written by :meth:`to_json`, rejecting impossible states.
+
+        >>> Game.from_json('{"format": "pastiche-state", "version": 9}')
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidStateError: $.version: unsupported version 9 (this library reads version 1)
+        """
+        from .serialization import state_from_json
+
+        return state_from_json(text, catalogue=catalogue)
+
     # ------------------------------------------------------------------
     # Legality per phase
     # ------------------------------------------------------------------
@@ -662,35 +683,35 @@ class Game:
     # ------------------------------------------------------------------
     # Move generation
     # ------------------------------------------------------------------
-    def _segments(self) -> list[_Segment]:
+    def _segments(self) -> list[Segment]:
         """The legal moves as countable, indexable segments, in enumeration order."""
         phase = self.phase
         player = self.to_move
         if phase is Phase.KEEP:
             combos = itertools.combinations(sorted(self._hands[player]), KEEP_SIZE)
-            return [_ListSegment([Keep(kept) for kept in combos])]
+            return [ListSegment([Keep(kept) for kept in combos])]
         if phase is Phase.CHOOSE:
             assert self.pending is not None
-            return [_ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]
+            return [ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]
         if phase is Phase.FLAG:
-            return [_ListSegment([TakeFlag(card) for card in sorted(self._hands[player])])]
+            return [ListSegment([TakeFlag(card) for card in sorted(self._hands[player])])]
         if phase is not Phase.ACTION:
             return []
-        segments: list[_Segment] = []
+        segments: list[Segment] = []
         writes: list[Move] = []
         if self.deck or self._discard:
             writes.append(Draw())
         if self._discard:
             writes.append(TakeDiscard())
         if writes:
-            segments.append(_ListSegment(writes))
+            segments.append(ListSegment(writes))
         for owner in range(self.players):
             for nid, cards in self._tables[owner].items():
                 if len(cards) >= 2:
-                    segments.append(_ReadSegment(NovelRef(owner, nid), cards))
+                    segments.append(ReadSegment(NovelRef(owner, nid), cards))
         segments.extend(self._publish_segments())
-        if not writes and not any(isinstance(seg, _ReadSegment) for seg in segments):
-            segments.append(_ListSegment([Pass()]))
+        if not writes and not any(isinstance(seg, ReadSegment) for seg in segments):
+            segments.append(ListSegment([Pass()]))
         return segments
 
     def publish_moves(self) -> Iterator[Publish]:
@@ -709,399 +730,8 @@ class Game:
         for segment in self._publish_segments():
             yield from segment
 
-    def _publish_segments(self) -> list[_PublishSegment]:
-        # A segment fixes the novel, the rank multiset, how many cards of each rank
-        # come from the hand and how many Masterpieces of each (rank, owner) are
-        # cited; what varies inside is which cards, which Masterpieces and which gifts.
+    def _publish_segments(self) -> list[PublishSegment]:
         player = self.to_move
-        hand = self._hands[player]
-        if not hand:
-            return []
-        hand_by_rank: dict[int, list[Card]] = {}
-        for card in sorted(hand):
-            hand_by_rank.setdefault(card.rank, []).append(card)
-        mp_by_rank: dict[int, dict[int, list[NovelRef]]] = {}
-        for owner in range(self.players):
-            for nid, cards in self._tables[owner].items():
-                if len(cards) == 1:
-                    by_owner = mp_by_rank.setdefault(cards[0].rank, {})
-                    by_owner.setdefault(owner, []).append(NovelRef(owner, nid))
-        counts = [0] * 14
-        for card in hand:
-            counts[card.rank] += 1
-        for rank, by_owner in mp_by_rank.items():
-            counts[rank] += sum(len(refs) for refs in by_owner.values())
-        pool = tuple(counts)
-        hand_size = len(hand)
-        held = self._tables[player]
-        # Every cited Masterpiece of another player costs a gift card, so a publish
-        # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
-        own_masterpieces = sum(1 for cards in held.values() if len(cards) == 1)
-        max_size = hand_size + own_masterpieces
-        rank_options: dict[tuple[int, int], list[_RankOption]] = {}
-        segments: list[_PublishSegment] = []
-        for spec in self.catalogue.publishable:
-            if self.supply[spec.id] <= 0 or spec.id in held:
-                continue
-            assert spec.pattern is not None
-            size = spec.pattern.size
-            if size is not None and size > max_size:
-                continue
-            for combo in spec.pattern.combinations(pool):
-                per_rank = []
-                for key in _count_ranks(combo):
-                    options = rank_options.get(key)
-                    if options is None:
-                        options = _rank_options(key, player, hand_by_rank, mp_by_rank)
-                        rank_options[key] = options
-                    per_rank.append(options)
-                segment = _PublishSegment(spec.id, per_rank, hand)
-                if segment.count:
-                    segments.append(segment)
-        return segments
-
-
-_Citations = tuple[tuple[int, list[NovelRef], int], ...]
-"""Masterpieces cited for one rank: ((owner, that owner's refs of the rank, how many), ...)."""
-_RankOption = tuple[list[Card], int, _Citations, int, int, int]
-"""One way to fill one rank: (hand cards of the rank, how many played, citations,
-weight = number of concrete card/Masterpiece choices, gifts owed per other owner as an
-:func:`_owed_code`, their sum)."""
-
-_OWED_BITS = 8
-
-
-def _owed_code(owed: Iterable[tuple[int, int]]) -> int:
-    """Gifts owed per owner packed into one integer, so adding two codes merges them."""
-    return sum(count << (_OWED_BITS * owner) for owner, count in owed)
-
-
-@functools.lru_cache(maxsize=4096)
-def _owed_pairs(code: int) -> tuple[tuple[int, int], ...]:
-    """Unpack an :func:`_owed_code` into sorted (owner, count) pairs."""
-    pairs = []
-    owner = 0
-    mask = (1 << _OWED_BITS) - 1
-    while code:
-        if code & mask:
-            pairs.append((owner, code & mask))
-        code >>= _OWED_BITS
-        owner += 1
-    return tuple(pairs)
-
-
-def _rank_options(
-    key: tuple[int, int],
-    player: int,
-    hand_by_rank: dict[int, list[Card]],
-    mp_by_rank: dict[int, dict[int, list[NovelRef]]],
-) -> list[_RankOption]:
-    rank, need = key
-    in_hand = hand_by_rank.get(rank, [])
-    owners = sorted(mp_by_rank.get(rank, {}).items())
-    on_table = sum(len(refs) for _, refs in owners)
-    options: list[_RankOption] = []
-    for from_hand in range(max(0, need - on_table), min(need, len(in_hand)) + 1):
-        for split in _distributions(need - from_hand, owners):
-            weight = math.comb(len(in_hand), from_hand)
-            for _, refs, taken in split:
-                weight *= math.comb(len(refs), taken)
-            owed = [(owner, taken) for owner, _, taken in split if owner != player]
-            options.append(
-                (in_hand, from_hand, split, weight, _owed_code(owed), sum(k for _, k in owed))
-            )
-    return options
-
-
-def _distributions(
-    total: int, owners: Sequence[tuple[int, list[NovelRef]]]
-) -> Iterator[tuple[tuple[int, list[NovelRef], int], ...]]:
-    """Ways to take ``total`` Masterpieces from the owners' lists, as (owner, refs, k > 0)."""
-    if total == 0:
-        yield ()
-        return
-    if not owners:
-        return
-    (owner, refs), rest = owners[0], owners[1:]
-    capacity = sum(len(r) for _, r in rest)
-    for taken in range(min(total, len(refs)), max(0, total - capacity) - 1, -1):
-        head = ((owner, refs, taken),) if taken else ()
-        for tail in _distributions(total - taken, rest):
-            yield head + tail
-
-
-def _gift_count(cards: int, owed: Sequence[tuple[int, int]]) -> int:
-    """Ways to hand out the owed gifts from ``cards`` unplayed cards (0 if impossible)."""
-    ways = 1
-    for _, count in owed:
-        if count > cards:
-            return 0
-        ways *= math.comb(cards, count)
-        cards -= count
-    return ways
-
-
-def _unrank_combination(items: Sequence[_T], k: int, index: int) -> list[_T]:
-    """The ``index``-th ``k``-combination of ``items`` in :func:`itertools.combinations` order."""
-    chosen: list[_T] = []
-    start = 0
-    n = len(items)
-    for slot in range(k):
-        for i in range(start, n):
-            block = math.comb(n - i - 1, k - slot - 1)
-            if index < block:
-                chosen.append(items[i])
-                start = i + 1
-                break
-            index -= block
-    return chosen
-
-
-class _ListSegment:
-    __slots__ = ("count", "moves")
-
-    def __init__(self, moves: list[Move]) -> None:
-        self.moves = moves
-        self.count = len(moves)
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
-
-    def at(self, index: int) -> Move:
-        return self.moves[index]
-
-
-class _ReadSegment:
-    __slots__ = ("cards", "count", "ref")
-
-    def __init__(self, ref: NovelRef, cards: tuple[Card, ...]) -> None:
-        self.ref = ref
-        self.cards = cards
-        self.count = len(cards)
-
-    def __iter__(self) -> Iterator[Read]:
-        return (Read(self.ref, card) for card in self.cards)
-
-    def at(self, index: int) -> Read:
-        return Read(self.ref, self.cards[index])
-
-
-class _PublishSegment:
-    """The publishes of one Novel and one rank multiset.
-
-    ``options`` holds, per rank of the multiset, the ways to fill it (how many
-    cards from the hand, which owners' Masterpieces). A *shape* picks one option
-    per rank; inside a shape the moves are a mixed-radix product of which hand
-    cards, which Masterpieces and which gift cards, in :func:`itertools.product`
-    and :func:`itertools.combinations` order. Shapes that play no card (R4) or
-    cannot pay their gifts (R5) are pruned as soon as they are known to fail.
-    """
-
-    __slots__ = ("count", "hand", "novel", "options")
-
-    def __init__(self, novel: str, options: list[list[_RankOption]], hand: set[Card]) -> None:
-        self.novel = novel
-        self.options = options
-        self.hand = hand
-        self.count = self._count()
-
-    def _count(self) -> int:
-        # Dynamic programme over the ranks; the state is (cards played, gifts owed per
-        # owner as a code, total gifts). Owners stay apart because the number of ways
-        # to hand out gifts depends on how many each owner gets.
-        limit = len(self.hand)
-        states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
-        for options in self.options:
-            following: dict[tuple[int, int, int], int] = {}
-            for (played, owed, owed_total), ways in states.items():
-                for _, from_hand, _, weight, code, extra in options:
-                    now_played = played + from_hand
-                    now_owed = owed_total + extra
-                    if now_played + now_owed > limit:
-                        continue  # R5: the gifts could no longer be paid
-                    key = (now_played, owed + code, now_owed)
-                    following[key] = following.get(key, 0) + ways * weight
-            if not following:
-                return 0
-            states = following
-        return sum(
-            ways * _gift_count(limit - played, _owed_pairs(owed))
-            for (played, owed, _), ways in states.items()
-            if played  # R4: pastiche alone is not a publish
+        return publish_segments(
+            player, self._hands[player], self._tables, self.supply, self.catalogue
         )
-
-    def _shapes(self) -> Iterator[tuple[tuple[_RankOption, ...], list[tuple[int, int]], int, int]]:
-        """(options chosen, gifts owed per owner, moves in the shape, gift choices)."""
-        limit = len(self.hand)
-        chosen: list[_RankOption] = []
-        last = len(self.options)
-
-        def walk(
-            index: int, played: int, owed: int, owed_total: int, ways: int
-        ) -> Iterator[tuple[tuple[_RankOption, ...], list[tuple[int, int]], int, int]]:
-            if index == last:
-                if played:
-                    pairs = _owed_pairs(owed)
-                    gifts = _gift_count(limit - played, pairs)
-                    yield tuple(chosen), list(pairs), ways * gifts, gifts
-                return
-            for option in self.options[index]:
-                _, from_hand, _, weight, code, extra = option
-                if played + from_hand + owed_total + extra > limit:
-                    continue
-                chosen.append(option)
-                yield from walk(
-                    index + 1, played + from_hand, owed + code, owed_total + extra, ways * weight
-                )
-                chosen.pop()
-
-        yield from walk(0, 0, 0, 0, 1)
-
-    def __iter__(self) -> Iterator[Publish]:
-        for choice, owed, _, _ in self._shapes():
-            parts, hand_parts = _shape_parts(choice)
-            for picked in itertools.product(*(itertools.combinations(i, k) for i, k in parts)):
-                played = tuple(card for group in picked[:hand_parts] for card in group)
-                cited = tuple(ref for group in picked[hand_parts:] for ref in group)
-                if not owed:
-                    yield Publish(self.novel, played, cited)
-                    continue
-                rest = sorted(self.hand.difference(played))
-                for gifts in _gift_assignments(rest, owed):
-                    yield Publish(self.novel, played, cited, gifts)
-
-    def at(self, index: int) -> Publish:
-        for choice, owed, count, gift_ways in self._shapes():
-            if index < count:
-                return self._decode(choice, owed, gift_ways, index)
-            index -= count
-        raise IndexError(index)  # pragma: no cover - callers stay below count
-
-    def _decode(
-        self,
-        choice: tuple[_RankOption, ...],
-        owed: list[tuple[int, int]],
-        gift_ways: int,
-        index: int,
-    ) -> Publish:
-        parts, hand_parts = _shape_parts(choice)
-        index, gift_index = divmod(index, gift_ways)
-        picked: list[list[Any]] = [[] for _ in parts]
-        for slot in range(len(parts) - 1, -1, -1):
-            items, k = parts[slot]
-            index, digit = divmod(index, math.comb(len(items), k))
-            picked[slot] = _unrank_combination(items, k, digit)
-        played = tuple(card for group in picked[:hand_parts] for card in group)
-        cited = tuple(ref for group in picked[hand_parts:] for ref in group)
-        if not owed:
-            return Publish(self.novel, played, cited)
-        rest = sorted(self.hand.difference(played))
-        sizes = []
-        left = len(rest)
-        for _, count in owed:
-            sizes.append(math.comb(left, count))
-            left -= count
-        digits = [0] * len(sizes)
-        for slot in range(len(sizes) - 1, -1, -1):
-            gift_index, digits[slot] = divmod(gift_index, sizes[slot])
-        gifts: list[Gift] = []
-        for (owner, count), digit in zip(owed, digits, strict=True):
-            taken = _unrank_combination(rest, count, digit)
-            gifts.extend(Gift(owner, card) for card in taken)
-            rest = [card for card in rest if card not in taken]
-        return Publish(self.novel, played, cited, tuple(gifts))
-
-
-def _shape_parts(choice: Sequence[_RankOption]) -> tuple[list[tuple[Sequence[Any], int]], int]:
-    """The choice dimensions of a shape: hand cards per rank, then Masterpieces per owner."""
-    parts: list[tuple[Sequence[Any], int]] = []
-    for in_hand, played, _, _, _, _ in choice:
-        if played:
-            parts.append((in_hand, played))
-    hand_parts = len(parts)
-    for _, _, citations, _, _, _ in choice:
-        for _, refs, taken in citations:
-            parts.append((refs, taken))
-    return parts, hand_parts
-
-
-_Segment = _ListSegment | _ReadSegment | _PublishSegment
-
-
-class LegalMoves:
-    """A lazy view of a game's legal moves, in the manner of a sequence.
-
-    Iterating enumerates; ``move in legal_moves`` checks one move through the
-    rule path without enumerating; ``len`` and ``legal_moves[i]`` count and
-    index without building the moves (the i-th move is the one iteration
-    yields i-th), so a uniform random choice costs no enumeration.
-
-    >>> game = Game(players=3, seed=7)
-    >>> legal = game.legal_moves
-    >>> len(legal), legal[0], legal[-1] == list(legal)[-1]
-    (4, Move.parse('keep MYT1 HOR7 HOR8'), True)
-    """
-
-    __slots__ = ("_game", "_plan", "_plan_at")
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._plan: list[_Segment] = []
-        self._plan_at = -1
-
-    def _segments(self) -> list[_Segment]:
-        stamp = len(self._game.history)
-        if stamp != self._plan_at:  # the game moved on since the plan was made
-            self._plan = self._game._segments()
-            self._plan_at = stamp
-        return self._plan
-
-    def __iter__(self) -> Iterator[Move]:
-        for segment in self._segments():
-            yield from segment
-
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move | str):
-            return False
-        return self._game.is_legal(move)
-
-    def __len__(self) -> int:
-        return sum(segment.count for segment in self._segments())
-
-    def __bool__(self) -> bool:
-        return any(segment.count for segment in self._segments())
-
-    def __getitem__(self, index: int) -> Move:
-        if index < 0:
-            index += len(self)
-        if index >= 0:
-            for segment in self._segments():
-                if index < segment.count:
-                    return segment.at(index)
-                index -= segment.count
-        raise IndexError("legal move index out of range")
-
-    def __repr__(self) -> str:
-        moves = list(itertools.islice(self, 6))
-        more = ", ..." if len(moves) > 5 else ""
-        return f"<LegalMoves {len(self)}: {', '.join(map(str, moves[:5]))}{more}>"
-
-
-def _count_ranks(ranks: Iterable[int]) -> list[tuple[int, int]]:
-    counts: dict[int, int] = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    return sorted(counts.items())
-
-
-def _gift_assignments(
-    cards: Sequence[Card], owed: Sequence[tuple[int, int]]
-) -> Iterator[tuple[Gift, ...]]:
-    if not owed:
-        yield ()
-        return
-    (owner, count), rest_owed = owed[0], owed[1:]
-    for chosen in itertools.combinations(cards, count):
-        remaining = [c for c in cards if c not in chosen]
-        for tail in _gift_assignments(remaining, rest_owed):
-            yield tuple(Gift(owner, card) for card in chosen) + tail

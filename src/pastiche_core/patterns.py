@@ -307,10 +307,17 @@ def _total_combinations(
     # Cached: the rules engine asks the same question for many positions.
     chosen: list[int] = []
     results: list[tuple[int, ...]] = []
-    # Suffix capacity lets the search prune branches that cannot reach the target.
+    # Suffix capacity and the sum of the highest cards let the search prune branches
+    # that cannot reach the target: the highest `left` cards are all still available
+    # whenever `left` cards of the current rank or above are.
     suffix = [0] * (MAX_RANK + 2)
     for rank in range(MAX_RANK, MIN_RANK - 1, -1):
         suffix[rank] = suffix[rank + 1] + available[rank]
+    best = [0]
+    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+        for _ in range(min(available[rank], count)):
+            best.append(best[-1] + rank)
+    best.extend([best[-1]] * (count + 1 - len(best)))
 
     def walk(rank: int, left: int, need: int) -> None:
         if left == 0:
@@ -319,7 +326,7 @@ def _total_combinations(
             return
         if rank > MAX_RANK or suffix[rank] < left:
             return
-        if need < left * rank or need > left * MAX_RANK:
+        if need < left * rank or need > best[left]:
             return
         for count in range(min(available[rank], left, need // rank), -1, -1):
             chosen.extend([rank] * count)

@@ -1,0 +1,362 @@
+"""Test helpers: build a :class:`Game` in any scenario, check its invariants, play it.
+
+``build_game`` starts from ``Game(players, seed)`` and overwrites its state with
+the scenario described by the arguments; every card not mentioned goes under
+the named top of the deck (or, with ``leftover=p``, into player ``p``'s hand),
+so all 49 Story cards are always accounted for. Novels on the table are taken
+out of the supply.
+
+>>> game = build_game(3, hands={0: "SCI7 MYS7"}, tables={1: {"kind-3": "HOR7"}})
+>>> game.hand(0), game.supply["kind-3"], all_cards_accounted(game)
+((Card.parse('SCI7'), Card.parse('MYS7')), 4, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+import pytest
+
+from pastiche_core import (
+    DECK,
+    Card,
+    Catalogue,
+    Choose,
+    Draw,
+    Game,
+    IllegalMoveError,
+    Move,
+    Phase,
+    Publish,
+    parse_cards,
+)
+
+__all__ = [
+    "CardsLike",
+    "all_cards_accounted",
+    "assert_illegal",
+    "assert_invariants",
+    "build_game",
+    "card_census",
+    "cards",
+    "expected_score",
+    "invariant_violations",
+    "legal_prefix",
+    "play_random",
+    "random_move",
+    "random_positions",
+    "simple_turn",
+    "supply_consistent",
+]
+
+CardsLike = str | Iterable[Card]
+"""Cards in notation (``"SCI7 MYS7"``) or as :class:`Card` objects."""
+
+MOVE_CAP = 600
+"""How many legal moves random play looks at (card-level publishes can be very many)."""
+
+MAX_GAME_MOVES = 5000
+"""A generous bound on the moves of any game: decks only shrink, supply only runs out."""
+
+
+def cards(spec: CardsLike) -> list[Card]:
+    """Cards from notation or from an iterable of cards, in the given order."""
+    return parse_cards(spec) if isinstance(spec, str) else list(spec)
+
+
+def build_game(
+    players: int = 4,
+    *,
+    hands: Mapping[int, CardsLike] | None = None,
+    tables: Mapping[int, Mapping[str, CardsLike]] | None = None,
+    deck: CardsLike | None = None,
+    discard: CardsLike = "",
+    face_down: CardsLike = "",
+    pending: CardsLike | None = None,
+    flag: tuple[int, CardsLike] | None = None,
+    leftover: int | None = None,
+    phase: Phase = Phase.ACTION,
+    to_move: int = 0,
+    current: int | None = None,
+    turn: int = 1,
+    passes: int = 0,
+    trigger: int | None = None,
+    turns_left: int | None = None,
+    end_reason: str | None = None,
+    seed: int = 0,
+    catalogue: Catalogue | None = None,
+) -> Game:
+    """A game in the given scenario.
+
+    * ``hands``: player -> cards in hand (players not named have empty hands);
+    * ``tables``: player -> {novel id: cards under it}; one card is a Masterpiece;
+    * ``deck``: the top of the deck, **top card first** (the next card drawn);
+      cards mentioned nowhere go under it in canonical order, unless
+      ``leftover`` names a player whose hand receives them instead (then the
+      deck is exactly ``deck``);
+    * ``discard``: the discard pile, bottom to top; ``face_down`` the cards of it
+      lying face down;
+    * ``pending``: the two cards drawn by Write ① (phase ``CHOOSE``);
+    * ``flag``: ``(owner, card)`` of a taken End Flag.
+
+    ``current`` (whose turn it is) defaults to ``to_move``. The End Flag leaves
+    the supply when it is taken, or when ``trigger`` is set outside ``FLAG``
+    (it was lost).
+    """
+    game = Game(players, seed, catalogue)
+    seen: Counter[Card] = Counter()
+
+    def take(spec: CardsLike) -> list[Card]:
+        got = cards(spec)
+        seen.update(got)
+        return got
+
+    hand_sets: list[set[Card]] = [set() for _ in range(players)]
+    for player, spec in (hands or {}).items():
+        got = take(spec)
+        if len(set(got)) != len(got):
+            raise ValueError(f"duplicate card in hand {player}: {spec!r}")
+        hand_sets[player] = set(got)
+    table_dicts: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
+    for player, novels in (tables or {}).items():
+        for novel, spec in novels.items():
+            got = take(spec)
+            if not got:
+                raise ValueError(f"novel {player}:{novel} needs at least one card")
+            table_dicts[player][novel] = tuple(got)
+    top = take(deck) if deck is not None else []
+    pile = take(discard)
+    hidden = set(cards(face_down))
+    if not hidden <= set(pile):
+        raise ValueError("face-down cards must lie in the discard pile")
+    drawn = take(pending) if pending is not None else []
+    if (phase is Phase.CHOOSE) != bool(drawn) or len(drawn) not in (0, 2):
+        raise ValueError("exactly two pending cards, and only in phase CHOOSE")
+    flag_card: tuple[int, Card] | None = None
+    if flag is not None:
+        owner, flag_spec = flag
+        (card,) = take(flag_spec)
+        flag_card = (owner, card)
+    repeated = [c for c, n in seen.items() if n > 1]
+    if repeated:
+        raise ValueError(f"cards mentioned twice: {' '.join(map(str, sorted(repeated)))}")
+    rest = [c for c in DECK if c not in seen]
+    if leftover is None:
+        deck_list = rest[::-1] + top[::-1]  # the last card is the top of the deck
+    else:
+        deck_list = top[::-1]
+        hand_sets[leftover].update(rest)
+
+    game.deck = deck_list
+    game._discard = pile
+    game._face_down = hidden
+    game._hands = hand_sets
+    game._tables = table_dicts
+    for table in table_dicts:
+        for novel in table:
+            game.supply[novel] -= 1
+            if game.supply[novel] < 0:
+                raise ValueError(f"more copies of {novel} on the table than the catalogue has")
+    game.flag = flag_card
+    if flag_card is not None or (trigger is not None and phase is not Phase.FLAG):
+        game.supply[game.catalogue.end_flag.id] = 0
+    game.phase = phase
+    game.to_move = to_move
+    game.current = to_move if current is None else current
+    game.pending = (drawn[0], drawn[1]) if drawn else None
+    game.turn = turn
+    game.passes = passes
+    game.trigger = trigger
+    game.turns_left = turns_left
+    game.end_reason = end_reason
+    game.history = []
+    problems = invariant_violations(game)
+    if problems:
+        raise ValueError(f"inconsistent scenario: {'; '.join(problems)}")
+    return game
+
+
+# ----------------------------------------------------------------------
+# Invariants
+# ----------------------------------------------------------------------
+def card_census(game: Game) -> Counter[Card]:
+    """How many times each card occurs in the deck, discard, hands, tables, flag and pending."""
+    census: Counter[Card] = Counter(game.deck)
+    census.update(game.discard)
+    for player in range(game.players):
+        census.update(game.hand(player))
+        for novel in game.table(player):
+            census.update(novel.cards)
+    if game.flag is not None:
+        census[game.flag[1]] += 1
+    if game.pending is not None:
+        census.update(game.pending)
+    return census
+
+
+def all_cards_accounted(game: Game) -> bool:
+    """Whether each of the 49 Story cards lies in exactly one place."""
+    census = card_census(game)
+    return len(census) == len(DECK) and all(census[c] == 1 for c in DECK)
+
+
+def supply_consistent(game: Game) -> bool:
+    """Supply plus copies on the table (and the taken or lost End Flag) equal the catalogue's."""
+    cat = game.catalogue
+    on_table: Counter[str] = Counter(
+        novel.novel for p in range(game.players) for novel in game.table(p)
+    )
+    for spec in cat.specs:
+        if spec.publishable:
+            if game.supply[spec.id] + on_table[spec.id] != spec.copies:
+                return False
+        else:
+            gone = game.flag is not None or game.flag_lost
+            if on_table[spec.id] or game.supply[spec.id] != (0 if gone else 1):
+                return False
+    return True
+
+
+def expected_score(game: Game, player: int) -> int:
+    """Masterpiece points plus the End Flag, computed from the table (R13)."""
+    cat = game.catalogue
+    points = sum(cat[n.novel].points for n in game.table(player) if len(n.cards) == 1)
+    if game.flag is not None and game.flag[0] == player:
+        points += cat.end_flag.points
+    return points
+
+
+def invariant_violations(game: Game) -> list[str]:
+    """Every broken invariant of ``game``, in words (empty when all hold)."""
+    problems: list[str] = []
+    if not all_cards_accounted(game):
+        census = card_census(game)
+        wrong = [f"{c}x{census[c]}" for c in DECK if census[c] != 1]
+        problems.append(f"cards not accounted for exactly once: {' '.join(wrong)}")
+    if not supply_consistent(game):
+        problems.append(f"supply inconsistent: {game.supply}")
+    for p in range(game.players):
+        if game.score(p) != expected_score(game, p):
+            problems.append(f"score of {p} is {game.score(p)}, expected {expected_score(game, p)}")
+        held = [n.novel for n in game.table(p)]
+        if len(held) != len(set(held)):
+            problems.append(f"player {p} holds a Novel twice")
+    face_down = [c for c in game.discard if game.is_face_down(c)]
+    if len(face_down) != len(game._face_down):
+        problems.append("a face-down card is not in the discard pile")
+    phase = game.phase
+    if (phase is Phase.CHOOSE) != (game.pending is not None):
+        problems.append(f"pending cards {game.pending} in phase {phase}")
+    if not 0 <= game.to_move < game.players or not 0 <= game.current < game.players:
+        problems.append("to_move or current out of range")
+    if phase in (Phase.ACTION, Phase.CHOOSE) and game.to_move != game.current:
+        problems.append("the player to move is not the current player")
+    if phase is Phase.KEEP and not 2 <= game.to_move < game.players:
+        problems.append("keep phase for a seat below 2")
+    if phase is Phase.FLAG and (game.trigger != game.to_move or game.flag is not None):
+        problems.append("flag phase without its trigger player")
+    if (game.trigger is None) != (game.turns_left is None):
+        problems.append("trigger and countdown disagree")
+    if game.flag is not None and game.flag[0] != game.trigger:
+        problems.append("the End Flag is not held by the trigger player")
+    if (phase is Phase.OVER) != (game.end_reason is not None):
+        problems.append(f"end reason {game.end_reason!r} in phase {phase}")
+    if game.end_reason not in (None, "countdown", "all-pass"):
+        problems.append(f"unknown end reason {game.end_reason!r}")
+    if not 0 <= game.passes <= game.players:
+        problems.append(f"passes {game.passes} out of range")
+    return problems
+
+
+def assert_invariants(game: Game) -> None:
+    """Fail with every broken invariant listed."""
+    problems = invariant_violations(game)
+    assert not problems, "\n".join(problems)
+
+
+def assert_illegal(game: Game, move: Move | str, ruling: str | tuple[str, ...]) -> str:
+    """``move`` raises IllegalMoveError (a ValueError) naming ``ruling``; state unchanged.
+
+    ``ruling`` is e.g. ``"R5"`` (or several acceptable ones); returns the message.
+    """
+    before = game.copy()
+    history = list(game.history)
+    assert not game.is_legal(move)
+    with pytest.raises(IllegalMoveError) as info:
+        game.apply(move)
+    assert isinstance(info.value, ValueError)
+    message = str(info.value)
+    rulings = (ruling,) if isinstance(ruling, str) else ruling
+    assert any(f"({r})" in message for r in rulings), message
+    assert game == before
+    assert game.history == history
+    return message
+
+
+# ----------------------------------------------------------------------
+# Playing
+# ----------------------------------------------------------------------
+def simple_turn(game: Game) -> None:
+    """Play one quiet turn: Write ① keeping the first drawn card, else Write ②, else pass."""
+    if game.deck_size >= 2 or (game.deck_size == 1 and game.discard):
+        game.apply(Draw())
+        assert game.pending is not None
+        game.apply(Choose(game.pending[0]))
+    elif game.can_write():
+        game.apply("take" if game.discard else "draw")
+    else:
+        game.apply("pass")
+
+
+def legal_prefix(game: Game, cap: int = MOVE_CAP) -> list[Move]:
+    """The first ``cap`` legal moves in enumeration order."""
+    return list(itertools.islice(game.legal_moves, cap))
+
+
+def random_move(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> Move:
+    """A random legal move: first a random kind of move, then one of that kind."""
+    moves = legal_prefix(game, cap)
+    kinds: dict[type[Move], list[Move]] = {}
+    for move in moves:
+        kinds.setdefault(type(move), []).append(move)
+    kind = rng.choice(sorted(kinds, key=lambda k: k.__name__))
+    return rng.choice(kinds[kind])
+
+
+def play_random(game: Game, rng: random.Random, max_moves: int = MAX_GAME_MOVES) -> int:
+    """Play random legal moves until the game is over or ``max_moves``; the moves played."""
+    played = 0
+    while not game.is_over and played < max_moves:
+        game.apply(random_move(game, rng))
+        played += 1
+    return played
+
+
+def random_positions(players: int, seed: int, every: int = 1) -> list[Game]:
+    """Copies of every ``every``-th position of one random game, from deal to end."""
+    game = Game(players, seed)
+    rng = random.Random(seed)
+    positions: list[Game] = []
+    count = 0
+    while True:
+        if count % every == 0 or game.is_over:
+            positions.append(game.copy())
+        if game.is_over or count >= MAX_GAME_MOVES:
+            return positions
+        game.apply(random_move(game, rng))
+        count += 1
+
+
+def as_publish(move: Move) -> Publish:
+    """``move`` as a :class:`Publish` (fails otherwise)."""
+    assert isinstance(move, Publish), move
+    return move
+
+
+def indexable(legal: object) -> Any:
+    """``legal`` typed for indexing (``LegalMoves.__getitem__`` is optional)."""
+    return cast(Any, legal)
