@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
 from pastiche_core.game import Game, LegalMoves
+from pastiche_core.movegen import clear_caches
 from pastiche_core.moves import Move
 from pastiche_core.simulate import game_seed
 from pastiche_core.view import PlayerView
@@ -87,6 +88,9 @@ def _seeds(count: int, seed: int) -> list[int]:
 def _play(seeds: Sequence[int], factory: BotFactory) -> tuple[float, int, list[Game]]:
     games = []
     decisions = 0
+    # Every run starts with cold counting caches: replaying the same games would
+    # otherwise find every position already counted and flatter the figures.
+    clear_caches()
     start = time.perf_counter()
     for seed in seeds:
         bots = [factory(derive_seed(seed, "bot", seat)) for seat in range(PLAYERS)]

@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import itertools
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -300,11 +299,9 @@ class Total:
         return {"kind": "total", "count": self.count, "target": self.target}
 
 
-@functools.lru_cache(maxsize=8192)
 def _total_combinations(
     count: int, target: int, available: RankCounts
 ) -> tuple[tuple[int, ...], ...]:
-    # Cached: the rules engine asks the same question for many positions.
     chosen: list[int] = []
     results: list[tuple[int, ...]] = []
     # Suffix capacity and the sum of the highest cards let the search prune branches
