@@ -13,6 +13,7 @@ out of the supply.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -28,10 +29,17 @@ from pastiche_core import (
     Choose,
     Draw,
     Game,
+    Gift,
     IllegalMoveError,
+    Keep,
     Move,
+    NovelRef,
+    Pass,
     Phase,
     Publish,
+    Read,
+    TakeDiscard,
+    TakeFlag,
     parse_cards,
 )
 
@@ -40,13 +48,17 @@ __all__ = [
     "all_cards_accounted",
     "assert_illegal",
     "assert_invariants",
+    "assert_rejected",
     "build_game",
     "card_census",
     "cards",
     "expected_score",
     "invariant_violations",
     "legal_prefix",
+    "perturbations",
+    "plausible_moves",
     "play_random",
+    "position_pool",
     "random_move",
     "random_positions",
     "simple_turn",
@@ -60,7 +72,13 @@ MOVE_CAP = 600
 """How many legal moves random play looks at (card-level publishes can be very many)."""
 
 MAX_GAME_MOVES = 5000
-"""A generous bound on the moves of any game: decks only shrink, supply only runs out."""
+"""A bound on the moves of any game, however it is played.
+
+Deck plus discard pile lose a card with every Write and never gain one; each
+publish takes a Novel from the supply (33 copies, at most 11 cards each) and
+each Read takes back one published card; at most n - 1 passes come in a row.
+So a game has at most 49 + 33 + 363 non-pass turns, about 2,250 turns in all
+and fewer than 5,000 moves (R11, R12)."""
 
 
 def cards(spec: CardsLike) -> list[Card]:
@@ -278,6 +296,18 @@ def assert_invariants(game: Game) -> None:
     assert not problems, "\n".join(problems)
 
 
+def assert_rejected(game: Game, move: Move | str) -> str:
+    """``apply(move)`` raises IllegalMoveError and leaves the game and its history unchanged."""
+    before = game.copy()
+    history = list(game.history)
+    with pytest.raises(IllegalMoveError) as info:
+        game.apply(move)
+    assert isinstance(info.value, ValueError)
+    assert game == before
+    assert game.history == history
+    return str(info.value)
+
+
 def assert_illegal(game: Game, move: Move | str, ruling: str | tuple[str, ...]) -> str:
     """``move`` raises IllegalMoveError (a ValueError) naming ``ruling``; state unchanged.
 
@@ -318,12 +348,23 @@ def legal_prefix(game: Game, cap: int = MOVE_CAP) -> list[Move]:
 
 
 def random_move(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> Move:
-    """A random legal move: first a random kind of move, then one of that kind."""
-    moves = legal_prefix(game, cap)
+    """A random legal move: first a random kind of move, then one of that kind.
+
+    When the enumeration is longer than ``cap`` and the legal moves can be
+    indexed, a publish is drawn from all of them, not only from the first ones.
+    """
+    moves = legal_prefix(game, cap + 1)
     kinds: dict[type[Move], list[Move]] = {}
-    for move in moves:
+    for move in moves[:cap]:
         kinds.setdefault(type(move), []).append(move)
     kind = rng.choice(sorted(kinds, key=lambda k: k.__name__))
+    legal = game.legal_moves
+    if kind is Publish and len(moves) > cap and hasattr(legal, "__getitem__"):
+        count = len(legal)
+        for _ in range(100):
+            move = indexable(legal)[rng.randrange(count)]
+            if isinstance(move, Publish):
+                return move
     return rng.choice(kinds[kind])
 
 
@@ -349,6 +390,139 @@ def random_positions(players: int, seed: int, every: int = 1) -> list[Game]:
             return positions
         game.apply(random_move(game, rng))
         count += 1
+
+
+def perturbations(game: Game, move: Publish, rng: random.Random) -> list[Move]:
+    """Near misses of a publish: an extra card, a card missing, a Published novel cited,
+    a gift missing, a gift to the wrong player or of a played card, another Novel."""
+    player = game.to_move
+    hand = sorted(set(game.hand(player)))
+    spare = [c for c in hand if c not in move.played and c not in {g.card for g in move.gifts}]
+    out: list[Move] = []
+    if spare:
+        out.append(Publish(move.novel, (*move.played, rng.choice(spare)), move.cited, move.gifts))
+    outside = [c for c in DECK if c not in hand]
+    out.append(Publish(move.novel, (*move.played, rng.choice(outside)), move.cited, move.gifts))
+    if move.played:
+        dropped = rng.randrange(len(move.played))
+        out.append(
+            Publish(
+                move.novel,
+                move.played[:dropped] + move.played[dropped + 1 :],
+                move.cited,
+                move.gifts,
+            )
+        )
+    published = [n.ref for p in range(game.players) for n in game.table(p) if len(n.cards) >= 2]
+    if published:
+        ref = rng.choice(published)
+        gifts = move.gifts
+        if ref.owner != player and spare:
+            gifts = (*gifts, Gift(ref.owner, rng.choice(spare)))
+        out.append(Publish(move.novel, move.played, (*move.cited, ref), gifts))
+    flag_ref = NovelRef(game.flag[0], game.catalogue.end_flag.id) if game.flag else None
+    if flag_ref is not None:
+        out.append(Publish(move.novel, move.played, (*move.cited, flag_ref), move.gifts))
+    if move.gifts:
+        missing = rng.randrange(len(move.gifts))
+        out.append(
+            Publish(
+                move.novel,
+                move.played,
+                move.cited,
+                move.gifts[:missing] + move.gifts[missing + 1 :],
+            )
+        )
+        wrong = rng.choice([p for p in range(game.players + 1) if p != move.gifts[missing].to])
+        redirected = (*move.gifts[:missing], Gift(wrong, move.gifts[missing].card))
+        out.append(
+            Publish(move.novel, move.played, move.cited, redirected + move.gifts[missing + 1 :])
+        )
+        if move.played:
+            played_gift = (*move.gifts[:missing], Gift(move.gifts[missing].to, move.played[0]))
+            out.append(
+                Publish(
+                    move.novel, move.played, move.cited, played_gift + move.gifts[missing + 1 :]
+                )
+            )
+    mine = [
+        NovelRef(player, n.novel)
+        for n in game.table(player)
+        if len(n.cards) == 1 and NovelRef(player, n.novel) not in move.cited
+    ]
+    others = [
+        n.ref
+        for p in range(game.players)
+        if p != player
+        for n in game.table(p)
+        if len(n.cards) == 1 and n.ref not in move.cited
+    ]
+    if mine:
+        out.append(Publish(move.novel, move.played, (*move.cited, rng.choice(mine)), move.gifts))
+    if others and spare:
+        ref = rng.choice(others)
+        out.append(
+            Publish(
+                move.novel,
+                move.played,
+                (*move.cited, ref),
+                (*move.gifts, Gift(ref.owner, rng.choice(spare))),
+            )
+        )
+    other_novel = rng.choice([spec.id for spec in game.catalogue.specs])
+    out.append(Publish(other_novel, move.played, move.cited, move.gifts))
+    return out
+
+
+def plausible_moves(game: Game, rng: random.Random, sample: int = 3) -> list[Move]:
+    """A pool of moves that look possible now: legal ones, near misses and moves of other phases."""
+    player = game.to_move
+    hand = list(game.hand(player))
+    some = [rng.choice(DECK) for _ in range(sample)]
+    pool: list[Move] = [Draw(), TakeDiscard(), Pass()]
+    pool += [Choose(c) for c in some] + [TakeFlag(c) for c in some]
+    pool += [TakeFlag(c) for c in hand[:sample]]
+    if game.pending is not None:
+        pool += [Choose(c) for c in game.pending]
+    pool.append(Keep(tuple(rng.sample(hand, min(3, len(hand))))))
+    pool.append(Keep(tuple(rng.sample(DECK, 3))))
+    if len(hand) >= 3:
+        pool.append(Keep(tuple(rng.sample(hand, 3))))
+    refs = [n for p in range(game.players) for n in game.table(p)]
+    for novel in rng.sample(refs, min(sample, len(refs))):
+        pool.append(Read(novel.ref, rng.choice(novel.cards)))
+        pool.append(Read(novel.ref, rng.choice(DECK)))
+    pool.append(
+        Read(
+            NovelRef(rng.randrange(game.players), rng.choice(list(game.catalogue))),
+            rng.choice(DECK),
+        )
+    )
+    if game.flag is not None:
+        pool.append(Read(NovelRef(game.flag[0], game.catalogue.end_flag.id), game.flag[1]))
+    legal = legal_prefix(game, 200)
+    publishes = [m for m in legal if isinstance(m, Publish)]
+    for move in rng.sample(publishes, min(sample, len(publishes))):
+        pool.append(move)
+        pool += perturbations(game, move, rng)
+    if hand:
+        played = tuple(rng.sample(hand, rng.randint(1, min(5, len(hand)))))
+        pool.append(Publish(rng.choice(list(game.catalogue)), played))
+    pool += rng.sample(legal, min(sample, len(legal)))
+    return pool
+
+
+@functools.cache
+def position_pool() -> tuple[Game, ...]:
+    """Every position of nine random games, three each for 3, 4 and 5 players.
+
+    Treat the positions as read-only: copy one before changing it.
+    """
+    pool: list[Game] = []
+    for players in (3, 4, 5):
+        for seed in range(3):
+            pool += random_positions(players, 100 * players + seed)
+    return tuple(pool)
 
 
 def as_publish(move: Move) -> Publish:

@@ -6,7 +6,6 @@ ruling and leave the game exactly as it was (see ``builders.assert_illegal``).
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections import Counter
@@ -14,7 +13,6 @@ from collections.abc import Hashable
 
 import pytest
 from builders import (
-    as_publish,
     assert_illegal,
     assert_invariants,
     build_game,
@@ -44,6 +42,16 @@ def card(text: str) -> Card:
     return Card.parse(text)
 
 
+def discard_of(game: Game) -> tuple[Card, ...]:
+    """The discard pile (read afresh: a move changes it)."""
+    return game.discard
+
+
+def decision(game: Game) -> tuple[Phase, int, tuple[Card, Card] | None]:
+    """The phase, the player to move and the drawn cards (read afresh)."""
+    return game.phase, game.to_move, game.pending
+
+
 def publishes(game: Game) -> list[Publish]:
     return [m for m in game.legal_moves if isinstance(m, Publish)]
 
@@ -62,9 +70,7 @@ def turn_order_until_over(game: Game, limit: int = 100) -> list[int]:
 # The rulebook's worked example: Jerome pastiches two of Ernest's Masterpieces
 # ----------------------------------------------------------------------
 JEROME, ERNEST = 0, 1
-JEROME_PUBLISH = (
-    "publish kind-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9"
-)
+JEROME_PUBLISH = "publish kind-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9"
 
 
 def jerome_game(jerome_hand: str = "MYS7 FAN7 MYT6 SCI9 LOV2") -> Game:
@@ -94,7 +100,8 @@ def test_r4_r5_rulebook_example_jerome_pastiches_three_masterpieces() -> None:
     new = game.novel(NovelRef(JEROME, "kind-5"))
     assert new is not None
     assert sorted(new.cards) == [card("MYS7"), card("FAN7")]
-    assert not new.masterpiece and new.status == "published"
+    assert not new.masterpiece
+    assert new.status == "published"
     # R4: the cited Masterpieces stay where they are, unchanged.
     assert [str(n) for n in game.masterpieces()] == [
         "0:straight-5*[SCI7]",
@@ -117,11 +124,15 @@ def test_r4_r5_rulebook_example_jerome_pastiches_three_masterpieces() -> None:
 # ----------------------------------------------------------------------
 def test_r4_cannot_publish_by_pastiche_alone() -> None:
     game = jerome_game()
-    assert_illegal(game, "publish kind-3 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9", "R4")
+    assert_illegal(
+        game, "publish kind-3 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9", "R4"
+    )
     assert_illegal(game, "publish kind-3 cite 0:straight-5 1:kind-3 gift 1:MYT6", "R4")
     # Even when the pastiche is free (own Masterpieces only).
     own = build_game(
-        3, hands={0: "LOV2"}, tables={0: {"straight-5": "SCI7", "pairs-3": "HOR7", "total-5": "MYT7"}}
+        3,
+        hands={0: "LOV2"},
+        tables={0: {"straight-5": "SCI7", "pairs-3": "HOR7", "total-5": "MYT7"}},
     )
     assert_illegal(own, "publish kind-3 cite 0:straight-5 0:pairs-3 0:total-5", "R4")
     assert all(p.played for p in publishes(game))
@@ -133,7 +144,9 @@ def test_r4_nothing_extra_may_be_placed() -> None:
     assert_illegal(game, "publish kind-3 MYS7 FAN7 cite 0:straight-5 1:kind-3 gift 1:MYT6", "R4")
     # An unrelated card played along.
     assert_illegal(
-        game, "publish kind-5 MYS7 FAN7 LOV2 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9", "R4"
+        game,
+        "publish kind-5 MYS7 FAN7 LOV2 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYT6 1:SCI9",
+        "R4",
     )
     # Too few cards.
     assert_illegal(game, "publish kind-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 gift 1:MYT6", "R4")
@@ -143,7 +156,9 @@ def test_r4_nothing_extra_may_be_placed() -> None:
 def test_r4_played_cards_come_from_the_hand_and_citations_are_masterpieces_on_the_table() -> None:
     game = jerome_game()
     assert_illegal(game, "publish kind-3 MYS7 MAG7 cite 0:straight-5", "R4")  # MAG7 not held
-    assert_illegal(game, Publish("kind-3", (card("MYS7"), card("MYS7")), (NovelRef(0, "straight-5"),)), "R4")
+    assert_illegal(
+        game, Publish("kind-3", (card("MYS7"), card("MYS7")), (NovelRef(0, "straight-5"),)), "R4"
+    )
     twice = Publish(
         "kind-3", (card("MYS7"),), (NovelRef(0, "straight-5"), NovelRef(0, "straight-5"))
     )
@@ -160,10 +175,18 @@ def test_r5_gift_required_per_cited_masterpiece_of_another_player() -> None:
     cite = "cite 0:straight-5 1:kind-3 1:pairs-3"
     assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite}", "R5")  # no gift
     assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6", "R5")  # one of two
-    assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 2:SCI9", "R5")  # wrong player
-    assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:SCI9 0:LOV2", "R5")  # to self
-    assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:SCI9 1:LOV2", "R5")  # too many
-    assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:MYS7", "R5")  # a played card
+    assert_illegal(
+        game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 2:SCI9", "R5"
+    )  # wrong player
+    assert_illegal(
+        game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:SCI9 0:LOV2", "R5"
+    )  # to self
+    assert_illegal(
+        game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:SCI9 1:LOV2", "R5"
+    )  # too many
+    assert_illegal(
+        game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:MYS7", "R5"
+    )  # a played card
     assert_illegal(game, f"publish kind-5 MYS7 FAN7 {cite} gift 1:MYT6 1:MAG9", "R5")  # not held
     same_card_twice = Publish(
         "kind-5",
@@ -186,7 +209,9 @@ def test_r5_cannot_cite_another_players_masterpiece_without_a_card_to_give() -> 
     assert publishes(game) == []
     # With the 7s of the example only, the 5 of a Kind cannot pay two gifts.
     game = jerome_game("MYS7 FAN7")
-    assert_illegal(game, "publish kind-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYS7", "R5")
+    assert_illegal(
+        game, "publish kind-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 gift 1:MYS7", "R5"
+    )
     assert all(p.novel != "kind-5" for p in publishes(game))
 
 
@@ -208,9 +233,7 @@ def test_r5_a_gift_can_be_any_unplayed_card_of_the_publishers_choice() -> None:
         for m in publishes(game)
         if m.novel == "kind-5" and len(m.cited) == 3
     }
-    assert gift_sets == {
-        frozenset(cards(pair)) for pair in ("MYT6 SCI9", "MYT6 LOV2", "SCI9 LOV2")
-    }
+    assert gift_sets == {frozenset(cards(pair)) for pair in ("MYT6 SCI9", "MYT6 LOV2", "SCI9 LOV2")}
 
 
 # ----------------------------------------------------------------------
@@ -238,7 +261,9 @@ def test_r6_novel_already_held_cannot_be_published_again() -> None:
 
 def test_r6_published_novel_cannot_be_cited() -> None:
     game = build_game(
-        3, hands={0: "MYT7 LOV7 LOV2"}, tables={1: {"kind-3": "SCI7 HOR7"}, 2: {"pairs-3": "MYS7 FAN7"}}
+        3,
+        hands={0: "MYT7 LOV7 LOV2"},
+        tables={1: {"kind-3": "SCI7 HOR7"}, 2: {"pairs-3": "MYS7 FAN7"}},
     )
     assert_illegal(game, "publish kind-3 MYT7 LOV7 cite 1:kind-3 gift 1:LOV2", "R6")
     assert_illegal(game, "publish kind-3 MYT7 LOV7 cite 2:pairs-3 gift 2:LOV2", "R6")
@@ -274,23 +299,30 @@ def test_r7_one_played_card_is_an_instant_masterpiece() -> None:
     )
     game.apply("publish kind-3 MYS7 cite 0:straight-5 0:pairs-3")
     novel = game.novel(NovelRef(0, "kind-3"))
-    assert novel is not None and novel.masterpiece
+    assert novel is not None
+    assert novel.masterpiece
     assert game.scores()[0] == 1 + 2 + 1
     # The new Masterpiece can be pastiched at once.
     move = Move.parse("publish kind-3 FAN7 MAG7 cite 0:kind-3 gift 0:MYT1")
     assert move in game.legal_moves
     game.apply(move)
     published = game.novel(NovelRef(1, "kind-3"))
-    assert published is not None and not published.masterpiece
+    assert published is not None
+    assert not published.masterpiece
     assert_invariants(game)
 
 
 def test_r7_instant_masterpiece_with_gift_to_another_player() -> None:
-    game = build_game(3, hands={0: "MYS7 LOV2"}, tables={0: {"straight-5": "SCI7"}, 1: {"kind-5": "HOR7"}})
+    game = build_game(
+        3, hands={0: "MYS7 LOV2"}, tables={0: {"straight-5": "SCI7"}, 1: {"kind-5": "HOR7"}}
+    )
     game.apply("publish kind-3 MYS7 cite 0:straight-5 1:kind-5 gift 1:LOV2")
     novel = game.novel(NovelRef(0, "kind-3"))
-    assert novel is not None and novel.masterpiece and novel.cards == (card("MYS7"),)
-    assert game.hand(0) == () and game.hand(1) == (card("LOV2"),)
+    assert novel is not None
+    assert novel.masterpiece
+    assert novel.cards == (card("MYS7"),)
+    assert game.hand(0) == ()
+    assert game.hand(1) == (card("LOV2"),)
     assert game.scores() == (2, 6, 0)
     assert_invariants(game)
 
@@ -337,7 +369,7 @@ def test_r8_publishes_of_one_option_differ_only_by_cards_of_equal_rank() -> None
         groups.setdefault(_option(game, move), set()).add(_rank_signature(after))
     assert len(groups) == 4
     assert all(len(signatures) == 1 for signatures in groups.values())
-    assert len(set().union(*groups.values())) == 4
+    assert len(set[Hashable]().union(*groups.values())) == 4
 
 
 # ----------------------------------------------------------------------
@@ -361,7 +393,7 @@ def test_r10_setup_deals_3_3_4_4_5_and_keeps_from_seat_2(players: int) -> None:
     sizes = [len(game.hand(p)) for p in range(players)]
     assert sizes == list(DEAL_SIZES[:players]) == [3, 3, 4, 4, 5][:players]
     assert game.deck_size == 49 - sum(sizes)
-    assert game.discard == ()
+    assert discard_of(game) == ()
     assert_invariants(game)
     order: list[int] = []
     dropped: list[list[Card]] = []
@@ -405,22 +437,30 @@ def test_r10_keep_must_be_three_cards_of_the_players_hand() -> None:
 # R11 — Write, Read, Pass
 # ----------------------------------------------------------------------
 def test_r11_write_one_draws_the_top_two_and_discards_the_other_face_up() -> None:
-    game = build_game(3, hands={0: "MAG13"}, deck="SCI9 HOR7 MYT1", discard="LOV2", face_down="LOV2")
+    game = build_game(
+        3, hands={0: "MAG13"}, deck="SCI9 HOR7 MYT1", discard="LOV2", face_down="LOV2"
+    )
     game.apply("draw")
-    assert (game.phase, game.to_move, game.pending) == (Phase.CHOOSE, 0, (card("SCI9"), card("HOR7")))
+    assert decision(game) == (
+        Phase.CHOOSE,
+        0,
+        (card("SCI9"), card("HOR7")),
+    )
     assert game.deck[-1] == card("MYT1")
     assert game.view(0).pending == game.pending
-    assert game.view(1).pending is None and game.view(2).pending is None
+    assert game.view(1).pending is None
+    assert game.view(2).pending is None
     assert_invariants(game)
     for move in ("choose MYT1", "take", "draw", "pass", "publish kind-3 MAG13"):
         assert_illegal(game, move, "R11")
     assert set(game.legal_moves) == {Choose(card("SCI9")), Choose(card("HOR7"))}
     game.apply("choose HOR7")
     assert game.hand(0) == (card("HOR7"), card("MAG13"))
-    assert game.discard == (card("LOV2"), card("SCI9"))
-    assert not game.is_face_down(card("SCI9")) and game.is_face_down(card("LOV2"))
+    assert discard_of(game) == (card("LOV2"), card("SCI9"))
+    assert not game.is_face_down(card("SCI9"))
+    assert game.is_face_down(card("LOV2"))
     assert game.view(1).discard == (None, card("SCI9"))
-    assert (game.phase, game.to_move, game.pending) == (Phase.ACTION, 1, None)
+    assert decision(game) == (Phase.ACTION, 1, None)
     assert_invariants(game)
 
 
@@ -440,11 +480,12 @@ def test_r11_one_card_in_deck_draw_it_then_reshuffle_the_discard_pile_and_draw_i
     game.apply("draw")
     assert game.pending == (card("SCI9"), pile[-1])
     assert game.deck == pile[:-1]
-    assert game.discard == ()
+    assert discard_of(game) == ()
     assert not any(game.is_face_down(c) for c in cards("MYT1 LOV2"))
     assert game.rng.state == rng.state
     game.apply("choose SCI9")
-    assert game.discard == (pile[-1],) and not game.is_face_down(pile[-1])  # in the empty area
+    assert discard_of(game) == (pile[-1],)
+    assert not game.is_face_down(pile[-1])
     assert game.deck_size == 3
     assert_invariants(game)
 
@@ -452,20 +493,25 @@ def test_r11_one_card_in_deck_draw_it_then_reshuffle_the_discard_pile_and_draw_i
 def test_r11_empty_deck_is_reshuffled_only_when_a_draw_needs_a_card() -> None:
     game = build_game(3, deck="SCI9 HOR8", discard="MYT1", face_down="MYT1", leftover=1)
     game.apply("draw")
-    assert game.pending == (card("SCI9"), card("HOR8")) and game.deck_size == 0
+    assert game.pending == (card("SCI9"), card("HOR8"))
+    assert game.deck_size == 0
     game.apply("choose HOR8")
     # The deck ran out: it is not reshuffled at once.
-    assert game.deck_size == 0 and game.discard == (card("MYT1"), card("SCI9"))
+    assert game.deck_size == 0
+    assert discard_of(game) == (card("MYT1"), card("SCI9"))
     assert game.is_face_down(card("MYT1"))
     # Player 1 takes the top discard: still no reshuffle.
     game.apply("take")
-    assert card("SCI9") in game.hand(1) and game.discard == (card("MYT1"),) and game.deck_size == 0
+    assert card("SCI9") in game.hand(1)
+    assert discard_of(game) == (card("MYT1"),)
+    assert game.deck_size == 0
     # Player 2: deck and pile hold one card together; Write ① just takes it, no choice.
     hand = set(game.hand(2))
     game.apply("draw")
     assert set(game.hand(2)) == hand | {card("MYT1")}
-    assert (game.phase, game.to_move, game.pending) == (Phase.ACTION, 0, None)
-    assert game.deck_size == 0 and game.discard == ()
+    assert decision(game) == (Phase.ACTION, 0, None)
+    assert game.deck_size == 0
+    assert discard_of(game) == ()
     assert_invariants(game)
     assert_illegal(game, "draw", "R11")
     assert_illegal(game, "take", "R11")
@@ -478,18 +524,24 @@ def test_r11_empty_deck_draw_reshuffles_the_whole_discard_pile_first() -> None:
     rng.shuffle(pile)
     game.apply("draw")
     assert game.pending == (pile[-1], pile[-2])
-    assert game.deck == pile[:-2] and game.discard == ()
+    assert game.deck == pile[:-2]
+    assert discard_of(game) == ()
     assert not game.is_face_down(card("MYT1"))
     assert_invariants(game)
 
 
 @pytest.mark.parametrize(("deck", "discard"), [("SCI9", ""), ("", "SCI9")])
-def test_r11_one_card_left_in_deck_and_discard_together_is_just_taken(deck: str, discard: str) -> None:
-    game = build_game(3, hands={0: "MAG13"}, deck=deck, discard=discard, face_down=discard, leftover=2)
+def test_r11_one_card_left_in_deck_and_discard_together_is_just_taken(
+    deck: str, discard: str
+) -> None:
+    game = build_game(
+        3, hands={0: "MAG13"}, deck=deck, discard=discard, face_down=discard, leftover=2
+    )
     game.apply("draw")
     assert game.hand(0) == (card("SCI9"), card("MAG13"))
-    assert (game.phase, game.to_move, game.pending) == (Phase.ACTION, 1, None)
-    assert game.deck_size == 0 and game.discard == ()
+    assert decision(game) == (Phase.ACTION, 1, None)
+    assert game.deck_size == 0
+    assert discard_of(game) == ()
     assert game.turn == 2
     assert_invariants(game)
 
@@ -498,7 +550,8 @@ def test_r11_write_two_takes_the_top_discard_even_face_down() -> None:
     game = build_game(3, hands={0: "MAG13"}, discard="MYT1 LOV2", face_down="MYT1 LOV2")
     game.apply("take")
     assert game.hand(0) == (card("LOV2"), card("MAG13"))
-    assert game.discard == (card("MYT1"),) and not game.is_face_down(card("LOV2"))
+    assert discard_of(game) == (card("MYT1"),)
+    assert not game.is_face_down(card("LOV2"))
     assert (game.phase, game.to_move) == (Phase.ACTION, 1)
     assert_invariants(game)
     empty = build_game(3, hands={0: "MAG13"})
@@ -511,10 +564,14 @@ def test_r11_read_takes_any_card_and_flips_to_masterpiece_at_one_card() -> None:
     game.apply("read 0:straight-5 LOV4")  # one's own novel may be read
     assert game.hand(0) == (card("LOV4"),)
     novel = game.novel(NovelRef(0, "straight-5"))
-    assert novel is not None and not novel.masterpiece and novel.cards == tuple(cards("MYT3 SCI5"))
+    assert novel is not None
+    assert not novel.masterpiece
+    assert novel.cards == tuple(cards("MYT3 SCI5"))
     game.apply("read 0:straight-5 SCI5")
     novel = game.novel(NovelRef(0, "straight-5"))
-    assert novel is not None and novel.masterpiece and novel.cards == (card("MYT3"),)
+    assert novel is not None
+    assert novel.masterpiece
+    assert novel.cards == (card("MYT3"),)
     assert game.scores() == (1, 1, 0)
     assert_invariants(game)
     assert_illegal(game, "read 0:straight-5 MYT3", "R11")  # a Masterpiece
@@ -542,7 +599,8 @@ def test_r11_pass_only_when_neither_write_nor_read_is_possible() -> None:
         3, hands={0: "MYS7 FAN7 MAG7"}, deck="", tables={1: {"kind-5": "SCI7"}}, leftover=2
     )
     legal = list(game.legal_moves)
-    assert Pass() in legal and Move.parse("publish kind-3 MYS7 FAN7 MAG7") in legal
+    assert Pass() in legal
+    assert Move.parse("publish kind-3 MYS7 FAN7 MAG7") in legal
     game.apply("pass")
     assert (game.to_move, game.passes, game.phase) == (1, 1, Phase.ACTION)
     assert_invariants(game)
@@ -566,7 +624,8 @@ def test_r11_all_players_passing_in_succession_ends_the_game_at_once() -> None:
         game.apply("pass")
         assert not game.is_over
     game.apply("pass")
-    assert game.is_over and game.end_reason == "all-pass"
+    assert game.is_over
+    assert game.end_reason == "all-pass"
     assert game.result is not None
     assert game.result.reason == "all-pass"
     assert game.result.winners == (2,)
@@ -580,12 +639,15 @@ def test_r11_a_non_pass_breaks_the_succession_of_passes() -> None:
     game.apply("pass")
     game.apply("pass")
     game.apply("publish kind-3 MYS7 cite 2:kind-5 2:straight-5")  # an instant Masterpiece (R7)
-    assert game.passes == 0 and not game.is_over
+    assert game.passes == 0
+    assert not game.is_over
     game.apply("pass")
     game.apply("pass")
-    assert not game.is_over and game.passes == 2
+    assert not game.is_over
+    assert game.passes == 2
     game.apply("pass")
-    assert game.is_over and game.end_reason == "all-pass"
+    assert game.is_over
+    assert game.end_reason == "all-pass"
     assert_invariants(game)
 
 
@@ -623,7 +685,8 @@ def test_r12_trigger_player_takes_the_end_flag_with_a_card_of_their_choice() -> 
     assert game.flag == (0, card("MAG9"))
     assert game.hand(0) == (card("LOV2"),)
     assert game.score(0) == 15 + 1
-    assert game.supply["end-flag"] == 0 and not game.flag_lost
+    assert game.supply["end-flag"] == 0
+    assert not game.flag_lost
     assert (game.phase, game.to_move, game.current) == (Phase.ACTION, 1, 1)
     assert_invariants(game)
 
@@ -640,7 +703,8 @@ def test_r12_countdown_of_2n_minus_1_more_turns(players: int) -> None:
     assert all(counts[p] == 2 for p in range(1, players))  # everyone else: two
     assert order[-1] == players - 1  # the player to the trigger player's right ends
     assert game.end_reason == "countdown"
-    assert game.result is not None and game.result.winners == (0,)
+    assert game.result is not None
+    assert game.result.winners == (0,)
     assert_invariants(game)
 
 
@@ -660,7 +724,9 @@ def test_r12_threshold_is_15_masterpiece_points() -> None:
     )
     at = trigger_game(3)
     at.apply(TRIGGER_PUBLISH)  # 6 + 6 + 2 + 1 = 15
-    assert at.masterpiece_points(0) == 15 and at.phase is Phase.FLAG and at.trigger == 0
+    assert at.masterpiece_points(0) == 15
+    assert at.phase is Phase.FLAG
+    assert at.trigger == 0
 
 
 def read_trigger_game(trigger_hand: str) -> Game:
@@ -676,32 +742,39 @@ def test_r12_trigger_player_need_not_be_the_player_whose_turn_it_is() -> None:
     game = read_trigger_game("MAG13 FAN12")
     assert game.masterpiece_points(1) == 12
     game.apply("read 1:pairs-4 HOR4")
-    assert game.masterpiece_points(1) == 16 and game.masterpiece_points(0) == 0
+    assert game.masterpiece_points(1) == 16
+    assert game.masterpiece_points(0) == 0
     assert (game.phase, game.to_move, game.current, game.trigger) == (Phase.FLAG, 1, 0, 1)
     assert game.turns_left == 5
     assert set(game.legal_moves) == {TakeFlag(card("MAG13")), TakeFlag(card("FAN12"))}
     assert_illegal(game, "draw", "R12")
     game.apply("flag FAN12")
-    assert game.flag == (1, card("FAN12")) and game.hand(1) == (card("MAG13"),)
+    assert game.flag == (1, card("FAN12"))
+    assert game.hand(1) == (card("MAG13"),)
     assert game.score(1) == 17
     # Counted from player 0's turn: player 0 has one more turn, players 1 and 2 two.
     assert turn_order_until_over(game) == [1, 2, 0, 1, 2]
     assert game.end_reason == "countdown"
-    assert game.result is not None and game.result.winners == (1,)
+    assert game.result is not None
+    assert game.result.winners == (1,)
     assert_invariants(game)
 
 
 def test_r12_flag_is_lost_when_the_trigger_players_hand_is_empty() -> None:
     game = read_trigger_game("")
     game.apply("read 1:pairs-4 HOR4")
-    assert game.trigger == 1 and game.turns_left == 5
-    assert game.flag is None and game.flag_lost
+    assert game.trigger == 1
+    assert game.turns_left == 5
+    assert game.flag is None
+    assert game.flag_lost
     assert game.supply["end-flag"] == 0
     assert (game.phase, game.to_move, game.current) == (Phase.ACTION, 1, 1)
     assert game.score(1) == 16
     assert_invariants(game)
     assert turn_order_until_over(game) == [1, 2, 0, 1, 2]
-    assert game.flag is None and game.flag_lost and game.end_reason == "countdown"
+    assert game.flag is None
+    assert game.flag_lost
+    assert game.end_reason == "countdown"
 
 
 def test_r12_lost_end_flag_cannot_be_taken_later() -> None:
@@ -709,7 +782,8 @@ def test_r12_lost_end_flag_cannot_be_taken_later() -> None:
     game.apply("read 1:pairs-4 HOR4")
     for _ in range(3):
         simple_turn(game)
-    assert (game.to_move, game.phase) == (1, Phase.ACTION) and game.hand(1)
+    assert (game.to_move, game.phase) == (1, Phase.ACTION)
+    assert game.hand(1)
     assert_illegal(game, TakeFlag(game.hand(1)[0]), ("R11", "R12"))
 
 
@@ -721,7 +795,8 @@ def test_r12_trigger_happens_only_once() -> None:
     game.apply("read 1:pairs-4 MYS5")  # player 1 reaches 15 during the countdown
     assert game.masterpiece_points(1) == 15
     assert (game.phase, game.to_move) == (Phase.ACTION, 2)
-    assert game.trigger == 0 and game.flag == (0, card("MAG9"))
+    assert game.trigger == 0
+    assert game.flag == (0, card("MAG9"))
     assert game.turns_left == 4
     assert turn_order_until_over(game) == [2, 0, 1, 2]
     assert game.flag == (0, card("MAG9"))
@@ -738,13 +813,17 @@ def test_r12_end_flag_is_not_a_masterpiece() -> None:
         turns_left=4,
     )
     assert game.score(1) == 9 + 6 + 1
-    assert game.masterpiece_points(1) == 15 and game.masterpiece_count(1) == 2
+    assert game.masterpiece_points(1) == 15
+    assert game.masterpiece_count(1) == 2
     assert [n.novel for n in game.masterpieces()] == ["straight-11", "kind-5"]
     assert_illegal(game, "read 1:end-flag SCI7", ("R11", "R12"))
     assert_illegal(game, "publish end-flag MYT7 LOV7", "R12")
     assert all(not isinstance(m, Read) for m in game.legal_moves)
     assert all(
-        ref.novel != "end-flag" for m in game.legal_moves if isinstance(m, Publish) for ref in m.cited
+        ref.novel != "end-flag"
+        for m in game.legal_moves
+        if isinstance(m, Publish)
+        for ref in m.cited
     )
 
 
@@ -763,7 +842,8 @@ def test_r12_end_flag_does_not_count_in_the_tie_break() -> None:
         to_move=2,
     )
     simple_turn(game)
-    assert game.is_over and game.end_reason == "countdown"
+    assert game.is_over
+    assert game.end_reason == "countdown"
     result = game.result
     assert result is not None
     assert result.scores == (16, 16, 0)
@@ -777,7 +857,8 @@ def test_r12_end_flag_does_not_count_in_the_tie_break() -> None:
 def ended_by_passes(tables: dict[int, dict[str, str]]) -> Game:
     game = build_game(3, tables=tables, deck="", leftover=2, passes=2, to_move=2)
     game.apply("pass")
-    assert game.is_over and game.end_reason == "all-pass"
+    assert game.is_over
+    assert game.end_reason == "all-pass"
     return game
 
 
@@ -830,7 +911,8 @@ def test_r13_published_novels_score_nothing() -> None:
     )
     assert game.scores() == (16, 0, 0)
     simple_turn(game)
-    assert game.result is not None and game.result.scores == (16, 0, 0)
+    assert game.result is not None
+    assert game.result.scores == (16, 0, 0)
     assert game.result.winners == (0,)
 
 
@@ -853,7 +935,7 @@ def test_r14_same_seed_and_moves_replay_the_same_game(players: int) -> None:
 
 def test_r14_different_seeds_deal_different_games() -> None:
     deals = {
-        tuple(Game(4, seed).hand(p) for p in range(4)) + (tuple(Game(4, seed).deck),)
+        (*tuple(Game(4, seed).hand(p) for p in range(4)), tuple(Game(4, seed).deck))
         for seed in range(40)
     }
     assert len(deals) == 40
@@ -878,5 +960,6 @@ def test_r14_copy_is_independent() -> None:
     game = Game(3, seed=8)
     twin = game.copy()
     play_random(twin, random.Random(1), max_moves=30)
-    assert game == Game(3, seed=8) and game.history == []
+    assert game == Game(3, seed=8)
+    assert game.history == []
     assert twin != game

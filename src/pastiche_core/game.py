@@ -501,6 +501,8 @@ class Game:
         if isinstance(move, Publish):
             return self._publish_violation(move, player)
         if isinstance(move, Read):
+            if move.source.novel == self.catalogue.end_flag.id:
+                return "the End Flag cannot be read (R12)"
             novel = self.novel(move.source)
             if novel is None:
                 return f"there is no novel {move.source} on the table (R11)"
@@ -515,7 +517,11 @@ class Game:
             if self.can_read():
                 return "cannot pass while Read is possible (R11)"
             return None
-        return f"player {player} must take a turn action (draw, take, publish, read or pass)"
+        if isinstance(move, TakeFlag):
+            return (
+                "the End Flag is taken only by the trigger player when the end is triggered (R12)"
+            )
+        return f"player {player} must take a turn action: draw, take, publish, read or pass (R11)"
 
     def _publish_violation(self, move: Publish, player: int) -> str | None:
         cat = self.catalogue
@@ -541,6 +547,8 @@ class Game:
         ranks = [card.rank for card in move.played]
         owed: dict[int, int] = {}
         for ref in move.cited:
+            if ref.novel == cat.end_flag.id:
+                return "the End Flag cannot be cited (R12): only Masterpieces can (R6)"
             novel = self.novel(ref)
             if novel is None:
                 return f"there is no novel {ref} to cite (R4)"
