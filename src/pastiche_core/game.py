@@ -55,6 +55,7 @@ from .rng import GameRng
 from .table import TableNovel
 
 if TYPE_CHECKING:
+    from .position import Position
     from .view import PlayerView
 
 __all__ = [
@@ -451,6 +452,16 @@ class Game:
         from .view import PlayerView
 
         return PlayerView.of(self, player)
+
+    def position(self, player: int | None = None) -> Position:
+        """The publish position of ``player`` (default: the player to move).
+
+        >>> Game(players=3, seed=7).position(0).hand == Game(players=3, seed=7).hand(0)
+        True
+        """
+        from .position import Position
+
+        return Position.from_game(self, player)
 
     def to_json(self, indent: int | None = None) -> str:
         """The versioned state JSON (see :mod:`pastiche_core.serialization`).

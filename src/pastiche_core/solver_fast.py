@@ -1,0 +1,279 @@
+"""The fast exact publish engine: every option (R8) and optimal pastiche (R9).
+
+For each available Novel the engine asks the pattern for every rank multiset the
+hand and the table can supply together, then splits each rank between hand
+cards and Masterpieces of each owner. Splits that play no card (R4), cannot pay
+their gifts from the unplayed cards (R5) or break a constraint are cut as soon
+as they are known to fail, so the work is proportional to the options found.
+
+Pareto fronts need no enumeration: per rank multiset, the reachable
+(played, gifts) pairs are a sum of small per-rank sets.
+
+>>> from pastiche_core.position import Position
+>>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+>>> [str(o) for o in options(pos) if o.novel == "kind-5"]
+['kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2']
+>>> pareto(pos)["kind-3"]
+[(1, 1), (2, 0)]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .cards import Card
+from .catalogue import NovelSpec
+from .movegen import _mark_own, _rank_shapes
+from .options import Constraints, PublishOption, make_option, option_key
+from .position import Position
+
+__all__ = ["optimum", "options", "pareto"]
+
+_NO_CONSTRAINTS = Constraints()
+_ORDERS = (("played", "gifts"), ("gifts", "played"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What the search needs, with kept cards and excluded owners already removed."""
+
+    position: Position
+    constraints: Constraints
+    hand_by_rank: dict[int, list[Card]]
+    masterpieces: dict[int, tuple[int, ...]]  # rank -> Masterpieces per owner
+    pool: tuple[int, ...]
+    limit: int  # cards that may be played or given
+    width: int
+
+
+def _context(position: Position, constraints: Constraints | None) -> _Context:
+    cons = constraints if constraints is not None else _NO_CONSTRAINTS
+    cons.check_against(position)
+    hand_by_rank: dict[int, list[Card]] = {}
+    for card in position.hand:
+        if card not in cons.keep:
+            hand_by_rank.setdefault(card.rank, []).append(card)
+    width = max([position.player, *(mp.owner for mp in position.masterpieces)]) + 1
+    per_rank: dict[int, list[int]] = {}
+    for mp in position.masterpieces:
+        if cons.allows_owner(mp.owner):
+            per_rank.setdefault(mp.card.rank, [0] * width)[mp.owner] += 1
+    counts = [0] * 14
+    for rank, cards in hand_by_rank.items():
+        counts[rank] += len(cards)
+    for rank, owners in per_rank.items():
+        counts[rank] += sum(owners)
+    limit = sum(len(cards) for cards in hand_by_rank.values())
+    return _Context(
+        position,
+        cons,
+        hand_by_rank,
+        {rank: tuple(owners) for rank, owners in per_rank.items()},
+        tuple(counts),
+        limit,
+        width,
+    )
+
+
+def _novels(ctx: _Context) -> Iterator[NovelSpec]:
+    position, cons = ctx.position, ctx.constraints
+    own = sum(1 for mp in position.masterpieces if mp.owner == position.player)
+    for spec in position.catalogue.publishable:
+        if not position.available(spec.id):
+            continue  # R6
+        if cons.min_points is not None and spec.points < cons.min_points:
+            continue
+        assert spec.pattern is not None
+        size = spec.pattern.size
+        # Each cited Masterpiece of another player costs a gift card (R5).
+        if size is not None and size > ctx.limit + own:
+            continue
+        yield spec
+
+
+def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(rank, needed, shapes key) per distinct rank of ``combo``."""
+    none = (0,) * ctx.width
+    counts: dict[int, int] = {}
+    for rank in combo:
+        counts[rank] = counts.get(rank, 0) + 1
+    player = ctx.position.player
+    return [
+        (rank, need, _mark_own(ctx.masterpieces.get(rank, none), player))
+        for rank, need in counts.items()
+    ]
+
+
+_Split = tuple[tuple[int, int, tuple[int, ...]], ...]  # per rank: (rank, from hand, per owner)
+
+
+def _splits(ctx: _Context, combo: tuple[int, ...]) -> Iterator[tuple[_Split, int, int]]:
+    """Every legal split of ``combo``: (per-rank split, cards played, gifts)."""
+    keys = _rank_keys(ctx, combo)
+    options = []
+    for rank, need, marked in keys:
+        in_hand = len(ctx.hand_by_rank.get(rank, ()))
+        options.append([(rank, *shape) for shape in _rank_shapes((need, in_hand, marked))])
+    limit = ctx.limit
+    max_gifts = ctx.constraints.max_gifts
+    chosen: list[tuple[int, int, tuple[int, ...]]] = []
+
+    def walk(index: int, played: int, gifts: int) -> Iterator[tuple[_Split, int, int]]:
+        if index == len(options):
+            if played:  # R4: pastiche alone is not a publish
+                yield tuple(chosen), played, gifts
+            return
+        for rank, from_hand, cited, _, _, extra in options[index]:
+            now_played, now_gifts = played + from_hand, gifts + extra
+            if now_played + now_gifts > limit:
+                continue  # R5: the gifts could not all be paid
+            if max_gifts is not None and now_gifts > max_gifts:
+                continue
+            chosen.append((rank, from_hand, cited))
+            yield from walk(index + 1, now_played, now_gifts)
+            chosen.pop()
+
+    yield from walk(0, 0, 0)
+
+
+def _option(ctx: _Context, novel: str, split: _Split) -> PublishOption:
+    played = [rank for rank, from_hand, _ in split for _ in range(from_hand)]
+    cited = [
+        (owner, rank)
+        for rank, _, per_owner in split
+        for owner, taken in enumerate(per_owner)
+        for _ in range(taken)
+    ]
+    return make_option(ctx.position, novel, played, cited, keep=ctx.constraints.keep)
+
+
+def _card_level(ctx: _Context, option: PublishOption, split: _Split) -> Iterator[PublishOption]:
+    choices = [
+        itertools.combinations(ctx.hand_by_rank[rank], from_hand)
+        for rank, from_hand, _ in split
+        if from_hand
+    ]
+    for picked in itertools.product(*choices):
+        cards = tuple(sorted(card for group in picked for card in group))
+        yield PublishOption(option.novel, cards, option.cited, option.gifts, option.points)
+
+
+def options(
+    position: Position, constraints: Constraints | None = None, *, card_level: bool = False
+) -> list[PublishOption]:
+    """Every distinct legal publish option (R8), in catalogue order.
+
+    With ``card_level=True`` every choice of physical hand cards is listed too
+    (cited Masterpieces and gifts stay as in the default mode).
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("SCI7 HOR7 MYS7 FAN7")
+    >>> len(options(pos)), len(options(pos, card_level=True))
+    (1, 4)
+    """
+    ctx = _context(position, constraints)
+    found: list[PublishOption] = []
+    for spec in _novels(ctx):
+        assert spec.pattern is not None
+        for combo in spec.pattern.combinations(ctx.pool):
+            for split, _, _ in _splits(ctx, combo):
+                option = _option(ctx, spec.id, split)
+                if card_level:
+                    found.extend(_card_level(ctx, option, split))
+                else:
+                    found.append(option)
+    return found
+
+
+def _costs(ctx: _Context, spec: NovelSpec) -> set[tuple[int, int]]:
+    """Every reachable (played, gifts) pair of one Novel, without listing options."""
+    assert spec.pattern is not None
+    reachable: set[tuple[int, int]] = set()
+    limit = ctx.limit
+    max_gifts = ctx.constraints.max_gifts
+    for combo in spec.pattern.combinations(ctx.pool):
+        states = {(0, 0)}
+        for rank, need, marked in _rank_keys(ctx, combo):
+            in_hand = len(ctx.hand_by_rank.get(rank, ()))
+            steps = {(s[0], s[4]) for s in _rank_shapes((need, in_hand, marked))}
+            states = {
+                (p + dp, g + dg)
+                for p, g in states
+                for dp, dg in steps
+                if p + dp + g + dg <= limit and (max_gifts is None or g + dg <= max_gifts)
+            }
+            if not states:
+                break
+        reachable.update(state for state in states if state[0])
+    return reachable
+
+
+def _front(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    front: list[tuple[int, int]] = []
+    for played, gifts in sorted(points):
+        if not front or gifts < front[-1][1]:
+            front.append((played, gifts))
+    return front
+
+
+def pareto(
+    position: Position, constraints: Constraints | None = None
+) -> dict[str, list[tuple[int, int]]]:
+    """Per Novel with an option, the Pareto front of (played, gifts), ascending (R9).
+
+    >>> from pastiche_core.position import Position
+    >>> pareto(Position.quick("SCI7 HOR7", table="m1=1:MYS7 m2=0:FAN7"))
+    {'kind-3': [(1, 1), (2, 0)]}
+    """
+    ctx = _context(position, constraints)
+    fronts = {}
+    for spec in _novels(ctx):
+        points = _costs(ctx, spec)
+        if points:
+            fronts[spec.id] = _front(points)
+    return fronts
+
+
+def optimum(
+    position: Position,
+    novel: str,
+    order: tuple[str, str] = ("played", "gifts"),
+    constraints: Constraints | None = None,
+) -> PublishOption | None:
+    """The lexicographic optimum for ``novel`` (R9), or ``None`` if it has no option.
+
+    ``order`` is ``("played", "gifts")`` (fewest cards played, then fewest
+    gifts) or ``("gifts", "played")``. Ties go to the smallest
+    :func:`~pastiche_core.options.option_key`.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> str(optimum(pos, "kind-3"))
+    'kind-3: MYS7 cite m1 m2 gifts 1x1'
+    >>> str(optimum(pos, "kind-3", order=("gifts", "played")))
+    'kind-3: MYS7 FAN7 cite m1'
+    """
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
+    ctx = _context(position, constraints)
+    spec = position.catalogue[novel]
+    if spec not in list(_novels(ctx)):
+        return None
+    points = _costs(ctx, spec)
+    if not points:
+        return None
+    if order == ("played", "gifts"):
+        target = min(points)
+    else:
+        target = min(points, key=lambda pg: (pg[1], pg[0]))
+    assert spec.pattern is not None
+    best: PublishOption | None = None
+    for combo in spec.pattern.combinations(ctx.pool):
+        for split, played, gifts in _splits(ctx, combo):
+            if (played, gifts) == target:
+                option = _option(ctx, novel, split)
+                if best is None or option_key(position, option) < option_key(position, best):
+                    best = option
+    return best
