@@ -9,7 +9,7 @@ default) and ``"cpsat"`` (an OR-Tools CP-SAT model, loaded only when used).
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> report = solve(pos)
 >>> len(report.options), report.pareto["kind-5"]
-(7, ((2, 2),))
+(5, ((2, 2),))
 >>> str(best(pos, "kind-3"))
 'kind-3: MYS7 cite m1 m2 gifts 1x1'
 """
