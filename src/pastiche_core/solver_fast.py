@@ -20,13 +20,15 @@ Pareto fronts need no enumeration: per rank multiset, the reachable
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Card
 from .catalogue import NovelSpec
-from .movegen import _mark_own, _rank_shapes
-from .options import Constraints, PublishOption, make_option, option_key
+from .movegen import _OWED_BITS, _mark_own, _owed_pairs, _rank_shapes
+from .options import Constraints, PublishOption, option_key
 from .position import Position
 
 __all__ = ["optimum", "options", "pareto"]
@@ -43,9 +45,16 @@ class _Context:
     constraints: Constraints
     hand_by_rank: dict[int, list[Card]]
     masterpieces: dict[int, tuple[int, ...]]  # rank -> Masterpieces per owner
+    ids: dict[tuple[int, int], list[tuple[int, str]]]  # (rank, owner) -> (table index, id)
     pool: tuple[int, ...]
     limit: int  # cards that may be played or given
     width: int
+    cited_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)  # mask -> ids
+
+    def ids_of(self, mask: int) -> tuple[str, ...]:
+        """The ids of the Masterpieces whose table indexes are the bits of ``mask``."""
+        table = self.position.masterpieces
+        return tuple(table[index].id for index in range(len(table)) if mask >> index & 1)
 
 
 def _context(position: Position, constraints: Constraints | None) -> _Context:
@@ -57,9 +66,11 @@ def _context(position: Position, constraints: Constraints | None) -> _Context:
             hand_by_rank.setdefault(card.rank, []).append(card)
     width = max([position.player, *(mp.owner for mp in position.masterpieces)]) + 1
     per_rank: dict[int, list[int]] = {}
-    for mp in position.masterpieces:
+    ids: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    for index, mp in enumerate(position.masterpieces):
         if cons.allows_owner(mp.owner):
             per_rank.setdefault(mp.card.rank, [0] * width)[mp.owner] += 1
+            ids.setdefault((mp.card.rank, mp.owner), []).append((index, mp.id))
     counts = [0] * 14
     for rank, cards in hand_by_rank.items():
         counts[rank] += len(cards)
@@ -71,6 +82,7 @@ def _context(position: Position, constraints: Constraints | None) -> _Context:
         cons,
         hand_by_rank,
         {rank: tuple(owners) for rank, owners in per_rank.items()},
+        ids,
         tuple(counts),
         limit,
         width,
@@ -106,54 +118,171 @@ def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tu
     ]
 
 
-_Split = tuple[tuple[int, int, tuple[int, ...]], ...]  # per rank: (rank, from hand, per owner)
+class _Piece(NamedTuple):
+    """One rank's share of an option: its split and what the split contributes."""
+
+    rank: int
+    from_hand: int
+    extra: int  # gifts owed
+    cards: tuple[Card, ...]  # the canonical (lowest) hand cards played
+    cited: tuple[tuple[int, str], ...]  # (table index, id) of the cited Masterpieces
+    gifts: tuple[tuple[int, int], ...]  # (owner, count) owed for them
+    mask: int  # the cited Masterpieces as bits of their table index
+    code: int  # the gifts packed as in the move generator (adding merges owners)
+
+
+_Split = tuple[_Piece, ...]
+
+
+def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> list[_Piece]:
+    hand = ctx.hand_by_rank.get(rank, [])
+    player = ctx.position.player
+    pieces = []
+    for from_hand, per_owner, _, _, extra in _rank_shapes((need, len(hand), marked)):
+        cited: list[tuple[int, str]] = []
+        gifts = []
+        for owner, taken in enumerate(per_owner):
+            if taken:
+                cited.extend(ctx.ids[(rank, owner)][:taken])
+                if owner != player:
+                    gifts.append((owner, taken))
+        mask = sum(1 << index for index, _ in cited)
+        code = sum(count << (_OWED_BITS * owner) for owner, count in gifts)
+        pieces.append(
+            _Piece(
+                rank,
+                from_hand,
+                extra,
+                tuple(hand[:from_hand]),
+                tuple(cited),
+                tuple(gifts),
+                mask,
+                code,
+            )
+        )
+    return pieces
 
 
 def _splits(ctx: _Context, combo: tuple[int, ...]) -> Iterator[tuple[_Split, int, int]]:
-    """Every legal split of ``combo``: (per-rank split, cards played, gifts)."""
-    keys = _rank_keys(ctx, combo)
-    options = []
-    for rank, need, marked in keys:
-        in_hand = len(ctx.hand_by_rank.get(rank, ()))
-        options.append([(rank, *shape) for shape in _rank_shapes((need, in_hand, marked))])
+    """Every legal split of ``combo``: (one piece per rank, cards played, gifts)."""
+    options = [_pieces(ctx, *key) for key in _rank_keys(ctx, combo)]
     limit = ctx.limit
     max_gifts = ctx.constraints.max_gifts
-    chosen: list[tuple[int, int, tuple[int, ...]]] = []
+    chosen: list[_Piece] = []
+    last = len(options)
 
     def walk(index: int, played: int, gifts: int) -> Iterator[tuple[_Split, int, int]]:
-        if index == len(options):
+        if index == last:
             if played:  # R4: pastiche alone is not a publish
                 yield tuple(chosen), played, gifts
             return
-        for rank, from_hand, cited, _, _, extra in options[index]:
-            now_played, now_gifts = played + from_hand, gifts + extra
+        for piece in options[index]:
+            now_played, now_gifts = played + piece.from_hand, gifts + piece.extra
             if now_played + now_gifts > limit:
                 continue  # R5: the gifts could not all be paid
             if max_gifts is not None and now_gifts > max_gifts:
                 continue
-            chosen.append((rank, from_hand, cited))
+            chosen.append(piece)
             yield from walk(index + 1, now_played, now_gifts)
             chosen.pop()
 
     yield from walk(0, 0, 0)
 
 
-def _option(ctx: _Context, novel: str, split: _Split) -> PublishOption:
-    played = [rank for rank, from_hand, _ in split for _ in range(from_hand)]
-    cited = [
-        (owner, rank)
-        for rank, _, per_owner in split
-        for owner, taken in enumerate(per_owner)
-        for _ in range(taken)
-    ]
-    return make_option(ctx.position, novel, played, cited, keep=ctx.constraints.keep)
+_BY_INDEX = operator.attrgetter("index")
+
+
+def _combo_options(
+    ctx: _Context, novel: str, points: int, combo: tuple[int, ...]
+) -> Iterator[PublishOption]:
+    """The options of one rank multiset, built along the search (the hot path).
+
+    The same search as :func:`_splits`, iterative and carrying the option's
+    parts down the tree, so each option costs a few tuple operations.
+    """
+    limit = ctx.limit
+    max_gifts = ctx.constraints.max_gifts if ctx.constraints.max_gifts is not None else limit
+    empty: tuple[Card, ...] = ()
+    # Ranks with a single way to fill them are folded into the root once.
+    base: tuple[int, int, tuple[Card, ...], int, int] = (0, 0, empty, 0, 0)
+    options: list[list[_Piece]] = []
+    for key in _rank_keys(ctx, combo):
+        pieces = _pieces(ctx, *key)
+        if not pieces:
+            return
+        if len(pieces) == 1:
+            (piece,) = pieces
+            played0, gifts0, cards0, mask0, code0 = base
+            base = (
+                played0 + piece.from_hand,
+                gifts0 + piece.extra,
+                cards0 + piece.cards,
+                mask0 + piece.mask,
+                code0 + piece.code,
+            )
+        else:
+            options.append(pieces)
+    if base[0] + base[1] > limit or base[1] > max_gifts:
+        return  # R5: the forced ranks alone owe more gifts than can be paid
+    cited_ids = ctx.cited_ids
+    last = len(options)
+    stack = [(0, *base)]
+    while stack:
+        index, played, gifts, cards, mask, code = stack.pop()
+        if index == last:
+            if not played:
+                continue  # R4: pastiche alone is not a publish
+            cited = cited_ids.get(mask)
+            if cited is None:
+                cited = cited_ids[mask] = ctx.ids_of(mask)
+            yield PublishOption(
+                novel, tuple(sorted(cards, key=_BY_INDEX)), cited, _owed_pairs(code), points
+            )
+            continue
+        for piece in reversed(options[index]):
+            now_played, now_gifts = played + piece.from_hand, gifts + piece.extra
+            if now_played + now_gifts > limit or now_gifts > max_gifts:
+                continue  # R5: the gifts could not all be paid
+            stack.append(
+                (
+                    index + 1,
+                    now_played,
+                    now_gifts,
+                    cards + piece.cards,
+                    mask + piece.mask,
+                    code + piece.code,
+                )
+            )
+
+
+def _option(novel: str, points: int, split: _Split) -> PublishOption:
+    """The canonical option of a split: what :func:`make_option` builds, made faster."""
+    played: list[Card] = []
+    cited: list[tuple[int, str]] = []
+    gifts: dict[int, int] = {}
+    for piece in split:
+        played.extend(piece.cards)
+        if piece.cited:
+            cited.extend(piece.cited)
+            for owner, count in piece.gifts:
+                gifts[owner] = gifts.get(owner, 0) + count
+    played.sort(key=_BY_INDEX)
+    if len(cited) > 1:
+        cited.sort()
+    return PublishOption(
+        novel,
+        tuple(played),
+        tuple(ident for _, ident in cited),
+        tuple(sorted(gifts.items())) if gifts else (),
+        points,
+    )
 
 
 def _card_level(ctx: _Context, option: PublishOption, split: _Split) -> Iterator[PublishOption]:
     choices = [
-        itertools.combinations(ctx.hand_by_rank[rank], from_hand)
-        for rank, from_hand, _ in split
-        if from_hand
+        itertools.combinations(ctx.hand_by_rank[piece.rank], piece.from_hand)
+        for piece in split
+        if piece.from_hand
     ]
     for picked in itertools.product(*choices):
         cards = tuple(sorted(card for group in picked for card in group))
@@ -178,12 +307,12 @@ def options(
     for spec in _novels(ctx):
         assert spec.pattern is not None
         for combo in spec.pattern.combinations(ctx.pool):
+            if not card_level:
+                found.extend(_combo_options(ctx, spec.id, spec.points, combo))
+                continue
             for split, _, _ in _splits(ctx, combo):
-                option = _option(ctx, spec.id, split)
-                if card_level:
-                    found.extend(_card_level(ctx, option, split))
-                else:
-                    found.append(option)
+                option = _option(spec.id, spec.points, split)
+                found.extend(_card_level(ctx, option, split))
     return found
 
 
@@ -273,7 +402,7 @@ def optimum(
     for combo in spec.pattern.combinations(ctx.pool):
         for split, played, gifts in _splits(ctx, combo):
             if (played, gifts) == target:
-                option = _option(ctx, novel, split)
+                option = _option(novel, spec.points, split)
                 if best is None or option_key(position, option) < option_key(position, best):
                     best = option
     return best
