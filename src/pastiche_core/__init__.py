@@ -42,6 +42,7 @@ from .moves import (
     TakeDiscard,
     TakeFlag,
 )
+from .options import Constraints, PublishOption, check_option, make_option, option_key
 from .patterns import (
     CustomPattern,
     OfAKind,
@@ -53,6 +54,7 @@ from .patterns import (
     rank_counts,
     sub_multisets,
 )
+from .position import Masterpiece, Position
 from .recognition import novel_combinations, recognize, satisfied_novels
 from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from .rng import GameRng
@@ -69,6 +71,15 @@ from .serialization import (
     view_to_dict,
 )
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
+from .solver import (
+    ENGINES,
+    PUBLISHES_FORMAT,
+    PUBLISHES_VERSION,
+    PublishReport,
+    best,
+    is_publishable,
+    solve,
+)
 from .table import TableNovel
 from .view import PlayerView
 
@@ -81,11 +92,14 @@ __all__ = [
     "ENDINGS",
     "END_FLAG_ID",
     "END_THRESHOLD",
+    "ENGINES",
     "KEEP_SIZE",
     "MAX_PLAYERS",
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "PUBLISHES_FORMAT",
+    "PUBLISHES_VERSION",
     "RECORD_FORMAT",
     "RECORD_VERSION",
     "STATE_FORMAT",
@@ -96,6 +110,7 @@ __all__ = [
     "Card",
     "Catalogue",
     "Choose",
+    "Constraints",
     "CustomPattern",
     "DecisionLimitError",
     "Draw",
@@ -111,6 +126,7 @@ __all__ = [
     "InvalidStateError",
     "Keep",
     "LegalMoves",
+    "Masterpiece",
     "Move",
     "NovelRef",
     "NovelSpec",
@@ -121,7 +137,10 @@ __all__ = [
     "Pattern",
     "Phase",
     "PlayerView",
+    "Position",
     "Publish",
+    "PublishOption",
+    "PublishReport",
     "RandomBot",
     "RankCounts",
     "Read",
@@ -131,17 +150,23 @@ __all__ = [
     "TakeDiscard",
     "TakeFlag",
     "Total",
+    "best",
+    "check_option",
     "derive_seed",
     "format_cards",
     "game_seed",
+    "is_publishable",
     "load_catalogue",
+    "make_option",
     "novel_combinations",
+    "option_key",
     "parse_cards",
     "play_game",
     "rank_counts",
     "recognize",
     "satisfied_novels",
     "simulate",
+    "solve",
     "state_from_dict",
     "state_from_json",
     "state_to_dict",
