@@ -1,6 +1,7 @@
 """The ``pastiche`` command line.
 
-Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]`` (also
+Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]`` and
+``pastiche publishes POSITION.json [--json] [--engine fast|cpsat] ...`` (also
 ``python -m pastiche_core ...``). Every error in the input prints one line,
 ``pastiche: error: ...``, on stderr and exits with status 2.
 
@@ -20,18 +21,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
+from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .game import MAX_PLAYERS, MIN_PLAYERS
+from .options import Constraints, PublishOption
+from .position import Position
+from .position_json import load_query
 from .simulate import simulate
+from .solver import ENGINES, PublishReport, solve
 
-__all__ = ["COMMANDS", "PROG", "Command", "ProgressBar", "build_parser", "main"]
+__all__ = [
+    "COMMANDS",
+    "ENGINES",
+    "PROG",
+    "Command",
+    "ProgressBar",
+    "build_parser",
+    "format_publishes",
+    "main",
+]
 
 PROG = "pastiche"
 """The program name used in usage lines and error messages."""
@@ -50,7 +67,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate']
+    ['simulate', 'publishes']
     """
 
     name: str
@@ -218,12 +235,268 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# publishes
+# ----------------------------------------------------------------------
+_SEATS = re.compile(r"[\s,;]+")
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"time limit must be a number of seconds, got {text!r}"
+        ) from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"time limit must be more than 0 seconds, got {text}")
+    return value
+
+
+def _card_list(text: str) -> frozenset[Card]:
+    try:
+        return frozenset(parse_cards(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _seat_list(text: str) -> frozenset[int]:
+    seats = set()
+    for token in _SEATS.split(text.strip()):
+        if not token:
+            continue
+        if not token.isascii() or not token.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"expected player seats such as '1,2', got {token!r} in {text!r}"
+            )
+        seats.add(int(token))
+    return frozenset(seats)
+
+
+def _configure_publishes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "position",
+        metavar="POSITION.json",
+        help="the position as JSON (see the package's position.schema.json); '-' reads stdin",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as JSON (deterministic; see publishes.schema.json)",
+    )
+    parser.add_argument(
+        "--engine", choices=ENGINES, default="fast", help="the search engine (default fast)"
+    )
+    parser.add_argument(
+        "--card-level",
+        action="store_true",
+        help="list options per physical card rather than per distinct option (R8; fast engine)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="time limit of each CP-SAT search in seconds (cpsat engine; default 10); "
+        "a search cut short is reported as incomplete",
+    )
+    group = parser.add_argument_group(
+        "constraints", "each replaces the same constraint of the position file, if any"
+    )
+    group.add_argument(
+        "--keep",
+        type=_card_list,
+        metavar="CARDS",
+        help="cards to keep in hand, neither played nor given, e.g. 'SCI9,MYT6'",
+    )
+    group.add_argument(
+        "--no-cite",
+        type=_seat_list,
+        metavar="P,..",
+        help="players whose Masterpieces must not be cited, e.g. '1,2'",
+    )
+    group.add_argument(
+        "--max-gifts",
+        type=_int_range("max gifts", 0),
+        metavar="N",
+        help="at most N cards given away",
+    )
+    group.add_argument(
+        "--min-points",
+        type=_int_range("min points", 0),
+        metavar="N",
+        help="only Novels worth at least N points",
+    )
+
+
+def _constraints(position: Position, given: Constraints, args: argparse.Namespace) -> Constraints:
+    """The position file's constraints with the command line's replacing theirs."""
+    keep = given.keep if args.keep is None else args.keep
+    missing = sorted(keep - set(position.hand))
+    if args.keep is not None and missing:
+        raise ValueError(f"argument --keep: {format_cards(missing)} not in the hand")
+    return Constraints(
+        keep=keep,
+        no_cite=given.no_cite if args.no_cite is None else args.no_cite,
+        max_gifts=given.max_gifts if args.max_gifts is None else args.max_gifts,
+        min_points=given.min_points if args.min_points is None else args.min_points,
+    )
+
+
+def _run_publishes(args: argparse.Namespace) -> int:
+    position, given = load_query(args.position)
+    constraints = _constraints(position, given, args)
+    report = solve(
+        position,
+        engine=args.engine,
+        constraints=None if constraints.is_empty else constraints,
+        card_level=args.card_level,
+        time_limit=args.time_limit,
+    )
+    if args.json:
+        print(json.dumps(report.to_dict(), sort_keys=True, indent=2))
+        if not report.complete:
+            print(f"{PROG}: warning: {_incomplete(args.time_limit)}", file=sys.stderr)
+    else:
+        print(format_publishes(report, constraints, time_limit=args.time_limit))
+    return EXIT_OK
+
+
+def _incomplete(time_limit: float) -> str:
+    return (
+        f"the search stopped at the time limit ({time_limit:g} s): more options may exist "
+        "and the Pareto fronts may not be optimal"
+    )
+
+
+def format_publishes(
+    report: PublishReport,
+    constraints: Constraints | None = None,
+    *,
+    time_limit: float | None = None,
+) -> str:
+    """The readable report of ``pastiche publishes``: options, then Pareto fronts (R8, R9).
+
+    One row per option (Novel, cards played, Masterpieces cited, gifts per
+    player, the two costs, points, and ``*`` for an instant Masterpiece, R7), then
+    the front of (played, gifts) per Novel, then a warning if the search stopped
+    at its time limit. ``report`` is a :class:`~pastiche_core.solver.PublishReport`.
+
+    >>> import dataclasses
+    >>> from pastiche_core.solver import solve
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> print(format_publishes(solve(pos)))
+    player 0, engine fast
+    hand: MYT6 SCI9 MYS7 FAN7
+    masterpieces: m1 SCI7 (player 0), m2 HOR7 (player 1), m3 MYT7 (player 1)
+    <BLANKLINE>
+    5 publish options:
+    novel   cards played  cited     gifts owed  played  gifts  points
+    kind-3  MYS7          m1 m2     1 to p1          1      1       1  *
+    kind-3  MYS7          m2 m3     2 to p1          1      2       1  *
+    kind-3  MYS7 FAN7     m1        -                2      0       1
+    kind-3  MYS7 FAN7     m2        1 to p1          2      1       1
+    kind-5  MYS7 FAN7     m1 m2 m3  2 to p1          2      2       6
+    * instant Masterpiece: one card played (R7)
+    <BLANKLINE>
+    Pareto fronts of (played, gifts) per novel (R9):
+      kind-3  (1, 1) (2, 0)
+      kind-5  (2, 2)
+    >>> stopped = dataclasses.replace(solve(pos, constraints=Constraints(min_points=2)),
+    ...                               complete=False)
+    >>> print(format_publishes(stopped, Constraints(min_points=2), time_limit=10))
+    player 0, engine fast
+    ...
+    constraints: at least 2 points
+    <BLANKLINE>
+    1 publish option:
+    ...
+    warning: the search stopped at the time limit (10 s): more options may exist and the Pareto fronts may not be optimal
+    """
+    position = report.position
+    lines = [
+        f"player {position.player}, engine {report.engine}",
+        f"hand: {format_cards(position.hand, sort=False) or '(empty)'}",
+        "masterpieces: "
+        + (
+            ", ".join(f"{mp.id} {mp.card} (player {mp.owner})" for mp in position.masterpieces)
+            or "none"
+        ),
+    ]
+    if constraints is not None and not constraints.is_empty:
+        lines.append(f"constraints: {_describe_constraints(constraints)}")
+    lines.append("")
+    options: Sequence[PublishOption] = report.options
+    if not options:
+        lines.append("no publish option")
+    else:
+        count = len(options)
+        lines.append(f"{_plural(count, 'publish option')}:")
+        header = ("novel", "cards played", "cited", "gifts owed", "played", "gifts", "points", "")
+        rows = [
+            (
+                option.novel,
+                format_cards(option.played, sort=False),
+                " ".join(option.cited) or "-",
+                ", ".join(f"{n} to p{owner}" for owner, n in option.gifts) or "-",
+                str(option.played_count),
+                str(option.gift_count),
+                str(option.points),
+                "*" if option.instant_masterpiece else "",
+            )
+            for option in options
+        ]
+        widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+        for row in (header, *rows):
+            cells = [row[i].ljust(widths[i]) for i in range(4)]
+            cells += [row[i].rjust(widths[i]) for i in range(4, 7)]
+            lines.append("  ".join([*cells, row[7]]).rstrip())
+        if any(option.instant_masterpiece for option in options):
+            lines.append("* instant Masterpiece: one card played (R7)")
+        lines.append("")
+        lines.append("Pareto fronts of (played, gifts) per novel (R9):")
+        order = {novel: index for index, novel in enumerate(position.catalogue)}
+        novels = sorted(report.pareto, key=lambda novel: (order.get(novel, len(order)), novel))
+        width = max((len(novel) for novel in novels), default=0)
+        for novel in novels:
+            front = " ".join(f"({played}, {gifts})" for played, gifts in report.pareto[novel])
+            lines.append(f"  {novel.ljust(width)}  {front}")
+    if not report.complete:
+        lines.append("")
+        limit = _incomplete(time_limit) if time_limit is not None else "the search stopped early"
+        lines.append(f"warning: {limit}")
+    return "\n".join(lines)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _describe_constraints(constraints: Constraints) -> str:
+    parts = []
+    if constraints.keep:
+        parts.append(f"keep {format_cards(constraints.keep)}")
+    if constraints.no_cite:
+        parts.append("not citing player " + ", ".join(map(str, sorted(constraints.no_cite))))
+    if constraints.max_gifts is not None:
+        parts.append(f"at most {_plural(constraints.max_gifts, 'gift')}")
+    if constraints.min_points is not None:
+        parts.append(f"at least {_plural(constraints.min_points, 'point')}")
+    return "; ".join(parts)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
         "play many random games and summarise wins, scores and endings",
         _configure_simulate,
         _run_simulate,
+    ),
+    Command(
+        "publishes",
+        "list every publish option of a position (JSON) and the Pareto fronts",
+        _configure_publishes,
+        _run_publishes,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""

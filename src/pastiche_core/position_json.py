@@ -1,0 +1,469 @@
+"""Position JSON: a player's publish question as a frontend sends it, read and written.
+
+A position document is one JSON object::
+
+    {"player": 0,
+     "hand": ["MYS7", "FAN7", "MYT6", "SCI9"],
+     "masterpieces": [{"id": "m1", "owner": 0, "card": "SCI7"},
+                      {"id": "m2", "owner": 1, "card": "HOR7"}],
+     "held_novels": ["pairs-3"],
+     "supply": {"kind-3": 0},
+     "catalogue": "default",
+     "constraints": {"keep": ["SCI9"], "no_cite": [2], "max_gifts": 1, "min_points": 2}}
+
+``player``, ``hand`` and ``masterpieces`` are required. ``held_novels`` lists the
+Novels the player already holds (R6); ``supply`` gives the copies left of some
+Novels (the others keep all their copies); ``catalogue`` is ``"default"`` (R2), the
+path of a TOML catalogue (R3; a relative path is read from ``base_dir``, the
+folder of the JSON file) or an embedded catalogue object; ``constraints``
+restricts the answer (:class:`~pastiche_core.options.Constraints`) and is returned
+by the ``query_*`` and :func:`load_query` functions. Cards are written in
+notation (``"SCI9"``, R1). The schema ships with the package: :func:`schema`.
+
+Every error raises :class:`~pastiche_core.errors.InvalidStateError` whose message
+starts with the JSON path of the offending value:
+
+>>> pos = position_from_json('{"player": 0, "hand": ["MYS7", "FAN7"], "masterpieces": []}')
+>>> pos
+Position.quick('MYS7 FAN7', player=0)
+>>> position_to_dict(pos)["hand"]
+['MYS7', 'FAN7']
+>>> position_from_json('{"player": 0, "hand": ["MYS7", "LOV1"], "masterpieces": []}')
+Traceback (most recent call last):
+...
+pastiche_core.errors.InvalidStateError: $.hand[1]: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from .cards import Card
+from .catalogue import Catalogue, load_catalogue
+from .errors import InvalidCatalogueError, InvalidStateError
+from .options import Constraints
+from .position import Masterpiece, Position
+from .serialization import (
+    _array,
+    _describe,
+    _fail,
+    _member,
+    _object,
+    _read_card,
+    _read_int,
+)
+
+__all__ = [
+    "SCHEMAS",
+    "load_position",
+    "load_query",
+    "position_from_dict",
+    "position_from_json",
+    "position_to_dict",
+    "position_to_json",
+    "query_from_dict",
+    "query_from_json",
+    "schema",
+]
+
+SCHEMAS = ("position", "publishes")
+"""The JSON Schemas (draft 2020-12) shipped with the package, by :func:`schema` name."""
+
+_DEFAULT_CATALOGUE = "default"
+_REQUIRED = ("player", "hand", "masterpieces")
+_OPTIONAL = ("held_novels", "supply", "catalogue", "constraints")
+_MASTERPIECE_FIELDS = ("id", "owner", "card")
+_CONSTRAINT_FIELDS = ("keep", "no_cite", "max_gifts", "min_points")
+
+
+# ----------------------------------------------------------------------
+# Reading
+# ----------------------------------------------------------------------
+def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> Position:
+    """The :class:`~pastiche_core.position.Position` a decoded position document describes.
+
+    A ``constraints`` field is checked but not returned (see :func:`query_from_dict`).
+    A relative catalogue path is read from ``base_dir`` (default: the current
+    directory). Errors name the JSON path.
+
+    >>> data = {"player": 0, "hand": ["MYS7", "FAN7", "MYT6", "SCI9"],
+    ...         "masterpieces": [{"id": "m1", "owner": 0, "card": "SCI7"},
+    ...                          {"id": "m2", "owner": 1, "card": "HOR7"}],
+    ...         "held_novels": ["pairs-3"], "supply": {"kind-3": 0}}
+    >>> pos = position_from_dict(data)
+    >>> pos.masterpiece("m2").owner, pos.supply["kind-3"], pos.supply["kind-5"]
+    (1, 0, 2)
+    >>> data["masterpieces"][1]["card"] = "MYS7"
+    >>> position_from_dict(data)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.masterpieces[1].card: card MYS7 listed twice (also at $.hand[0])
+    """
+    return query_from_dict(data, base_dir=base_dir)[0]
+
+
+def query_from_dict(
+    data: object, *, base_dir: str | Path | None = None
+) -> tuple[Position, Constraints]:
+    """The position and the constraints (empty if none are given) of a decoded document.
+
+    >>> pos, constraints = query_from_dict({
+    ...     "player": 0, "hand": ["MYS7", "FAN7", "SCI9"], "masterpieces": [],
+    ...     "constraints": {"keep": ["SCI9"], "max_gifts": 1}})
+    >>> constraints
+    Constraints(keep=frozenset({Card.parse('SCI9')}), no_cite=frozenset(), max_gifts=1, min_points=None)
+    >>> query_from_dict({"player": 0, "hand": ["MYS7"], "masterpieces": [],
+    ...                  "constraints": {"keep": ["SCI9"]}})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.constraints.keep[0]: card SCI9 is not in the hand
+    """
+    root = _object(data, "$", _REQUIRED, _OPTIONAL)
+    catalogue = _read_catalogue(root.get("catalogue", _DEFAULT_CATALOGUE), base_dir)
+    player = _read_int(root["player"], "$.player", 0)
+    seen: dict[Card, str] = {}
+    hand = tuple(
+        _place(value, f"$.hand[{i}]", seen)
+        for i, value in enumerate(_array(root["hand"], "$.hand"))
+    )
+    masterpieces = _read_masterpieces(root["masterpieces"], "$.masterpieces", seen)
+    held = _read_held(root.get("held_novels", []), "$.held_novels", catalogue)
+    supply = _read_supply(root.get("supply", {}), "$.supply", catalogue)
+    constraints = _read_constraints(root.get("constraints", {}), "$.constraints", set(hand))
+    try:
+        position = Position(player, hand, masterpieces, held, supply, catalogue)
+    except InvalidStateError as error:  # the checks above leave nothing to Position; be safe
+        raise InvalidStateError(f"$.{error}") from None
+    return position, constraints
+
+
+def position_from_json(text: str | bytes, *, base_dir: str | Path | None = None) -> Position:
+    """The position a JSON document describes (see :func:`position_from_dict`).
+
+    >>> position_from_json('{"player": 1, "hand": ["SCI9"], "masterpieces": [], "seat": 2}')
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.seat: unknown field
+    >>> position_from_json('{"player": 1,')
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 14)
+    """
+    return position_from_dict(_decode(text), base_dir=base_dir)
+
+
+def query_from_json(
+    text: str | bytes, *, base_dir: str | Path | None = None
+) -> tuple[Position, Constraints]:
+    """The position and constraints of a JSON document (see :func:`query_from_dict`).
+
+    >>> query_from_json('{"player": 0, "hand": [], "masterpieces": [], '
+    ...                 '"constraints": {"no_cite": [1, 1]}}')
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.constraints.no_cite[1]: player 1 listed twice (also at $.constraints.no_cite[0])
+    """
+    return query_from_dict(_decode(text), base_dir=base_dir)
+
+
+def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Position:
+    """The position in a JSON file, or on standard input when ``source`` is ``"-"``.
+
+    A relative catalogue path in the file is read from the file's folder (from
+    the current directory for standard input).
+
+    >>> import io
+    >>> load_position("-", stdin=io.StringIO('{"player": 2, "hand": ["HOR7"], "masterpieces": []}'))
+    Position.quick('HOR7', player=2)
+    >>> load_position("-", stdin=io.StringIO(""))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $: no input: expected a position JSON object
+    >>> load_position("no/such/position.json")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: position file 'no/such/position.json': no such file
+    """
+    return load_query(source, stdin=stdin)[0]
+
+
+def load_query(source: str | Path, *, stdin: IO[Any] | None = None) -> tuple[Position, Constraints]:
+    """The position and constraints in a JSON file, or on standard input for ``"-"``.
+
+    >>> import io
+    >>> text = '{"player": 0, "hand": ["HOR7"], "masterpieces": [], "constraints": {"min_points": 2}}'
+    >>> load_query("-", stdin=io.StringIO(text))[1].min_points
+    2
+    """
+    if str(source) == "-":
+        stream = sys.stdin if stdin is None else stdin
+        buffer = getattr(stream, "buffer", None)
+        raw: str | bytes = buffer.read() if buffer is not None else stream.read()
+        return query_from_json(raw)
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InvalidStateError(f"position file {str(source)!r}: no such file") from None
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InvalidStateError(f"position file {str(source)!r}: {reason}") from None
+    return query_from_json(data, base_dir=path.parent)
+
+
+def _decode(text: str | bytes) -> Any:
+    """Decode JSON text: syntax errors, duplicate fields and NaN are errors at ``$``."""
+    if isinstance(text, bytes | bytearray):
+        if not text.strip():
+            raise _fail("$", "no input: expected a position JSON object")
+    elif not isinstance(text, str):
+        raise _fail("$", f"expected JSON text, got {type(text).__name__}")
+    elif not text.strip():
+        raise _fail("$", "no input: expected a position JSON object")
+    try:
+        data = json.loads(
+            text, object_pairs_hook=_JsonObject.from_pairs, parse_constant=_no_constant
+        )
+    except json.JSONDecodeError as error:
+        raise _fail(
+            "$", f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+    except (UnicodeDecodeError, _NotJsonError) as error:
+        raise _fail("$", f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise _fail("$", "not valid JSON: nested too deeply") from None
+    try:
+        _check_duplicates(data, "$")
+    except RecursionError:
+        raise _fail("$", "not valid JSON: nested too deeply") from None
+    return data
+
+
+class _JsonObject(dict[str, Any]):
+    """A decoded JSON object that remembers the first field its text gave twice."""
+
+    duplicate: str | None = None
+
+    @classmethod
+    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> _JsonObject:
+        obj = cls()
+        for key, value in pairs:
+            if key in obj and obj.duplicate is None:
+                obj.duplicate = key
+            obj[key] = value
+        return obj
+
+
+class _NotJsonError(ValueError):
+    """A value Python's decoder accepts but JSON does not (``NaN``, ``Infinity``)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJsonError(f"{name} is not a JSON number")
+
+
+def _check_duplicates(value: object, path: str) -> None:
+    if isinstance(value, _JsonObject):
+        if value.duplicate is not None:
+            raise _fail(_member(path, value.duplicate), "field given twice in one object")
+        for key, item in value.items():
+            _check_duplicates(item, _member(path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_duplicates(item, f"{path}[{index}]")
+
+
+def _read_catalogue(value: object, base_dir: str | Path | None) -> Catalogue:
+    """``"default"``, a TOML file path (relative to ``base_dir``) or an embedded catalogue."""
+    path = "$.catalogue"
+    if value == _DEFAULT_CATALOGUE:
+        return Catalogue.default()
+    if isinstance(value, str) and value.strip():
+        file = Path(value)
+        if base_dir is not None and not file.is_absolute():
+            file = Path(base_dir) / file
+        try:
+            return load_catalogue(file)
+        except InvalidCatalogueError as error:
+            raise _fail(path, str(error)) from None
+    if isinstance(value, Mapping):
+        try:
+            return Catalogue.from_dict(value)
+        except InvalidCatalogueError as error:
+            raise _fail(path, str(error)) from None
+    raise _fail(
+        path,
+        f"expected 'default', a TOML catalogue path or a catalogue object, got {_describe(value)}",
+    )
+
+
+def _place(value: object, path: str, seen: dict[Card, str]) -> Card:
+    card = _read_card(value, path)
+    if card in seen:
+        raise _fail(path, f"card {card} listed twice (also at {seen[card]})")
+    seen[card] = path
+    return card
+
+
+def _read_masterpieces(value: object, path: str, seen: dict[Card, str]) -> tuple[Masterpiece, ...]:
+    masterpieces: list[Masterpiece] = []
+    ids: dict[str, str] = {}
+    for index, entry in enumerate(_array(value, path)):
+        where = f"{path}[{index}]"
+        item = _object(entry, where, _MASTERPIECE_FIELDS)
+        ident = item["id"]
+        if not isinstance(ident, str) or not ident:
+            raise _fail(f"{where}.id", f"expected a non-empty string, got {_describe(ident)}")
+        if ident in ids:
+            raise _fail(f"{where}.id", f"masterpiece id {ident!r} repeated (also at {ids[ident]})")
+        ids[ident] = where
+        owner = _read_int(item["owner"], f"{where}.owner", 0)
+        card = _place(item["card"], f"{where}.card", seen)
+        masterpieces.append(Masterpiece(ident, owner, card))
+    return tuple(masterpieces)
+
+
+def _read_novel_id(value: object, path: str, catalogue: Catalogue) -> str:
+    if not isinstance(value, str):
+        raise _fail(path, f"expected a Novel id such as 'kind-3', got {_describe(value)}")
+    if value not in catalogue:
+        raise _fail(path, f"unknown novel id {value!r} in catalogue {catalogue.name!r} (R2)")
+    return value
+
+
+def _read_held(value: object, path: str, catalogue: Catalogue) -> frozenset[str]:
+    held: dict[str, str] = {}
+    for index, entry in enumerate(_array(value, path)):
+        where = f"{path}[{index}]"
+        novel = _read_novel_id(entry, where, catalogue)
+        if novel in held:
+            raise _fail(
+                where,
+                f"novel {novel!r} listed twice (also at {held[novel]}); "
+                "nobody holds two copies of one Novel (R6)",
+            )
+        held[novel] = where
+    return frozenset(held)
+
+
+def _read_supply(value: object, path: str, catalogue: Catalogue) -> dict[str, int]:
+    data = _object(value, path, (), None)
+    supply: dict[str, int] = {}
+    for novel, copies in data.items():
+        where = _member(path, novel)
+        if novel not in catalogue:
+            raise _fail(where, f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)")
+        supply[novel] = _read_int(copies, where, 0, catalogue[novel].copies)
+    return supply
+
+
+def _read_constraints(value: object, path: str, hand: set[Card]) -> Constraints:
+    data = _object(value, path, (), _CONSTRAINT_FIELDS)
+    keep: dict[Card, str] = {}
+    for index, entry in enumerate(_array(data.get("keep", []), f"{path}.keep")):
+        where = f"{path}.keep[{index}]"
+        card = _place(entry, where, keep)
+        if card not in hand:
+            raise _fail(where, f"card {card} is not in the hand")
+    no_cite: dict[int, str] = {}
+    for index, entry in enumerate(_array(data.get("no_cite", []), f"{path}.no_cite")):
+        where = f"{path}.no_cite[{index}]"
+        seat = _read_int(entry, where, 0)
+        if seat in no_cite:
+            raise _fail(where, f"player {seat} listed twice (also at {no_cite[seat]})")
+        no_cite[seat] = where
+    limits: dict[str, int | None] = {}
+    for name in ("max_gifts", "min_points"):
+        raw = data.get(name)
+        limits[name] = None if raw is None else _read_int(raw, f"{path}.{name}", 0)
+    return Constraints(
+        keep=frozenset(keep),
+        no_cite=frozenset(no_cite),
+        max_gifts=limits["max_gifts"],
+        min_points=limits["min_points"],
+    )
+
+
+# ----------------------------------------------------------------------
+# Writing
+# ----------------------------------------------------------------------
+def position_to_dict(
+    position: Position, *, constraints: Constraints | None = None
+) -> dict[str, Any]:
+    """The JSON form of ``position`` (and of ``constraints``, when any is set).
+
+    Every field is written: the hand in canonical order, the Masterpieces in
+    position order, held Novels and supply entries in catalogue order (only
+    the Novels with copies gone), and the catalogue as ``"default"`` or embedded
+    in full. :func:`query_from_dict` reads it back.
+
+    >>> pos = Position.quick("MYS7 FAN7", table="m1=0:SCI7", held="pairs-3", supply={"kind-3": 0})
+    >>> data = position_to_dict(pos, constraints=Constraints(max_gifts=0))
+    >>> data
+    {'player': 0, 'hand': ['MYS7', 'FAN7'], 'masterpieces': [{'id': 'm1', 'owner': 0, 'card': 'SCI7'}],
+     'held_novels': ['pairs-3'], 'supply': {'kind-3': 0}, 'catalogue': 'default',
+     'constraints': {'max_gifts': 0}}
+    >>> query_from_dict(data) == (pos, Constraints(max_gifts=0))
+    True
+    """
+    catalogue = position.catalogue
+    data: dict[str, Any] = {
+        "player": position.player,
+        "hand": [str(card) for card in position.hand],
+        "masterpieces": [
+            {"id": mp.id, "owner": mp.owner, "card": str(mp.card)} for mp in position.masterpieces
+        ],
+        "held_novels": [novel for novel in catalogue if novel in position.held_novels],
+        "supply": {
+            spec.id: position.supply[spec.id]
+            for spec in catalogue.specs
+            if position.supply[spec.id] != spec.copies
+        },
+        "catalogue": _DEFAULT_CATALOGUE if catalogue.is_default else catalogue.to_dict(),
+    }
+    if constraints is not None and not constraints.is_empty:
+        data["constraints"] = constraints.to_dict()
+    return data
+
+
+def position_to_json(
+    position: Position, *, constraints: Constraints | None = None, indent: int | None = 2
+) -> str:
+    """The JSON text of :func:`position_to_dict` (keys in the documented order).
+
+    >>> print(position_to_json(Position.quick("HOR7", player=1), indent=None))
+    {"player": 1, "hand": ["HOR7"], "masterpieces": [], "held_novels": [], "supply": {}, "catalogue": "default"}
+    """
+    return json.dumps(position_to_dict(position, constraints=constraints), indent=indent)
+
+
+# ----------------------------------------------------------------------
+# Schemas
+# ----------------------------------------------------------------------
+def schema(name: str) -> dict[str, Any]:
+    """A JSON Schema (draft 2020-12) shipped with the package: ``"position"`` or ``"publishes"``.
+
+    ``position`` describes the documents this module reads; ``publishes`` the
+    report of ``pastiche publishes --json``. Each call returns a fresh dict.
+
+    >>> schema("position")["$schema"]
+    'https://json-schema.org/draft/2020-12/schema'
+    >>> sorted(schema("publishes")["required"])
+    ['complete', 'engine', 'format', 'options', 'pareto', 'player', 'version']
+    >>> schema("state")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown schema 'state': expected one of 'position', 'publishes'
+    """
+    if name not in SCHEMAS:
+        names = ", ".join(repr(known) for known in SCHEMAS)
+        raise ValueError(f"unknown schema {name!r}: expected one of {names}")
+    folder = resources.files("pastiche_core").joinpath("data")
+    text = folder.joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
