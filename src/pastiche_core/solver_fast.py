@@ -50,6 +50,7 @@ class _Context:
     limit: int  # cards that may be played or given
     width: int
     cited_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)  # mask -> ids
+    pieces: dict[tuple[int, int], list[_Piece]] = field(default_factory=dict)  # (rank, need)
 
     def ids_of(self, mask: int) -> tuple[str, ...]:
         """The ids of the Masterpieces whose table indexes are the bits of ``mask``."""
@@ -135,6 +136,10 @@ _Split = tuple[_Piece, ...]
 
 
 def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> list[_Piece]:
+    """The ways to fill ``need`` cards of ``rank`` (cached per position: combos share ranks)."""
+    cached = ctx.pieces.get((rank, need))
+    if cached is not None:
+        return cached
     hand = ctx.hand_by_rank.get(rank, [])
     player = ctx.position.player
     pieces = []
@@ -160,6 +165,7 @@ def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> lis
                 code,
             )
         )
+    ctx.pieces[(rank, need)] = pieces
     return pieces
 
 
