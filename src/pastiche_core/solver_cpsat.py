@@ -140,6 +140,14 @@ def _build(ctx: _Context, novel: str) -> _Model | None:
         return None  # R4: nothing can be played
     pattern = ctx.position.catalogue[novel].pattern
     assert pattern is not None
+    # Cheap exits before any solve: every cited Masterpiece of another player
+    # costs a gift card (R5), and a pattern with no rank multiset in the pool
+    # has no solution (each solve has a fixed cost of about a millisecond).
+    own = sum(n for (o, _), n in ctx.table.items() if o == ctx.position.player)
+    if pattern.size is not None and pattern.size > ctx.limit + own:
+        return None
+    if next(iter(pattern.combinations(ctx.pool)), None) is None:
+        return None
     m = cp_model.CpModel()
     x = {r: m.new_int_var(0, n, f"x{r}") for r, n in sorted(ctx.hand.items())}
     y = {(o, r): m.new_int_var(0, n, f"y{o}_{r}") for (o, r), n in sorted(ctx.table.items())}
