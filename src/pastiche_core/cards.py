@@ -210,6 +210,18 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
 
+    def _repr_svg_(self) -> str:
+        """The card drawn in its genre colour (Jupyter)."""
+        from .render import cards_svg
+
+        return cards_svg([self])
+
+    def __rich__(self) -> Any:
+        """The card coloured by genre in a rich console."""
+        from .render import rich_text
+
+        return rich_text(self)
+
     @property
     def notation(self) -> str:
         """Canonical notation, e.g. ``'SCI9'``."""

@@ -463,6 +463,18 @@ class Game:
 
         return Position.from_game(self, player)
 
+    def _repr_html_(self) -> str:
+        """Scores and the table drawn in genre colours, grouped by player (Jupyter)."""
+        from .render import game_html
+
+        return game_html(self)
+
+    def __rich__(self) -> Any:
+        """The game coloured by genre in a rich console."""
+        from .render import rich_text
+
+        return rich_text(self)
+
     def to_json(self, indent: int | None = None) -> str:
         """The versioned state JSON (see :mod:`pastiche_core.serialization`).
 

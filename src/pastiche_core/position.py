@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, format_cards, parse_cards
 from .catalogue import Catalogue
@@ -154,6 +154,18 @@ class Position:
         if self.held_novels:
             parts.append(f"held={' '.join(sorted(self.held_novels))!r}")
         return f"Position.quick({', '.join(parts)})"
+
+    def _repr_svg_(self) -> str:
+        """The hand and the table drawn in genre colours (Jupyter)."""
+        from .render import position_svg
+
+        return position_svg(self)
+
+    def __rich__(self) -> Any:
+        """The position coloured by genre in a rich console."""
+        from .render import rich_text
+
+        return rich_text(self)
 
     # ------------------------------------------------------------------
     def masterpiece(self, masterpiece_id: str) -> Masterpiece:

@@ -60,6 +60,18 @@ class PublishReport:
             f"{len(self.pareto)} novels, {state}>"
         )
 
+    def _repr_html_(self) -> str:
+        """The options as a table of coloured cards, Pareto-optimal ones starred (Jupyter)."""
+        from .render import options_html
+
+        return options_html(self)
+
+    def __rich__(self) -> Any:
+        """The options coloured by genre in a rich console."""
+        from .render import rich_text
+
+        return rich_text(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON output (``pastiche publishes --json``).
 
