@@ -77,6 +77,17 @@ from .position_json import (
 )
 from .recognition import novel_combinations, recognize, satisfied_novels
 from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from .render import (
+    PALETTE,
+    Swatch,
+    cards_svg,
+    game_html,
+    game_svg,
+    options_html,
+    position_svg,
+    print_rich,
+    rich_text,
+)
 from .rng import GameRng
 from .serialization import (
     STATE_FORMAT,
@@ -100,6 +111,7 @@ from .solver import (
     is_publishable,
     solve,
 )
+from .solver_cpsat import CpSatResult
 from .table import TableNovel
 from .view import PlayerView
 
@@ -119,6 +131,7 @@ __all__ = [
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "PALETTE",
     "PUBLISHES_FORMAT",
     "PUBLISHES_VERSION",
     "RECORD_FORMAT",
@@ -132,6 +145,7 @@ __all__ = [
     "Catalogue",
     "Choose",
     "Constraints",
+    "CpSatResult",
     "CustomPattern",
     "DecisionLimitError",
     "Draw",
@@ -170,15 +184,19 @@ __all__ = [
     "Read",
     "SimulationSummary",
     "Straight",
+    "Swatch",
     "TableNovel",
     "TakeDiscard",
     "TakeFlag",
     "Total",
     "best",
+    "cards_svg",
     "check_option",
     "derive_seed",
     "format_cards",
+    "game_html",
     "game_seed",
+    "game_svg",
     "gift_candidates",
     "is_publishable",
     "load_catalogue",
@@ -187,17 +205,21 @@ __all__ = [
     "make_option",
     "novel_combinations",
     "option_key",
+    "options_html",
     "parse_cards",
     "play_game",
     "position_after",
     "position_from_dict",
     "position_from_json",
+    "position_svg",
     "position_to_dict",
     "position_to_json",
+    "print_rich",
     "query_from_dict",
     "query_from_json",
     "rank_counts",
     "recognize",
+    "rich_text",
     "satisfied_novels",
     "schema",
     "simulate",

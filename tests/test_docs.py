@@ -1,0 +1,199 @@
+"""The documentation's examples run: doctest blocks, CLI commands and the Node example.
+
+* every fenced ``python`` block containing ``>>>`` in ``docs/*.md`` runs with doctest
+  (one test per page, fresh globals, the repository root as working directory);
+* every ``pastiche ...`` line of a ``sh`` block preceded by ``<!-- test-command -->`` runs
+  through ``python -m pastiche_core`` and must exit with status 0;
+* every ``js`` block preceded by ``<!-- test-node -->`` runs under Node (when installed) and
+  prints the ``text`` block that follows it;
+* every public name of ``pastiche_core`` is covered by a ``::: module`` reference page.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pastiche_core
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+
+_FENCE = re.compile(
+    r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+_MARKER = re.compile(r"<!--\s*(?P<name>[\w-]+)\s*-->\s*\Z")
+
+# Public names documented somewhere other than the page of their defining module.
+EXPLICIT: frozenset[str] = frozenset()
+
+
+def _blocks(page: Path) -> list[tuple[str, str, str | None, int]]:
+    """Every top-level fenced block of ``page``: language, body, marker and line number."""
+    text = page.read_text(encoding="utf-8")
+    blocks: list[tuple[str, str, str | None, int]] = []
+    for match in _FENCE.finditer(text):
+        before = text[: match.start()]
+        marker = _MARKER.search(before.rstrip())
+        line = before.count("\n") + 1
+        blocks.append((match["lang"], match["body"], marker["name"] if marker else None, line))
+    return blocks
+
+
+def _doctest(page: Path) -> doctest.DocTest:
+    """The page's Python doctest blocks as one doctest, with line numbers from the page."""
+    parser = doctest.DocTestParser()
+    examples: list[doctest.Example] = []
+    for lang, body, _, line in _blocks(page):
+        if lang == "python" and ">>>" in body:
+            for example in parser.get_examples(body, page.name):
+                example.lineno += line
+                examples.append(example)
+    return doctest.DocTest(examples, {}, page.name, str(page), 0, None)
+
+
+def _marked(marker: str, lang: str) -> list[tuple[Path, int, str]]:
+    return [
+        (page, line, body)
+        for page in PAGES
+        for block_lang, body, name, line in _blocks(page)
+        if name == marker and block_lang == lang
+    ]
+
+
+def _commands() -> list[tuple[str, list[str]]]:
+    commands: list[tuple[str, list[str]]] = []
+    for page, line, body in _marked("test-command", "sh"):
+        for offset, text in enumerate(body.splitlines()):
+            words = shlex.split(text, comments=True)
+            if words and words[0] == "pastiche":
+                commands.append((f"{page.name}:{line + 1 + offset}", words[1:]))
+    return commands
+
+
+@pytest.fixture
+def in_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+
+
+def test_pages_exist() -> None:
+    names = {page.name for page in PAGES}
+    for required in (
+        "index.md",
+        "tutorial.md",
+        "rules.md",
+        "catalogues.md",
+        "frontend.md",
+        "simulation.md",
+        "performance.md",
+    ):
+        assert required in names
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if _doctest(p).examples], ids=lambda p: p.name)
+@pytest.mark.usefixtures("in_root")
+def test_page_examples(page: Path) -> None:
+    test = _doctest(page)
+    assert test.examples, f"{page.name}: no doctest examples"
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    output: list[str] = []
+    runner.run(test, out=output.append)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, "".join(output)
+
+
+def test_doc_commands_are_found() -> None:
+    assert len(_commands()) >= 4
+
+
+@pytest.mark.parametrize(("where", "args"), _commands(), ids=[w for w, _ in _commands()])
+def test_doc_command(where: str, args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pastiche_core", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, f"{where}: {shlex.join(args)}\n{done.stderr}"
+    assert done.stdout.strip(), f"{where}: no output"
+
+
+def _node_examples() -> list[tuple[str, str, str]]:
+    examples: list[tuple[str, str, str]] = []
+    for page in PAGES:
+        blocks = _blocks(page)
+        for index, (lang, body, name, line) in enumerate(blocks):
+            if name == "test-node" and lang == "js":
+                after = [b for b in blocks[index + 1 :] if b[0] == "text"]
+                expected = after[0][1] if after else ""
+                examples.append((f"{page.name}:{line}", body, expected))
+    return examples
+
+
+@pytest.mark.parametrize(
+    ("where", "script", "expected"), _node_examples(), ids=[w for w, _, _ in _node_examples()]
+)
+def test_node_example(where: str, script: str, expected: str) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    done = subprocess.run(
+        [node, "-e", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHON": sys.executable},
+    )
+    assert done.returncode == 0, f"{where}:\n{done.stderr}"
+    assert done.stderr == "", f"{where}:\n{done.stderr}"
+    assert done.stdout == expected, f"{where}:\n{done.stdout}"
+
+
+def _reference_modules() -> set[str]:
+    modules: set[str] = set()
+    for page in sorted((DOCS / "reference").glob("*.md")):
+        for match in re.finditer(
+            r"^:::\s+(\S+)\s*$", page.read_text(encoding="utf-8"), re.MULTILINE
+        ):
+            modules.add(match[1])
+    return modules
+
+
+def _defining_module(name: str) -> str:
+    """The submodule of ``pastiche_core`` that defines the public ``name``."""
+    value = getattr(pastiche_core, name)
+    module = getattr(value, "__module__", None)
+    if isinstance(module, str) and module.startswith("pastiche_core.") and isinstance(value, type):
+        return module
+    if callable(value) and isinstance(module, str) and module.startswith("pastiche_core."):
+        return module
+    definition = re.compile(rf"^{re.escape(name)}\b[^=\n]*=", re.MULTILINE)
+    for path in sorted((ROOT / "src" / "pastiche_core").glob("*.py")):
+        if definition.search(path.read_text(encoding="utf-8")):
+            return f"pastiche_core.{path.stem}"
+    raise AssertionError(f"cannot find the module defining {name}")
+
+
+def test_reference_covers_public_api() -> None:
+    modules = _reference_modules()
+    missing = [
+        name
+        for name in pastiche_core.__all__
+        if name not in EXPLICIT and _defining_module(name) not in modules
+    ]
+    assert not missing, f"public names without a reference page: {missing}"
