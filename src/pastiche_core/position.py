@@ -153,7 +153,29 @@ class Position:
         parts.append(f"player={self.player}")
         if self.held_novels:
             parts.append(f"held={' '.join(sorted(self.held_novels))!r}")
+        used = {
+            novel: copies
+            for novel, copies in self.supply.items()
+            if copies != self.catalogue[novel].copies
+        }
+        if used:
+            parts.append(f"supply={used!r}")
+        if not self.catalogue.is_default:
+            parts.append(f"catalogue={self.catalogue!r}")  # not pasteable: name the catalogue
         return f"Position.quick({', '.join(parts)})"
+
+    def __str__(self) -> str:
+        """The human form: hand, table and held Novels on one line.
+
+        >>> print(Position.quick("SCI9 HOR7", table="1:SCI7", held="kind-3"))
+        player 0: hand SCI9 HOR7 | masterpieces m1=1:SCI7 | holds kind-3
+        """
+        table = " ".join(f"{m.id}={m.owner}:{m.card}" for m in self.masterpieces) or "-"
+        held = " ".join(sorted(self.held_novels)) or "-"
+        return (
+            f"player {self.player}: hand {format_cards(self.hand) or '-'} | "
+            f"masterpieces {table} | holds {held}"
+        )
 
     def _repr_svg_(self) -> str:
         """The hand and the table drawn in genre colours (Jupyter)."""

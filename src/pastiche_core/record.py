@@ -52,7 +52,7 @@ RECORD_VERSION = 1
 _RECORD_FIELDS = ("format", "version", "players", "seed", "catalogue", "moves")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameRecord:
     """A whole game as its setup and its moves; :meth:`replay` rebuilds the game (R14).
 
@@ -72,6 +72,17 @@ class GameRecord:
     seed: int
     catalogue: Catalogue = field(default_factory=Catalogue.default)
     moves: tuple[Move, ...] = ()
+
+    def __repr__(self) -> str:
+        """Compact: a record can hold hundreds of moves.
+
+        >>> GameRecord(players=3, seed=7, moves=["keep MYT1 HOR7 HOR8", "draw"])
+        <GameRecord 3 players, seed 7, catalogue 'default', 2 moves>
+        """
+        return (
+            f"<GameRecord {self.players} players, seed {self.seed}, "
+            f"catalogue {self.catalogue.name!r}, {len(self.moves)} moves>"
+        )
 
     def __post_init__(self) -> None:
         # Any iterable of moves is stored as a tuple; notation strings are parsed.
