@@ -52,6 +52,7 @@ from .moves import (
     TakeFlag,
 )
 from .rng import GameRng
+from .rules import owed_text, publish_violation
 from .table import TableNovel
 
 if TYPE_CHECKING:
@@ -547,50 +548,26 @@ class Game:
         return f"player {player} must take a turn action: draw, take, publish, read or pass (R11)"
 
     def _publish_violation(self, move: Publish, player: int) -> str | None:
-        cat = self.catalogue
-        if move.novel not in cat:
-            return f"unknown novel {move.novel!r} in catalogue {cat.name!r} (R2)"
-        spec = cat[move.novel]
-        if spec.pattern is None:
-            return "the End Flag cannot be published (R12)"
-        if self.supply[move.novel] <= 0:
-            return f"no copy of {move.novel} is left in the supply (R6)"
-        if move.novel in self._tables[player]:
-            return f"player {player} already holds {move.novel} (R6)"
-        if not move.played:
-            return "a publish must play at least one card from the hand (R4)"
+        reason, owed = publish_violation(
+            self.catalogue,
+            move.novel,
+            supply=self.supply,
+            holds=move.novel in self._tables[player],
+            hand=self._hands[player],
+            played=move.played,
+            cited=move.cited,
+            resolve=self._citation,
+            player=player,
+            who=f"player {player}",
+        )
+        if reason is not None:
+            return reason
         hand = self._hands[player]
-        if len(set(move.played)) != len(move.played):
-            return "a card is played twice (R4)"
-        missing = [c for c in move.played if c not in hand]
-        if missing:
-            return f"{format_cards(missing)} not in player {player}'s hand (R4)"
-        if len(set(move.cited)) != len(move.cited):
-            return "a Masterpiece is cited twice (R4)"
-        ranks = [card.rank for card in move.played]
-        owed: dict[int, int] = {}
-        for ref in move.cited:
-            if ref.novel == cat.end_flag.id:
-                return "the End Flag cannot be cited (R12): only Masterpieces can (R6)"
-            novel = self.novel(ref)
-            if novel is None:
-                return f"there is no novel {ref} to cite (R4)"
-            if not novel.masterpiece:
-                return f"{ref} is Published, not a Masterpiece: it cannot be cited (R6)"
-            ranks.append(novel.cards[0].rank)
-            if ref.owner != player:
-                owed[ref.owner] = owed.get(ref.owner, 0) + 1
-        if not spec.pattern.matches(ranks):
-            return (
-                f"ranks {' '.join(map(str, sorted(ranks)))} do not satisfy {move.novel}: "
-                f"{spec.requirement}, nothing more (R4)"
-            )
         given: dict[int, int] = {}
         for gift in move.gifts:
             given[gift.to] = given.get(gift.to, 0) + 1
         if given != owed:
-            want = ", ".join(f"{n} to player {p}" for p, n in sorted(owed.items())) or "none"
-            return f"gifts must be one card per cited Masterpiece of another player: {want} (R5)"
+            return owed_text(owed)
         gift_cards = [gift.card for gift in move.gifts]
         if len(set(gift_cards)) != len(gift_cards):
             return "a card is given twice (R5)"
@@ -601,6 +578,17 @@ class Game:
                 f"gift {format_cards(bad)} is not an unplayed card of player {player}'s hand (R5)"
             )
         return None
+
+    def _citation(self, ref: NovelRef) -> tuple[int, int] | str:
+        """The (owner, rank) a citation contributes, or why it cannot be cited (R6, R12)."""
+        if ref.novel == self.catalogue.end_flag.id:
+            return "the End Flag cannot be cited (R12): only Masterpieces can (R6)"
+        novel = self.novel(ref)
+        if novel is None:
+            return f"there is no novel {ref} to cite (R4)"
+        if not novel.masterpiece:
+            return f"{ref} is Published, not a Masterpiece: it cannot be cited (R6)"
+        return (ref.owner, novel.cards[0].rank)
 
     # ------------------------------------------------------------------
     # Applying legal moves

@@ -311,7 +311,7 @@ def position_after(
     >>> pos = Position.quick("SCI7 HOR7 MAG13", table="m1=1:MYS7 m2=0:FAN7")
     >>> after = position_after(pos, make_option(pos, "kind-3", [7], [(1, 7), (0, 7)]), ())
     >>> after
-    Position.quick('HOR7 MAG13', table='m1=1:MYS7 m2=0:FAN7 0:kind-3=0:SCI7', player=0, held='kind-3')
+    Position.quick('HOR7 MAG13', table='m1=1:MYS7 m2=0:FAN7 0:kind-3=0:SCI7', player=0, held='kind-3', supply={'kind-3': 4})
     >>> after.supply["kind-3"]
     4
     """

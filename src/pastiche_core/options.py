@@ -29,6 +29,7 @@ from typing import Any
 from .cards import Card, format_cards
 from .errors import InvalidStateError
 from .position import Position
+from .rules import owed_text, publish_violation
 
 __all__ = [
     "Constraints",
@@ -255,44 +256,32 @@ def check_option(
     >>> check_option(pos, PublishOption("kind-3", tuple(pos.hand), ("m1",), (), 1))
     'gifts must be one card per cited Masterpiece of another player: 1 to player 1 (R5)'
     """
-    cat = position.catalogue
-    if option.novel not in cat:
-        return f"unknown novel {option.novel!r} in catalogue {cat.name!r} (R2)"
-    spec = cat[option.novel]
-    if spec.pattern is None:
-        return "the End Flag cannot be published (R12)"
-    if position.supply[option.novel] <= 0:
-        return f"no copy of {option.novel} is left in the supply (R6)"
-    if option.novel in position.held_novels:
-        return f"the player already holds {option.novel} (R6)"
-    if not option.played:
-        return "a publish must play at least one card from the hand (R4)"
-    hand = set(position.hand)
-    if len(set(option.played)) != len(option.played):
-        return "a card is played twice (R4)"
-    missing = [c for c in option.played if c not in hand]
-    if missing:
-        return f"{format_cards(missing)} not in the hand (R4)"
-    if len(set(option.cited)) != len(option.cited):
-        return "a Masterpiece is cited twice (R4)"
-    ranks = [card.rank for card in option.played]
-    owed: dict[int, int] = {}
-    for ident in option.cited:
+
+    def resolve(ident: str) -> tuple[int, int] | str:
         try:
             mp = position.masterpiece(ident)
         except KeyError:
             return f"there is no Masterpiece {ident!r} to cite (R6)"
-        ranks.append(mp.card.rank)
-        if mp.owner != position.player:
-            owed[mp.owner] = owed.get(mp.owner, 0) + 1
-    if not spec.pattern.matches(ranks):
-        return (
-            f"ranks {' '.join(map(str, sorted(ranks)))} do not satisfy {option.novel}: "
-            f"{spec.requirement}, nothing more (R4)"
-        )
+        return (mp.owner, mp.card.rank)
+
+    hand = set(position.hand)
+    reason, owed = publish_violation(
+        position.catalogue,
+        option.novel,
+        supply=position.supply,
+        holds=option.novel in position.held_novels,
+        hand=hand,
+        played=option.played,
+        cited=option.cited,
+        resolve=resolve,
+        player=position.player,
+        who="the player",
+    )
+    if reason is not None:
+        return reason
     if dict(option.gifts) != owed or any(count <= 0 for _, count in option.gifts):
-        want = ", ".join(f"{n} to player {p}" for p, n in sorted(owed.items())) or "none"
-        return f"gifts must be one card per cited Masterpiece of another player: {want} (R5)"
+        return owed_text(owed)
+    spec = position.catalogue[option.novel]
     if option.points != spec.points:
         return f"{option.novel} is worth {spec.points} points, not {option.points}"
     spare = len(hand) - len(option.played)
