@@ -280,14 +280,9 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     players = _read_players(root["players"], "$.players")
     seed = _read_int(root["seed"], "$.seed")
     rng_state = _read_rng(root["rng"], "$.rng")
-    phase = _read_phase(root["phase"], "$.phase")
-    to_move = _read_seat(root["to_move"], "$.to_move", players)
-    current = _read_seat(root["current"], "$.current", players)
-    turn = _read_int(root["turn"], "$.turn", 0)
-    passes = _read_int(root["passes"], "$.passes", 0, players)
-    trigger = _read_optional_seat(root["trigger"], "$.trigger", players)
-    turns_left = _read_turns_left(root["turns_left"], "$.turns_left", players)
-    end_reason = _read_end_reason(root["end_reason"], "$.end_reason")
+    phase, to_move, current, turn, passes, trigger, turns_left, end_reason = _read_progress(
+        root, players
+    )
 
     ledger = _Ledger()
     deck = [
@@ -399,14 +394,9 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     root = _read_header(data, VIEW_FORMAT, VIEW_VERSION, _VIEW_FIELDS, ())
     players = _read_players(root["players"], "$.players")
     player = _read_seat(root["player"], "$.player", players)
-    phase = _read_phase(root["phase"], "$.phase")
-    to_move = _read_seat(root["to_move"], "$.to_move", players)
-    current = _read_seat(root["current"], "$.current", players)
-    turn = _read_int(root["turn"], "$.turn", 0)
-    passes = _read_int(root["passes"], "$.passes", 0, players)
-    trigger = _read_optional_seat(root["trigger"], "$.trigger", players)
-    turns_left = _read_turns_left(root["turns_left"], "$.turns_left", players)
-    end_reason = _read_end_reason(root["end_reason"], "$.end_reason")
+    phase, to_move, current, turn, passes, trigger, turns_left, end_reason = _read_progress(
+        root, players
+    )
 
     ledger = _Ledger()
     hand = tuple(
@@ -606,6 +596,23 @@ def _read_end_reason(value: object, path: str) -> str | None:
     if value is not None and value not in _END_REASONS:
         raise _fail(path, f"expected null, 'countdown' or 'all-pass', got {value!r}")
     return value
+
+
+def _read_progress(
+    root: Mapping[str, Any], players: int
+) -> tuple[Phase, int, int, int, int, int | None, int | None, str | None]:
+    """Where the game stands, common to states and views: (phase, to_move, current, turn,
+    passes, trigger, turns_left, end_reason)."""
+    return (
+        _read_phase(root["phase"], "$.phase"),
+        _read_seat(root["to_move"], "$.to_move", players),
+        _read_seat(root["current"], "$.current", players),
+        _read_int(root["turn"], "$.turn", 0),
+        _read_int(root["passes"], "$.passes", 0, players),
+        _read_optional_seat(root["trigger"], "$.trigger", players),
+        _read_turns_left(root["turns_left"], "$.turns_left", players),
+        _read_end_reason(root["end_reason"], "$.end_reason"),
+    )
 
 
 def _read_phase(value: object, path: str) -> Phase:
