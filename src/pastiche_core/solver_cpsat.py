@@ -52,7 +52,6 @@ T = TypeVar("T")
 
 _SEED = 20240229  # every solve: one worker and a fixed seed, so results are reproducible
 
-_RANKS = range(1, 14)
 _ORDERS = (("played", "gifts"), ("gifts", "played"))
 _NO_CONSTRAINTS = Constraints()
 
@@ -151,12 +150,14 @@ def _build(ctx: _Context, novel: str) -> _Model | None:
     m = cp_model.CpModel()
     x = {r: m.new_int_var(0, n, f"x{r}") for r, n in sorted(ctx.hand.items())}
     y = {(o, r): m.new_int_var(0, n, f"y{o}_{r}") for (o, r), n in sorted(ctx.table.items())}
-    t = [m.new_int_var(0, ctx.pool[r], f"t{r}") for r in _RANKS]
-    for r, total in zip(_RANKS, t, strict=True):
-        parts = [v for (_, rank), v in y.items() if rank == r]
-        if r in x:
-            parts.append(x[r])
-        m.add(total == cp_model.LinearExpr.sum(parts))
+    # t[r]: cards of rank r in the publish, as an expression (no variable of its
+    # own): the models stay small, and each solve's fixed cost with them.
+    parts: dict[int, list[cp_model.IntVar]] = {}
+    for r, var in x.items():
+        parts.setdefault(r, []).append(var)
+    for (_, r), var in y.items():
+        parts.setdefault(r, []).append(var)
+    t = {r: cp_model.LinearExpr.sum(vars_) for r, vars_ in sorted(parts.items())}
     played = cp_model.LinearExpr.sum(list(x.values()))
     owner = ctx.position.player
     gifts = cp_model.LinearExpr.sum([v for (o, _), v in y.items() if o != owner])
@@ -170,36 +171,54 @@ def _build(ctx: _Context, novel: str) -> _Model | None:
 
 
 def _add_pattern(
-    m: cp_model.CpModel, t: list[cp_model.IntVar], pattern: Pattern, pool: tuple[int, ...]
+    m: cp_model.CpModel,
+    t: dict[int, cp_model.LinearExpr],
+    pattern: Pattern,
+    pool: tuple[int, ...],
 ) -> bool:
-    """Constrain the rank counts ``t`` to ``pattern``; ``False`` if nothing can match."""
+    """Constrain the rank counts ``t`` (ranks with usable cards) to ``pattern``.
+
+    Returns ``False`` if nothing can match. Ranks absent from ``t`` have no
+    usable card, so only the choices that avoid them get a variable.
+    """
     from ortools.sat.python import cp_model
 
     kind = type(pattern)
     if kind is Straight:
         assert isinstance(pattern, Straight)
         length = pattern.length
-        starts = {a: m.new_bool_var(f"s{a}") for a in range(1, 15 - length)}
+        starts = {
+            a: m.new_bool_var(f"s{a}")
+            for a in range(1, 15 - length)
+            if all(r in t for r in range(a, a + length))
+        }
+        if not starts:
+            return False
         m.add_exactly_one(starts.values())
-        for r, total in zip(_RANKS, t, strict=True):
+        for r, total in t.items():
             covering = [s for a, s in starts.items() if a <= r < a + length]
             m.add(total == cp_model.LinearExpr.sum(covering))
     elif kind is OfAKind or kind is Pairs:
         assert isinstance(pattern, OfAKind | Pairs)
         per_rank, ranks = (pattern.count, 1) if isinstance(pattern, OfAKind) else (2, pattern.pairs)
-        chosen = [m.new_bool_var(f"b{r}") for r in _RANKS]
-        m.add(cp_model.LinearExpr.sum(chosen) == ranks)
-        for total, b in zip(t, chosen, strict=True):
-            m.add(total == per_rank * b)
+        chosen = {r: m.new_bool_var(f"b{r}") for r in t if pool[r] >= per_rank}
+        if len(chosen) < ranks:
+            return False
+        m.add(cp_model.LinearExpr.sum(list(chosen.values())) == ranks)
+        for r, total in t.items():
+            m.add(total == (per_rank * chosen[r] if r in chosen else 0))
     elif kind is Total:
         assert isinstance(pattern, Total)
-        m.add(cp_model.LinearExpr.sum(t) == pattern.count)
-        m.add(cp_model.LinearExpr.weighted_sum(t, list(_RANKS)) == pattern.target)
+        m.add(cp_model.LinearExpr.sum(list(t.values())) == pattern.count)
+        m.add(cp_model.LinearExpr.weighted_sum(list(t.values()), list(t)) == pattern.target)
     else:  # any other pattern: exactly the rank multisets it accepts
-        allowed = [[combo.count(r) for r in _RANKS] for combo in pattern.combinations(pool)]
+        allowed = [[combo.count(r) for r in t] for combo in pattern.combinations(pool)]
         if not allowed:
             return False
-        m.add_allowed_assignments(t, allowed)
+        counts = [m.new_int_var(0, pool[r], f"t{r}") for r in t]
+        for var, total in zip(counts, t.values(), strict=True):
+            m.add(var == total)
+        m.add_allowed_assignments(counts, allowed)
     return True
 
 
