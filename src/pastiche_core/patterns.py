@@ -302,8 +302,6 @@ class Total:
 def _total_combinations(
     count: int, target: int, available: RankCounts
 ) -> tuple[tuple[int, ...], ...]:
-    chosen: list[int] = []
-    results: list[tuple[int, ...]] = []
     # Suffix capacity and the sum of the highest cards let the search prune branches
     # that cannot reach the target: the highest `left` cards are all still available
     # whenever `left` cards of the current rank or above are.
@@ -315,22 +313,39 @@ def _total_combinations(
         for _ in range(min(available[rank], count)):
             best.append(best[-1] + rank)
     best.extend([best[-1]] * (count + 1 - len(best)))
+    # least[rank][k]: the sum of the k lowest cards of `rank` or above (a lower bound).
+    least: list[list[int]] = [[0] for _ in range(MAX_RANK + 2)]
+    lowest: list[int] = []
+    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+        lowest = ([rank] * min(available[rank], count) + lowest)[:count]
+        sums = [0]
+        for value in lowest:
+            sums.append(sums[-1] + value)
+        least[rank] = sums
 
-    def walk(rank: int, left: int, need: int) -> None:
+    # Different prefixes often leave the same (rank, cards left, sum needed): the
+    # suffixes of such a state are computed once.
+    memo: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+    def solve(rank: int, left: int, need: int) -> list[tuple[int, ...]]:
         if left == 0:
-            if need == 0:
-                results.append(tuple(chosen))
-            return
+            return [()] if need == 0 else []
         if rank > MAX_RANK or suffix[rank] < left:
-            return
-        if need < left * rank or need > best[left]:
-            return
-        for count in range(min(available[rank], left, need // rank), -1, -1):
-            chosen.extend([rank] * count)
-            walk(rank + 1, left - count, need - count * rank)
-            del chosen[len(chosen) - count :]
+            return []
+        if need < least[rank][left] or need > best[left]:
+            return []
+        key = (rank, left, need)
+        found = memo.get(key)
+        if found is None:
+            found = []
+            for taken in range(min(available[rank], left, need // rank), -1, -1):
+                prefix = (rank,) * taken
+                for tail in solve(rank + 1, left - taken, need - taken * rank):
+                    found.append(prefix + tail)
+            memo[key] = found
+        return found
 
-    walk(MIN_RANK, count, target)
+    results = solve(MIN_RANK, count, target)
     results.sort()
     return tuple(results)
 
