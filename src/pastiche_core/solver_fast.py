@@ -106,6 +106,19 @@ def _novels(ctx: _Context) -> Iterator[NovelSpec]:
         yield spec
 
 
+def _runs(combo: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(rank, count) for each distinct rank of a sorted rank multiset."""
+    runs: list[tuple[int, int]] = []
+    previous = 0
+    for rank in combo:
+        if rank == previous:
+            runs[-1] = (rank, runs[-1][1] + 1)
+        else:
+            runs.append((rank, 1))
+            previous = rank
+    return runs
+
+
 def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
     """(rank, needed, shapes key) per distinct rank of ``combo``."""
     none = (0,) * ctx.width
@@ -212,8 +225,12 @@ def _combo_options(
     # Ranks with a single way to fill them are folded into the root once.
     base: tuple[int, int, tuple[Card, ...], int, int] = (0, 0, empty, 0, 0)
     options: list[list[_Piece]] = []
-    for key in _rank_keys(ctx, combo):
-        pieces = _pieces(ctx, *key)
+    for rank, need in _runs(combo):
+        pieces = ctx.pieces.get((rank, need))
+        if pieces is None:
+            none = (0,) * ctx.width
+            marked = _mark_own(ctx.masterpieces.get(rank, none), ctx.position.player)
+            pieces = _pieces(ctx, rank, need, marked)
         if not pieces:
             return
         if len(pieces) == 1:
