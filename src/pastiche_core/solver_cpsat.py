@@ -26,6 +26,7 @@ complete, and a status. A time limit that cuts the search short gives
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
@@ -131,6 +132,23 @@ class _Model:
         return [*self.x.values(), *self.y.values()]
 
 
+@functools.cache
+def _model_class() -> type[cp_model.CpModel]:
+    """CpModel without its camelCase aliases: adding them to every new model costs
+    about 0.15 ms, a tenth of a typical Pareto solve here, and nothing here uses them."""
+    from ortools.sat.python import cp_model
+
+    class Model(cp_model.CpModel):
+        def _add_pre_pep8_methods(self) -> None:
+            pass
+
+    return Model
+
+
+def _new_model() -> cp_model.CpModel:
+    return _model_class()()
+
+
 def _build(ctx: _Context, novel: str) -> _Model | None:
     """The model of one Novel, or ``None`` when its pattern has nothing to match."""
     from ortools.sat.python import cp_model
@@ -147,7 +165,7 @@ def _build(ctx: _Context, novel: str) -> _Model | None:
         return None
     if next(iter(pattern.combinations(ctx.pool)), None) is None:
         return None
-    m = cp_model.CpModel()
+    m = _new_model()
     x = {r: m.new_int_var(0, n, f"x{r}") for r, n in sorted(ctx.hand.items())}
     y = {(o, r): m.new_int_var(0, n, f"y{o}_{r}") for (o, r), n in sorted(ctx.table.items())}
     # t[r]: cards of rank r in the publish, as an expression (no variable of its
