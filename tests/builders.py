@@ -18,7 +18,6 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
 
 import pytest
 
@@ -44,6 +43,8 @@ from pastiche_core import (
 )
 
 __all__ = [
+    "MINI",
+    "QUICK_MOVE_CAP",
     "CardsLike",
     "all_cards_accounted",
     "assert_illegal",
@@ -59,6 +60,7 @@ __all__ = [
     "plausible_moves",
     "play_random",
     "position_pool",
+    "random_game",
     "random_move",
     "random_positions",
     "simple_turn",
@@ -79,6 +81,41 @@ publish takes a Novel from the supply (33 copies, at most 11 cards each) and
 each Read takes back one published card; at most n - 1 passes come in a row.
 So a game has at most 49 + 33 + 363 non-pass turns, about 2,250 turns in all
 and fewer than 5,000 moves (R11, R12)."""
+
+
+QUICK_MOVE_CAP = 200
+"""Random play picks among the first legal moves only: a hand full of cards can
+have tens of thousands of card-level publishes, and the tests must stay fast."""
+
+MINI = Catalogue.from_dict(
+    {
+        "name": "mini",
+        "novels": [
+            {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2, "points": 3, "copies": 6},
+            {
+                "id": "run-3",
+                "name": "Run",
+                "kind": "straight",
+                "length": 3,
+                "points": 2,
+                "copies": 4,
+            },
+            {"id": "end-flag", "name": "End Flag", "kind": "end-flag", "points": 1, "copies": 1},
+        ],
+    }
+)
+"""A custom catalogue (R3) in which games end quickly."""
+
+
+def random_game(players: int, seed: int, steps: int, catalogue: Catalogue | None = None) -> Game:
+    """A game advanced by up to ``steps`` random legal moves (seeded)."""
+    rng = random.Random(seed)
+    game = Game(players, seed, catalogue)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(list(itertools.islice(game.legal_moves, QUICK_MOVE_CAP))))
+    return game
 
 
 def cards(spec: CardsLike) -> list[Card]:
@@ -350,8 +387,8 @@ def legal_prefix(game: Game, cap: int = MOVE_CAP) -> list[Move]:
 def random_move(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> Move:
     """A random legal move: first a random kind of move, then one of that kind.
 
-    When the enumeration is longer than ``cap`` and the legal moves can be
-    indexed, a publish is drawn from all of them, not only from the first ones.
+    When the enumeration is longer than ``cap``, a publish is drawn by index
+    from all of them, not only from the first ones.
     """
     moves = legal_prefix(game, cap + 1)
     kinds: dict[type[Move], list[Move]] = {}
@@ -359,10 +396,10 @@ def random_move(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> Move:
         kinds.setdefault(type(move), []).append(move)
     kind = rng.choice(sorted(kinds, key=lambda k: k.__name__))
     legal = game.legal_moves
-    if kind is Publish and len(moves) > cap and hasattr(legal, "__getitem__"):
+    if kind is Publish and len(moves) > cap:
         count = len(legal)
         for _ in range(100):
-            move = indexable(legal)[rng.randrange(count)]
+            move = legal[rng.randrange(count)]
             if isinstance(move, Publish):
                 return move
     return rng.choice(kinds[kind])
@@ -529,8 +566,3 @@ def as_publish(move: Move) -> Publish:
     """``move`` as a :class:`Publish` (fails otherwise)."""
     assert isinstance(move, Publish), move
     return move
-
-
-def indexable(legal: object) -> Any:
-    """``legal`` typed for indexing (``LegalMoves.__getitem__`` is optional)."""
-    return cast(Any, legal)

@@ -10,12 +10,10 @@ import itertools
 import random
 from collections import Counter
 
-import pytest
 from builders import (
     as_publish,
     assert_invariants,
     build_game,
-    indexable,
     perturbations,
     plausible_moves,
     position_pool,
@@ -23,7 +21,7 @@ from builders import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Card, Game, Gift, LegalMoves, Move, Phase, Publish
+from pastiche_core import Card, Game, Gift, Move, Phase, Publish
 
 CAP = 2500
 """Positions with at most this many legal moves are enumerated completely."""
@@ -177,18 +175,12 @@ def test_perturbations_of_the_rulebook_publish_agree_with_enumeration() -> None:
     assert seen > 100
 
 
-needs_indexing = pytest.mark.skipif(
-    not hasattr(LegalMoves, "__getitem__"), reason="LegalMoves has no indexing"
-)
-
-
-@needs_indexing
 @given(index=positions, seed=st.integers(0, 2**32 - 1))
 def test_indexing_and_length_agree_with_enumeration(index: int, seed: int) -> None:
     pool = position_pool()
     game = pool[index % len(pool)]
     moves, complete = enumerate_capped(game)
-    legal = indexable(game.legal_moves)
+    legal = game.legal_moves
     if complete:
         assert len(game.legal_moves) == len(list(game.legal_moves)) == len(moves)
     else:
@@ -200,7 +192,6 @@ def test_indexing_and_length_agree_with_enumeration(index: int, seed: int) -> No
         assert legal[len(moves) - 1] == moves[-1]
 
 
-@needs_indexing
 @given(index=positions, seed=st.integers(0, 2**32 - 1))
 def test_every_index_of_a_long_enumeration_is_a_distinct_legal_move(index: int, seed: int) -> None:
     pool = position_pool()
@@ -209,14 +200,14 @@ def test_every_index_of_a_long_enumeration_is_a_distinct_legal_move(index: int, 
     count = len(legal)
     rng = random.Random(seed)
     indices = sorted({rng.randrange(count) for _ in range(30)}) if count else []
-    picked = [indexable(legal)[i] for i in indices]
+    picked = [legal[i] for i in indices]
     assert len(set(picked)) == len(picked)
     for i, move in zip(indices, picked, strict=True):
         assert game.is_legal(move), (i, move)
     # Near the start, indexing and iteration agree even in very long enumerations.
     head = list(itertools.islice(legal, 300))
     for i in rng.sample(range(len(head)), min(10, len(head))):
-        assert indexable(legal)[i] == head[i]
+        assert legal[i] == head[i]
 
 
 def test_a_kept_legal_moves_view_follows_the_game() -> None:

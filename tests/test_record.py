@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import MINI, random_game
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,39 +22,6 @@ from pastiche_core import (
 )
 from pastiche_core.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from pastiche_core.serialization import state_from_dict, state_to_dict
-
-MOVE_CAP = 200
-"""Random play picks among the first legal moves only, to keep the tests fast."""
-
-MINI = Catalogue.from_dict(
-    {
-        "name": "mini",
-        "novels": [
-            {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2, "points": 3, "copies": 6},
-            {
-                "id": "run-3",
-                "name": "Run",
-                "kind": "straight",
-                "length": 3,
-                "points": 2,
-                "copies": 4,
-            },
-            {"id": "end-flag", "name": "End Flag", "kind": "end-flag", "points": 1, "copies": 1},
-        ],
-    }
-)
-"""A custom catalogue (R3) in which games end quickly."""
-
-
-def random_game(players: int, seed: int, steps: int, catalogue: Catalogue | None = None) -> Game:
-    """A game advanced by up to ``steps`` random legal moves (seeded)."""
-    rng = random.Random(seed)
-    game = Game(players, seed, catalogue)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(list(itertools.islice(game.legal_moves, MOVE_CAP))))
-    return game
 
 
 def opening() -> GameRecord:

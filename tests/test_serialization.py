@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from builders import MINI, QUICK_MOVE_CAP, random_game
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,43 +29,9 @@ from pastiche_core.serialization import (
     view_to_dict,
 )
 
-MOVE_CAP = 200
-"""Random play picks among the first legal moves only: a hand full of cards can
-have tens of thousands of card-level publishes, and the tests must stay fast."""
-
-MINI = Catalogue.from_dict(
-    {
-        "name": "mini",
-        "novels": [
-            {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2, "points": 3, "copies": 6},
-            {
-                "id": "run-3",
-                "name": "Run",
-                "kind": "straight",
-                "length": 3,
-                "points": 2,
-                "copies": 4,
-            },
-            {"id": "end-flag", "name": "End Flag", "kind": "end-flag", "points": 1, "copies": 1},
-        ],
-    }
-)
-"""A custom catalogue (R3) in which games end quickly."""
-
 PLAYERS = st.sampled_from([3, 4, 5])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 STEPS = st.integers(min_value=0, max_value=150)
-
-
-def random_game(players: int, seed: int, steps: int, catalogue: Catalogue | None = None) -> Game:
-    """A game advanced by up to ``steps`` random legal moves (seeded)."""
-    rng = random.Random(seed)
-    game = Game(players, seed, catalogue)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(rng.choice(list(itertools.islice(game.legal_moves, MOVE_CAP))))
-    return game
 
 
 @functools.cache
@@ -74,7 +41,7 @@ def full_game(players: int, seed: int, catalogue: Catalogue | None = None) -> tu
     game = Game(players, seed, catalogue)
     positions = [game.copy()]
     while not game.is_over and len(positions) < 600:
-        game.apply(rng.choice(list(itertools.islice(game.legal_moves, MOVE_CAP))))
+        game.apply(rng.choice(list(itertools.islice(game.legal_moves, QUICK_MOVE_CAP))))
         positions.append(game.copy())
     return tuple(positions)
 

@@ -16,7 +16,6 @@ from builders import (
     MOVE_CAP,
     assert_invariants,
     assert_rejected,
-    indexable,
     legal_prefix,
     plausible_moves,
     play_random,
@@ -67,7 +66,7 @@ class PasticheMachine(RuleBasedStateMachine):
         legal = game.legal_moves
         if len(moves) > MOVE_CAP and hasattr(legal, "__getitem__"):
             index = data.draw(st.integers(0, len(legal) - 1), label="index")
-            move = indexable(legal)[index]
+            move = legal[index]
             if index < len(moves):
                 assert move == moves[index]
         else:
