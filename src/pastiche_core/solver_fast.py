@@ -119,17 +119,14 @@ def _runs(combo: tuple[int, ...]) -> list[tuple[int, int]]:
     return runs
 
 
+def _marked(ctx: _Context, rank: int) -> tuple[int, ...]:
+    """Masterpieces of ``rank`` per owner, the player's own marked as free (R5)."""
+    return _mark_own(ctx.masterpieces.get(rank, (0,) * ctx.width), ctx.position.player)
+
+
 def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
     """(rank, needed, shapes key) per distinct rank of ``combo``."""
-    none = (0,) * ctx.width
-    counts: dict[int, int] = {}
-    for rank in combo:
-        counts[rank] = counts.get(rank, 0) + 1
-    player = ctx.position.player
-    return [
-        (rank, need, _mark_own(ctx.masterpieces.get(rank, none), player))
-        for rank, need in counts.items()
-    ]
+    return [(rank, need, _marked(ctx, rank)) for rank, need in _runs(combo)]
 
 
 class _Piece(NamedTuple):
@@ -228,9 +225,7 @@ def _combo_options(
     for rank, need in _runs(combo):
         pieces = ctx.pieces.get((rank, need))
         if pieces is None:
-            none = (0,) * ctx.width
-            marked = _mark_own(ctx.masterpieces.get(rank, none), ctx.position.player)
-            pieces = _pieces(ctx, rank, need, marked)
+            pieces = _pieces(ctx, rank, need, _marked(ctx, rank))
         if not pieces:
             return
         if len(pieces) == 1:
