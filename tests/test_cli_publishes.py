@@ -15,9 +15,9 @@ import pytest
 
 from pastiche_core import Card, InvalidStateError, cli, solver
 from pastiche_core.cli import COMMANDS, ENGINES, build_parser, main
+from pastiche_core.io.position import load_query, position_to_dict, schema
 from pastiche_core.options import Constraints, PublishOption, check_option, option_key
 from pastiche_core.position import Position
-from pastiche_core.position_json import load_query, position_to_dict, schema
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 

@@ -183,9 +183,10 @@ def _defining_module(name: str) -> str:
     if callable(value) and isinstance(module, str) and module.startswith("pastiche_core."):
         return module
     definition = re.compile(rf"^{re.escape(name)}\b[^=\n]*=", re.MULTILINE)
-    for path in sorted((ROOT / "src" / "pastiche_core").glob("*.py")):
+    package = ROOT / "src"
+    for path in sorted((package / "pastiche_core").rglob("*.py")):
         if definition.search(path.read_text(encoding="utf-8")):
-            return f"pastiche_core.{path.stem}"
+            return ".".join(path.relative_to(package).with_suffix("").parts)
     raise AssertionError(f"cannot find the module defining {name}")
 
 

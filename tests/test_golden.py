@@ -280,15 +280,11 @@ def test_brute_force_rederives_the_golden_file(entry: dict[str, Any]) -> None:
     assert_answer(entry["name"], "the brute force", entry["expected"], got)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("pastiche_core.position_json") is None,
-    reason="position_json is not available",
-)
 @pytest.mark.parametrize("entry", golden_entries())
 def test_position_json_reads_the_same_query(entry: dict[str, Any]) -> None:
-    from pastiche_core import position_json
+    from pastiche_core.io import position
 
-    assert position_json.query_from_dict(entry["position"]) == read_query(entry["position"])
+    assert position.query_from_dict(entry["position"]) == read_query(entry["position"])
 
 
 def test_rulebook_example_by_hand() -> None:

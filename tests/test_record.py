@@ -20,8 +20,8 @@ from pastiche_core import (
     InvalidStateError,
     Move,
 )
+from pastiche_core.io import state_from_dict, state_to_dict
 from pastiche_core.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
-from pastiche_core.serialization import state_from_dict, state_to_dict
 
 
 def opening() -> GameRecord:

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Catalogue, Game, InvalidStateError, Keep, Phase, PlayerView
-from pastiche_core.serialization import (
+from pastiche_core.io import (
     STATE_FORMAT,
     STATE_VERSION,
     VIEW_FORMAT,

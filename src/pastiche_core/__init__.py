@@ -38,6 +38,27 @@ from .gifts import (
     position_after,
     to_publish,
 )
+from .io import (
+    STATE_FORMAT,
+    STATE_VERSION,
+    VIEW_FORMAT,
+    VIEW_VERSION,
+    load_position,
+    load_query,
+    position_from_dict,
+    position_from_json,
+    position_to_dict,
+    position_to_json,
+    query_from_dict,
+    query_from_json,
+    schema,
+    state_from_dict,
+    state_from_json,
+    state_to_dict,
+    state_to_json,
+    view_from_dict,
+    view_to_dict,
+)
 from .moves import (
     Choose,
     Draw,
@@ -64,17 +85,6 @@ from .patterns import (
     sub_multisets,
 )
 from .position import Masterpiece, Position
-from .position_json import (
-    load_position,
-    load_query,
-    position_from_dict,
-    position_from_json,
-    position_to_dict,
-    position_to_json,
-    query_from_dict,
-    query_from_json,
-    schema,
-)
 from .recognition import novel_combinations, recognize, satisfied_novels
 from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 from .render import (
@@ -89,18 +99,6 @@ from .render import (
     rich_text,
 )
 from .rng import GameRng
-from .serialization import (
-    STATE_FORMAT,
-    STATE_VERSION,
-    VIEW_FORMAT,
-    VIEW_VERSION,
-    state_from_dict,
-    state_from_json,
-    state_to_dict,
-    state_to_json,
-    view_from_dict,
-    view_to_dict,
-)
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .solver import (
     ENGINES,

@@ -33,9 +33,9 @@ from typing import NoReturn, TextIO
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .game import MAX_PLAYERS, MIN_PLAYERS
+from .io.position import load_query
 from .options import Constraints, PublishOption
 from .position import Position
-from .position_json import load_query
 from .simulate import simulate
 from .solver import ENGINES, PublishReport, solve
 

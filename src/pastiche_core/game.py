@@ -477,13 +477,13 @@ class Game:
         return rich_text(self)
 
     def to_json(self, indent: int | None = None) -> str:
-        """The versioned state JSON (see :mod:`pastiche_core.serialization`).
+        """The versioned state JSON (see :mod:`pastiche_core.io.state`).
 
         >>> game = Game(players=3, seed=7)
         >>> Game.from_json(game.to_json()) == game
         True
         """
-        from .serialization import state_to_json
+        from .io.state import state_to_json
 
         return state_to_json(self, indent=indent)
 
@@ -496,7 +496,7 @@ class Game:
         ...
         pastiche_core.errors.InvalidStateError: $.version: unsupported version 9 (this library reads version 1)
         """
-        from .serialization import state_from_json
+        from .io.state import state_from_json
 
         return state_from_json(text, catalogue=catalogue)
 

@@ -4,7 +4,7 @@ A :class:`Position` holds the player's hand, the Masterpieces on the table (each
 with an id, its owner and its one remaining card), the Novels the player already
 holds, the copies left in the supply and the catalogue. Build one directly, from
 a game (:meth:`Position.from_game`), from short strings (:meth:`Position.quick`)
-or from JSON (:mod:`pastiche_core.position_json`).
+or from JSON (:mod:`pastiche_core.io.position`).
 
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> pos

@@ -30,17 +30,17 @@ from typing import Any
 from .catalogue import Catalogue
 from .errors import IllegalMoveError, InvalidNotationError
 from .game import Game
-from .moves import Move
-from .serialization import (
-    _array,
-    _describe,
-    _fail,
-    _parse_json,
-    _read_catalogue,
-    _read_header,
-    _read_int,
-    _read_players,
+from .io._fields import (
+    describe,
+    fail,
+    read_array,
+    read_catalogue,
+    read_header,
+    read_int,
+    read_players,
 )
+from .io.jsontext import loads
+from .moves import Move
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord"]
 
@@ -171,17 +171,15 @@ class GameRecord:
         """
         optional = ("catalogue",) if catalogue is not None else ()
         required = tuple(name for name in _RECORD_FIELDS if name not in optional)
-        root = _read_header(data, RECORD_FORMAT, RECORD_VERSION, required, optional)
-        players = _read_players(root["players"], "$.players")
-        seed = _read_int(root["seed"], "$.seed")
+        root = read_header(data, RECORD_FORMAT, RECORD_VERSION, required, optional)
+        players = read_players(root["players"], "$.players")
+        seed = read_int(root["seed"], "$.seed")
         cat = (
-            catalogue
-            if catalogue is not None
-            else _read_catalogue(root["catalogue"], "$.catalogue")
+            catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
         )
         moves = tuple(
             _read_move(value, f"$.moves[{index}]")
-            for index, value in enumerate(_array(root["moves"], "$.moves"))
+            for index, value in enumerate(read_array(root["moves"], "$.moves"))
         )
         return cls(players, seed, cat, moves)
 
@@ -203,7 +201,7 @@ class GameRecord:
         ...
         pastiche_core.errors.InvalidStateError: $.format: expected 'pastiche-record', got ...
         """
-        return cls.from_dict(_parse_json(text), catalogue=catalogue)
+        return cls.from_dict(loads(text, expected="a record JSON object"), catalogue=catalogue)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as indented JSON (UTF-8) to ``path``.
@@ -237,7 +235,7 @@ class GameRecord:
 
 def _read_move(value: object, path: str) -> Move:
     if not isinstance(value, str):
-        raise _fail(path, f"expected a move such as 'draw', got {_describe(value)}")
+        raise fail(path, f"expected a move such as 'draw', got {describe(value)}")
     try:
         return Move.parse(value)
     except InvalidNotationError as error:

@@ -43,20 +43,21 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from .cards import Card
-from .catalogue import Catalogue, load_catalogue
-from .errors import InvalidCatalogueError, InvalidStateError
-from .options import Constraints
-from .position import Masterpiece, Position
-from .serialization import (
-    _array,
-    _describe,
-    _fail,
-    _member,
-    _object,
-    _read_card,
-    _read_int,
+from ..cards import Card
+from ..catalogue import Catalogue, load_catalogue
+from ..errors import InvalidCatalogueError, InvalidStateError
+from ..options import Constraints
+from ..position import Masterpiece, Position
+from ._fields import (
+    describe,
+    fail,
+    member,
+    read_array,
+    read_card,
+    read_int,
+    read_object,
 )
+from .jsontext import loads
 
 __all__ = [
     "SCHEMAS",
@@ -123,13 +124,13 @@ def query_from_dict(
     ...
     pastiche_core.errors.InvalidStateError: $.constraints.keep[0]: card SCI9 is not in the hand
     """
-    root = _object(data, "$", _REQUIRED, _OPTIONAL)
+    root = read_object(data, "$", _REQUIRED, _OPTIONAL)
     catalogue = _read_catalogue(root.get("catalogue", _DEFAULT_CATALOGUE), base_dir)
-    player = _read_int(root["player"], "$.player", 0)
+    player = read_int(root["player"], "$.player", 0)
     seen: dict[Card, str] = {}
     hand = tuple(
         _place(value, f"$.hand[{i}]", seen)
-        for i, value in enumerate(_array(root["hand"], "$.hand"))
+        for i, value in enumerate(read_array(root["hand"], "$.hand"))
     )
     masterpieces = _read_masterpieces(root["masterpieces"], "$.masterpieces", seen)
     held = _read_held(root.get("held_novels", []), "$.held_novels", catalogue)
@@ -154,7 +155,7 @@ def position_from_json(text: str | bytes, *, base_dir: str | Path | None = None)
     ...
     pastiche_core.errors.InvalidStateError: $: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 14)
     """
-    return position_from_dict(_decode(text), base_dir=base_dir)
+    return position_from_dict(loads(text, expected="a position JSON object"), base_dir=base_dir)
 
 
 def query_from_json(
@@ -168,7 +169,7 @@ def query_from_json(
     ...
     pastiche_core.errors.InvalidStateError: $.constraints.no_cite[1]: player 1 listed twice (also at $.constraints.no_cite[0])
     """
-    return query_from_dict(_decode(text), base_dir=base_dir)
+    return query_from_dict(loads(text, expected="a position JSON object"), base_dir=base_dir)
 
 
 def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Position:
@@ -216,68 +217,6 @@ def load_query(source: str | Path, *, stdin: IO[Any] | None = None) -> tuple[Pos
     return query_from_json(data, base_dir=path.parent)
 
 
-def _decode(text: str | bytes) -> Any:
-    """Decode JSON text: syntax errors, duplicate fields and NaN are errors at ``$``."""
-    if isinstance(text, bytes | bytearray):
-        if not text.strip():
-            raise _fail("$", "no input: expected a position JSON object")
-    elif not isinstance(text, str):
-        raise _fail("$", f"expected JSON text, got {type(text).__name__}")
-    elif not text.strip():
-        raise _fail("$", "no input: expected a position JSON object")
-    try:
-        data = json.loads(
-            text, object_pairs_hook=_JsonObject.from_pairs, parse_constant=_no_constant
-        )
-    except json.JSONDecodeError as error:
-        raise _fail(
-            "$", f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
-    except (UnicodeDecodeError, _NotJsonError) as error:
-        raise _fail("$", f"not valid JSON: {error}") from None
-    except RecursionError:
-        raise _fail("$", "not valid JSON: nested too deeply") from None
-    try:
-        _check_duplicates(data, "$")
-    except RecursionError:
-        raise _fail("$", "not valid JSON: nested too deeply") from None
-    return data
-
-
-class _JsonObject(dict[str, Any]):
-    """A decoded JSON object that remembers the first field its text gave twice."""
-
-    duplicate: str | None = None
-
-    @classmethod
-    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> _JsonObject:
-        obj = cls()
-        for key, value in pairs:
-            if key in obj and obj.duplicate is None:
-                obj.duplicate = key
-            obj[key] = value
-        return obj
-
-
-class _NotJsonError(ValueError):
-    """A value Python's decoder accepts but JSON does not (``NaN``, ``Infinity``)."""
-
-
-def _no_constant(name: str) -> Any:
-    raise _NotJsonError(f"{name} is not a JSON number")
-
-
-def _check_duplicates(value: object, path: str) -> None:
-    if isinstance(value, _JsonObject):
-        if value.duplicate is not None:
-            raise _fail(_member(path, value.duplicate), "field given twice in one object")
-        for key, item in value.items():
-            _check_duplicates(item, _member(path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check_duplicates(item, f"{path}[{index}]")
-
-
 def _read_catalogue(value: object, base_dir: str | Path | None) -> Catalogue:
     """``"default"``, a TOML file path (relative to ``base_dir``) or an embedded catalogue."""
     path = "$.catalogue"
@@ -290,22 +229,22 @@ def _read_catalogue(value: object, base_dir: str | Path | None) -> Catalogue:
         try:
             return load_catalogue(file)
         except InvalidCatalogueError as error:
-            raise _fail(path, str(error)) from None
+            raise fail(path, str(error)) from None
     if isinstance(value, Mapping):
         try:
             return Catalogue.from_dict(value)
         except InvalidCatalogueError as error:
-            raise _fail(path, str(error)) from None
-    raise _fail(
+            raise fail(path, str(error)) from None
+    raise fail(
         path,
-        f"expected 'default', a TOML catalogue path or a catalogue object, got {_describe(value)}",
+        f"expected 'default', a TOML catalogue path or a catalogue object, got {describe(value)}",
     )
 
 
 def _place(value: object, path: str, seen: dict[Card, str]) -> Card:
-    card = _read_card(value, path)
+    card = read_card(value, path)
     if card in seen:
-        raise _fail(path, f"card {card} listed twice (also at {seen[card]})")
+        raise fail(path, f"card {card} listed twice (also at {seen[card]})")
     seen[card] = path
     return card
 
@@ -313,16 +252,16 @@ def _place(value: object, path: str, seen: dict[Card, str]) -> Card:
 def _read_masterpieces(value: object, path: str, seen: dict[Card, str]) -> tuple[Masterpiece, ...]:
     masterpieces: list[Masterpiece] = []
     ids: dict[str, str] = {}
-    for index, entry in enumerate(_array(value, path)):
+    for index, entry in enumerate(read_array(value, path)):
         where = f"{path}[{index}]"
-        item = _object(entry, where, _MASTERPIECE_FIELDS)
+        item = read_object(entry, where, _MASTERPIECE_FIELDS)
         ident = item["id"]
         if not isinstance(ident, str) or not ident:
-            raise _fail(f"{where}.id", f"expected a non-empty string, got {_describe(ident)}")
+            raise fail(f"{where}.id", f"expected a non-empty string, got {describe(ident)}")
         if ident in ids:
-            raise _fail(f"{where}.id", f"masterpiece id {ident!r} repeated (also at {ids[ident]})")
+            raise fail(f"{where}.id", f"masterpiece id {ident!r} repeated (also at {ids[ident]})")
         ids[ident] = where
-        owner = _read_int(item["owner"], f"{where}.owner", 0)
+        owner = read_int(item["owner"], f"{where}.owner", 0)
         card = _place(item["card"], f"{where}.card", seen)
         masterpieces.append(Masterpiece(ident, owner, card))
     return tuple(masterpieces)
@@ -330,19 +269,19 @@ def _read_masterpieces(value: object, path: str, seen: dict[Card, str]) -> tuple
 
 def _read_novel_id(value: object, path: str, catalogue: Catalogue) -> str:
     if not isinstance(value, str):
-        raise _fail(path, f"expected a Novel id such as 'kind-3', got {_describe(value)}")
+        raise fail(path, f"expected a Novel id such as 'kind-3', got {describe(value)}")
     if value not in catalogue:
-        raise _fail(path, f"unknown novel id {value!r} in catalogue {catalogue.name!r} (R2)")
+        raise fail(path, f"unknown novel id {value!r} in catalogue {catalogue.name!r} (R2)")
     return value
 
 
 def _read_held(value: object, path: str, catalogue: Catalogue) -> frozenset[str]:
     held: dict[str, str] = {}
-    for index, entry in enumerate(_array(value, path)):
+    for index, entry in enumerate(read_array(value, path)):
         where = f"{path}[{index}]"
         novel = _read_novel_id(entry, where, catalogue)
         if novel in held:
-            raise _fail(
+            raise fail(
                 where,
                 f"novel {novel!r} listed twice (also at {held[novel]}); "
                 "nobody holds two copies of one Novel (R6)",
@@ -352,35 +291,35 @@ def _read_held(value: object, path: str, catalogue: Catalogue) -> frozenset[str]
 
 
 def _read_supply(value: object, path: str, catalogue: Catalogue) -> dict[str, int]:
-    data = _object(value, path, (), None)
+    data = read_object(value, path, (), None)
     supply: dict[str, int] = {}
     for novel, copies in data.items():
-        where = _member(path, novel)
+        where = member(path, novel)
         if novel not in catalogue:
-            raise _fail(where, f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)")
-        supply[novel] = _read_int(copies, where, 0, catalogue[novel].copies)
+            raise fail(where, f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)")
+        supply[novel] = read_int(copies, where, 0, catalogue[novel].copies)
     return supply
 
 
 def _read_constraints(value: object, path: str, hand: set[Card]) -> Constraints:
-    data = _object(value, path, (), _CONSTRAINT_FIELDS)
+    data = read_object(value, path, (), _CONSTRAINT_FIELDS)
     keep: dict[Card, str] = {}
-    for index, entry in enumerate(_array(data.get("keep", []), f"{path}.keep")):
+    for index, entry in enumerate(read_array(data.get("keep", []), f"{path}.keep")):
         where = f"{path}.keep[{index}]"
         card = _place(entry, where, keep)
         if card not in hand:
-            raise _fail(where, f"card {card} is not in the hand")
+            raise fail(where, f"card {card} is not in the hand")
     no_cite: dict[int, str] = {}
-    for index, entry in enumerate(_array(data.get("no_cite", []), f"{path}.no_cite")):
+    for index, entry in enumerate(read_array(data.get("no_cite", []), f"{path}.no_cite")):
         where = f"{path}.no_cite[{index}]"
-        seat = _read_int(entry, where, 0)
+        seat = read_int(entry, where, 0)
         if seat in no_cite:
-            raise _fail(where, f"player {seat} listed twice (also at {no_cite[seat]})")
+            raise fail(where, f"player {seat} listed twice (also at {no_cite[seat]})")
         no_cite[seat] = where
     limits: dict[str, int | None] = {}
     for name in ("max_gifts", "min_points"):
         raw = data.get(name)
-        limits[name] = None if raw is None else _read_int(raw, f"{path}.{name}", 0)
+        limits[name] = None if raw is None else read_int(raw, f"{path}.{name}", 0)
     return Constraints(
         keep=frozenset(keep),
         no_cite=frozenset(no_cite),
@@ -463,7 +402,7 @@ def schema(name: str) -> dict[str, Any]:
     if name not in SCHEMAS:
         names = ", ".join(repr(known) for known in SCHEMAS)
         raise ValueError(f"unknown schema {name!r}: expected one of {names}")
-    folder = resources.files("pastiche_core").joinpath("data")
+    folder = resources.files("pastiche_core.io").joinpath("schemas")
     text = folder.joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
