@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import Card, InvalidStateError, cli, solver
+from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError, cli, solver
 from pastiche_core.cli import COMMANDS, ENGINES, build_parser, main
 from pastiche_core.io.position import load_query, position_to_dict, schema
 from pastiche_core.options import Constraints, PublishOption, check_option, option_key
@@ -351,10 +351,11 @@ def test_table_for_jerome(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     assert any(line.endswith("*") for line in lines if line.startswith("kind-3"))
     assert "* instant Masterpiece: one card played (R7)" in lines
-    fronts = lines.index("Pareto fronts of (played, gifts) per novel (R9):")
+    fronts = lines.index("options and Pareto front of (played, gifts) per novel (R9):")
     assert [line.split()[0] for line in lines[fronts + 1 :]] == ["kind-3", "kind-5"]
-    assert lines[-1].split() == ["kind-5", "(2,", "2)"]
+    assert lines[-1].split() == ["kind-5", "1", "option", "(2,", "2)"]
     assert "warning" not in out
+    assert "note" not in out
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
@@ -389,7 +390,7 @@ def test_an_incomplete_search_warns(
 
     def stopped(*args: Any, **kwargs: Any) -> Any:
         assert kwargs["time_limit"] == 2.5
-        return dataclasses.replace(real(*args, **kwargs), complete=False)
+        return dataclasses.replace(real(*args, **kwargs), stopped_by="time_limit")
 
     monkeypatch.setattr(cli, "solve", stopped)
     status, out, err = _run(capsys, ["publishes", JEROME, "--time-limit", "2.5"])
@@ -398,8 +399,30 @@ def test_an_incomplete_search_warns(
     status, out, err = _run(capsys, ["publishes", JEROME, "--time-limit", "2.5", "--json"])
     assert status == 0
     assert json.loads(out)["complete"] is False
+    assert json.loads(out)["stopped_by"] == "time_limit"
     assert err.count("\n") == 1
     assert err.startswith("pastiche: warning: the search stopped at the time limit (2.5 s)")
+
+
+def test_max_options_lists_a_share_and_counts_everything(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    full = _publishes_json(capsys, [JEROME])
+    assert full["complete"] is True
+    assert full["stopped_by"] is None
+    total = sum(full["counts"].values())
+    assert total == len(full["options"]) > 2
+    cut = _publishes_json(capsys, [JEROME, "--max-options", "2"])
+    assert (cut["complete"], cut["stopped_by"]) == (False, "max_options")
+    assert len(cut["options"]) == 2
+    assert (cut["counts"], cut["pareto"]) == (full["counts"], full["pareto"])
+    assert {option["novel"] for option in cut["options"]} == set(full["counts"])
+    status, out, err = _run(capsys, ["publishes", JEROME, "--max-options", "2"])
+    assert (status, err) == (0, "")
+    assert f"2 of {total} publish options (max_options 2):" in out
+    assert out.splitlines()[-1] == (
+        "note: the listing stopped at max_options (2); the counts and fronts are complete"
+    )
 
 
 def test_the_solver_gets_the_query(
@@ -426,11 +449,18 @@ def test_the_solver_gets_the_query(
                 "constraints": dataclasses.replace(given, min_points=3),
                 "card_level": False,
                 "time_limit": 7.0,
+                "max_options": CLI_MAX_OPTIONS,
             },
         ),
         (
             load_query(JEROME)[0],
-            {"engine": "fast", "constraints": None, "card_level": True, "time_limit": 10.0},
+            {
+                "engine": "fast",
+                "constraints": Constraints(),
+                "card_level": True,
+                "time_limit": 10.0,
+                "max_options": CLI_MAX_OPTIONS,
+            },
         ),
     ]
 

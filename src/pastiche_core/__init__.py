@@ -13,10 +13,12 @@ from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_ca
 from .catalogue import END_FLAG_ID, Catalogue, NovelSpec, load_catalogue
 from .errors import (
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidCatalogueError,
     InvalidNotationError,
     InvalidStateError,
     PasticheError,
+    SearchLimitError,
 )
 from .game import (
     DEAL_SIZES,
@@ -59,6 +61,7 @@ from .io import (
     view_from_dict,
     view_to_dict,
 )
+from .limits import CLI_MAX_OPTIONS, DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline
 from .moves import (
     Choose,
     Draw,
@@ -98,17 +101,10 @@ from .render import (
     print_rich,
     rich_text,
 )
+from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
 from .rng import GameRng
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
-from .solver import (
-    ENGINES,
-    PUBLISHES_FORMAT,
-    PUBLISHES_VERSION,
-    PublishReport,
-    best,
-    is_publishable,
-    solve,
-)
+from .solver import ENGINES, best, is_publishable, solve
 from .solver_cpsat import CpSatResult
 from .table import TableNovel
 from .view import PlayerView
@@ -116,14 +112,18 @@ from .view import PlayerView
 __version__ = "0.1.0"
 
 __all__ = [
+    "CLI_MAX_OPTIONS",
     "DEAL_SIZES",
     "DECK",
     "DEFAULT_MAX_DECISIONS",
+    "DEFAULT_MAX_OPTIONS",
     "DEFAULT_SEARCH_LIMIT",
+    "DEFAULT_TIME_LIMIT",
     "ENDINGS",
     "END_FLAG_ID",
     "END_THRESHOLD",
     "ENGINES",
+    "GOALS",
     "KEEP_SIZE",
     "MAX_PLAYERS",
     "MAX_RANK",
@@ -138,6 +138,7 @@ __all__ = [
     "STATE_VERSION",
     "VIEW_FORMAT",
     "VIEW_VERSION",
+    "Best",
     "Bot",
     "Card",
     "Catalogue",
@@ -145,6 +146,7 @@ __all__ = [
     "Constraints",
     "CpSatResult",
     "CustomPattern",
+    "Deadline",
     "DecisionLimitError",
     "Draw",
     "Game",
@@ -155,6 +157,7 @@ __all__ = [
     "Gift",
     "GiftPolicy",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidCatalogueError",
     "InvalidNotationError",
     "InvalidStateError",
@@ -180,6 +183,7 @@ __all__ = [
     "RandomBot",
     "RankCounts",
     "Read",
+    "SearchLimitError",
     "SimulationSummary",
     "Straight",
     "Swatch",

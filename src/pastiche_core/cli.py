@@ -34,10 +34,12 @@ from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .game import MAX_PLAYERS, MIN_PLAYERS
 from .io.position import load_query
-from .options import Constraints, PublishOption
+from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
+from .options import Constraints
 from .position import Position
+from .report import stop_note
 from .simulate import simulate
-from .solver import ENGINES, PublishReport, solve
+from .solver import ENGINES, solve
 
 __all__ = [
     "COMMANDS",
@@ -46,7 +48,6 @@ __all__ = [
     "Command",
     "ProgressBar",
     "build_parser",
-    "format_publishes",
     "main",
 ]
 
@@ -250,6 +251,10 @@ def _positive_seconds(text: str) -> float:
         ) from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"time limit must be more than 0 seconds, got {text}")
+    if value > MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"time limit must be at most {MAX_TIME_LIMIT:g} seconds, got {text}"
+        )
     return value
 
 
@@ -295,10 +300,18 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time-limit",
         type=_positive_seconds,
-        default=10.0,
+        default=DEFAULT_TIME_LIMIT,
         metavar="S",
-        help="time limit of each CP-SAT search in seconds (cpsat engine; default 10); "
-        "a search cut short is reported as incomplete",
+        help=f"seconds the whole search may take (default {DEFAULT_TIME_LIMIT:g}); "
+        "an answer cut short says so",
+    )
+    parser.add_argument(
+        "--max-options",
+        type=_int_range("max options", 0),
+        default=CLI_MAX_OPTIONS,
+        metavar="N",
+        help=f"list at most N options (default {CLI_MAX_OPTIONS:,}); every novel is still "
+        "counted and its Pareto front found",
     )
     group = parser.add_argument_group(
         "constraints", "each replaces the same constraint of the position file, if any"
@@ -349,140 +362,18 @@ def _run_publishes(args: argparse.Namespace) -> int:
     report = solve(
         position,
         engine=args.engine,
-        constraints=None if constraints.is_empty else constraints,
+        constraints=constraints,
         card_level=args.card_level,
         time_limit=args.time_limit,
+        max_options=args.max_options,
     )
     if args.json:
         print(json.dumps(report.to_dict(), sort_keys=True, indent=2))
-        if not report.complete:
-            print(f"{PROG}: warning: {_incomplete(args.time_limit)}", file=sys.stderr)
+        if report.stopped_by == "time_limit":  # the JSON says so too; a person may be watching
+            print(f"{PROG}: {stop_note(report)}", file=sys.stderr)
     else:
-        print(format_publishes(report, constraints, time_limit=args.time_limit))
+        print(report)
     return EXIT_OK
-
-
-def _incomplete(time_limit: float) -> str:
-    return (
-        f"the search stopped at the time limit ({time_limit:g} s): more options may exist "
-        "and the Pareto fronts may not be optimal"
-    )
-
-
-def format_publishes(
-    report: PublishReport,
-    constraints: Constraints | None = None,
-    *,
-    time_limit: float | None = None,
-) -> str:
-    """The readable report of ``pastiche publishes``: options, then Pareto fronts (R8, R9).
-
-    One row per option (Novel, cards played, Masterpieces cited, gifts per
-    player, the two costs, points, and ``*`` for an instant Masterpiece, R7), then
-    the front of (played, gifts) per Novel, then a warning if the search stopped
-    at its time limit. ``report`` is a :class:`~pastiche_core.solver.PublishReport`.
-
-    >>> import dataclasses
-    >>> from pastiche_core.solver import solve
-    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
-    >>> print(format_publishes(solve(pos)))
-    player 0, engine fast
-    hand: MYT6 SCI9 MYS7 FAN7
-    masterpieces: m1 SCI7 (player 0), m2 HOR7 (player 1), m3 MYT7 (player 1)
-    <BLANKLINE>
-    5 publish options:
-    novel   cards played  cited     gifts owed  played  gifts  points
-    kind-3  MYS7          m1 m2     1 to p1          1      1       1  *
-    kind-3  MYS7          m2 m3     2 to p1          1      2       1  *
-    kind-3  MYS7 FAN7     m1        -                2      0       1
-    kind-3  MYS7 FAN7     m2        1 to p1          2      1       1
-    kind-5  MYS7 FAN7     m1 m2 m3  2 to p1          2      2       6
-    * instant Masterpiece: one card played (R7)
-    <BLANKLINE>
-    Pareto fronts of (played, gifts) per novel (R9):
-      kind-3  (1, 1) (2, 0)
-      kind-5  (2, 2)
-    >>> stopped = dataclasses.replace(solve(pos, constraints=Constraints(min_points=2)),
-    ...                               complete=False)
-    >>> print(format_publishes(stopped, Constraints(min_points=2), time_limit=10))
-    player 0, engine fast
-    ...
-    constraints: at least 2 points
-    <BLANKLINE>
-    1 publish option:
-    ...
-    warning: the search stopped at the time limit (10 s): more options may exist and the Pareto fronts may not be optimal
-    """
-    position = report.position
-    lines = [
-        f"player {position.player}, engine {report.engine}",
-        f"hand: {format_cards(position.hand, sort=False) or '(empty)'}",
-        "masterpieces: "
-        + (
-            ", ".join(f"{mp.id} {mp.card} (player {mp.owner})" for mp in position.masterpieces)
-            or "none"
-        ),
-    ]
-    if constraints is not None and not constraints.is_empty:
-        lines.append(f"constraints: {_describe_constraints(constraints)}")
-    lines.append("")
-    options: Sequence[PublishOption] = report.options
-    if not options:
-        lines.append("no publish option")
-    else:
-        count = len(options)
-        lines.append(f"{_plural(count, 'publish option')}:")
-        header = ("novel", "cards played", "cited", "gifts owed", "played", "gifts", "points", "")
-        rows = [
-            (
-                option.novel,
-                format_cards(option.played, sort=False),
-                " ".join(option.cited) or "-",
-                ", ".join(f"{n} to p{owner}" for owner, n in option.gifts) or "-",
-                str(option.played_count),
-                str(option.gift_count),
-                str(option.points),
-                "*" if option.instant_masterpiece else "",
-            )
-            for option in options
-        ]
-        widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-        for row in (header, *rows):
-            cells = [row[i].ljust(widths[i]) for i in range(4)]
-            cells += [row[i].rjust(widths[i]) for i in range(4, 7)]
-            lines.append("  ".join([*cells, row[7]]).rstrip())
-        if any(option.instant_masterpiece for option in options):
-            lines.append("* instant Masterpiece: one card played (R7)")
-        lines.append("")
-        lines.append("Pareto fronts of (played, gifts) per novel (R9):")
-        order = {novel: index for index, novel in enumerate(position.catalogue)}
-        novels = sorted(report.pareto, key=lambda novel: (order.get(novel, len(order)), novel))
-        width = max((len(novel) for novel in novels), default=0)
-        for novel in novels:
-            front = " ".join(f"({played}, {gifts})" for played, gifts in report.pareto[novel])
-            lines.append(f"  {novel.ljust(width)}  {front}")
-    if not report.complete:
-        lines.append("")
-        limit = _incomplete(time_limit) if time_limit is not None else "the search stopped early"
-        lines.append(f"warning: {limit}")
-    return "\n".join(lines)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _describe_constraints(constraints: Constraints) -> str:
-    parts = []
-    if constraints.keep:
-        parts.append(f"keep {format_cards(constraints.keep)}")
-    if constraints.no_cite:
-        parts.append("not citing player " + ", ".join(map(str, sorted(constraints.no_cite))))
-    if constraints.max_gifts is not None:
-        parts.append(f"at most {_plural(constraints.max_gifts, 'gift')}")
-    if constraints.min_points is not None:
-        parts.append(f"at least {_plural(constraints.min_points, 'point')}")
-    return "; ".join(parts)
 
 
 COMMANDS: tuple[Command, ...] = (

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 __all__ = [
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidCatalogueError",
     "InvalidNotationError",
     "InvalidStateError",
     "PasticheError",
+    "SearchLimitError",
 ]
 
 
@@ -60,3 +62,28 @@ class IllegalMoveError(PasticheError):
 
     The message names the move and the ruling it breaks.
     """
+
+
+class InvalidArgumentError(PasticheError):
+    """An argument of a library call that is out of its range (a limit, an engine, a goal).
+
+    >>> from pastiche_core import Position, solve
+    >>> solve(Position.quick("SCI9"), engine="nope")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: unknown engine 'nope': expected one of fast, cpsat
+    """
+
+
+class SearchLimitError(PasticheError):
+    """A low-level search that reached its time or output limit before its exact answer.
+
+    The bounded entry points (:func:`~pastiche_core.solver.solve`,
+    :func:`~pastiche_core.solver.best`) never raise it: they return what they
+    found with ``complete=False``. ``stopped_by`` names the limit
+    (``"time_limit"`` or ``"max_options"``).
+    """
+
+    def __init__(self, message: str, stopped_by: str) -> None:
+        super().__init__(message)
+        self.stopped_by = stopped_by

@@ -312,15 +312,28 @@ def _constraint_violation(
 
 
 def sorted_options(options: Sequence[PublishOption], position: Position) -> list[PublishOption]:
-    """Options in the canonical report order: catalogue order, then costs, then key."""
+    """Options in the canonical report order: catalogue order, then costs, then key.
+
+    The key is :func:`option_key`'s, computed here with one table lookup per
+    citation: reports can hold a hundred thousand options.
+    """
     order = {novel: index for index, novel in enumerate(position.catalogue)}
-    return sorted(
-        options,
-        key=lambda o: (
+    player = position.player
+    cites = {
+        mp.id: (-1 if mp.owner == player else mp.owner, mp.card.rank)
+        for mp in position.masterpieces
+    }
+
+    def key(o: PublishOption) -> tuple[Any, ...]:
+        ranks = tuple(sorted(card.rank for card in o.played))
+        return (
             order[o.novel],
-            o.played_count,
+            len(o.played),
             o.gift_count,
-            option_key(position, o),
+            o.novel,
+            ranks,
+            tuple(sorted(cites[ident] for ident in o.cited)),
             tuple(card.index for card in o.played),
-        ),
-    )
+        )
+
+    return sorted(options, key=key)

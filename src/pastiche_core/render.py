@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .cards import Card, Genre
 from .options import PublishOption
 from .position import Position
-from .solver import PublishReport
+from .report import PublishReport
 from .table import TableNovel
 
 if TYPE_CHECKING:
@@ -452,7 +452,7 @@ def options_html(options: PublishReport | Iterable[PublishOption]) -> str:
         report, items = None, list(options)
     parts = ['<div class="pastiche-options">']
     if report is not None:
-        state = "complete" if report.complete else "incomplete (time limit)"
+        state = "complete" if report.complete else f"stopped by {report.stopped_by}"
         parts.append(
             f'<p style="font:bold 13px {_FONT};margin:4px 0">Player {report.position.player}: '
             f"{len(items)} option(s) over {len(report.pareto)} novel(s), "
@@ -590,7 +590,7 @@ def _rich_options(options: Sequence[PublishOption], report: PublishReport | None
 
     title = None
     if report is not None:
-        state = "complete" if report.complete else "INCOMPLETE"
+        state = "complete" if report.complete else f"STOPPED BY {report.stopped_by}"
         title = (
             f"Player {report.position.player}: {len(options)} options, "
             f"{report.engine} engine, {state}"

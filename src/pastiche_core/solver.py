@@ -1,101 +1,52 @@
-"""Answer "what can I publish?" with either engine: options, Pareto fronts, optima.
+"""Answer "what can I publish?" with either engine, within a time and an output limit.
 
 Two engines give the same answers: ``"fast"`` (an exact enumerator, the
 default) and ``"cpsat"`` (an OR-Tools CP-SAT model, loaded only when used).
-:func:`solve` runs a whole query and returns a :class:`PublishReport`, whose
-:meth:`~PublishReport.to_dict` is the JSON contract for frontends.
+:func:`solve` runs a whole query and returns a
+:class:`~pastiche_core.report.PublishReport`; :func:`best` picks one option for
+a goal. Both take a ``time_limit`` and :func:`solve` a ``max_options``
+(:mod:`pastiche_core.limits`): past either, the answer is still valid and says
+it was cut short.
 
 >>> from pastiche_core.position import Position
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> report = solve(pos)
->>> len(report.options), report.pareto["kind-5"]
-(5, ((2, 2),))
->>> str(best(pos, "kind-3"))
+>>> len(report.options), report.pareto["kind-5"], report.counts["kind-3"]
+(5, ((2, 2),), 4)
+>>> str(best(pos, "kind-3").option)
 'kind-3: MYS7 cite m1 m2 gifts 1x1'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from . import solver_fast
+from .errors import InvalidArgumentError
+from .limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
 from .options import Constraints, PublishOption, check_option, sorted_options
 from .position import Position
+from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport, goal_key
 
 __all__ = [
     "ENGINES",
     "PUBLISHES_FORMAT",
     "PUBLISHES_VERSION",
-    "PublishReport",
     "best",
     "is_publishable",
     "solve",
 ]
 
 ENGINES = ("fast", "cpsat")
-PUBLISHES_FORMAT = "pastiche-publishes"
-PUBLISHES_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class PublishReport:
-    """The answer to one query: every option, the Pareto fronts, and completeness.
-
-    ``complete`` is ``False`` only when a CP-SAT time limit cut the search short;
-    the options and fronts found so far are still reported.
-    """
-
-    position: Position
-    engine: str
-    options: tuple[PublishOption, ...]
-    pareto: MappingProxyType[str, tuple[tuple[int, int], ...]]
-    complete: bool
-
-    def __repr__(self) -> str:
-        state = "complete" if self.complete else "INCOMPLETE"
-        return (
-            f"<PublishReport {self.engine}: {len(self.options)} options over "
-            f"{len(self.pareto)} novels, {state}>"
-        )
-
-    def _repr_html_(self) -> str:
-        """The options as a table of coloured cards, Pareto-optimal ones starred (Jupyter)."""
-        from .render import options_html
-
-        return options_html(self)
-
-    def __rich__(self) -> Any:
-        """The options coloured by genre in a rich console."""
-        from .render import rich_text
-
-        return rich_text(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The versioned JSON output (``pastiche publishes --json``).
-
-        >>> from pastiche_core.position import Position
-        >>> data = solve(Position.quick("SCI7 HOR7 MYS7")).to_dict()
-        >>> data["options"][0]["novel"], data["pareto"]
-        ('kind-3', {'kind-3': [[3, 0]]})
-        """
-        return {
-            "format": PUBLISHES_FORMAT,
-            "version": PUBLISHES_VERSION,
-            "player": self.position.player,
-            "engine": self.engine,
-            "complete": self.complete,
-            "options": [option.to_dict() for option in self.options],
-            "pareto": {
-                novel: [list(point) for point in front] for novel, front in self.pareto.items()
-            },
-        }
+"""The engine names :func:`solve` and :func:`best` accept."""
+_ORDER_GOALS = {("played", "gifts"): "fewest-played", ("gifts", "played"): "fewest-gifts"}
 
 
 def _check_engine(engine: str) -> None:
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}")
+        raise InvalidArgumentError(
+            f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}"
+        )
 
 
 def solve(
@@ -104,65 +55,183 @@ def solve(
     engine: str = "fast",
     constraints: Constraints | None = None,
     card_level: bool = False,
-    time_limit: float = 10.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    max_options: int | None = DEFAULT_MAX_OPTIONS,
 ) -> PublishReport:
-    """Every publish option of ``position`` and the Pareto front of each Novel (R8, R9).
+    """Every publish option of ``position``, counted per Novel, with its Pareto fronts (R8, R9).
 
     ``card_level=True`` lists every choice of physical hand cards (fast engine
-    only; CP-SAT works on ranks). ``time_limit`` bounds each CP-SAT solve.
+    only; CP-SAT works on ranks). ``time_limit`` (seconds, ``None`` for none)
+    bounds the whole call and ``max_options`` the options listed (``None`` for
+    all). When the options outnumber ``max_options`` the fast engine still
+    counts every Novel's options and finds every front, and lists a fair share
+    of each Novel; ``stopped_by`` then says ``"max_options"``. When the time
+    runs out, what was found is returned with ``stopped_by="time_limit"``.
 
     >>> from pastiche_core.position import Position
-    >>> solve(Position.quick("SCI7 HOR7 MYS7"), engine="nope")
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> cut = solve(pos, max_options=2)
+    >>> cut.complete, cut.stopped_by, len(cut.options), dict(cut.counts)
+    (False, 'max_options', 2, {'kind-3': 4, 'kind-5': 1})
+    >>> solve(pos, engine="nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown engine 'nope': expected one of fast, cpsat
+    pastiche_core.errors.InvalidArgumentError: unknown engine 'nope': expected one of fast, cpsat
     """
     _check_engine(engine)
+    limit = check_max_options(max_options)
+    clock = Deadline(time_limit)
+    cons = constraints if constraints is not None else Constraints()
     if engine == "fast":
-        found = solver_fast.options(position, constraints, card_level=card_level)
-        fronts = solver_fast.pareto(position, constraints)
-        complete = True
+        found = solver_fast.search(
+            position, cons, card_level=card_level, max_options=limit, deadline=clock
+        )
+        options, fronts, counts, stopped_by = (
+            found.options,
+            found.fronts,
+            found.counts,
+            found.stopped_by,
+        )
     else:
         if card_level:
-            raise ValueError("card-level enumeration is offered by the fast engine only")
+            raise InvalidArgumentError("card-level enumeration is offered by the fast engine only")
         from . import solver_cpsat
 
-        listed = solver_cpsat.options(position, constraints, time_limit=time_limit)
-        fronted = solver_cpsat.pareto(position, constraints, time_limit=time_limit)
-        found, fronts = listed.value, fronted.value
-        complete = listed.complete and fronted.complete
+        listed = solver_cpsat.options(position, cons, max_options=limit, deadline=clock)
+        fronted = solver_cpsat.pareto(position, cons, deadline=clock)
+        options, fronts = listed.value, fronted.value
+        stopped_by = None
+        if not (listed.complete and fronted.complete):
+            full = limit is not None and len(options) >= limit
+            stopped_by = "max_options" if full and not clock.passed() else "time_limit"
+        # Counted by listing: exact only for a complete listing.
+        counts = {}
+        if listed.complete:
+            for option in options:
+                counts[option.novel] = counts.get(option.novel, 0) + 1
     return PublishReport(
         position=position,
         engine=engine,
-        options=tuple(sorted_options(found, position)),
+        options=tuple(sorted_options(options, position)),
         pareto=MappingProxyType({novel: tuple(front) for novel, front in fronts.items()}),
-        complete=complete,
+        counts=MappingProxyType(counts),
+        stopped_by=stopped_by,
+        constraints=cons,
+        card_level=card_level,
+        time_limit=clock.time_limit,
+        max_options=limit,
     )
 
 
 def best(
     position: Position,
-    novel: str,
+    novel: str | None = None,
     *,
-    order: tuple[str, str] = ("played", "gifts"),
+    goal: str | None = None,
+    order: tuple[str, str] | None = None,
     engine: str = "fast",
     constraints: Constraints | None = None,
-    time_limit: float = 10.0,
-) -> PublishOption | None:
-    """The lexicographic optimum for ``novel`` (R9), ``None`` if it cannot be published.
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+) -> Best | None:
+    """The best publish for ``goal``, over every Novel or only ``novel``; ``None`` if none.
+
+    Goals (:data:`~pastiche_core.report.GOALS`): ``"points"`` (the default:
+    most points, then fewest gifts, then fewest cards played),
+    ``"fewest-gifts"``, ``"fewest-played"`` and ``"points-per-card"``. For one
+    Novel, R9's lexicographic ``order`` may be given instead:
+    ``("played", "gifts")`` is ``"fewest-played"`` (the default with a Novel)
+    and ``("gifts", "played")`` is ``"fewest-gifts"``. Ties between Novels go
+    to catalogue order; ties within a Novel to the smallest R8 key. The answer's
+    ``str`` says the goal; ``complete`` is ``False`` if ``time_limit`` cut the
+    search short.
 
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
-    >>> str(best(pos, "kind-3", order=("gifts", "played")))
+    >>> str(best(pos).option)
+    'kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2'
+    >>> str(best(pos, goal="fewest-gifts").option)
     'kind-3: MYS7 FAN7 cite m1'
+    >>> print(best(pos, "kind-3", order=("gifts", "played")))
+    kind-3: MYS7 FAN7 cite m1 (best for fewest-gifts: 1 point, 0 gifts, 2 cards played)
+    >>> best(pos, "straight-5") is None
+    True
+    >>> best(pos, "kind-9")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: unknown novel id 'kind-9' in catalogue 'default'
     """
     _check_engine(engine)
-    if engine == "fast":
-        return solver_fast.optimum(position, novel, order, constraints)
+    if novel is not None and novel not in position.catalogue:
+        raise InvalidArgumentError(
+            f"unknown novel id {novel!r} in catalogue {position.catalogue.name!r}"
+        )
+    if order is not None:
+        if goal is not None:
+            raise InvalidArgumentError("give either goal or order, not both")
+        if order not in _ORDER_GOALS:
+            raise InvalidArgumentError(f"order must be one of {tuple(_ORDER_GOALS)}, got {order!r}")
+        goal = _ORDER_GOALS[order]
+    if goal is None:
+        goal = "points" if novel is None else "fewest-played"
+    if goal not in GOALS:
+        raise InvalidArgumentError(f"unknown goal {goal!r}: expected one of {', '.join(GOALS)}")
+    clock = Deadline(time_limit)
+    if engine == "cpsat":
+        return _best_cpsat(position, novel, goal, constraints, clock)
+    found = solver_fast.search(position, constraints, max_options=0, deadline=clock)
+    target = _target(position, found.fronts, novel, goal)
+    if target is None:
+        return None
+    option, finished = solver_fast.option_with_costs(
+        position, target[0], target[1], constraints, deadline=clock
+    )
+    if option is None:  # the clock ran out before the option with the best costs was met
+        return None
+    return Best(option, goal, complete=finished and found.stopped_by != "time_limit")
+
+
+def _target(
+    position: Position,
+    fronts: dict[str, list[tuple[int, int]]],
+    novel: str | None,
+    goal: str,
+) -> tuple[str, tuple[int, int]] | None:
+    """The (novel, costs) the goal prefers; for these goals it is always on a front (R9)."""
+    catalogue = position.catalogue
+    order = {name: index for index, name in enumerate(catalogue)}
+    candidates = [
+        (goal_key(goal, catalogue[name].points, costs), order[name], name, costs)
+        for name, front in fronts.items()
+        if novel is None or name == novel
+        for costs in front
+    ]
+    if not candidates:
+        return None
+    _, _, name, costs = min(candidates)
+    return name, costs
+
+
+def _best_cpsat(
+    position: Position,
+    novel: str | None,
+    goal: str,
+    constraints: Constraints | None,
+    clock: Deadline,
+) -> Best | None:
     from . import solver_cpsat
 
-    result = solver_cpsat.optimum(position, novel, order, constraints, time_limit=time_limit)
-    return result.value
+    # Within one Novel every goal prefers an end of the front (R9): fewest gifts
+    # for "points" and "fewest-gifts", fewest cards played for the other two.
+    order = ("gifts", "played") if goal in ("points", "fewest-gifts") else ("played", "gifts")
+    fronted = solver_cpsat.pareto(position, constraints, deadline=clock)
+    target = _target(position, fronted.value, novel, goal)
+    if target is None:
+        return None
+    name = target[0]
+    result = solver_cpsat.optimum(position, name, order, constraints, deadline=clock)
+    if result.value is None:
+        return None
+    return Best(result.value, goal, complete=fronted.complete and result.complete)
 
 
 def is_publishable(

@@ -27,12 +27,12 @@ complete, and a status. A time limit that cuts the search short gives
 from __future__ import annotations
 
 import functools
-import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from .errors import InvalidArgumentError
+from .limits import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, Deadline, check_max_options
 from .options import (
     Constraints,
     OptionKey,
@@ -243,28 +243,24 @@ def _add_pattern(
 # ----------------------------------------------------------------------
 # Solving within one time budget
 # ----------------------------------------------------------------------
-class _Clock:
-    """The time left of one call's budget."""
-
-    def __init__(self, time_limit: float) -> None:
-        if not 0 < time_limit < math.inf:
-            raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-        self.deadline = time.monotonic() + time_limit
-
-    def left(self) -> float:
-        return self.deadline - time.monotonic()
+def _clock(time_limit: float | None, deadline: Deadline | None) -> Deadline:
+    return deadline if deadline is not None else Deadline(time_limit)
 
 
 def _solve(
-    clock: _Clock, built: _Model, every: list[list[int]] | None = None
+    clock: Deadline,
+    built: _Model,
+    every: list[list[int]] | None = None,
+    most: int | None = None,
 ) -> tuple[str, list[int] | None]:
     """Solve ``built`` (minimising its objective, if any) or, given ``every``, list
-    all its solutions into it. Returns the status in lower case and the values of
-    the decision variables in the solution found (``None`` if none or enumerating).
+    its solutions into it (at most ``most``). Returns the status in lower case and
+    the values of the decision variables in the solution found (``None`` if none
+    or enumerating).
     """
     from ortools.sat.python import cp_model
 
-    seconds = clock.left()
+    seconds = min(clock.left(), MAX_TIME_LIMIT)
     if seconds <= 0:
         return "unknown", None
     solver = cp_model.CpSolver()
@@ -289,7 +285,7 @@ def _solve(
         params.cp_model_presolve = False
         params.keep_all_feasible_solutions_in_presolve = True
         params.linearization_level = 0
-        callback = _collector(variables, every)
+        callback = _collector(variables, every, most)
     status = solver.solve(built.model, callback)
     if status == cp_model.MODEL_INVALID:  # a bug in this module, never a user error
         raise RuntimeError(f"invalid CP-SAT model: {built.model.validate()}")
@@ -300,14 +296,16 @@ def _solve(
 
 
 def _collector(
-    variables: list[cp_model.IntVar], into: list[list[int]]
+    variables: list[cp_model.IntVar], into: list[list[int]], most: int | None
 ) -> cp_model.CpSolverSolutionCallback:
-    """A solution callback appending each solution's values to ``into``."""
+    """A solution callback appending each solution's values to ``into``, up to ``most``."""
     from ortools.sat.python import cp_model
 
     class Collector(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
             into.append([int(self.value(v)) for v in variables])
+            if most is not None and len(into) >= most:
+                self.stop_search()
 
     return Collector()
 
@@ -330,13 +328,20 @@ def _overall(complete: bool, found: bool) -> str:
 # Public queries
 # ----------------------------------------------------------------------
 def options(
-    position: Position, constraints: Constraints | None = None, *, time_limit: float = 10.0
+    position: Position,
+    constraints: Constraints | None = None,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    max_options: int | None = None,
+    deadline: Deadline | None = None,
 ) -> CpSatResult[list[PublishOption]]:
     """Every distinct legal publish option (R8), in canonical report order.
 
     Enumerates all solutions of each Novel's model (one worker, fixed seed).
-    ``time_limit`` (seconds) bounds the whole call; when it runs out the options
-    found so far come back with ``complete=False``.
+    ``time_limit`` (seconds) bounds the whole call and ``max_options`` the
+    options listed; when either runs out the options found so far come back
+    with ``complete=False`` (``deadline`` replaces ``time_limit`` to share one
+    clock between calls).
 
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("SCI7 HOR7 MYS7 FAN7", table="m1=1:MAG7")
@@ -346,17 +351,26 @@ def options(
     >>> options(Position.quick("SCI9")).status
     'infeasible'
     """
-    clock = _Clock(time_limit)
+    clock = _clock(time_limit, deadline)
+    most = check_max_options(max_options)
     ctx = _context(position, constraints)
     found: dict[OptionKey, PublishOption] = {}
     complete = True
+    cut = False
     for novel in _novels(ctx):
+        if cut:
+            break
+        left = None if most is None else most - len(found)
         built = _build(ctx, novel)
         if built is None:
             continue
         rows: list[list[int]] = []
-        status, _ = _solve(clock, built, rows)
+        # One solution more than is left tells a full listing from a cut one.
+        status, _ = _solve(clock, built, rows, None if left is None else left + 1)
         complete = complete and status in ("optimal", "infeasible")
+        if left is not None and len(rows) > left:
+            rows = rows[:left]
+            cut, complete = True, False
         for row in rows:
             option = _option(ctx, built, novel, row)
             found.setdefault(option_key(position, option), option)
@@ -372,7 +386,11 @@ def _costs(ctx: _Context, built: _Model, values: Sequence[int]) -> tuple[int, in
 
 
 def pareto(
-    position: Position, constraints: Constraints | None = None, *, time_limit: float = 10.0
+    position: Position,
+    constraints: Constraints | None = None,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    deadline: Deadline | None = None,
 ) -> CpSatResult[dict[str, list[tuple[int, int]]]]:
     """Per Novel with an option, the Pareto front of (played, gifts), ascending (R9).
 
@@ -383,7 +401,7 @@ def pareto(
     >>> pareto(Position.quick("SCI7 HOR7", table="m1=1:MYS7 m2=0:FAN7")).value
     {'kind-3': [(1, 1), (2, 0)]}
     """
-    clock = _Clock(time_limit)
+    clock = _clock(time_limit, deadline)
     ctx = _context(position, constraints)
     fronts: dict[str, list[tuple[int, int]]] = {}
     complete = True
@@ -414,7 +432,8 @@ def optimum(
     order: tuple[str, str] = ("played", "gifts"),
     constraints: Constraints | None = None,
     *,
-    time_limit: float = 10.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    deadline: Deadline | None = None,
 ) -> CpSatResult[PublishOption | None]:
     """The lexicographic optimum for ``novel`` (R9); value ``None`` if it has no option.
 
@@ -435,8 +454,8 @@ def optimum(
     CpSatResult(value=None, complete=True, status='infeasible')
     """
     if order not in _ORDERS:
-        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
-    clock = _Clock(time_limit)
+        raise InvalidArgumentError(f"order must be one of {_ORDERS}, got {order!r}")
+    clock = _clock(time_limit, deadline)
     ctx = _context(position, constraints)
     position.catalogue[novel]  # an unknown novel is a KeyError
     built = _build(ctx, novel) if novel in _novels(ctx) else None

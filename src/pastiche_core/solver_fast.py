@@ -20,6 +20,7 @@ Pareto fronts need no enumeration: per rank multiset, the reachable
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,13 +28,24 @@ from typing import NamedTuple
 
 from .cards import Card
 from .catalogue import NovelSpec
+from .errors import InvalidArgumentError, SearchLimitError
+from .limits import Deadline, check_max_options
 from .movegen import _OWED_BITS, _mark_own, _owed_pairs, _rank_shapes
-from .options import Constraints, PublishOption, option_key
+from .options import Constraints, OptionKey, PublishOption, option_key
 from .position import Position
 
-__all__ = ["optimum", "options", "pareto"]
+__all__ = [
+    "SearchResult",
+    "counts",
+    "optimum",
+    "option_with_costs",
+    "options",
+    "pareto",
+    "search",
+]
 
 _NO_CONSTRAINTS = Constraints()
+_LISTING_SHARE = 0.55  # of the time limit, for listing options (see search)
 _ORDERS = (("played", "gifts"), ("gifts", "played"))
 
 
@@ -307,13 +319,196 @@ def _card_level(ctx: _Context, option: PublishOption, split: _Split) -> Iterator
         yield PublishOption(option.novel, cards, option.cited, option.gifts, option.points)
 
 
+class _StoppedError(Exception):
+    """Internal: the deadline passed in the middle of a search."""
+
+
+def _check(deadline: Deadline | None) -> None:
+    if deadline is not None and deadline.passed():
+        raise _StoppedError
+
+
+def _novel_options(
+    ctx: _Context, spec: NovelSpec, card_level: bool, deadline: Deadline | None
+) -> Iterator[PublishOption]:
+    """The options of one Novel in engine order (lazy; the deadline is checked per combo)."""
+    assert spec.pattern is not None
+    for combo in spec.pattern.combinations(ctx.pool):
+        _check(deadline)
+        if not card_level:
+            yield from _combo_options(ctx, spec.id, spec.points, combo)
+            continue
+        for split, _, _ in _splits(ctx, combo):
+            yield from _card_level(ctx, _option(spec.id, spec.points, split), split)
+
+
+def _cost_counts(
+    ctx: _Context, spec: NovelSpec, card_level: bool, deadline: Deadline | None
+) -> dict[tuple[int, int], int]:
+    """How many options of one Novel have each (played, gifts), counted without listing them.
+
+    Per rank multiset, a dynamic programme over its ranks: each rank's pieces
+    add their costs, and the states that break R5 or ``max_gifts`` are dropped
+    exactly where the enumeration prunes them, so the counts are the lengths of
+    the lists :func:`options` would return. Card by card (R8's separate mode), a
+    piece counts once per choice of its hand cards.
+    """
+    assert spec.pattern is not None
+    limit = ctx.limit
+    max_gifts = ctx.constraints.max_gifts if ctx.constraints.max_gifts is not None else limit
+    totals: dict[tuple[int, int], int] = {}
+    for combo in spec.pattern.combinations(ctx.pool):
+        _check(deadline)
+        states = {(0, 0): 1}
+        for rank, need in _runs(combo):
+            steps: dict[tuple[int, int], int] = {}
+            in_hand = len(ctx.hand_by_rank.get(rank, ()))
+            for piece in _pieces(ctx, rank, need, _marked(ctx, rank)):
+                weight = math.comb(in_hand, piece.from_hand) if card_level else 1
+                step = (piece.from_hand, piece.extra)
+                steps[step] = steps.get(step, 0) + weight
+            following: dict[tuple[int, int], int] = {}
+            for (played, gifts), ways in states.items():
+                for (more_played, more_gifts), weight in steps.items():
+                    now = (played + more_played, gifts + more_gifts)
+                    if now[0] + now[1] > limit or now[1] > max_gifts:
+                        continue  # R5: the gifts could not all be paid
+                    following[now] = following.get(now, 0) + ways * weight
+            states = following
+            if not states:
+                break
+        for costs, ways in states.items():
+            if costs[0]:  # R4: pastiche alone is not a publish
+                totals[costs] = totals.get(costs, 0) + ways
+    return totals
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What one bounded :func:`search` found.
+
+    ``counts`` holds the exact number of options of each Novel that was counted
+    (all of them unless the time ran out), ``fronts`` their Pareto fronts, and
+    ``options`` the options listed, at most ``max_options``; ``stopped_by`` is
+    ``None`` for a complete answer, else the limit that cut it short.
+    """
+
+    options: list[PublishOption]
+    fronts: dict[str, list[tuple[int, int]]]
+    counts: dict[str, int]
+    stopped_by: str | None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every option is listed and every Novel counted."""
+        return self.stopped_by is None
+
+
+def search(
+    position: Position,
+    constraints: Constraints | None = None,
+    *,
+    card_level: bool = False,
+    time_limit: float | None = None,
+    max_options: int | None = None,
+    deadline: Deadline | None = None,
+) -> SearchResult:
+    """Count, front and list the options of every Novel within a time and an output limit.
+
+    First every Novel's options are counted and its Pareto front found without
+    listing them (cheap: a dynamic programme per rank multiset); then options
+    are listed, Novel by Novel. When ``max_options`` is smaller than the total,
+    each Novel gets a fair share (Novels with few options keep them all, the
+    rest is split evenly), so a cut answer still shows every Novel. The listing
+    order is the engine's, so a cut by ``max_options`` is deterministic.
+    ``deadline`` (a :class:`~pastiche_core.limits.Deadline`) replaces
+    ``time_limit`` when a caller shares one clock between several calls.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> found = search(pos, max_options=2)
+    >>> found.counts, found.stopped_by
+    ({'kind-3': 4, 'kind-5': 1}, 'max_options')
+    >>> [str(option) for option in found.options]
+    ['kind-3: MYS7 cite m1 m2 gifts 1x1', 'kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2']
+    """
+    limit = check_max_options(max_options)
+    clock = deadline if deadline is not None else Deadline(time_limit)
+    ctx = _context(position, constraints)
+    specs = list(_novels(ctx))
+    costs: dict[str, dict[tuple[int, int], int]] = {}
+    stopped_by: str | None = None
+    try:
+        for spec in specs:
+            counted = _cost_counts(ctx, spec, card_level, clock)
+            if counted:
+                costs[spec.id] = counted
+    except _StoppedError:
+        stopped_by = "time_limit"
+    counts = {novel: sum(counted.values()) for novel, counted in costs.items()}
+    fronts = {novel: _front(set(counted)) for novel, counted in costs.items()}
+    shares = _shares(counts, limit)
+    if stopped_by is None and any(shares[n] < counts[n] for n in counts):
+        stopped_by = "max_options"
+    found: list[PublishOption] = []
+    # Sorting and writing a long listing costs about as much as making it:
+    # listing stops early enough for both to fit in the time limit.
+    listing = clock.share(_LISTING_SHARE)
+    try:
+        for spec in specs:
+            share = shares.get(spec.id, 0)
+            if not share:
+                continue
+            listed = _novel_options(ctx, spec, card_level, listing)
+            for count, option in enumerate(listed, start=1):
+                found.append(option)
+                if count == share:
+                    break
+                if not count & 0xFF:
+                    _check(listing)
+    except _StoppedError:
+        stopped_by = "time_limit"
+    return SearchResult(found, fronts, counts, stopped_by)
+
+
+def _shares(counts: dict[str, int], limit: int | None) -> dict[str, int]:
+    """How many options of each Novel to list: all, or fair shares of ``limit``."""
+    if limit is None or sum(counts.values()) <= limit:
+        return dict(counts)
+    shares: dict[str, int] = {}
+    left = limit
+    pending = sorted(counts, key=lambda novel: (counts[novel], novel))
+    for index, novel in enumerate(pending):
+        share = min(counts[novel], left // (len(pending) - index))
+        shares[novel] = share
+        left -= share
+    return shares
+
+
+def _exact(found: SearchResult, time_limit: float | None) -> SearchResult:
+    if found.stopped_by == "time_limit":
+        raise SearchLimitError(
+            f"the search stopped at the time limit ({time_limit:g} s) after "
+            f"{len(found.options):,} options",
+            "time_limit",
+        )
+    return found
+
+
 def options(
-    position: Position, constraints: Constraints | None = None, *, card_level: bool = False
+    position: Position,
+    constraints: Constraints | None = None,
+    *,
+    card_level: bool = False,
+    time_limit: float | None = None,
 ) -> list[PublishOption]:
     """Every distinct legal publish option (R8), in catalogue order.
 
     With ``card_level=True`` every choice of physical hand cards is listed too
-    (cited Masterpieces and gifts stay as in the default mode).
+    (cited Masterpieces and gifts stay as in the default mode). This is the
+    exact building block: it lists everything, and raises
+    :class:`~pastiche_core.errors.SearchLimitError` if ``time_limit`` runs out
+    first (:func:`~pastiche_core.solver.solve` returns a bounded answer instead).
 
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("SCI7 HOR7 MYS7 FAN7")
@@ -321,40 +516,36 @@ def options(
     (1, 4)
     """
     ctx = _context(position, constraints)
+    clock = Deadline(time_limit)
     found: list[PublishOption] = []
-    for spec in _novels(ctx):
-        assert spec.pattern is not None
-        for combo in spec.pattern.combinations(ctx.pool):
-            if not card_level:
-                found.extend(_combo_options(ctx, spec.id, spec.points, combo))
-                continue
-            for split, _, _ in _splits(ctx, combo):
-                option = _option(spec.id, spec.points, split)
-                found.extend(_card_level(ctx, option, split))
+    try:
+        for spec in _novels(ctx):
+            found.extend(_novel_options(ctx, spec, card_level, clock))
+    except _StoppedError:
+        _exact(SearchResult(found, {}, {}, "time_limit"), time_limit)
     return found
 
 
-def _costs(ctx: _Context, spec: NovelSpec) -> set[tuple[int, int]]:
-    """Every reachable (played, gifts) pair of one Novel, without listing options."""
-    assert spec.pattern is not None
-    reachable: set[tuple[int, int]] = set()
-    limit = ctx.limit
-    max_gifts = ctx.constraints.max_gifts
-    for combo in spec.pattern.combinations(ctx.pool):
-        states = {(0, 0)}
-        for rank, need, marked in _rank_keys(ctx, combo):
-            in_hand = len(ctx.hand_by_rank.get(rank, ()))
-            steps = {(s[0], s[4]) for s in _rank_shapes((need, in_hand, marked))}
-            states = {
-                (p + dp, g + dg)
-                for p, g in states
-                for dp, dg in steps
-                if p + dp + g + dg <= limit and (max_gifts is None or g + dg <= max_gifts)
-            }
-            if not states:
-                break
-        reachable.update(state for state in states if state[0])
-    return reachable
+def counts(
+    position: Position,
+    constraints: Constraints | None = None,
+    *,
+    card_level: bool = False,
+    time_limit: float | None = None,
+) -> dict[str, int]:
+    """The number of options of each Novel that has any, counted without listing them.
+
+    Equal to counting :func:`options` by Novel, at the cost of the Pareto fronts.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("SCI7 HOR7 MYS7 FAN7")
+    >>> counts(pos), counts(pos, card_level=True)
+    ({'kind-3': 1}, {'kind-3': 4})
+    """
+    return _exact(
+        search(position, constraints, card_level=card_level, time_limit=time_limit, max_options=0),
+        time_limit,
+    ).counts
 
 
 def _front(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -366,21 +557,20 @@ def _front(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def pareto(
-    position: Position, constraints: Constraints | None = None
+    position: Position, constraints: Constraints | None = None, *, time_limit: float | None = None
 ) -> dict[str, list[tuple[int, int]]]:
     """Per Novel with an option, the Pareto front of (played, gifts), ascending (R9).
+
+    Exact; raises :class:`~pastiche_core.errors.SearchLimitError` if
+    ``time_limit`` runs out first.
 
     >>> from pastiche_core.position import Position
     >>> pareto(Position.quick("SCI7 HOR7", table="m1=1:MYS7 m2=0:FAN7"))
     {'kind-3': [(1, 1), (2, 0)]}
     """
-    ctx = _context(position, constraints)
-    fronts = {}
-    for spec in _novels(ctx):
-        points = _costs(ctx, spec)
-        if points:
-            fronts[spec.id] = _front(points)
-    return fronts
+    return _exact(
+        search(position, constraints, time_limit=time_limit, max_options=0), time_limit
+    ).fronts
 
 
 def optimum(
@@ -388,12 +578,15 @@ def optimum(
     novel: str,
     order: tuple[str, str] = ("played", "gifts"),
     constraints: Constraints | None = None,
+    *,
+    time_limit: float | None = None,
 ) -> PublishOption | None:
     """The lexicographic optimum for ``novel`` (R9), or ``None`` if it has no option.
 
     ``order`` is ``("played", "gifts")`` (fewest cards played, then fewest
     gifts) or ``("gifts", "played")``. Ties go to the smallest
-    :func:`~pastiche_core.options.option_key`.
+    :func:`~pastiche_core.options.option_key`. Exact; raises
+    :class:`~pastiche_core.errors.SearchLimitError` if ``time_limit`` runs out.
 
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
@@ -403,24 +596,57 @@ def optimum(
     'kind-3: MYS7 FAN7 cite m1'
     """
     if order not in _ORDERS:
-        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
+        raise InvalidArgumentError(f"order must be one of {_ORDERS}, got {order!r}")
+    spec = position.catalogue[novel]
+    clock = Deadline(time_limit)
+    found = search(position, constraints, max_options=0, deadline=clock)
+    front = found.fronts.get(spec.id)
+    if found.stopped_by == "time_limit" and front is None and spec.id not in found.counts:
+        _exact(found, time_limit)
+    if not front:
+        return None
+    target = front[0] if order == ("played", "gifts") else front[-1]
+    option, complete = option_with_costs(position, novel, target, constraints, deadline=clock)
+    if not complete:
+        _exact(SearchResult([], {}, {}, "time_limit"), time_limit)
+    return option
+
+
+def option_with_costs(
+    position: Position,
+    novel: str,
+    costs: tuple[int, int],
+    constraints: Constraints | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> tuple[PublishOption | None, bool]:
+    """The option of ``novel`` with these (played, gifts) and the smallest R8 key.
+
+    Returns the option (``None`` if there is none) and whether the search
+    finished before ``deadline``; if not, the option is the best found so far.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> option, complete = option_with_costs(pos, "kind-3", (2, 1))
+    >>> str(option), complete
+    ('kind-3: MYS7 FAN7 cite m2 gifts 1x1', True)
+    """
     ctx = _context(position, constraints)
     spec = position.catalogue[novel]
     if spec not in list(_novels(ctx)):
-        return None
-    points = _costs(ctx, spec)
-    if not points:
-        return None
-    if order == ("played", "gifts"):
-        target = min(points)
-    else:
-        target = min(points, key=lambda pg: (pg[1], pg[0]))
+        return None, True
     assert spec.pattern is not None
     best: PublishOption | None = None
-    for combo in spec.pattern.combinations(ctx.pool):
-        for split, played, gifts in _splits(ctx, combo):
-            if (played, gifts) == target:
-                option = _option(novel, spec.points, split)
-                if best is None or option_key(position, option) < option_key(position, best):
-                    best = option
-    return best
+    best_key: OptionKey | None = None
+    try:
+        for combo in spec.pattern.combinations(ctx.pool):
+            _check(deadline)
+            for split, played, gifts in _splits(ctx, combo):
+                if (played, gifts) == costs:
+                    option = _option(novel, spec.points, split)
+                    key = option_key(position, option)
+                    if best_key is None or key < best_key:
+                        best, best_key = option, key
+    except _StoppedError:
+        return best, False
+    return best, True

@@ -1,0 +1,131 @@
+"""Bounds on the work of one query: a time limit and an output limit.
+
+Every solver entry point (:func:`~pastiche_core.solver.solve`,
+:func:`~pastiche_core.solver.best`, the ``pastiche publishes`` command) takes a
+``time_limit`` in seconds and a ``max_options``, the most options it returns.
+Past either, the answer is still valid but says so: ``complete`` is ``False``
+and ``stopped_by`` names the limit (``"time_limit"`` or ``"max_options"``).
+
+A :class:`Deadline` is the clock of one call; engines ask it whether the time is
+up between units of work.
+
+>>> deadline = Deadline(10.0)
+>>> deadline.passed(), deadline.time_limit
+(False, 10.0)
+>>> Deadline(None).left()
+inf
+>>> check_time_limit(0)
+Traceback (most recent call last):
+...
+pastiche_core.errors.InvalidArgumentError: time_limit must be a number of seconds > 0 or None, got 0
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .errors import InvalidArgumentError
+
+__all__ = [
+    "CLI_MAX_OPTIONS",
+    "DEFAULT_MAX_OPTIONS",
+    "DEFAULT_TIME_LIMIT",
+    "MAX_TIME_LIMIT",
+    "STOPPED_BY",
+    "Deadline",
+    "check_max_options",
+    "check_time_limit",
+]
+
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds one solver call may take unless told otherwise (library and command line)."""
+MAX_TIME_LIMIT = 3600.0
+"""The longest time limit accepted, in seconds."""
+DEFAULT_MAX_OPTIONS = 100_000
+"""Options one :func:`~pastiche_core.solver.solve` call returns at most, by default."""
+CLI_MAX_OPTIONS = 1_000
+"""Options ``pastiche publishes`` prints at most, by default (text and JSON)."""
+STOPPED_BY = ("time_limit", "max_options")
+"""The limits that can cut an answer short, as ``stopped_by`` names them."""
+
+
+def check_time_limit(value: object) -> float | None:
+    """A valid time limit: seconds in (0, :data:`MAX_TIME_LIMIT`], or ``None`` for none.
+
+    >>> check_time_limit(2), check_time_limit(None)
+    (2.0, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidArgumentError(
+            f"time_limit must be a number of seconds > 0 or None, got {value!r}"
+        )
+    seconds = float(value)
+    if not 0 < seconds <= MAX_TIME_LIMIT:  # NaN fails too
+        raise InvalidArgumentError(
+            f"time_limit must be a number of seconds > 0 or None, got {value!r}"
+            if not seconds > 0
+            else f"time_limit must be at most {MAX_TIME_LIMIT:g} seconds, got {value!r}"
+        )
+    return seconds
+
+
+def check_max_options(value: object) -> int | None:
+    """A valid output limit: an integer >= 0, or ``None`` for no limit.
+
+    >>> check_max_options(50), check_max_options(None)
+    (50, None)
+    >>> check_max_options(-1)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: max_options must be an integer >= 0 or None, got -1
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidArgumentError(f"max_options must be an integer >= 0 or None, got {value!r}")
+    return value
+
+
+class Deadline:
+    """The clock of one call: when its ``time_limit`` (seconds, or ``None``) runs out.
+
+    >>> deadline = Deadline(0.5)
+    >>> 0 < deadline.left() <= 0.5
+    True
+    """
+
+    __slots__ = ("_at", "_start", "time_limit")
+
+    def __init__(self, time_limit: float | None) -> None:
+        self.time_limit = check_time_limit(time_limit)
+        self._start = time.monotonic()
+        self._at = math.inf if self.time_limit is None else self._start + self.time_limit
+
+    def share(self, fraction: float) -> Deadline:
+        """An earlier deadline: ``fraction`` of this one's time limit from the same start.
+
+        Engines stop listing early with it, so sorting and writing the answer
+        still fit in the time limit.
+
+        >>> Deadline(10.0).share(0.5).left() <= 5.0
+        True
+        """
+        early = Deadline(None)
+        early.time_limit = None if self.time_limit is None else self.time_limit * fraction
+        early._start = self._start
+        early._at = math.inf if early.time_limit is None else self._start + early.time_limit
+        return early
+
+    def passed(self) -> bool:
+        """Whether the time is up."""
+        return time.monotonic() >= self._at
+
+    def left(self) -> float:
+        """Seconds left (``inf`` without a limit; may be negative once passed)."""
+        return self._at - time.monotonic()
+
+    def __repr__(self) -> str:
+        return f"<Deadline {self.time_limit!r} s, {self.left():.3g} s left>"

@@ -1,0 +1,340 @@
+"""The answers of the solver: a :class:`PublishReport` per query and a :class:`Best` choice.
+
+A report holds the options listed, the number of options of each Novel, the
+Pareto front of each Novel (R8, R9) and whether anything was cut short by a
+limit (:mod:`pastiche_core.limits`). Its ``str`` is the readable table that
+``pastiche publishes`` prints; its :meth:`~PublishReport.to_dict` is the JSON
+contract for frontends.
+
+>>> from pastiche_core import Position, solve
+>>> report = solve(Position.quick("SCI7 HOR7 MYS7"))
+>>> report
+<PublishReport fast: 1 option over 1 novel, complete>
+>>> print(report)
+player 0, engine fast
+hand: SCI7 HOR7 MYS7
+masterpieces: none
+<BLANKLINE>
+1 publish option:
+novel   cards played    cited  gifts owed  played  gifts  points
+kind-3  SCI7 HOR7 MYS7  -      -                3      0       1
+<BLANKLINE>
+options and Pareto front of (played, gifts) per novel (R9):
+  kind-3  1 option  (3, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from .cards import format_cards
+from .errors import InvalidArgumentError
+from .options import Constraints, PublishOption
+from .position import Position
+
+__all__ = [
+    "GOALS",
+    "PUBLISHES_FORMAT",
+    "PUBLISHES_VERSION",
+    "Best",
+    "PublishReport",
+    "format_report",
+    "goal_key",
+]
+
+PUBLISHES_FORMAT = "pastiche-publishes"
+"""The ``format`` name of a report's JSON form."""
+PUBLISHES_VERSION = 1
+"""The version of the report's JSON form."""
+
+GOALS: Mapping[str, str] = MappingProxyType(
+    {
+        "points": "most points, then fewest gifts, then fewest cards played",
+        "fewest-gifts": "fewest gifts, then most points, then fewest cards played",
+        "fewest-played": "fewest cards played, then most points, then fewest gifts",
+        "points-per-card": "most points per card played, then fewest gifts, then most points",
+    }
+)
+"""What :func:`~pastiche_core.solver.best` can optimise, and what each goal means."""
+
+_EMPTY: MappingProxyType[str, Any] = MappingProxyType({})
+_NO_CONSTRAINTS = Constraints()
+
+
+def goal_key(goal: str, points: int, costs: tuple[int, int]) -> tuple[Fraction | int, ...]:
+    """The sort key of an option's (points, (played, gifts)) under ``goal``: smaller is better.
+
+    >>> goal_key("points", 6, (2, 2)) < goal_key("points", 1, (1, 0))
+    True
+    >>> goal_key("fewest-gifts", 6, (2, 2)) < goal_key("fewest-gifts", 1, (1, 0))
+    False
+    """
+    played, gifts = costs
+    if goal == "points":
+        return (-points, gifts, played)
+    if goal == "fewest-gifts":
+        return (gifts, -points, played)
+    if goal == "fewest-played":
+        return (played, -points, gifts)
+    if goal == "points-per-card":
+        return (-Fraction(points, max(played, 1)), gifts, -points)
+    names = ", ".join(GOALS)
+    raise InvalidArgumentError(f"unknown goal {goal!r}: expected one of {names}")
+
+
+@dataclass(frozen=True, slots=True)
+class PublishReport:
+    """The answer to one query: options, counts and Pareto fronts per Novel, completeness.
+
+    ``counts`` has the exact number of options of every Novel that has any
+    (card by card when ``card_level``); ``pareto`` their fronts; ``options``
+    lists them, or at most ``max_options`` of them. ``stopped_by`` is ``None``
+    when nothing was cut short, else ``"max_options"`` (the counts and fronts
+    are still complete) or ``"time_limit"`` (Novels missing from ``counts``
+    were not examined and more options may exist).
+    """
+
+    position: Position
+    engine: str
+    options: tuple[PublishOption, ...]
+    pareto: Mapping[str, tuple[tuple[int, int], ...]]
+    counts: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    stopped_by: str | None = None
+    constraints: Constraints = _NO_CONSTRAINTS
+    card_level: bool = False
+    time_limit: float | None = None
+    max_options: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every option is listed (no limit cut the answer short)."""
+        return self.stopped_by is None
+
+    @property
+    def total(self) -> int:
+        """The number of options counted over all Novels."""
+        return sum(self.counts.values())
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else f"stopped by {self.stopped_by}"
+        listed = _plural(len(self.options), "option")
+        if self.total > len(self.options):
+            listed += f" of {self.total:,}"
+        return (
+            f"<PublishReport {self.engine}: {listed} over "
+            f"{_plural(len(self.pareto), 'novel')}, {state}>"
+        )
+
+    def __str__(self) -> str:
+        return format_report(self)
+
+    def _repr_html_(self) -> str:
+        """The options as a table of coloured cards, Pareto-optimal ones starred (Jupyter)."""
+        from .render import options_html
+
+        return options_html(self)
+
+    def __rich__(self) -> Any:
+        """The options coloured by genre in a rich console."""
+        from .render import rich_text
+
+        return rich_text(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The versioned JSON output (``pastiche publishes --json``).
+
+        >>> from pastiche_core import Position, solve
+        >>> data = solve(Position.quick("SCI7 HOR7 MYS7")).to_dict()
+        >>> data["options"][0]["novel"], data["pareto"], data["counts"], data["stopped_by"]
+        ('kind-3', {'kind-3': [[3, 0]]}, {'kind-3': 1}, None)
+        """
+        return {
+            "format": PUBLISHES_FORMAT,
+            "version": PUBLISHES_VERSION,
+            "player": self.position.player,
+            "engine": self.engine,
+            "complete": self.complete,
+            "stopped_by": self.stopped_by,
+            "card_level": self.card_level,
+            "counts": dict(self.counts),
+            "options": [option.to_dict() for option in self.options],
+            "pareto": {
+                novel: [list(point) for point in front] for novel, front in self.pareto.items()
+            },
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The best publish for a goal (see :data:`GOALS`): the option and why it was chosen.
+
+    ``complete`` is ``False`` when the time limit cut the search short: the
+    option is then the best found, not necessarily the best there is.
+
+    >>> from pastiche_core import Position, best
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> choice = best(pos)
+    >>> print(choice)
+    kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2 (best for points: 6 points, 2 gifts, 2 cards played)
+    >>> choice.option.novel, choice.goal, choice.complete
+    ('kind-5', 'points', True)
+    """
+
+    option: PublishOption
+    goal: str
+    complete: bool = True
+
+    def __str__(self) -> str:
+        option = self.option
+        facts = (
+            f"{_plural(option.points, 'point')}, {_plural(option.gift_count, 'gift')}, "
+            f"{_plural(option.played_count, 'card')} played"
+        )
+        cut = "" if self.complete else "; the time limit cut the search short"
+        return f"{option} (best for {self.goal}: {facts}{cut})"
+
+
+# ----------------------------------------------------------------------
+# The readable table
+# ----------------------------------------------------------------------
+def format_report(report: PublishReport) -> str:
+    """The readable report of ``pastiche publishes``: options, then counts and fronts (R8, R9).
+
+    One row per option (Novel, cards played, Masterpieces cited, gifts per
+    player, the two costs, points, and ``*`` for an instant Masterpiece, R7),
+    then per Novel the number of options and the front of (played, gifts), then
+    a note if a limit cut the answer short.
+
+    >>> from pastiche_core import Position, solve
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> print(format_report(solve(pos)))
+    player 0, engine fast
+    hand: MYT6 SCI9 MYS7 FAN7
+    masterpieces: m1 SCI7 (player 0), m2 HOR7 (player 1), m3 MYT7 (player 1)
+    <BLANKLINE>
+    5 publish options:
+    novel   cards played  cited     gifts owed  played  gifts  points
+    kind-3  MYS7          m1 m2     1 to p1          1      1       1  *
+    kind-3  MYS7          m2 m3     2 to p1          1      2       1  *
+    kind-3  MYS7 FAN7     m1        -                2      0       1
+    kind-3  MYS7 FAN7     m2        1 to p1          2      1       1
+    kind-5  MYS7 FAN7     m1 m2 m3  2 to p1          2      2       6
+    * instant Masterpiece: one card played (R7)
+    <BLANKLINE>
+    options and Pareto front of (played, gifts) per novel (R9):
+      kind-3  4 options  (1, 1) (2, 0)
+      kind-5  1 option   (2, 2)
+    >>> print(format_report(solve(pos, max_options=2)))
+    player 0, engine fast
+    ...
+    2 of 5 publish options (max_options 2):
+    ...
+    note: the listing stopped at max_options (2); the counts and fronts are complete
+    """
+    position = report.position
+    lines = [
+        f"player {position.player}, engine {report.engine}"
+        + (", card by card (R8)" if report.card_level else ""),
+        f"hand: {format_cards(position.hand, sort=False) or '(empty)'}",
+        "masterpieces: "
+        + (
+            ", ".join(f"{mp.id} {mp.card} (player {mp.owner})" for mp in position.masterpieces)
+            or "none"
+        ),
+    ]
+    if not report.constraints.is_empty:
+        lines.append(f"constraints: {describe_constraints(report.constraints)}")
+    lines.append("")
+    options: Sequence[PublishOption] = report.options
+    if not report.counts and not options:
+        lines.append("no publish option")
+    else:
+        title = _plural(len(options), "publish option")
+        if report.total > len(options) and report.stopped_by == "max_options":
+            title = f"{len(options):,} of {_plural(report.total, 'publish option')}"
+            title += f" (max_options {report.max_options})"
+        lines.append(f"{title}:")
+        lines.extend(_option_rows(options))
+        lines.append("")
+        lines.append("options and Pareto front of (played, gifts) per novel (R9):")
+        order = {novel: index for index, novel in enumerate(position.catalogue)}
+        novels = sorted(report.pareto, key=lambda novel: (order.get(novel, len(order)), novel))
+        counted = [
+            _plural(report.counts[novel], "option") if novel in report.counts else "not counted"
+            for novel in novels
+        ]
+        width = max((len(novel) for novel in novels), default=0)
+        count_width = max((len(text) for text in counted), default=0)
+        for novel, text in zip(novels, counted, strict=True):
+            front = " ".join(f"({played}, {gifts})" for played, gifts in report.pareto[novel])
+            lines.append(f"  {novel.ljust(width)}  {text.ljust(count_width)}  {front}")
+    if report.stopped_by is not None:
+        lines.append("")
+        lines.append(stop_note(report))
+    return "\n".join(lines)
+
+
+def stop_note(report: PublishReport) -> str:
+    """One line saying which limit cut ``report`` short, and what that means."""
+    if report.stopped_by == "max_options":
+        counted = all(novel in report.counts for novel in report.pareto)
+        return f"note: the listing stopped at max_options ({report.max_options}); " + (
+            "the counts and fronts are complete" if counted else "the fronts are complete"
+        )
+    limit = "" if report.time_limit is None else f" ({report.time_limit:g} s)"
+    return (
+        f"warning: the search stopped at the time limit{limit}: novels without a count were "
+        "not examined and more options may exist"
+    )
+
+
+def _option_rows(options: Sequence[PublishOption]) -> list[str]:
+    header = ("novel", "cards played", "cited", "gifts owed", "played", "gifts", "points", "")
+    rows = [
+        (
+            option.novel,
+            format_cards(option.played, sort=False),
+            " ".join(option.cited) or "-",
+            ", ".join(f"{n} to p{owner}" for owner, n in option.gifts) or "-",
+            str(option.played_count),
+            str(option.gift_count),
+            str(option.points),
+            "*" if option.instant_masterpiece else "",
+        )
+        for option in options
+    ]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    lines = []
+    for row in (header, *rows):
+        cells = [row[i].ljust(widths[i]) for i in range(4)]
+        cells += [row[i].rjust(widths[i]) for i in range(4, 7)]
+        lines.append("  ".join([*cells, row[7]]).rstrip())
+    if any(option.instant_masterpiece for option in options):
+        lines.append("* instant Masterpiece: one card played (R7)")
+    return lines
+
+
+def describe_constraints(constraints: Constraints) -> str:
+    """The constraints in words.
+
+    >>> describe_constraints(Constraints(max_gifts=1, min_points=2))
+    'at most 1 gift; at least 2 points'
+    """
+    parts = []
+    if constraints.keep:
+        parts.append(f"keep {format_cards(constraints.keep)}")
+    if constraints.no_cite:
+        parts.append("not citing player " + ", ".join(map(str, sorted(constraints.no_cite))))
+    if constraints.max_gifts is not None:
+        parts.append(f"at most {_plural(constraints.max_gifts, 'gift')}")
+    if constraints.min_points is not None:
+        parts.append(f"at least {_plural(constraints.min_points, 'point')}")
+    return "; ".join(parts)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
