@@ -37,7 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, format_cards
 from .catalogue import Catalogue
-from .errors import IllegalMoveError, InvalidStateError
+from .errors import (
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidStateError,
+)
 from .movegen import LegalMoves, ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
 from .moves import (
     Choose,
@@ -122,6 +127,7 @@ class Game:
         "_face_down",
         "_hands",
         "_tables",
+        "_undo",
         "catalogue",
         "current",
         "deck",
@@ -172,6 +178,7 @@ class Game:
         self.turns_left: int | None = None
         self.end_reason: str | None = None
         self.history: list[Move] = []
+        self._undo: list[_Undo] = []
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -181,8 +188,22 @@ class Game:
 
         >>> Game(players=3, seed=2).hand(0)
         (Card.parse('MYT3'), Card.parse('MYT5'), Card.parse('HOR9'))
+        >>> Game(players=3).hand(3)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: player must be a seat from 0 to 2, got 3
         """
-        return tuple(sorted(self._hands[player]))
+        return tuple(sorted(self._hands[self._seat(player)]))
+
+    def _seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game, else a clear error."""
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise InvalidArgumentError(f"player must be a seat number, got {player!r}")
+        if not 0 <= player < self.players:
+            raise InvalidArgumentError(
+                f"player must be a seat from 0 to {self.players - 1}, got {player}"
+            )
+        return player
 
     @property
     def deck_size(self) -> int:
@@ -200,7 +221,8 @@ class Game:
 
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
-        return tuple(TableNovel(player, nid, cards) for nid, cards in self._tables[player].items())
+        seat = self._seat(player)
+        return tuple(TableNovel(seat, nid, cards) for nid, cards in self._tables[seat].items())
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -217,12 +239,14 @@ class Game:
         """Points of a player's Masterpieces (the R12 trigger counts only these)."""
         cat = self.catalogue
         return sum(
-            cat[nid].points for nid, cards in self._tables[player].items() if len(cards) == 1
+            cat[nid].points
+            for nid, cards in self._tables[self._seat(player)].items()
+            if len(cards) == 1
         )
 
     def masterpiece_count(self, player: int) -> int:
         """Number of a player's Masterpieces (the R13 tie-break)."""
-        return sum(1 for cards in self._tables[player].values() if len(cards) == 1)
+        return sum(1 for cards in self._tables[self._seat(player)].values() if len(cards) == 1)
 
     def score(self, player: int) -> int:
         """Masterpiece points plus the End Flag; Published novels score nothing (R13).
@@ -286,8 +310,7 @@ class Game:
         >>> game.violation("draw")
         'the game is in setup: player 2 must keep 3 cards (R10)'
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
+        move = _as_move(move)
         phase = self.phase
         if phase is Phase.OVER:
             return "the game is over (R12)"
@@ -335,9 +358,12 @@ class Game:
         Traceback (most recent call last):
         ...
         pastiche_core.errors.IllegalMoveError: illegal move 'take': the game is in setup: player 2 must keep 3 cards (R10)
+        >>> game.apply(42)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid move 42: expected a Move or its notation, such as 'draw'
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
+        move = _as_move(move)
         reason = self.violation(move)
         if reason is not None:
             raise IllegalMoveError(f"illegal move '{move}': {reason}")
@@ -388,6 +414,7 @@ class Game:
         twin.turns_left = self.turns_left
         twin.end_reason = self.end_reason
         twin.history = self.history.copy() if history else []
+        twin._undo = self._undo.copy() if history else []
         return twin
 
     __copy__ = copy
@@ -597,6 +624,23 @@ class Game:
         self.history.append(move)
         player = self.to_move
         hand = self._hands[player]
+        flag_id = self.catalogue.end_flag.id
+        # What undo() needs: the scalars before the move and the move's own changes.
+        before = (
+            self.phase,
+            self.to_move,
+            self.current,
+            self.pending,
+            self.turn,
+            self.passes,
+            self.trigger,
+            self.turns_left,
+            self.end_reason,
+            self.flag,
+            self.rng.state,
+            self.supply[flag_id],
+        )
+        change: Any = None
         if isinstance(move, Keep):
             kept = set(move.cards)
             dropped = sorted(hand - kept)
@@ -604,14 +648,19 @@ class Game:
             # R10: discards go face down, in canonical order; the last seat's end on top.
             self._discard.extend(dropped)
             self._face_down.update(dropped)
+            change = dropped
             if player + 1 < self.players:
                 self.to_move = player + 1
             else:
                 self.phase = Phase.ACTION
                 self.current = self.to_move = 0
         elif isinstance(move, Draw):
+            # A draw may reshuffle the discard pile into the deck (R11): keep all three.
+            change = (self.deck.copy(), self._discard.copy(), self._face_down.copy(), None)
             if len(self.deck) + len(self._discard) == 1:
-                hand.add(self._draw_one())  # R11: only one card left in all: just take it
+                card = self._draw_one()
+                hand.add(card)  # R11: only one card left in all: just take it
+                change = (*change[:3], card)
                 self._end_turn(passed=False)
             else:
                 first = self._draw_one()
@@ -626,6 +675,7 @@ class Game:
             self._end_turn(passed=False)
         elif isinstance(move, TakeDiscard):
             card = self._discard.pop()
+            change = (card, card in self._face_down)
             self._face_down.discard(card)
             hand.add(card)
             self._end_turn(passed=False)
@@ -641,6 +691,7 @@ class Game:
         elif isinstance(move, Read):
             ref = move.source
             cards = self._tables[ref.owner][ref.novel]
+            change = cards
             self._tables[ref.owner][ref.novel] = tuple(c for c in cards if c is not move.card)
             hand.add(move.card)
             self._end_turn(passed=False)
@@ -649,10 +700,99 @@ class Game:
         elif isinstance(move, TakeFlag):
             hand.remove(move.card)
             self.flag = (player, move.card)
-            self.supply[self.catalogue.end_flag.id] = 0
+            self.supply[flag_id] = 0
             self._next_turn()
         else:  # pragma: no cover - violation() admits no other move
             raise AssertionError(move)
+        self._undo.append((before, change))
+
+    # ------------------------------------------------------------------
+    # Taking moves back
+    # ------------------------------------------------------------------
+    def undo(self) -> Move:
+        """Take back the last move and return it; the state is exactly as before it.
+
+        Cards, phase, counters and the generator (R14) all return, so playing the
+        same move again gives the same result. Cheap: each move keeps what it
+        changed. A game loaded from JSON replays its history instead (R14).
+
+        >>> game = Game(players=3, seed=7)
+        >>> before = game.copy()
+        >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw")
+        >>> game.undo(), game.undo()
+        (Move.parse('draw'), Move.parse('keep MYT1 HOR7 HOR8'))
+        >>> game == before
+        True
+        >>> game.undo()
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.IllegalMoveError: nothing to undo: no move has been played
+        """
+        if not self.history:
+            raise IllegalMoveError("nothing to undo: no move has been played")
+        if len(self._undo) != len(self.history):
+            return self._undo_by_replay()
+        move = self.history.pop()
+        before, change = self._undo.pop()
+        (
+            self.phase,
+            self.to_move,
+            self.current,
+            self.pending,
+            self.turn,
+            self.passes,
+            self.trigger,
+            self.turns_left,
+            self.end_reason,
+            self.flag,
+            rng_state,
+            flag_supply,
+        ) = before
+        self.rng.state = rng_state
+        self.supply[self.catalogue.end_flag.id] = flag_supply
+        player = self.to_move
+        hand = self._hands[player]
+        if isinstance(move, Keep):
+            hand.update(change)
+            del self._discard[len(self._discard) - len(change) :]
+            self._face_down.difference_update(change)
+        elif isinstance(move, Draw):
+            self.deck, self._discard, self._face_down, taken = change
+            if taken is not None:
+                hand.remove(taken)
+        elif isinstance(move, Choose):
+            hand.remove(move.card)
+            self._discard.pop()
+        elif isinstance(move, TakeDiscard):
+            card, face_down = change
+            hand.remove(card)
+            self._discard.append(card)
+            if face_down:
+                self._face_down.add(card)
+        elif isinstance(move, Publish):
+            del self._tables[player][move.novel]
+            self.supply[move.novel] += 1
+            hand.update(move.played)
+            for gift in move.gifts:
+                self._hands[gift.to].remove(gift.card)
+                hand.add(gift.card)
+        elif isinstance(move, Read):
+            self._tables[move.source.owner][move.source.novel] = change
+            hand.remove(move.card)
+        elif isinstance(move, TakeFlag):
+            hand.add(move.card)
+        return move
+
+    def _undo_by_replay(self) -> Move:
+        """Undo without undo records (a loaded game): replay the history but its last move."""
+        from .record import GameRecord
+
+        move = self.history[-1]
+        record = GameRecord(self.players, self.seed, self.catalogue, tuple(self.history[:-1]))
+        replayed = record.replay()
+        for name in Game.__slots__:
+            setattr(self, name, getattr(replayed, name))
+        return move
 
     def _draw_one(self) -> Card:
         if not self.deck:
@@ -754,3 +894,18 @@ class Game:
         return publish_segments(
             player, self._hands[player], self._tables, self.supply, self.catalogue
         )
+
+
+_Undo = tuple[tuple[Any, ...], Any]
+"""An undo record: the scalars before a move and what the move changed in the containers."""
+
+
+def _as_move(move: object) -> Move:
+    """``move`` as a :class:`Move`: a move, or notation parsed (R11's moves), else a clear error."""
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return Move.parse(move)
+    raise InvalidNotationError(
+        f"invalid move {move!r}: expected a Move or its notation, such as 'draw'"
+    )

@@ -273,6 +273,7 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     game.turns_left = turns_left
     game.end_reason = end_reason
     game.history = history
+    game._undo = []
     return game
 
 

@@ -1,0 +1,101 @@
+"""Undo: every move taken back restores the exact previous state, generator included (R14)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pastiche_core import Game, IllegalMoveError, InvalidArgumentError, InvalidNotationError
+from pastiche_core.io import state_from_json, state_to_json
+
+
+def play(game: Game, rng: random.Random, moves: int) -> None:
+    for _ in range(moves):
+        legal = game.legal_moves
+        if game.is_over:
+            return
+        game.apply(legal[rng.randrange(len(legal))])
+
+
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(0, 2**32 - 1),
+    choices=st.integers(0, 2**32 - 1),
+)
+def test_r14_undo_restores_every_position_of_a_random_game(
+    players: int, seed: int, choices: int
+) -> None:
+    game = Game(players=players, seed=seed)
+    rng = random.Random(choices)
+    snapshots = [game.copy()]
+    while not game.is_over and len(game.history) < 400:
+        legal = game.legal_moves
+        move = legal[rng.randrange(len(legal))]
+        game.apply(move)
+        snapshots.append(game.copy())
+        if rng.random() < 0.3:  # undo and replay: the same move leads to the same state
+            assert game.undo() == move
+            assert game == snapshots[-2]
+            game.apply(move)
+            assert game == snapshots[-1]
+    while game.history:
+        snapshots.pop()
+        game.undo()
+        assert game == snapshots[-1]
+        assert game.history == snapshots[-1].history
+    assert game == Game(players=players, seed=seed)
+
+
+def test_r11_undo_takes_back_a_draw_that_reshuffled_the_discard_pile() -> None:
+    rng = random.Random(5)
+    for seed in range(200):
+        game = Game(players=5, seed=seed)
+        while not game.is_over:
+            legal = game.legal_moves
+            move = legal[rng.randrange(len(legal))]
+            if str(move) == "draw" and game.deck_size < 2 and game.discard:
+                before = game.copy()
+                game.apply(move)
+                assert game.undo() == move
+                assert game == before
+                assert game.rng.state == before.rng.state
+                return
+            game.apply(move)
+    pytest.fail("no reshuffling draw found in 200 games")
+
+
+def test_a_loaded_game_undoes_by_replaying_its_history() -> None:
+    game = Game(players=4, seed=11)
+    play(game, random.Random(3), 40)
+    loaded = state_from_json(state_to_json(game))
+    twin = game.copy()
+    assert loaded.undo() == twin.undo()
+    assert loaded == twin
+    assert loaded.undo() == twin.undo()
+    assert loaded == twin
+
+
+def test_nothing_to_undo_leaves_the_game_untouched() -> None:
+    game = Game(players=3, seed=1)
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        game.undo()
+    assert game == Game(players=3, seed=1)
+
+
+@pytest.mark.parametrize("seat", [3, -1, 10**18, True, "0"])
+def test_a_seat_outside_the_game_is_a_clear_error(seat: object) -> None:
+    game = Game(players=3, seed=1)
+    for query in (game.hand, game.table, game.masterpiece_points, game.masterpiece_count):
+        with pytest.raises(InvalidArgumentError, match="player must be a seat"):
+            query(seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("move", [42, None, 3.5, b"draw", ["draw"]])
+def test_applying_something_that_is_not_a_move_says_so(move: object) -> None:
+    game = Game(players=3, seed=1)
+    with pytest.raises(InvalidNotationError, match="expected a Move or its notation"):
+        game.apply(move)  # type: ignore[arg-type]
+    assert game == Game(players=3, seed=1)
