@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
@@ -102,19 +102,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 class ProgressBar:
-    """A one-line text progress bar on a terminal stream, drawn with ``\\r``.
+    """A progress bar of games on a terminal stream, drawn by rich.
 
     In automatic mode (``force=False``) it draws only when ``stream`` is a
     terminal and the run has lasted ``delay`` seconds, so short runs stay
-    silent; ``force=True`` draws on any stream from the start. Redraws are
-    limited to ten a second.
+    silent; ``force=True`` draws on any stream from the start. rich is imported
+    only once a bar is drawn.
 
     >>> import io
     >>> out = io.StringIO()
     >>> bar = ProgressBar(out, force=True, width=10)
-    >>> bar(5, 10); bar.close()
-    >>> out.getvalue().strip()
-    '[#####.....]  5/10 games...'
+    >>> bar(5, 10); bar(10, 10); bar.close()
+    >>> "10/10 games" in out.getvalue()
+    True
     """
 
     def __init__(
@@ -122,37 +122,52 @@ class ProgressBar:
     ) -> None:
         self.stream = stream
         self.width = width
+        self.force = force
         self.delay = 0.0 if force else delay
         self.enabled = force or _is_tty(stream)
         self._start = time.monotonic()
-        self._last = -1.0
-        self._drawn = False
+        self._progress: Any = None
+        self._task: Any = None
 
     def __call__(self, done: int, total: int) -> None:
         """Report ``done`` of ``total`` games finished."""
-        if not self.enabled:
+        if not self.enabled or time.monotonic() - self._start < self.delay:
             return
-        now = time.monotonic()
-        elapsed = now - self._start
-        if elapsed < self.delay or (done < total and now - self._last < 0.1):
-            return
-        self._last = now
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "." * (self.width - filled)
-        digits = len(str(total))
-        line = f"\r[{bar}] {done:>{digits}}/{total} games"
-        if elapsed > 0:
-            line += f"  {done / elapsed:,.1f} games/s"
-        self.stream.write(line)
-        self.stream.flush()
-        self._drawn = True
+        if self._progress is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            tty = _is_tty(self.stream)
+            console = Console(
+                file=self.stream,
+                force_terminal=self.force or None,
+                color_system="auto" if tty else None,  # no colour codes in a log file
+            )
+            self._progress = Progress(
+                BarColumn(bar_width=self.width),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                transient=False,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("games", total=total)
+        self._progress.update(self._task, completed=done, total=total)
 
     def close(self) -> None:
-        """End the bar's line, if one was drawn."""
-        if self._drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        """Finish the bar's line, if one was drawn."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
 
 
 def _is_tty(stream: TextIO) -> bool:
