@@ -9,6 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from builders import build_game
@@ -24,6 +25,8 @@ from pastiche_core.render import (
     print_rich,
     rich_text,
 )
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -320,3 +323,22 @@ def test_importing_does_not_import_rich() -> None:
         "assert 'rich' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", ["midgame", "lategame", "jerome"])
+def test_rich_report_reads_well_at_80_columns(name: str) -> None:
+    from pastiche_core.io import load_query
+
+    position, constraints = load_query(EXAMPLES / f"{name}.json")
+    report = solve(position, constraints=constraints)
+    text = record(report, width=80)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    rows = [line for line in lines if line.split() and line.split()[0] in report.counts]
+    assert len(rows) == len(report.options), "every option has a row with its whole Novel id"
+    for row, option in zip(rows, report.options, strict=True):
+        cells = row.split()
+        assert cells[0] == option.novel
+        assert cells[1] == str(option.points)
+        assert f"{option.played_count},{option.gift_count}" in cells
+        assert row.rstrip().endswith("★") == (option.costs in report.pareto[option.novel])

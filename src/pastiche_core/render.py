@@ -544,21 +544,22 @@ def game_html(game: Game, *, hands: bool = True) -> str:
 # ----------------------------------------------------------------------
 # rich
 # ----------------------------------------------------------------------
-def _rich_card(card: Card) -> Text:
+def _rich_card(card: Card, *, pad: bool = True) -> Text:
     from rich.text import Text
 
     swatch = PALETTE[card.genre]
-    return Text(f" {card.notation} ", style=f"bold {swatch.ink} on {swatch.fill}")
+    text = f" {card.notation} " if pad else card.notation
+    return Text(text, style=f"bold {swatch.ink} on {swatch.fill}")
 
 
-def _rich_cards(cards: Iterable[Card]) -> Text:
+def _rich_cards(cards: Iterable[Card], *, pad: bool = True) -> Text:
     from rich.text import Text
 
     text = Text()
     for index, card in enumerate(cards):
         if index:
             text.append(" ")
-        text.append_text(_rich_card(card))
+        text.append_text(_rich_card(card, pad=pad))
     return text
 
 
@@ -585,21 +586,32 @@ def _rich_option(option: PublishOption) -> Text:
 
 
 def _rich_options(options: Sequence[PublishOption], report: PublishReport | None) -> RenderableType:
+    """The options as a compact table that reads well at 80 columns.
+
+    The Novel, points, costs and Pareto mark never wrap; the cards played and
+    cited wrap onto more lines when the terminal is narrow.
+    """
+    from rich import box
     from rich.table import Table
     from rich.text import Text
 
     title = None
     if report is not None:
-        state = "complete" if report.complete else f"STOPPED BY {report.stopped_by}"
-        title = (
-            f"Player {report.position.player}: {len(options)} options, "
-            f"{report.engine} engine, {state}"
-        )
-    table = Table(title=title, title_justify="left")
-    for head in ("Novel", "Pts", "Played", "Cited", "Gifts", "Cost"):
-        table.add_column(head, no_wrap=True)
+        state = "complete" if report.complete else f"stopped by {report.stopped_by}"
+        shown = f"{len(options):,}"
+        if report.total > len(options):
+            shown += f" of {report.total:,}"
+        title = f"Player {report.position.player}: {shown} options, {report.engine} engine, {state}"
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    novel_width = max((len(option.novel) for option in options), default=5)
+    table.add_column("Novel", no_wrap=True, min_width=max(novel_width, 5))
+    table.add_column("Pts", justify="right", no_wrap=True)
+    table.add_column("Played", overflow="fold", ratio=3)
+    table.add_column("Cited", overflow="fold", ratio=3)
+    table.add_column("Gifts", no_wrap=True)
+    table.add_column("Cost", justify="right", no_wrap=True)
     if report is not None:
-        table.add_column("Pareto", no_wrap=True)
+        table.add_column("★", no_wrap=True)
     for option in options:
         cited = Text()
         for index, ident in enumerate(option.cited):
@@ -612,19 +624,22 @@ def _rich_options(options: Sequence[PublishOption], report: PublishReport | None
             if mp is None:
                 cited.append(ident)
             else:
-                cited.append_text(_rich_card(mp.card))
-                cited.append(f" P{mp.owner}", style="dim")
+                cited.append(f"P{mp.owner}:", style="dim")
+                cited.append_text(_rich_card(mp.card, pad=False))
         row: list[RenderableType] = [
             Text(option.novel, style="bold"),
             str(option.points),
-            _rich_cards(option.played),
+            _rich_cards(option.played, pad=False),
             cited,
-            Text(", ".join(f"{n} to P{o}" for o, n in option.gifts)),
-            f"{option.played_count}, {option.gift_count}",
+            Text(" ".join(f"{n}→P{o}" for o, n in option.gifts) or "-"),
+            f"{option.played_count},{option.gift_count}",
         ]
         if report is not None:
             row.append("★" if option.costs in report.pareto.get(option.novel, ()) else "")
         table.add_row(*row)
+    if report is not None:
+        table.caption = "Cost: cards played, gifts (R9); ★ on the Pareto front"
+        table.caption_justify = "left"
     return table
 
 
