@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import os
 import re
 import shlex
@@ -198,3 +199,25 @@ def test_reference_covers_public_api() -> None:
         if name not in EXPLICIT and _defining_module(name) not in modules
     ]
     assert not missing, f"public names without a reference page: {missing}"
+
+
+def test_pictures_are_made_from_the_examples_and_up_to_date() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "make_pictures", DOCS / "images" / "make_pictures.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pictures: dict[str, str] = module.pictures()
+    assert set(pictures) == {"midgame.svg", "game.svg", "jerome.svg", "jerome-report.html"}
+    for name, text in pictures.items():
+        path = DOCS / "images" / name
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{name} is stale: run python docs/images/make_pictures.py"
+        )
+    pages = {page.name: page.read_text(encoding="utf-8") for page in PAGES}
+    assert "](images/midgame.svg)" in pages["index.md"]
+    for name in ("game.svg", "jerome.svg"):
+        assert f"](images/{name})" in pages["tutorial.md"]
+    assert '--8<-- "docs/images/jerome-report.html"' in pages["tutorial.md"]
