@@ -1,15 +1,34 @@
-"""Test configuration: Hypothesis profiles.
+"""Test configuration: Hypothesis profiles and the tests' registered pattern kinds.
 
 ``ci`` (selected when the CI environment variable is set) keeps the whole suite
 within a few minutes on two cores; ``dev`` is the default; ``thorough`` is for
 long local runs (``HYPOTHESIS_PROFILE=thorough``).
+
+The user-defined patterns of ``custom_patterns`` and ``position_strategies`` are
+registered under their kinds (R3), so that catalogues holding them load back from
+their JSON and TOML forms, as a program that defines patterns would do.
 """
 
 from __future__ import annotations
 
 import os
 
+from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import HealthCheck, settings
+from position_strategies import Sandwich, SmallSum
+
+from pastiche_core import register_pattern
+
+TEST_KINDS = {
+    "all-odd": AllOdd,
+    "sum-any": SumOfAnySize,
+    "sandwich": Sandwich,
+    "small-sum": SmallSum,
+}
+"""The pattern kinds every test may name, registered once for the session."""
+
+for _kind, _factory in TEST_KINDS.items():
+    register_pattern(_kind, _factory)
 
 settings.register_profile(
     "ci",

@@ -1,10 +1,12 @@
 """User-defined patterns for custom catalogue tests (R3).
 
-:class:`AllOdd` is the pattern the example catalogue ``examples/catalogues/variant.toml``
-names with ``factory = "custom_patterns:AllOdd"``; it needs this directory on
-``sys.path``. :class:`SumOfAnySize` has no fixed size, which exercises the generic
-search over sub-multisets of every size. The remaining factories are broken on
-purpose, for the catalogue's error messages.
+``tests/conftest.py`` registers :class:`AllOdd` as kind ``all-odd`` and
+:class:`SumOfAnySize` as ``sum-any`` (:func:`~pastiche_core.register_pattern`),
+so catalogues in the tests' data name them as ``kind = "all-odd"`` with
+``params = {count = 5}``. :class:`SumOfAnySize` has no fixed size, which
+exercises the generic search over sub-multisets of every size. The remaining
+factories are broken on purpose, for the catalogue's error messages; tests
+register them for a moment.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "not_a_pattern",
     "pattern_class",
     "straight_factory",
+    "wrong_kind_factory",
 ]
 
 
@@ -89,6 +92,11 @@ class SumOfAnySize(CustomPattern):
 def straight_factory(length: int = 3) -> Straight:
     """A factory that is a plain function returning a built-in pattern."""
     return Straight(length)
+
+
+def wrong_kind_factory() -> AllOdd:
+    """A factory whose pattern's kind is not the kind it is registered under."""
+    return AllOdd(3)
 
 
 def failing_factory() -> CustomPattern:

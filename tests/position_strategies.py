@@ -6,7 +6,9 @@
 * :func:`constraints_for` — hint constraints that fit a position;
 * :data:`CUSTOM_CATALOGUE` — a small catalogue built in Python (R3) with the
   built-in kinds and two user-defined patterns of this module:
-  :class:`Sandwich` (fixed size) and :class:`SmallSum` (any size).
+  :class:`Sandwich` (fixed size) and :class:`SmallSum` (any size), registered
+  as kinds ``sandwich`` and ``small-sum`` by ``conftest.py`` so the catalogue
+  loads back from its JSON form.
 
 >>> Sandwich().matches([4, 9, 9]), Sandwich().matches([4, 4, 9, 9])
 (True, False)
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -66,6 +69,15 @@ class Sandwich(CustomPattern):
     def describe(self) -> str:
         return f"a pair and a card {self.gap} ranks away"
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "params": {"gap": self.gap}}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sandwich) and other.gap == self.gap
+
+    def __hash__(self) -> int:
+        return hash((Sandwich, self.gap))
+
 
 class SmallSum(CustomPattern):
     """Two to four cards whose ranks add up to ``target`` (no fixed size)."""
@@ -80,6 +92,15 @@ class SmallSum(CustomPattern):
 
     def describe(self) -> str:
         return f"two to four cards whose ranks add up to {self.target}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "params": {"target": self.target}}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SmallSum) and other.target == self.target
+
+    def __hash__(self) -> int:
+        return hash((SmallSum, self.target))
 
 
 CUSTOM_CATALOGUE = Catalogue(

@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 BuiltinPattern = Straight | OfAKind | Pairs | Total
-"""The pattern kinds a catalogue can name without a factory (R2, R3)."""
+"""The pattern kinds a catalogue can name without registering them (R2, R3)."""
 
 
 def copies_of_rank(rank: int) -> int:
@@ -86,23 +86,23 @@ def rank_lists_with(core: Sequence[int], max_size: int = 49) -> SearchStrategy[l
     )
 
 
-def patterns(max_size: int = 49) -> SearchStrategy[BuiltinPattern]:
+def patterns(max_size: int = 13) -> SearchStrategy[BuiltinPattern]:
     """Built-in patterns with valid parameters, needing at most ``max_size`` cards.
 
-    Straights of 2–13, of-a-kinds of 2–7, 1–13 pairs and totals of 1–49 cards.
-    A total's target is usually reachable (``count`` to ``13 * count``) and
-    sometimes any valid target, so that both found and empty answers occur.
+    Straights of 2–13, of-a-kinds of 2–7, 1–6 pairs and totals of 1–13 cards (the
+    limits of R3). A total's target is any sum its count of ranks can make
+    (``count`` to ``13 * count``), so that both found and empty answers occur.
     """
     if max_size < 2:
         raise ValueError(f"max_size must be at least 2, got {max_size}")
     straights = st.builds(Straight, st.integers(2, min(13, max_size)))
     kinds = st.builds(OfAKind, st.integers(2, min(7, max_size)))
-    pairs = st.builds(Pairs, st.integers(1, min(13, max_size // 2)))
+    pairs = st.builds(Pairs, st.integers(1, min(6, max_size // 2)))
 
     @st.composite
     def totals(draw: st.DrawFn) -> Total:
-        count = draw(st.integers(1, min(49, max_size)))
-        target = draw(st.integers(count, 13 * count) | st.integers(1, 49 * 13))
+        count = draw(st.integers(1, min(13, max_size)))
+        target = draw(st.integers(count, 13 * count))
         return Total(count, target)
 
     return st.one_of(straights, kinds, pairs, totals())

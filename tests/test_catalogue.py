@@ -1,21 +1,26 @@
-"""The Novel catalogue: the reconstructed default (R2) and custom catalogues (R3)."""
+"""The Novel catalogue: the reconstructed default (R2), custom catalogues and their limits (R3)."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import custom_patterns
 import pytest
+from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import given
 from hypothesis import strategies as st
+from position_strategies import CUSTOM_CATALOGUE
 from strategies import patterns
 
 from pastiche_core import (
+    BUILTIN_KINDS,
     END_FLAG_ID,
+    SHIPPED_CATALOGUES,
     Catalogue,
     CustomPattern,
     InvalidCatalogueError,
@@ -23,9 +28,15 @@ from pastiche_core import (
     OfAKind,
     Pairs,
     PasticheError,
+    Pattern,
     Straight,
     Total,
+    limits,
     load_catalogue,
+    pattern_factory,
+    register_pattern,
+    registered_patterns,
+    unregister_pattern,
 )
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -48,9 +59,17 @@ R2_TABLE: list[tuple[str, str, object, int, int, str]] = [
 
 
 @pytest.fixture
-def tests_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``custom_patterns`` importable as the factories' module."""
-    monkeypatch.syspath_prepend(str(TESTS_DIR))
+def register() -> Iterator[Callable[[str, Callable[..., Pattern]], None]]:
+    """Register pattern kinds for one test; they are unregistered afterwards."""
+    added: list[str] = []
+
+    def add(kind: str, factory: Callable[..., Pattern]) -> None:
+        register_pattern(kind, factory)
+        added.append(kind)
+
+    yield add
+    for kind in added:
+        unregister_pattern(kind)
 
 
 def entry(novel_id: str, kind: str = "straight", **fields: Any) -> dict[str, Any]:
@@ -61,7 +80,7 @@ def entry(novel_id: str, kind: str = "straight", **fields: Any) -> dict[str, Any
         "pairs": {"pairs": 2},
         "total": {"count": 3, "target": 20},
         "end-flag": {},
-        "custom": {"factory": "custom_patterns:AllOdd", "params": {"count": 3}},
+        "all-odd": {"params": {"count": 3}},
     }
     params = params_by_kind[kind]
     data: dict[str, Any] = {"id": novel_id, "name": novel_id.title(), "kind": kind}
@@ -223,9 +242,18 @@ def test_from_dict_name_override_and_default_name() -> None:
     assert Catalogue.from_dict(data).name == "custom"
 
 
+def printable_text(min_size: int = 1, max_size: int = 20) -> st.SearchStrategy[str]:
+    """Printable text (R3): no control, format or surrogate character; not blank."""
+    return st.text(
+        st.characters(categories=["L", "M", "N", "P", "S"], include_characters=" "),
+        min_size=min_size,
+        max_size=max_size,
+    ).filter(lambda text: text.strip() != "" or min_size == 0)
+
+
 @st.composite
 def catalogues(draw: st.DrawFn) -> Catalogue:
-    """Random valid catalogues of built-in patterns with an End Flag somewhere."""
+    """Random valid catalogues of built-in and registered patterns with an End Flag somewhere."""
     ids = draw(
         st.lists(
             st.text("abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=12),
@@ -234,20 +262,24 @@ def catalogues(draw: st.DrawFn) -> Catalogue:
             unique=True,
         ).filter(lambda xs: END_FLAG_ID not in xs)
     )
+    registered = st.one_of(
+        st.builds(AllOdd, st.integers(1, limits.MAX_PATTERN_CARDS)),
+        st.builds(SumOfAnySize, st.integers(2, 40)),
+    )
     specs = [
         NovelSpec(
             novel_id,
-            draw(st.text(min_size=1, max_size=20)),
-            draw(patterns()),
-            draw(st.integers(0, 20)),
-            draw(st.integers(1, 9)),
-            draw(st.sampled_from(["custom", "printed", "reconstructed", "variant"])),
+            draw(printable_text()),
+            draw(patterns() | registered),
+            draw(st.integers(0, limits.MAX_POINTS)),
+            draw(st.integers(1, limits.MAX_COPIES)),
+            draw(st.sampled_from(["custom", "printed", "reconstructed", "variant", ""])),
         )
         for novel_id in ids
     ]
     flag = NovelSpec(END_FLAG_ID, "End Flag", None, draw(st.integers(0, 3)), 1, "printed")
     specs.insert(draw(st.integers(0, len(specs))), flag)
-    return Catalogue(specs, name=draw(st.text(max_size=10)))
+    return Catalogue(specs, name=draw(printable_text(max_size=10)))
 
 
 @given(catalogues())
@@ -286,10 +318,7 @@ def test_catalogue_built_in_python() -> None:
 # --- TOML and the example variant (R3) --------------------------------------------------
 
 
-@pytest.mark.usefixtures("tests_on_path")
-def test_r3_variant_toml_loads_with_its_custom_pattern() -> None:
-    from custom_patterns import AllOdd
-
+def test_r3_variant_toml_loads_with_built_in_kinds_only() -> None:
     cat = load_catalogue(VARIANT)
     assert cat.name == "variant"
     assert list(cat) == [
@@ -299,59 +328,98 @@ def test_r3_variant_toml_loads_with_its_custom_pattern() -> None:
         "kind-4",
         "pairs-2",
         "total-3",
-        "all-odd-5",
+        "total-5",
         "end-flag",
     ]
     assert cat["straight-4"].pattern == Straight(4)
     assert cat["kind-2"].points == 0
     assert cat["total-3"].pattern == Total(3, 21)
-    odd = cat["all-odd-5"]
-    assert isinstance(odd.pattern, AllOdd)
-    assert odd.pattern == AllOdd(5)
-    assert (odd.name, odd.points, odd.copies, odd.provenance) == ("Odd Tales", 5, 2, "variant")
-    assert odd.requirement == "5 cards of odd ranks"
+    five = cat["total-5"]
+    assert five.pattern == Total(5, 35)
+    assert (five.name, five.points, five.copies, five.provenance) == (
+        "Five for 35",
+        4,
+        2,
+        "variant",
+    )
     assert cat["straight-6"].provenance == "custom"  # the default provenance
     assert cat.total_copies == 4 + 3 + 6 + 2 + 5 + 4 + 2 + 1
     assert not cat.is_default
+    assert all(spec.pattern is None or spec.pattern.kind in BUILTIN_KINDS for spec in cat.specs)
     assert Catalogue.from_toml(VARIANT.read_text(encoding="utf-8")) == cat
     assert load_catalogue(str(VARIANT)) == cat
+    assert Catalogue.from_dict(cat.to_dict()) == cat
 
 
-@pytest.mark.usefixtures("tests_on_path")
-def test_r3_variant_round_trips_with_its_factory_and_params() -> None:
-    cat = load_catalogue(VARIANT)
-    data = cat.to_dict()
-    assert data["novels"][6] == {
-        "id": "all-odd-5",
-        "name": "Odd Tales",
-        "kind": "custom",
-        "factory": "custom_patterns:AllOdd",
-        "params": {"count": 5},
-        "points": 5,
-        "copies": 2,
-        "provenance": "variant",
-    }
-    assert Catalogue.from_dict(data) == cat
-
-
-@pytest.mark.usefixtures("tests_on_path")
-def test_r3_custom_factories_without_params_and_plain_functions() -> None:
-    from custom_patterns import AllOdd
-
+def registered_data() -> dict[str, Any]:
+    """``valid_data()`` plus an entry of the registered kind ``all-odd``."""
     data = valid_data()
-    data["novels"].append(entry("odd", "custom", params={}))
-    data["novels"].append(entry("odd-default", "custom"))
-    del data["novels"][-1]["params"]
-    data["novels"].append(entry("fn", "custom", factory="custom_patterns:straight_factory"))
-    del data["novels"][-1]["params"]
-    data["novels"].append(
-        entry("fn-4", "custom", factory="custom_patterns:straight_factory", params={"length": 4})
+    data["novels"].insert(2, entry("odd", "all-odd"))
+    return data
+
+
+def test_r3_a_registered_kind_loads_and_round_trips_without_naming_code() -> None:
+    cat = Catalogue.from_dict(registered_data())
+    assert cat["odd"].pattern == AllOdd(3)
+    data = cat.to_dict()
+    assert data["novels"][2] == {
+        "id": "odd",
+        "name": "Odd",
+        "kind": "all-odd",
+        "params": {"count": 3},
+        "points": 1,
+        "copies": 2,
+        "provenance": "custom",
+    }
+    assert "factory" not in json.dumps(data)
+    assert Catalogue.from_dict(json.loads(json.dumps(data))) == cat
+    toml = Catalogue.from_toml(
+        'name = "odd"\n'
+        '[[novels]]\nid = "odd-5"\nname = "Odd Tales"\nkind = "all-odd"\n'
+        "params = { count = 5 }\npoints = 5\ncopies = 2\n"
+        '[[novels]]\nid = "end-flag"\nname = "End Flag"\nkind = "end-flag"\n'
+        "points = 1\ncopies = 1\n"
     )
+    assert toml["odd-5"].pattern == AllOdd(5)
+    assert toml["odd-5"].requirement == "5 cards of odd ranks"
+
+
+def test_r3_the_test_catalogue_of_user_defined_patterns_round_trips() -> None:
+    # The three-way solver tests' catalogue: its patterns are registered kinds.
+    data = json.loads(json.dumps(CUSTOM_CATALOGUE.to_dict()))
+    assert [entry["kind"] for entry in data["novels"]] == [
+        "straight",
+        "kind",
+        "pairs",
+        "total",
+        "sandwich",
+        "small-sum",
+        "end-flag",
+    ]
+    assert Catalogue.from_dict(data) == CUSTOM_CATALOGUE
+
+
+def test_r3_registered_factories_without_params_and_plain_functions(
+    register: Callable[[str, Callable[..., Pattern]], None],
+) -> None:
+    register("short-run", custom_patterns.straight_factory)
+    data = valid_data()
+    data["novels"].append(entry("odd", "all-odd", params={}))
+    data["novels"].append(entry("odd-default", "all-odd"))
+    del data["novels"][-1]["params"]
+    data["novels"].append(entry("fn", "all-odd"))
+    data["novels"][-1]["kind"] = "short-run"
+    del data["novels"][-1]["params"]
+    data["novels"].append(entry("fn-4", "all-odd", params={"length": 4}))
+    data["novels"][-1]["kind"] = "short-run"
     cat = Catalogue.from_dict(data)
     assert cat["odd"].pattern == AllOdd(5)
     assert cat["odd-default"].pattern == AllOdd(5)
+    # A factory may return a built-in pattern: it is written back in its built-in form.
     assert cat["fn"].pattern == Straight(3)
     assert cat["fn-4"].pattern == Straight(4)
+    assert cat.to_dict()["novels"][-1]["kind"] == "straight"
+    assert Catalogue.from_dict(cat.to_dict()) == cat
 
 
 def test_from_toml_minimal() -> None:
@@ -411,14 +479,53 @@ ENTRY_ERRORS: list[tuple[str, dict[str, Any], int, str, str]] = [
     ("length as float", {"length": 3.0}, 0, "run-3", "length must be an integer"),
     ("length as bool", {"length": True}, 0, "run-3", "length must be an integer"),
     ("one of a kind", {"count": 1}, 1, "pair-2", "count must be an integer from 2 to 7"),
-    ("zero pairs", {"pairs": 0}, 2, "two-pairs", "pairs must be an integer from 1 to 13"),
-    ("zero target", {"target": 0}, 3, "three-20", "target must be an integer"),
-    ("zero copies", {"copies": 0}, 0, "run-3", "copies must be an integer >= 1, got 0"),
-    ("negative copies", {"copies": -2}, 1, "pair-2", "copies must be an integer >= 1"),
-    ("copies as string", {"copies": "2"}, 1, "pair-2", "copies must be an integer >= 1"),
-    ("negative points", {"points": -1}, 2, "two-pairs", "points must be an integer >= 0, got -1"),
-    ("points as float", {"points": 1.5}, 2, "two-pairs", "points must be an integer >= 0"),
-    ("points as bool", {"points": True}, 2, "two-pairs", "points must be an integer >= 0"),
+    ("zero pairs", {"pairs": 0}, 2, "two-pairs", "pairs must be an integer from 1 to 6"),
+    ("zero target", {"target": 0}, 3, "three-20", "target must be an integer from 3 to 39"),
+    ("zero copies", {"copies": 0}, 0, "run-3", "copies must be an integer from 1 to 20, got 0"),
+    ("negative copies", {"copies": -2}, 1, "pair-2", "copies must be an integer from 1 to 20"),
+    ("copies as string", {"copies": "2"}, 1, "pair-2", "copies must be an integer from 1"),
+    ("negative points", {"points": -1}, 2, "two-pairs", "points must be an integer from 0 to 99"),
+    ("points as float", {"points": 1.5}, 2, "two-pairs", "points must be an integer from 0"),
+    ("points as bool", {"points": True}, 2, "two-pairs", "points must be an integer from 0"),
+    # The limits (R3): each message names the entry and the limit.
+    (
+        "too many copies",
+        {"copies": 21},
+        0,
+        "run-3",
+        "copies must be an integer from 1 to 20, got 21",
+    ),
+    ("too many points", {"points": 100}, 0, "run-3", "points must be an integer from 0 to 99"),
+    ("7 pairs", {"pairs": 7}, 2, "two-pairs", "pairs must be an integer from 1 to 6, got 7"),
+    ("8 of a kind", {"count": 8}, 1, "pair-2", "count must be an integer from 2 to 7, got 8"),
+    ("total of 14", {"count": 14}, 3, "three-20", "count must be an integer from 1 to 13"),
+    (
+        "20 cards for 140",
+        {"count": 20, "target": 140},
+        3,
+        "three-20",
+        "count must be an integer from 1 to 13, got 20",
+    ),
+    (
+        "target above 13 each",
+        {"target": 40},
+        3,
+        "three-20",
+        "target must be an integer from 3 to 39 (a sum 3 ranks of 1 to 13 can make), got 40",
+    ),
+    ("long id", {"id": "x" * 33}, 0, "x" * 33, "id has 33 characters, more than 32"),
+    ("id with NUL", {"id": "run\x003"}, 0, "run\x003", "holds a control character, a NUL"),
+    ("id with a control", {"id": "run\x1b3"}, 0, "run\x1b3", "holds a control character"),
+    ("id with surrogate", {"id": "run\ud8003"}, 0, "run\ud8003", "a lone surrogate"),
+    ("id with comma", {"id": "run,3"}, 0, "run,3", "may not contain spaces, ',' or ':'"),
+    ("long name", {"name": "N" * 65}, 0, "run-3", "name has 65 characters, more than 64"),
+    ("blank name", {"name": "   "}, 0, "run-3", "name must be a non-empty string"),
+    ("name with NUL", {"name": "Run\x00"}, 0, "run-3", "name 'Run\\x00' holds a control"),
+    ("name with newline", {"name": "Run\nThree"}, 0, "run-3", "holds a control character"),
+    ("name with surrogate", {"name": "Run\udc00"}, 0, "run-3", "a lone surrogate"),
+    ("name with bidi", {"name": "Run\u202e"}, 0, "run-3", "holds a control character"),
+    ("long provenance", {"provenance": "p" * 201}, 0, "run-3", "more than 200"),
+    ("provenance control", {"provenance": "a\tb"}, 0, "run-3", "provenance 'a\\tb' holds"),
     ("unknown field", {"colour": "red"}, 0, "run-3", "unknown field(s) ['colour']"),
     ("other kind's field", {"target": 9}, 0, "run-3", "unknown field(s) ['target']"),
     ("end flag parameter", {"length": 3}, 4, "end-flag", "unknown field(s) ['length']"),
@@ -485,6 +592,59 @@ def test_r3_a_catalogue_needs_a_publishable_novel() -> None:
         Catalogue.from_dict({"name": "flag", "novels": [entry(END_FLAG_ID, "end-flag")]})
 
 
+def many(count: int, copies: int = 1) -> dict[str, Any]:
+    """A catalogue form of ``count`` entries (End Flag included) of ``copies`` copies each."""
+    novels = [entry(f"run-{i}", copies=copies) for i in range(count - 1)]
+    return {"name": "many", "novels": [*novels, entry(END_FLAG_ID, "end-flag")]}
+
+
+def test_r3_limits_on_the_whole_catalogue() -> None:
+    assert len(Catalogue.from_dict(many(limits.MAX_NOVELS))) == 64
+    with pytest.raises(InvalidCatalogueError, match=r"^novels: 65 entries, more than 64 \(R3\)"):
+        Catalogue.from_dict(many(65))
+    specs = Catalogue.from_dict(many(64)).specs
+    with pytest.raises(InvalidCatalogueError, match="'many': has 65 entries, more than 64"):
+        Catalogue([*specs, NovelSpec("one-more", "One More", Straight(3), 1, 1)], name="many")
+    # 12 entries of 20 copies and the End Flag: 241 cards; 13 of them: 261.
+    assert Catalogue.from_dict(many(13, copies=20)).total_copies == 241
+    with pytest.raises(
+        InvalidCatalogueError, match="catalogue 'many': has 261 Novel cards, more than 256"
+    ):
+        Catalogue.from_dict(many(14, copies=20))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "catalogue name must be a non-empty string"),
+        ("n" * 65, "catalogue name has 65 characters, more than 64"),
+        ("bad\x00name", "holds a control character, a NUL or a lone surrogate"),
+        ("bad\ud800", "a lone surrogate"),
+        (3, "catalogue name must be a string, got 3"),
+    ],
+)
+def test_r3_the_catalogue_name_is_short_printable_text(name: Any, message: str) -> None:
+    with pytest.raises(InvalidCatalogueError, match=re.escape(message)):
+        Catalogue(Catalogue.default().specs, name=name)
+    with pytest.raises(InvalidCatalogueError, match="name"):
+        Catalogue.from_dict({**valid_data(), "name": name})
+
+
+def test_r3_a_20_card_total_is_refused_at_once() -> None:
+    # This entry, embedded in a position, used to take 43 s and 1.9 GB to search.
+    data = valid_data()
+    data["novels"][3].update(count=20, target=140)
+    with pytest.raises(InvalidCatalogueError, match=r"count must be an integer from 1 to 13"):
+        Catalogue.from_dict(data)
+
+
+def test_shipped_catalogues() -> None:
+    assert dict(SHIPPED_CATALOGUES) == {"default": Catalogue.default()}
+    assert SHIPPED_CATALOGUES["default"] is Catalogue.default()
+    with pytest.raises(TypeError):
+        SHIPPED_CATALOGUES["mine"] = Catalogue.default()  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
@@ -522,38 +682,187 @@ def test_r3_from_toml_rejects_non_text() -> None:
         Catalogue.from_toml(b"name = 'x'")  # type: ignore[arg-type]
 
 
-FACTORY_ERRORS: list[tuple[str, dict[str, Any], str]] = [
-    ("no colon", {"factory": "custom_patterns.AllOdd"}, "needs factory = 'module:callable'"),
-    ("not a string", {"factory": 3}, "needs factory = 'module:callable'"),
-    ("missing factory", {"factory": ...}, "needs factory = 'module:callable'"),
-    ("no module", {"factory": "no_such_module_xyz:Thing"}, "failed: ModuleNotFoundError"),
-    ("no attribute", {"factory": "custom_patterns:Nothing"}, "failed: AttributeError"),
-    ("raises", {"factory": "custom_patterns:failing_factory", "params": {}}, "the muse has left"),
-    ("bad params", {"params": {"count": 0}}, "failed: ValueError: count must be"),
-    ("unknown param", {"params": {"colour": 1}}, "failed: TypeError"),
-    ("params not a table", {"params": [3]}, "params must be a table"),
-    ("not a pattern", {"factory": "custom_patterns:not_a_pattern", "params": {}}, "Pattern"),
-    ("a class", {"factory": "custom_patterns:pattern_class", "params": {}}, "Pattern"),
-    ("unknown field", {"length": 3}, r"unknown field(s) ['length']"),
+def test_r3_toml_that_breaks_the_parser_is_a_catalogue_error() -> None:
+    # An integer of thousands of digits and deep nesting fail inside tomllib itself.
+    with pytest.raises(InvalidCatalogueError, match="catalogue TOML does not parse"):
+        Catalogue.from_toml("points = " + "9" * 5000)
+    with pytest.raises(InvalidCatalogueError, match="nested too deeply"):
+        Catalogue.from_toml("x = " + "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidCatalogueError, match="more than 1,048,576"):
+        Catalogue.from_toml("#" * (1 << 20) + "\n")
+
+
+# Registered kinds: the data gives plain params, the program's factory refuses them.
+REGISTERED_ERRORS: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "bad params",
+        {"params": {"count": 0}},
+        "kind 'all-odd' refused its params: ValueError: count",
+    ),
+    ("unknown param", {"params": {"colour": 1}}, "refused its params: TypeError"),
+    ("params not a table", {"params": [3]}, "params must be a table, got [3]"),
+    ("params null", {"params": None}, "params must be a table, got None"),
+    ("nested table", {"params": {"count": {"n": 3}}}, "params.count must be text, a number"),
+    ("null value", {"params": {"count": None}}, "params.count must be text, a number"),
+    ("nested array", {"params": {"count": [[3]]}}, "params.count[0] must be text, a number"),
+    ("infinite", {"params": {"count": float("inf")}}, "params.count must be a finite number"),
+    ("huge integer", {"params": {"count": 1 << 70}}, "out of the 64-bit integer range"),
+    ("long text", {"params": {"count": "x" * 201}}, "params.count has 201 characters"),
+    ("text with NUL", {"params": {"count": "a\x00"}}, "holds a control character"),
+    ("long array", {"params": {"count": [1] * 50}}, "params.count has 50 items, more than 49"),
+    ("too many", {"params": {f"p{i}": i for i in range(17)}}, "17 entries, more than 16"),
+    ("private name", {"params": {"_count": 3}}, "params name '_count' is not a plain name"),
+    ("dunder name", {"params": {"__class__": 3}}, "is not a plain name"),
+    ("unknown field", {"length": 3}, "unknown field(s) ['length']"),
+    ("too big", {"params": {"count": 14}}, "the pattern needs 14 cards; a pattern needs 1 to 13"),
 ]
 
 
-@pytest.mark.usefixtures("tests_on_path")
 @pytest.mark.parametrize(
     ("changes", "message"),
-    [row[1:] for row in FACTORY_ERRORS],
-    ids=[row[0] for row in FACTORY_ERRORS],
+    [row[1:] for row in REGISTERED_ERRORS],
+    ids=[row[0] for row in REGISTERED_ERRORS],
 )
-def test_r3_custom_factory_errors_are_named(changes: dict[str, Any], message: str) -> None:
-    data = valid_data()
-    data["novels"].insert(2, entry("odd", "custom"))
-    for field, value in changes.items():
-        if value is ...:
-            del data["novels"][2][field]
-        else:
-            data["novels"][2][field] = value
+def test_r3_registered_kind_errors_are_named(changes: dict[str, Any], message: str) -> None:
+    data = registered_data()
+    data["novels"][2].update(changes)
     with pytest.raises(InvalidCatalogueError, match=where(2, "odd") + ".*" + re.escape(message)):
         Catalogue.from_dict(data)
+
+
+BROKEN_FACTORIES: list[tuple[str, Callable[..., Any], str]] = [
+    ("raises", custom_patterns.failing_factory, "RuntimeError: the muse has left"),
+    ("not a pattern", custom_patterns.not_a_pattern, "did not return a Pattern"),
+    ("a class", custom_patterns.pattern_class, "did not return a Pattern"),
+    ("wrong kind", custom_patterns.wrong_kind_factory, "a pattern of kind 'all-odd'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [row[1:] for row in BROKEN_FACTORIES],
+    ids=[row[0] for row in BROKEN_FACTORIES],
+)
+def test_r3_a_broken_registered_factory_is_named(
+    register: Callable[[str, Callable[..., Pattern]], None],
+    factory: Callable[..., Pattern],
+    message: str,
+) -> None:
+    register("broken", factory)
+    data = valid_data()
+    data["novels"].insert(1, {**entry("odd", "all-odd", params={}), "kind": "broken"})
+    with pytest.raises(InvalidCatalogueError, match=where(1, "odd") + ".*" + re.escape(message)):
+        Catalogue.from_dict(data)
+
+
+CODE_IN_DATA: list[tuple[str, dict[str, Any]]] = [
+    ("custom with factory", {"kind": "custom", "factory": "custom_patterns:AllOdd"}),
+    ("custom without factory", {"kind": "custom", "params": {"count": 3}}),
+    ("factory on a built-in kind", {"kind": "straight", "factory": "os:system"}),
+    ("factory on a registered kind", {"factory": "custom_patterns:AllOdd"}),
+]
+
+
+@pytest.mark.parametrize(
+    "changes", [row[1] for row in CODE_IN_DATA], ids=[row[0] for row in CODE_IN_DATA]
+)
+def test_r3_data_that_names_code_is_refused_with_a_pointer_to_register_pattern(
+    changes: dict[str, Any],
+) -> None:
+    data = registered_data()
+    data["novels"][2].update(changes)
+    message = "catalogue data never names code, so no 'factory' and no kind 'custom'"
+    with pytest.raises(InvalidCatalogueError, match=where(2, "odd") + ": " + re.escape(message)):
+        Catalogue.from_dict(data)
+    with pytest.raises(InvalidCatalogueError, match=r"register_pattern\(kind, factory\)"):
+        Catalogue.from_dict(data)
+
+
+def test_r3_an_unregistered_kind_lists_what_may_be_named() -> None:
+    data = registered_data()
+    data["novels"][2]["kind"] = "all-even"
+    with pytest.raises(InvalidCatalogueError) as caught:
+        Catalogue.from_dict(data)
+    message = str(caught.value)
+    assert message.startswith("novels[2] ('odd'): unknown kind 'all-even': expected a built-in")
+    assert "straight, kind, pairs, total, end-flag" in message
+    assert "registered: all-odd, sum-any, sandwich, small-sum" in message
+
+
+# --- the registry (R3) ---------------------------------------------------------------------
+
+
+def test_register_and_unregister_a_pattern_kind() -> None:
+    assert "evens" not in registered_patterns()
+    register_pattern("evens", AllOdd)
+    try:
+        assert registered_patterns()["evens"] is AllOdd
+        assert pattern_factory("evens") is AllOdd
+        register_pattern("evens", AllOdd)  # the same factory again: nothing changes
+        with pytest.raises(InvalidCatalogueError, match="'evens' is already registered"):
+            register_pattern("evens", SumOfAnySize)
+        assert pattern_factory("evens") is AllOdd
+        register_pattern("evens", SumOfAnySize, replace=True)
+        assert pattern_factory("evens") is SumOfAnySize
+    finally:
+        unregister_pattern("evens")
+    assert "evens" not in registered_patterns()
+    assert pattern_factory("evens") is None
+    with pytest.raises(InvalidCatalogueError, match="'evens' is not registered"):
+        unregister_pattern("evens")
+
+
+def test_registered_patterns_is_a_read_only_snapshot() -> None:
+    snapshot = registered_patterns()
+    with pytest.raises(TypeError):
+        snapshot["x"] = AllOdd  # type: ignore[index]
+    register_pattern("later", AllOdd)
+    try:
+        assert "later" not in snapshot
+        assert "later" in registered_patterns()
+    finally:
+        unregister_pattern("later")
+
+
+@pytest.mark.parametrize("kind", [*BUILTIN_KINDS, "custom"])
+def test_built_in_kinds_cannot_be_registered_or_unregistered(kind: str) -> None:
+    with pytest.raises(InvalidCatalogueError, match=re.escape(f"pattern kind {kind!r} is")):
+        register_pattern(kind, AllOdd)
+    with pytest.raises(InvalidCatalogueError, match="cannot be unregistered"):
+        unregister_pattern(kind)
+    assert kind not in registered_patterns()
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "",
+        "All-Odd",
+        "all odd",
+        "os:system",
+        "custom_patterns.AllOdd",
+        "1odd",
+        "-odd",
+        "odd-",
+        "odd--even",
+        "odd\x00",
+        "odd\n",
+        "ödd",
+        "x" * 33,
+    ],
+)
+def test_only_clean_identifiers_can_be_registered(kind: str) -> None:
+    with pytest.raises(InvalidCatalogueError, match="pattern kind"):
+        register_pattern(kind, AllOdd)
+    assert kind not in registered_patterns()
+
+
+def test_a_factory_must_be_callable_and_a_kind_a_string() -> None:
+    with pytest.raises(InvalidCatalogueError, match="must be a class or callable"):
+        register_pattern("odd-five", AllOdd(5))  # type: ignore[arg-type]
+    with pytest.raises(InvalidCatalogueError, match="must be a string"):
+        register_pattern(3, AllOdd)  # type: ignore[arg-type]
+    assert "odd-five" not in registered_patterns()
 
 
 def test_all_catalogue_errors_are_value_errors() -> None:
@@ -571,6 +880,13 @@ class Half(CustomPattern):
 
     def matches(self, ranks: Any) -> bool:
         return len(ranks) == 2
+
+
+class Big(CustomPattern):
+    size = 0
+
+    def matches(self, ranks: Any) -> bool:
+        return False
 
 
 def python_specs() -> Iterator[NovelSpec]:
@@ -595,6 +911,11 @@ def test_python_catalogue_with_a_custom_pattern() -> None:
         (NovelSpec("x x", "X", Straight(3), 1, 1), "may not contain spaces"),
         (NovelSpec("x", "X", Straight(3), 1, 1, provenance=None), "provenance"),  # type: ignore[arg-type]
         ("straight-5", r"novels\[0\] \('\?'\): expected a NovelSpec"),
+        (
+            NovelSpec("x", "X", AllOdd(14), 1, 1),
+            "the pattern needs 14 cards; a pattern needs 1 to 13",
+        ),
+        (NovelSpec("x", "X", Big(), 1, 1), "the pattern needs 0 cards"),
     ],
 )
 def test_python_catalogue_validation(spec: Any, message: str) -> None:
@@ -609,8 +930,11 @@ def test_load_catalogue_errors(tmp_path: Path) -> None:
     missing = tmp_path / "missing.toml"
     with pytest.raises(InvalidCatalogueError, match="no such file"):
         load_catalogue(missing)
-    with pytest.raises(InvalidCatalogueError, match=re.escape(repr(str(tmp_path)))):
-        load_catalogue(tmp_path)  # a directory
+    with pytest.raises(
+        InvalidCatalogueError,
+        match=re.escape(f"catalogue {str(tmp_path)!r}: not a regular file (a directory)"),
+    ):
+        load_catalogue(tmp_path)
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00name")
     with pytest.raises(InvalidCatalogueError, match="not UTF-8"):

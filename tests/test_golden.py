@@ -329,4 +329,6 @@ def compact_json(data: object) -> str:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python tests/test_golden.py --write")
+    import conftest  # noqa: F401  registers the pattern kinds the file names (R3)
+
     write_golden()

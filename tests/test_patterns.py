@@ -1,11 +1,14 @@
-"""Novel requirements as patterns over ranks (R2, R3): exactness and search."""
+"""Novel requirements as patterns over ranks (R2, R3): exactness, lazy search and counts."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
 import itertools
-from collections.abc import Sequence
+import math
+import time
+import tracemalloc
+from collections.abc import Iterator, Sequence
 
 import pytest
 from custom_patterns import AllOdd, SumOfAnySize
@@ -22,15 +25,18 @@ from strategies import (
 
 from pastiche_core import (
     DECK,
+    CountingPattern,
     CustomPattern,
     OfAKind,
     Pairs,
     Pattern,
     Straight,
     Total,
+    combination_count,
     rank_counts,
     sub_multisets,
 )
+from pastiche_core.limits import MAX_PATTERN_CARDS
 
 # Every built-in pattern of the default catalogue (R2), tested one by one.
 R2_PATTERNS: list[BuiltinPattern] = [
@@ -170,11 +176,14 @@ def test_builtin_pattern_sizes_kinds_and_descriptions() -> None:
         (OfAKind, (1,), "count"),
         (OfAKind, (8,), "count"),
         (Pairs, (0,), "pairs"),
-        (Pairs, (14,), "pairs"),
+        (Pairs, (7,), "pairs"),  # 14 cards: more than a pattern may need (R3)
         (Total, (0, 10), "count"),
-        (Total, (50, 100), "count"),
+        (Total, (14, 100), "count"),
+        (Total, (20, 140), "count"),
         (Total, (5, 0), "target"),
-        (Total, (5, 49 * 13 + 1), "target"),
+        (Total, (5, 4), "target"),  # five ranks add up to 5 at least
+        (Total, (5, 66), "target"),  # and to 65 at most
+        (Total, (13, 170), "target"),
         (Total, (5, None), "target"),
     ],
 )
@@ -395,8 +404,9 @@ def test_combinations_on_the_whole_deck() -> None:
     assert list(Straight(13).combinations(counts)) == [tuple(range(1, 14))]
     assert list(OfAKind(7).combinations(counts)) == [(7,) * 7]
     assert [c[0] for c in OfAKind(5).combinations(counts)] == [5, 6, 7, 8, 9]
-    assert list(Pairs(11).combinations(counts)) == [tuple(r for r in range(2, 13) for _ in "ab")]
-    assert list(Pairs(12).combinations(counts)) == []
+    sixes = list(Pairs(6).combinations(counts))
+    assert len(sixes) == math.comb(11, 6)  # ranks 2 to 12 have two cards or more
+    assert sixes[0] == tuple(r for r in range(2, 8) for _ in "ab")
     assert list(Total(1, 13).combinations(counts)) == [(13,)]
     for pattern in R2_PATTERNS:
         assert list(pattern.combinations(counts)) == large_hand_oracle(pattern, counts)
@@ -422,15 +432,9 @@ def test_custom_pattern_needs_matches() -> None:
         CustomPattern()  # type: ignore[abstract]
     assert isinstance(EvenPair(), Pattern)
     assert EvenPair().describe() == "EvenPair"
-    assert EvenPair().to_dict() == {
-        "kind": "custom",
-        "factory": f"{__name__}:EvenPair",
-    }
-    assert AllOdd(3).to_dict() == {
-        "kind": "custom",
-        "factory": "custom_patterns:AllOdd",
-        "params": {"count": 3},
-    }
+    # The catalogue form names the registered kind, never a module or class (R3).
+    assert EvenPair().to_dict() == {"kind": "even-pair"}
+    assert AllOdd(3).to_dict() == {"kind": "all-odd", "params": {"count": 3}}
 
 
 @given(rank_lists(max_size=12), st.integers(1, 6))
@@ -470,8 +474,145 @@ def test_r3_any_object_following_the_protocol_is_a_pattern() -> None:
             return "never"
 
         def to_dict(self) -> dict[str, object]:
-            return {"kind": "custom", "factory": "nowhere:Bare"}
+            return {"kind": "bare"}
 
     assert isinstance(Bare(), Pattern)
     assert not isinstance(object(), Pattern)
     assert not isinstance("straight", Pattern)
+    # Counting is optional: a pattern without it is counted by enumeration.
+    assert not isinstance(Bare(), CountingPattern)
+    assert combination_count(Bare(), rank_counts(range(1, 14))) == 0
+
+
+# --- lazy totals and counts (R3) ---------------------------------------------------------
+
+
+def reference_total_combinations(
+    count: int, target: int, available: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """The former eager search, verbatim: every suffix list memoised, then all sorted."""
+    max_rank, min_rank = 13, 1
+    suffix = [0] * (max_rank + 2)
+    for rank in range(max_rank, min_rank - 1, -1):
+        suffix[rank] = suffix[rank + 1] + available[rank]
+    best = [0]
+    for rank in range(max_rank, min_rank - 1, -1):
+        for _ in range(min(available[rank], count)):
+            best.append(best[-1] + rank)
+    best.extend([best[-1]] * (count + 1 - len(best)))
+    least: list[list[int]] = [[0] for _ in range(max_rank + 2)]
+    lowest: list[int] = []
+    for rank in range(max_rank, min_rank - 1, -1):
+        lowest = ([rank] * min(available[rank], count) + lowest)[:count]
+        sums = [0]
+        for value in lowest:
+            sums.append(sums[-1] + value)
+        least[rank] = sums
+    memo: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+    def solve(rank: int, left: int, need: int) -> list[tuple[int, ...]]:
+        if left == 0:
+            return [()] if need == 0 else []
+        if rank > max_rank or suffix[rank] < left:
+            return []
+        if need < least[rank][left] or need > best[left]:
+            return []
+        key = (rank, left, need)
+        found = memo.get(key)
+        if found is None:
+            found = []
+            for taken in range(min(available[rank], left, need // rank), -1, -1):
+                prefix = (rank,) * taken
+                for tail in solve(rank + 1, left - taken, need - taken * rank):
+                    found.append(prefix + tail)
+            memo[key] = found
+        return found
+
+    results = solve(min_rank, count, target)
+    results.sort()
+    return results
+
+
+def totals(max_count: int = MAX_PATTERN_CARDS) -> st.SearchStrategy[Total]:
+    return st.integers(1, max_count).flatmap(
+        lambda count: st.builds(Total, st.just(count), st.integers(count, 13 * count))
+    )
+
+
+@given(totals(), rank_lists(max_size=49))
+def test_lazy_totals_yield_what_the_eager_search_did(pattern: Total, ranks: list[int]) -> None:
+    counts = rank_counts(ranks)
+    assert list(pattern.combinations(counts)) == reference_total_combinations(
+        pattern.count, pattern.target, counts
+    )
+
+
+@given(totals(max_count=7), st.data())
+def test_lazy_totals_on_planted_hands(pattern: Total, data: st.DataObject) -> None:
+    # Targets near the middle of the range have many answers; plant one so some exist.
+    core = data.draw(st.sampled_from(deck_combinations(pattern) or [()]), label="core")
+    ranks = data.draw(rank_lists_with(core, 30), label="ranks")
+    counts = rank_counts(ranks)
+    found = list(pattern.combinations(counts))
+    assert found == reference_total_combinations(pattern.count, pattern.target, counts)
+    assert pattern.count_combinations(counts) == len(found)
+
+
+@given(patterns(), rank_lists(max_size=49))
+def test_counts_equal_the_number_of_combinations(pattern: BuiltinPattern, ranks: list[int]) -> None:
+    counts = rank_counts(ranks)
+    assert isinstance(pattern, CountingPattern)
+    number = sum(1 for _ in pattern.combinations(counts))
+    assert pattern.count_combinations(counts) == number
+    assert combination_count(pattern, counts) == number
+
+
+@pytest.mark.parametrize("pattern", R2_PATTERNS + OTHER_PATTERNS, ids=repr)
+def test_counts_on_the_whole_deck(pattern: BuiltinPattern) -> None:
+    counts = rank_counts(card.rank for card in DECK)
+    assert pattern.count_combinations(counts) == len(deck_combinations(pattern))
+
+
+@given(rank_lists(max_size=12), st.integers(1, 6))
+def test_custom_patterns_are_counted_by_enumeration(ranks: list[int], count: int) -> None:
+    counts = rank_counts(ranks)
+    for pattern in (AllOdd(count), EvenPair(), SumOfAnySize(count * 5)):
+        assert not isinstance(pattern, CountingPattern)
+        assert combination_count(pattern, counts) == len(brute_force(pattern, ranks))
+
+
+def test_a_big_total_yields_its_first_combination_at_once_in_little_memory() -> None:
+    counts = rank_counts(card.rank for card in DECK)
+    pattern = Total(13, 91)  # the middle of the range: the most combinations
+    tracemalloc.start()
+    try:
+        started = time.perf_counter()
+        found: Iterator[tuple[int, ...]] = pattern.combinations(counts)
+        first = [next(found) for _ in range(10)]
+        elapsed = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert first == sorted(first)
+    assert all(sum(combo) == 91 and len(combo) == 13 for combo in first)
+    assert elapsed < 2.0
+    assert peak < 8 * 1024 * 1024  # a table of counts, not a list of every answer
+    total = pattern.count_combinations(counts)
+    assert total > 10_000  # the eager search would have built all of them first
+    assert first == list(itertools.islice(pattern.combinations(counts), 10))
+
+
+def test_combinations_start_only_when_asked() -> None:
+    read: list[str] = []
+
+    class Watched(tuple[int, ...]):
+        def __iter__(self) -> Iterator[int]:
+            read.append("available")
+            return super().__iter__()
+
+    counts = Watched(rank_counts(card.rank for card in DECK))
+    found = Total(7, 49).combinations(counts)
+    assert read == []  # a generator: nothing is searched before next()
+    assert next(found) == (1, 2, 2, 7, 12, 12, 13)
+    assert next(found) == reference_total_combinations(7, 49, counts)[1]
+    assert read

@@ -160,9 +160,7 @@ def test_a_custom_catalogue_is_embedded_and_read_back() -> None:
     assert position_from_dict(json.loads(json.dumps(data))).catalogue == mini
 
 
-def test_a_catalogue_path_is_relative_to_the_base_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_catalogue_path_is_relative_to_the_base_dir(tmp_path: Path) -> None:
     (tmp_path / "cats").mkdir()
     (tmp_path / "cats" / "mini.toml").write_text(MINI_TOML, encoding="utf-8")
     data = {
@@ -175,13 +173,21 @@ def test_a_catalogue_path_is_relative_to_the_base_dir(
     pos = position_from_dict(data, base_dir=tmp_path)
     assert pos.catalogue.name == "mini"
     assert pos.held_novels == frozenset({"pair"})
+    assert position_from_dict({**data, "catalogue": "./cats//mini.toml"}, base_dir=tmp_path) == pos
+    # Only inside the folder of a file (R3): no absolute path, no folder for a bare document.
     absolute = {**data, "catalogue": str(tmp_path / "cats" / "mini.toml")}
-    assert position_from_dict(absolute, base_dir=tmp_path / "elsewhere") == pos
-    monkeypatch.chdir(tmp_path)  # without a base_dir: the current directory
-    assert position_from_dict(data) == pos
-    monkeypatch.chdir(tmp_path / "cats")
-    with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: catalogue '.*': no such file"):
+    with pytest.raises(
+        InvalidStateError, match=r"^\$\.catalogue: catalogue '.*': an absolute path"
+    ):
+        position_from_dict(absolute, base_dir=tmp_path)
+    with pytest.raises(
+        InvalidStateError,
+        match=r"^\$\.catalogue: catalogue 'cats/mini.toml': a catalogue file is read only for "
+        r"a position read from a file",
+    ):
         position_from_dict(data)
+    with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: catalogue '.*': no such file"):
+        position_from_dict(data, base_dir=tmp_path / "cats")
 
 
 def test_load_position_reads_the_catalogue_next_to_the_file(
@@ -189,12 +195,12 @@ def test_load_position_reads_the_catalogue_next_to_the_file(
 ) -> None:
     folder = tmp_path / "positions"
     folder.mkdir()
-    (tmp_path / "mini.toml").write_text(MINI_TOML, encoding="utf-8")
+    (folder / "mini.toml").write_text(MINI_TOML, encoding="utf-8")
     doc = {
         "player": 1,
         "hand": ["SCI7", "HOR7"],
         "masterpieces": [],
-        "catalogue": "../mini.toml",
+        "catalogue": "mini.toml",
         "constraints": {"keep": ["HOR7"]},
     }
     file = folder / "p.json"
@@ -204,6 +210,11 @@ def test_load_position_reads_the_catalogue_next_to_the_file(
     assert pos.catalogue.name == "mini"
     assert constraints.keep == frozenset({Card.parse("HOR7")})
     assert load_position(str(file)) == pos
+    # The folder above is out of reach, even for a catalogue that is really there.
+    (tmp_path / "mini.toml").write_text(MINI_TOML, encoding="utf-8")
+    file.write_text(json.dumps({**doc, "catalogue": "../mini.toml"}), encoding="utf-8")
+    with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: catalogue '../mini.toml': '..'"):
+        load_query(file)
 
 
 def test_load_from_stdin() -> None:
@@ -598,10 +609,32 @@ ERRORS: list[tuple[str, Mutation, str, bool]] = [
     ),
     ("catalogue empty", setter("catalogue", value=""), "$.catalogue: expected 'default'", True),
     (
-        "catalogue missing file",
+        "catalogue path without a file",
         setter("catalogue", value="no/such.toml"),
-        "$.catalogue: catalogue 'no/such.toml': no such file",
+        "$.catalogue: catalogue 'no/such.toml': a catalogue file is read only for a position "
+        "read from a file",
         False,
+    ),
+    (
+        "catalogue naming code",
+        setter(
+            "catalogue",
+            value={
+                "novels": [
+                    {
+                        "id": "x",
+                        "name": "X",
+                        "kind": "custom",
+                        "factory": "os:system",
+                        "params": {"command": "true"},
+                        "points": 1,
+                        "copies": 1,
+                    }
+                ]
+            },
+        ),
+        "$.catalogue: novels[0] ('x'): catalogue data never names code",
+        True,
     ),
     (
         "catalogue embedded invalid",
@@ -722,7 +755,11 @@ def test_the_schema_accepts_the_valid_base() -> None:
 def test_a_catalogue_that_does_not_parse(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text("novels = [\n", encoding="utf-8")
     data = {**base(), "catalogue": "bad.toml"}
-    with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: .*catalogue TOML does not parse"):
+    with pytest.raises(
+        InvalidStateError,
+        match=r"^\$\.catalogue: catalogue 'bad.toml': catalogue TOML does not parse "
+        r"\(at end of document\)$",
+    ):
         position_from_dict(data, base_dir=tmp_path)
     with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: .*no such file"):
         position_from_dict({**base(), "catalogue": "bad.toml"}, base_dir=tmp_path / "none")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .bots import DEFAULT_MAX_DECISIONS, Bot, DecisionLimitError, RandomBot, derive_seed, play_game
 from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
-from .catalogue import END_FLAG_ID, Catalogue, NovelSpec, load_catalogue
+from .catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue, NovelSpec, load_catalogue
 from .errors import (
     IllegalMoveError,
     InvalidArgumentError,
@@ -77,6 +77,7 @@ from .moves import (
 )
 from .options import Constraints, PublishOption, check_option, make_option, option_key
 from .patterns import (
+    CountingPattern,
     CustomPattern,
     OfAKind,
     Pairs,
@@ -84,12 +85,21 @@ from .patterns import (
     RankCounts,
     Straight,
     Total,
+    combination_count,
     rank_counts,
     sub_multisets,
 )
 from .position import Masterpiece, Position
 from .recognition import novel_combinations, recognize, satisfied_novels
 from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from .registry import (
+    BUILTIN_KINDS,
+    PatternFactory,
+    pattern_factory,
+    register_pattern,
+    registered_patterns,
+    unregister_pattern,
+)
 from .render import (
     PALETTE,
     Swatch,
@@ -112,6 +122,7 @@ from .view import PlayerView
 __version__ = "0.1.0"
 
 __all__ = [
+    "BUILTIN_KINDS",
     "CLI_MAX_OPTIONS",
     "DEAL_SIZES",
     "DECK",
@@ -134,6 +145,7 @@ __all__ = [
     "PUBLISHES_VERSION",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "SHIPPED_CATALOGUES",
     "STATE_FORMAT",
     "STATE_VERSION",
     "VIEW_FORMAT",
@@ -144,6 +156,7 @@ __all__ = [
     "Catalogue",
     "Choose",
     "Constraints",
+    "CountingPattern",
     "CpSatResult",
     "CustomPattern",
     "Deadline",
@@ -174,6 +187,7 @@ __all__ = [
     "Pass",
     "PasticheError",
     "Pattern",
+    "PatternFactory",
     "Phase",
     "PlayerView",
     "Position",
@@ -194,6 +208,7 @@ __all__ = [
     "best",
     "cards_svg",
     "check_option",
+    "combination_count",
     "derive_seed",
     "format_cards",
     "game_html",
@@ -209,6 +224,7 @@ __all__ = [
     "option_key",
     "options_html",
     "parse_cards",
+    "pattern_factory",
     "play_game",
     "position_after",
     "position_from_dict",
@@ -221,6 +237,8 @@ __all__ = [
     "query_from_json",
     "rank_counts",
     "recognize",
+    "register_pattern",
+    "registered_patterns",
     "rich_text",
     "satisfied_novels",
     "schema",
@@ -232,6 +250,7 @@ __all__ = [
     "state_to_json",
     "sub_multisets",
     "to_publish",
+    "unregister_pattern",
     "view_from_dict",
     "view_to_dict",
 ]

@@ -3,7 +3,10 @@
 The sources print only part of the Novel table, so the default catalogue is a
 *reconstruction* (R2): each :class:`NovelSpec` carries a ``provenance`` saying
 whether it is printed or reconstructed. A catalogue is data; build one in Python
-or load one from TOML (R3).
+or load one from TOML or JSON (R3). Loading never imports or calls code named by
+the data: an entry names a built-in pattern kind or one the program registered
+with :func:`~pastiche_core.registry.register_pattern`. Every catalogue stays
+within the limits of :mod:`pastiche_core.limits`.
 
 >>> cat = Catalogue.default()
 >>> len(cat), cat.total_copies
@@ -17,18 +20,35 @@ NovelSpec(id='straight-5', name='5-Card Straight', pattern=Straight(length=5),
 
 from __future__ import annotations
 
-import importlib
+import math
+import os
+import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .errors import InvalidCatalogueError
+from .limits import (
+    MAX_COPIES,
+    MAX_ID_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_NOVELS,
+    MAX_PARAM_ITEMS,
+    MAX_PARAM_TEXT,
+    MAX_PARAMS,
+    MAX_PATTERN_CARDS,
+    MAX_POINTS,
+    MAX_PROVENANCE_LENGTH,
+    MAX_TOTAL_COPIES,
+)
 from .patterns import OfAKind, Pairs, Pattern, Straight, Total
+from .registry import BUILTIN_KINDS, pattern_factory, registered_patterns
 
 __all__ = [
     "END_FLAG_ID",
+    "SHIPPED_CATALOGUES",
     "Catalogue",
     "NovelSpec",
     "load_catalogue",
@@ -82,14 +102,24 @@ _PATTERN_FIELDS: dict[str, tuple[type, tuple[str, ...]]] = {
     "pairs": (Pairs, ("pairs",)),
     "total": (Total, ("count", "target")),
 }
+_BUILTIN_PATTERNS = (Straight, OfAKind, Pairs, Total)
 _COMMON_FIELDS = ("id", "name", "kind", "points", "copies", "provenance")
+_PARAM_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+_INT64 = 1 << 63
+_NO_CODE = (
+    "catalogue data never names code, so no 'factory' and no kind 'custom'; register the "
+    "pattern in Python with register_pattern(kind, factory) and name that kind here, "
+    "its parameters under 'params' (R3)"
+)
 
 
 class Catalogue(Mapping[str, NovelSpec]):
     """An ordered, validated, immutable collection of :class:`NovelSpec` keyed by id.
 
-    Validation (R3): ids are unique non-empty strings, points are integers >= 0,
-    copies are integers >= 1, and there is exactly one End Flag entry with one copy.
+    Validation (R3): ids are unique, non-empty, printable and without spaces,
+    ``,`` or ``:``; names are printable; points, copies, text lengths and pattern
+    sizes stay within :mod:`pastiche_core.limits`; and there is exactly one End
+    Flag entry with one copy (R12).
 
     >>> from pastiche_core import Straight
     >>> small = Catalogue([
@@ -105,11 +135,16 @@ class Catalogue(Mapping[str, NovelSpec]):
     __slots__ = ("_by_id", "_specs", "name")
 
     def __init__(self, novels: Sequence[NovelSpec], *, name: str = "custom") -> None:
+        _check_text("catalogue name", name, "catalogue", MAX_NAME_LENGTH)
         specs = tuple(novels)
+        if len(specs) > MAX_NOVELS:
+            raise InvalidCatalogueError(
+                f"catalogue {name!r}: has {len(specs)} entries, more than {MAX_NOVELS} (R3)"
+            )
         by_id: dict[str, NovelSpec] = {}
         flags = 0
         for index, spec in enumerate(specs):
-            where = f"novels[{index}] ({getattr(spec, 'id', '?')!r})"
+            where = f"novels[{index}] ({_show(getattr(spec, 'id', '?'))})"
             if not isinstance(spec, NovelSpec):
                 raise InvalidCatalogueError(f"{where}: expected a NovelSpec, got {spec!r}")
             _validate_spec(spec, where)
@@ -129,6 +164,11 @@ class Catalogue(Mapping[str, NovelSpec]):
             )
         if not any(spec.publishable for spec in specs):
             raise InvalidCatalogueError(f"catalogue {name!r}: has no publishable novel")
+        copies = sum(spec.copies for spec in specs)
+        if copies > MAX_TOTAL_COPIES:
+            raise InvalidCatalogueError(
+                f"catalogue {name!r}: has {copies} Novel cards, more than {MAX_TOTAL_COPIES} (R3)"
+            )
         self._specs = specs
         self._by_id = by_id
         self.name = name
@@ -198,11 +238,14 @@ class Catalogue(Mapping[str, NovelSpec]):
 
         The form is ``{"name": ..., "novels": [entry, ...]}``; each entry has
         ``id``, ``name``, ``kind``, the kind's parameters, ``points``, ``copies``
-        and optionally ``provenance``. Kinds and parameters: ``straight``
-        (``length``), ``kind`` (``count``), ``pairs`` (``pairs``), ``total``
-        (``count``, ``target``), ``end-flag`` (none), and ``custom`` (``factory``
-        as ``"module:callable"`` returning a :class:`Pattern`, and an optional
-        ``params`` table passed as keyword arguments).
+        and optionally ``provenance``. Built-in kinds and their parameters (fields
+        of the entry): ``straight`` (``length``), ``kind`` (``count``), ``pairs``
+        (``pairs``), ``total`` (``count``, ``target``) and ``end-flag`` (none). Any
+        other kind must be registered with
+        :func:`~pastiche_core.registry.register_pattern`; its parameters are plain
+        values in an optional ``params`` table, passed to the registered factory as
+        keyword arguments. Data never names code: a ``factory`` field or kind
+        ``custom`` is refused.
 
         >>> cat = Catalogue.from_dict({"name": "mini", "novels": [
         ...     {"id": "pair", "name": "A Pair", "kind": "kind", "count": 2,
@@ -217,19 +260,31 @@ class Catalogue(Mapping[str, NovelSpec]):
         Traceback (most recent call last):
         ...
         pastiche_core.errors.InvalidCatalogueError: novels[0] ('p'):
-            pairs must be an integer from 1 to 13, got 0
+            pairs must be an integer from 1 to 6, got 0
+        >>> Catalogue.from_dict({"novels": [{"id": "x", "name": "X", "kind": "custom",
+        ...     "factory": "os:system", "points": 1, "copies": 1}]})
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidCatalogueError: novels[0] ('x'): catalogue data never names
+            code, so no 'factory' and no kind 'custom'; register the pattern in Python with
+            register_pattern(kind, factory) and name that kind here, its parameters under
+            'params' (R3)
         """
         if not isinstance(data, Mapping):
             raise InvalidCatalogueError(f"catalogue: expected a table, got {type(data).__name__}")
         cat_name = name if name is not None else data.get("name", "custom")
         if not isinstance(cat_name, str):
-            raise InvalidCatalogueError(f"name: expected a string, got {cat_name!r}")
+            raise InvalidCatalogueError(f"name: expected a string, got {_show(cat_name)}")
         unknown = set(data) - {"name", "novels"}
         if unknown:
-            raise InvalidCatalogueError(f"catalogue: unknown field(s) {sorted(unknown)}")
+            raise InvalidCatalogueError(f"catalogue: unknown field(s) {_fields(unknown)}")
         novels = data.get("novels")
         if not isinstance(novels, list) or not novels:
             raise InvalidCatalogueError("novels: expected a non-empty list of novel entries")
+        if len(novels) > MAX_NOVELS:
+            raise InvalidCatalogueError(
+                f"novels: {len(novels)} entries, more than {MAX_NOVELS} (R3)"
+            )
         specs = [_spec_from_dict(entry, index) for index, entry in enumerate(novels)]
         return cls(specs, name=cat_name)
 
@@ -256,12 +311,25 @@ class Catalogue(Mapping[str, NovelSpec]):
         >>> cat
         <Catalogue 'tiny': 2 novels, 4 cards>
         """
+        # Imported here: pastiche_core.io imports this module.
+        from .io.jsontext import MAX_JSON_BYTES
+
         if not isinstance(text, str):
-            raise InvalidCatalogueError(f"catalogue TOML: expected a string, got {text!r}")
+            raise InvalidCatalogueError(f"catalogue TOML: expected a string, got {_show(text)}")
+        if len(text) > MAX_JSON_BYTES:
+            raise InvalidCatalogueError(
+                f"catalogue TOML: {len(text):,} characters, more than {MAX_JSON_BYTES:,}"
+            )
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise InvalidCatalogueError(f"catalogue TOML does not parse: {error}") from None
+        except ValueError as error:  # e.g. an integer of thousands of digits
+            raise InvalidCatalogueError(f"catalogue TOML does not parse: {error}") from None
+        except RecursionError:
+            raise InvalidCatalogueError(
+                "catalogue TOML does not parse: nested too deeply"
+            ) from None
         return cls.from_dict(data, name=name)
 
     def to_dict(self) -> dict[str, Any]:
@@ -273,8 +341,12 @@ class Catalogue(Mapping[str, NovelSpec]):
         return {"name": self.name, "novels": [spec.to_dict() for spec in self._specs]}
 
 
-def load_catalogue(source: str | Path) -> Catalogue:
-    """A catalogue by name (``"default"``) or from a TOML file path.
+def load_catalogue(source: str | os.PathLike[str]) -> Catalogue:
+    """A shipped catalogue by name (``"default"``) or a TOML catalogue file.
+
+    The file is read safely (:func:`~pastiche_core.io.files.read_text`): a regular
+    file of at most 1 MiB of UTF-8 text, never a folder, device or pipe. Errors
+    name the file and the entry.
 
     >>> load_catalogue("default") is Catalogue.default()
     True
@@ -282,66 +354,113 @@ def load_catalogue(source: str | Path) -> Catalogue:
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidCatalogueError: catalogue 'no/such/file.toml': no such file
+    >>> load_catalogue("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidCatalogueError: catalogue '/dev/zero': not a regular file (a character device)
     """
-    if source == "default":
-        return _DEFAULT
-    path = Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidCatalogueError(f"catalogue {str(source)!r}: no such file") from None
-    except OSError as error:
-        raise InvalidCatalogueError(f"catalogue {str(source)!r}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise InvalidCatalogueError(
-            f"catalogue {str(source)!r}: not UTF-8 text ({error})"
-        ) from None
+    # Imported here: pastiche_core.io imports this module.
+    from .io.files import read_text
+
+    if isinstance(source, str) and source in SHIPPED_CATALOGUES:
+        return SHIPPED_CATALOGUES[source]
+    text = read_text(source, what="catalogue", error=InvalidCatalogueError)
     try:
         return Catalogue.from_toml(text, name=None)
     except InvalidCatalogueError as error:
-        raise InvalidCatalogueError(f"{path}: {error}") from None
+        raise InvalidCatalogueError(f"{os.fspath(source)}: {error}") from None
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """A short repr of a value from the data: long texts are clipped."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
+def _fields(names: set[Any]) -> str:
+    shown = sorted(_show(name) for name in names)
+    return f"[{', '.join(shown[:8])}{', ...' if len(shown) > 8 else ''}]"
+
+
+def _check_text(field: str, value: object, where: str, limit: int, *, empty: bool = False) -> None:
+    if not isinstance(value, str):
+        raise InvalidCatalogueError(f"{where}: {field} must be a string, got {_show(value)}")
+    if not empty and not value.strip():
+        raise InvalidCatalogueError(f"{where}: {field} must be a non-empty string")
+    if len(value) > limit:
+        raise InvalidCatalogueError(
+            f"{where}: {field} has {len(value)} characters, more than {limit} (R3)"
+        )
+    if not value.isprintable():
+        raise InvalidCatalogueError(
+            f"{where}: {field} {_show(value)} holds a control character, a NUL or a lone "
+            "surrogate (R3)"
+        )
+
+
+def _check_int(field: str, value: object, where: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidCatalogueError(
+            f"{where}: {field} must be an integer from {low} to {high}, got {_show(value)}"
+        )
 
 
 def _validate_spec(spec: NovelSpec, where: str) -> None:
     if not isinstance(spec.id, str) or not spec.id.strip() or spec.id != spec.id.strip():
         raise InvalidCatalogueError(f"{where}: id must be a non-empty string without spaces")
+    if len(spec.id) > MAX_ID_LENGTH:
+        raise InvalidCatalogueError(
+            f"{where}: id has {len(spec.id)} characters, more than {MAX_ID_LENGTH} (R3)"
+        )
     if any(ch.isspace() or ch in ",:" for ch in spec.id):
         raise InvalidCatalogueError(f"{where}: id {spec.id!r} may not contain spaces, ',' or ':'")
-    if not isinstance(spec.name, str) or not spec.name:
-        raise InvalidCatalogueError(f"{where}: name must be a non-empty string")
-    for field in ("points", "copies"):
-        value = getattr(spec, field)
-        low = 0 if field == "points" else 1
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if not spec.id.isprintable():
+        raise InvalidCatalogueError(
+            f"{where}: id {spec.id!r} holds a control character, a NUL or a lone surrogate (R3)"
+        )
+    _check_text("name", spec.name, where, MAX_NAME_LENGTH)
+    _check_int("points", spec.points, where, 0, MAX_POINTS)
+    _check_int("copies", spec.copies, where, 1, MAX_COPIES)
+    pattern = spec.pattern
+    if pattern is not None:
+        if isinstance(pattern, type) or not isinstance(pattern, Pattern):
             raise InvalidCatalogueError(
-                f"{where}: {field} must be an integer >= {low}, got {value!r}"
+                f"{where}: pattern {_show(pattern)} does not follow Pattern"
             )
-    if spec.pattern is not None and (
-        isinstance(spec.pattern, type) or not isinstance(spec.pattern, Pattern)
-    ):
-        raise InvalidCatalogueError(f"{where}: pattern {spec.pattern!r} does not follow Pattern")
-    if not isinstance(spec.provenance, str):
-        raise InvalidCatalogueError(f"{where}: provenance must be a string")
+        size = pattern.size
+        if size is not None and (
+            isinstance(size, bool)
+            or not isinstance(size, int)
+            or not 1 <= size <= MAX_PATTERN_CARDS
+        ):
+            raise InvalidCatalogueError(
+                f"{where}: the pattern needs {_show(size)} cards; a pattern needs 1 to "
+                f"{MAX_PATTERN_CARDS} cards (R3)"
+            )
+    _check_text("provenance", spec.provenance, where, MAX_PROVENANCE_LENGTH, empty=True)
 
 
 def _spec_from_dict(entry: object, index: int) -> NovelSpec:
     raw_id = entry.get("id", "?") if isinstance(entry, Mapping) else "?"
-    where = f"novels[{index}] ({raw_id!r})"
+    where = f"novels[{index}] ({_show(raw_id)})"
     if not isinstance(entry, Mapping):
-        raise InvalidCatalogueError(f"novels[{index}]: expected a table, got {entry!r}")
+        raise InvalidCatalogueError(f"novels[{index}]: expected a table, got {_show(entry)}")
+    if "factory" in entry or entry.get("kind") == "custom":
+        raise InvalidCatalogueError(f"{where}: {_NO_CODE}")
     for field in ("id", "name", "kind", "points", "copies"):
         if field not in entry:
             raise InvalidCatalogueError(f"{where}: missing field {field!r}")
     kind = entry["kind"]
     if not isinstance(kind, str):  # an unhashable kind would escape as a raw TypeError
-        raise InvalidCatalogueError(f"{where}: kind must be a string, got {kind!r}")
+        raise InvalidCatalogueError(f"{where}: kind must be a string, got {_show(kind)}")
     pattern: Pattern | None
     if kind == "end-flag":
         params: tuple[str, ...] = ()
         pattern = None
-    elif kind == "custom":
-        params = ("factory", "params")
-        pattern = _custom_pattern(entry, where)
     elif kind in _PATTERN_FIELDS:
         factory, params = _PATTERN_FIELDS[kind]
         missing = [p for p in params if p not in entry]
@@ -352,11 +471,11 @@ def _spec_from_dict(entry: object, index: int) -> NovelSpec:
         except ValueError as error:
             raise InvalidCatalogueError(f"{where}: {error}") from None
     else:
-        kinds = ", ".join([*_PATTERN_FIELDS, "custom", "end-flag"])
-        raise InvalidCatalogueError(f"{where}: unknown kind {kind!r} (expected one of {kinds})")
+        params = ("params",)
+        pattern = _registered_pattern(kind, entry.get("params", {}), where)
     unknown = set(entry) - set(_COMMON_FIELDS) - set(params)
     if unknown:
-        raise InvalidCatalogueError(f"{where}: unknown field(s) {sorted(unknown)}")
+        raise InvalidCatalogueError(f"{where}: unknown field(s) {_fields(unknown)}")
     spec = NovelSpec(
         id=entry["id"],
         name=entry["name"],
@@ -369,26 +488,85 @@ def _spec_from_dict(entry: object, index: int) -> NovelSpec:
     return spec
 
 
-def _custom_pattern(entry: Mapping[str, Any], where: str) -> Pattern:
-    factory_path = entry.get("factory")
-    if not isinstance(factory_path, str) or ":" not in factory_path:
-        raise InvalidCatalogueError(f"{where}: kind 'custom' needs factory = 'module:callable'")
-    module_name, _, attr = factory_path.partition(":")
-    params = entry.get("params", {})
-    if not isinstance(params, Mapping):
-        raise InvalidCatalogueError(f"{where}: params must be a table")
-    try:
-        target: Any = importlib.import_module(module_name)
-        for part in attr.split("."):
-            target = getattr(target, part)
-        pattern = target(**params)
-    except Exception as error:  # any failure of user code is reported, not raised raw
+def _registered_pattern(kind: str, params: object, where: str) -> Pattern:
+    """The pattern of a registered kind, from the entry's plain ``params`` (R3)."""
+    factory = pattern_factory(kind)
+    if factory is None:
+        known = list(registered_patterns())
+        listed = ", ".join(known[:10]) + (", ..." if len(known) > 10 else "") if known else "none"
         raise InvalidCatalogueError(
-            f"{where}: factory {factory_path!r} failed: {type(error).__name__}: {error}"
+            f"{where}: unknown kind {_show(kind)}: expected a built-in kind "
+            f"({', '.join(BUILTIN_KINDS)}) or one registered with register_pattern "
+            f"(registered: {listed})"
+        )
+    arguments = _plain_params(params, where)
+    try:
+        pattern = factory(**arguments)
+    except Exception as error:  # a registered factory's refusal of the data is reported
+        raise InvalidCatalogueError(
+            f"{where}: kind {kind!r} refused its params: {type(error).__name__}: "
+            f"{_clip(str(error))}"
         ) from None
     if isinstance(pattern, type) or not isinstance(pattern, Pattern):
-        raise InvalidCatalogueError(f"{where}: factory {factory_path!r} did not return a Pattern")
+        raise InvalidCatalogueError(
+            f"{where}: the factory of kind {kind!r} did not return a Pattern"
+        )
+    if pattern.kind != kind and not isinstance(pattern, _BUILTIN_PATTERNS):
+        raise InvalidCatalogueError(
+            f"{where}: the factory of kind {kind!r} returned a pattern of kind "
+            f"{_show(pattern.kind)}, which would not load back (R3)"
+        )
     return pattern
+
+
+def _plain_params(params: object, where: str) -> dict[str, Any]:
+    """The ``params`` table: names to plain values (text, numbers, booleans, arrays of them)."""
+    if not isinstance(params, Mapping):
+        raise InvalidCatalogueError(f"{where}: params must be a table, got {_show(params)}")
+    if len(params) > MAX_PARAMS:
+        raise InvalidCatalogueError(
+            f"{where}: params has {len(params)} entries, more than {MAX_PARAMS} (R3)"
+        )
+    plain: dict[str, Any] = {}
+    for key, value in params.items():
+        if not isinstance(key, str) or not _PARAM_NAME.fullmatch(key):
+            raise InvalidCatalogueError(
+                f"{where}: params name {_show(key)} is not a plain name "
+                "(a letter, then up to 31 letters, digits or '_')"
+            )
+        field = f"params.{key}"
+        if isinstance(value, list):
+            if len(value) > MAX_PARAM_ITEMS:
+                raise InvalidCatalogueError(
+                    f"{where}: {field} has {len(value)} items, more than {MAX_PARAM_ITEMS} (R3)"
+                )
+            for item_index, item in enumerate(value):
+                _check_scalar(f"{field}[{item_index}]", item, where)
+            plain[key] = list(value)
+        else:
+            _check_scalar(field, value, where)
+            plain[key] = value
+    return plain
+
+
+def _check_scalar(field: str, value: object, where: str) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -_INT64 <= value < _INT64:
+            raise InvalidCatalogueError(f"{where}: {field} is out of the 64-bit integer range")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidCatalogueError(f"{where}: {field} must be a finite number")
+        return
+    if isinstance(value, str):
+        _check_text(field, value, where, MAX_PARAM_TEXT, empty=True)
+        return
+    raise InvalidCatalogueError(
+        f"{where}: {field} must be text, a number, a boolean or an array of them, "
+        f"got {type(value).__name__}"
+    )
 
 
 _DEFAULT = Catalogue(
@@ -407,3 +585,7 @@ _DEFAULT = Catalogue(
     ],
     name="default",
 )
+
+SHIPPED_CATALOGUES: Mapping[str, Catalogue] = MappingProxyType({"default": _DEFAULT})
+"""The catalogues shipped with the package, by the name a document may give instead
+of embedding one (``"catalogue": "default"``)."""

@@ -6,23 +6,34 @@ A pattern answers two questions about ranks (genres never matter):
   (nothing more, nothing less)?
 * :meth:`Pattern.combinations` — given how many cards of each rank are
   available, which distinct rank multisets satisfy it? Each is yielded once, as
-  a sorted tuple of ranks.
+  a sorted tuple of ranks, in sorted order and lazily: a caller may stop early.
+
+A pattern may also count its combinations without listing them
+(``count_combinations``, see :class:`CountingPattern`); every built-in kind does.
+:func:`combination_count` counts any pattern, by enumeration when it cannot
+count.
 
 The built-in kinds are :class:`Straight`, :class:`OfAKind`, :class:`Pairs` and
-:class:`Total`. A user-defined pattern is any object that follows the
-:class:`Pattern` protocol; subclassing :class:`CustomPattern` only requires
-:meth:`~CustomPattern.matches` and gives an exact (if slower) generic
-:meth:`~CustomPattern.combinations`.
+:class:`Total`; none needs more than
+:data:`~pastiche_core.limits.MAX_PATTERN_CARDS` cards. A user-defined pattern is
+any object that follows the :class:`Pattern` protocol; subclassing
+:class:`CustomPattern` only requires :meth:`~CustomPattern.matches` and gives an
+exact (if slower) generic :meth:`~CustomPattern.combinations`. A catalogue loaded
+from data names a user-defined pattern by the kind it was registered under
+(:func:`~pastiche_core.registry.register_pattern`), never by code.
 
 >>> Straight(5).matches([9, 5, 6, 8, 7])
 True
 >>> list(Pairs(3).combinations(rank_counts([4, 4, 10, 10, 12, 12, 13])))
 [(4, 4, 10, 10, 12, 12)]
+>>> combination_count(Pairs(2), rank_counts([4, 4, 10, 10, 12, 12, 13]))
+3
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,8 +41,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .cards import MAX_RANK, MIN_RANK
+from .limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
 
 __all__ = [
+    "CountingPattern",
     "CustomPattern",
     "OfAKind",
     "Pairs",
@@ -39,6 +52,7 @@ __all__ = [
     "RankCounts",
     "Straight",
     "Total",
+    "combination_count",
     "rank_counts",
     "sub_multisets",
 ]
@@ -74,7 +88,12 @@ class Pattern(Protocol):
 
     ``size`` is the exact number of cards the pattern needs, or ``None`` if it
     varies. ``kind`` names the pattern in catalogues and ``describe`` gives the
-    human requirement text.
+    human requirement text. ``combinations`` yields each distinct sorted rank
+    multiset once, in sorted order; ``to_dict`` gives the catalogue entry fields
+    (``kind`` and parameters) that load the pattern back.
+
+    >>> isinstance(Straight(5), Pattern), isinstance("straight", Pattern)
+    (True, False)
     """
 
     @property
@@ -90,6 +109,43 @@ class Pattern(Protocol):
     def describe(self) -> str: ...
 
     def to_dict(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class CountingPattern(Pattern, Protocol):
+    """A :class:`Pattern` that can also count its combinations without listing them.
+
+    Optional: :func:`combination_count` uses ``count_combinations`` when a pattern
+    has it and counts :meth:`~Pattern.combinations` otherwise. Every built-in kind
+    counts by formula (or, for :class:`Total`, by a small table).
+
+    >>> isinstance(Total(5, 49), CountingPattern)
+    True
+    >>> Total(5, 49).count_combinations(rank_counts(range(1, 14)))
+    10
+    """
+
+    def count_combinations(self, available: RankCounts) -> int: ...
+
+
+def combination_count(pattern: Pattern, available: RankCounts) -> int:
+    """How many combinations ``pattern`` has within ``available``.
+
+    The pattern's own ``count_combinations`` when it has one (see
+    :class:`CountingPattern`), else the length of :meth:`~Pattern.combinations`.
+
+    >>> combination_count(Straight(3), rank_counts(range(1, 7)))
+    4
+    >>> class Any2(CustomPattern):
+    ...     size = 2
+    ...     def matches(self, ranks):
+    ...         return len(ranks) == 2
+    >>> combination_count(Any2(), rank_counts([1, 2, 2]))
+    2
+    """
+    if isinstance(pattern, CountingPattern):
+        return pattern.count_combinations(available)
+    return sum(1 for _ in pattern.combinations(available))
 
 
 def sub_multisets(available: RankCounts, size: int | None = None) -> Iterator[tuple[int, ...]]:
@@ -174,6 +230,14 @@ class Straight:
             if run >= self.length:
                 yield tuple(range(rank - self.length + 1, rank + 1))
 
+    def count_combinations(self, available: RankCounts) -> int:
+        """How many runs of ``length`` ranks are all available."""
+        found = run = 0
+        for rank in _RANKS:
+            run = run + 1 if available[rank] else 0
+            found += run >= self.length
+        return found
+
     def describe(self) -> str:
         return f"{self.length} cards of consecutive ranks"
 
@@ -192,7 +256,7 @@ class OfAKind:
     count: int
 
     def __post_init__(self) -> None:
-        _check_positive_int("count", self.count, 2, 7)
+        _check_positive_int("count", self.count, 2, MAX_OF_A_KIND)
 
     @property
     def kind(self) -> str:
@@ -212,6 +276,10 @@ class OfAKind:
             if available[rank] >= self.count:
                 yield (rank,) * self.count
 
+    def count_combinations(self, available: RankCounts) -> int:
+        """How many ranks have at least ``count`` cards available."""
+        return sum(available[rank] >= self.count for rank in _RANKS)
+
     def describe(self) -> str:
         return f"{self.count} cards of one rank"
 
@@ -230,7 +298,7 @@ class Pairs:
     pairs: int
 
     def __post_init__(self) -> None:
-        _check_positive_int("pairs", self.pairs, 1, MAX_RANK)
+        _check_positive_int("pairs", self.pairs, 1, MAX_PAIRS)
 
     @property
     def kind(self) -> str:
@@ -252,6 +320,10 @@ class Pairs:
         for chosen in itertools.combinations(doubled, self.pairs):
             yield tuple(rank for rank in chosen for _ in range(2))
 
+    def count_combinations(self, available: RankCounts) -> int:
+        """How many choices of ``pairs`` ranks have two cards available."""
+        return math.comb(sum(available[rank] >= 2 for rank in _RANKS), self.pairs)
+
     def describe(self) -> str:
         return f"{self.pairs} pairs of {self.pairs} different ranks"
 
@@ -263,18 +335,31 @@ class Pairs:
 class Total:
     """``count`` cards whose ranks add up to ``target`` (note \\*4).
 
+    ``count`` is at most :data:`~pastiche_core.limits.MAX_PATTERN_CARDS` and
+    ``target`` is a sum that ``count`` ranks of 1 to 13 can make.
+
     >>> Total(5, 49).matches([2, 10, 12, 12, 13]), Total(7, 49).matches([4, 5, 5, 7, 7, 9, 12])
     (True, True)
     >>> list(Total(2, 5).combinations(rank_counts([1, 2, 3, 4])))
     [(1, 4), (2, 3)]
+    >>> Total(2, 27)
+    Traceback (most recent call last):
+    ...
+    ValueError: target must be an integer from 2 to 26 (a sum 2 ranks of 1 to 13 can make), got 27
     """
 
     count: int
     target: int
 
     def __post_init__(self) -> None:
-        _check_positive_int("count", self.count, 1, 49)
-        _check_positive_int("target", self.target, 1, 49 * MAX_RANK)
+        _check_positive_int("count", self.count, 1, MAX_PATTERN_CARDS)
+        _check_positive_int(
+            "target",
+            self.target,
+            self.count,
+            self.count * MAX_RANK,
+            f"a sum {self.count} rank{'s' if self.count > 1 else ''} of 1 to 13 can make",
+        )
 
     @property
     def kind(self) -> str:
@@ -289,8 +374,26 @@ class Total:
         return len(ranks) == self.count and sum(ranks) == self.target
 
     def combinations(self, available: RankCounts) -> Iterator[tuple[int, ...]]:
-        """Every multiset of ``count`` available ranks summing to ``target``."""
-        return iter(_total_combinations(self.count, self.target, tuple(available)))
+        """Every multiset of ``count`` available ranks summing to ``target``, lazily.
+
+        >>> found = Total(13, 91).combinations(rank_counts(range(1, 14)))
+        >>> next(found)
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+        >>> next(found, None) is None
+        True
+        """
+        yield from _TotalSearch(self.count, self.target, available).walk()
+
+    def count_combinations(self, available: RankCounts) -> int:
+        """How many multisets :meth:`combinations` yields, without listing them.
+
+        >>> from pastiche_core import DECK
+        >>> Total(7, 49).count_combinations(rank_counts(card.rank for card in DECK))
+        1408
+        """
+        return _TotalSearch(self.count, self.target, available).ways(
+            MIN_RANK, self.count, self.target
+        )
 
     def describe(self) -> str:
         return f"{self.count} cards whose ranks add up to {self.target}"
@@ -299,55 +402,81 @@ class Total:
         return {"kind": "total", "count": self.count, "target": self.target}
 
 
-def _total_combinations(
-    count: int, target: int, available: RankCounts
-) -> tuple[tuple[int, ...], ...]:
-    # Suffix capacity and the sum of the highest cards let the search prune branches
-    # that cannot reach the target: the highest `left` cards are all still available
-    # whenever `left` cards of the current rank or above are.
-    suffix = [0] * (MAX_RANK + 2)
-    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
-        suffix[rank] = suffix[rank + 1] + available[rank]
-    best = [0]
-    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
-        for _ in range(min(available[rank], count)):
-            best.append(best[-1] + rank)
-    best.extend([best[-1]] * (count + 1 - len(best)))
-    # least[rank][k]: the sum of the k lowest cards of `rank` or above (a lower bound).
-    least: list[list[int]] = [[0] for _ in range(MAX_RANK + 2)]
-    lowest: list[int] = []
-    for rank in range(MAX_RANK, MIN_RANK - 1, -1):
-        lowest = ([rank] * min(available[rank], count) + lowest)[:count]
-        sums = [0]
-        for value in lowest:
-            sums.append(sums[-1] + value)
-        least[rank] = sums
+class _TotalSearch:
+    """Multisets of ``count`` available ranks adding up to ``target``, walked depth first.
 
-    # Different prefixes often leave the same (rank, cards left, sum needed): the
-    # suffixes of such a state are computed once.
-    memo: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+    Only the number of completions of each (rank, cards left, sum needed) is
+    memoised, never the completions themselves: memory stays within a table of
+    at most 14 x 14 x 170 integers however many combinations there are, and the
+    walk yields the first one without building the others.
+    """
 
-    def solve(rank: int, left: int, need: int) -> list[tuple[int, ...]]:
+    __slots__ = ("available", "best", "chosen", "count", "least", "memo", "suffix", "target")
+
+    def __init__(self, count: int, target: int, available: RankCounts) -> None:
+        self.count = count
+        self.target = target
+        self.available = tuple(available)
+        # Suffix capacity and the sum of the highest cards prune branches that cannot
+        # reach the target: the highest `left` cards are all still available whenever
+        # `left` cards of the current rank or above are.
+        suffix = [0] * (MAX_RANK + 2)
+        for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+            suffix[rank] = suffix[rank + 1] + self.available[rank]
+        best = [0]
+        for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+            for _ in range(min(self.available[rank], count)):
+                best.append(best[-1] + rank)
+        best.extend([best[-1]] * (count + 1 - len(best)))
+        # least[rank][k]: the sum of the k lowest cards of `rank` or above (a lower bound).
+        least: list[list[int]] = [[0] for _ in range(MAX_RANK + 2)]
+        lowest: list[int] = []
+        for rank in range(MAX_RANK, MIN_RANK - 1, -1):
+            lowest = ([rank] * min(self.available[rank], count) + lowest)[:count]
+            sums = [0]
+            for value in lowest:
+                sums.append(sums[-1] + value)
+            least[rank] = sums
+        self.suffix = suffix
+        self.best = best
+        self.least = least
+        self.memo: dict[tuple[int, int, int], int] = {}
+        self.chosen: list[int] = []
+
+    def ways(self, rank: int, left: int, need: int) -> int:
+        """How many ways ranks ``rank`` and above complete ``left`` cards adding to ``need``."""
         if left == 0:
-            return [()] if need == 0 else []
-        if rank > MAX_RANK or suffix[rank] < left:
-            return []
-        if need < least[rank][left] or need > best[left]:
-            return []
+            return 1 if need == 0 else 0
+        if rank > MAX_RANK or self.suffix[rank] < left:
+            return 0
+        if need < self.least[rank][left] or need > self.best[left]:
+            return 0
         key = (rank, left, need)
-        found = memo.get(key)
+        found = self.memo.get(key)
         if found is None:
-            found = []
-            for taken in range(min(available[rank], left, need // rank), -1, -1):
-                prefix = (rank,) * taken
-                for tail in solve(rank + 1, left - taken, need - taken * rank):
-                    found.append(prefix + tail)
-            memo[key] = found
+            found = 0
+            for taken in range(min(self.available[rank], left, need // rank), -1, -1):
+                found += self.ways(rank + 1, left - taken, need - taken * rank)
+            self.memo[key] = found
         return found
 
-    results = solve(MIN_RANK, count, target)
-    results.sort()
-    return tuple(results)
+    def walk(self) -> Iterator[tuple[int, ...]]:
+        """Every completion from the lowest rank, in sorted order."""
+        if self.ways(MIN_RANK, self.count, self.target):
+            yield from self._walk(MIN_RANK, self.count, self.target)
+
+    def _walk(self, rank: int, left: int, need: int) -> Iterator[tuple[int, ...]]:
+        # More cards of a lower rank come first: that is sorted order. Only branches
+        # with a completion are entered, so no step of the walk is wasted.
+        if left == 0:
+            yield tuple(self.chosen)
+            return
+        chosen = self.chosen
+        for taken in range(min(self.available[rank], left, need // rank), -1, -1):
+            if self.ways(rank + 1, left - taken, need - taken * rank):
+                chosen.extend([rank] * taken)
+                yield from self._walk(rank + 1, left - taken, need - taken * rank)
+                del chosen[len(chosen) - taken :]
 
 
 class CustomPattern(ABC):
@@ -355,7 +484,10 @@ class CustomPattern(ABC):
 
     Set ``size`` when the pattern always takes the same number of cards; it makes
     the generic search much faster. ``combinations`` tries every sub-multiset of
-    the available ranks, so results are exact for any ``matches``.
+    the available ranks, so results are exact for any ``matches``. Give ``kind``
+    the name the pattern is registered under
+    (:func:`~pastiche_core.registry.register_pattern`) so that a catalogue holding
+    it can be saved and loaded back.
 
     >>> class AllOdd(CustomPattern):
     ...     kind = "all-odd"
@@ -386,11 +518,25 @@ class CustomPattern(ABC):
         return type(self).__name__
 
     def to_dict(self) -> dict[str, Any]:
-        """Catalogue form: the factory path, so a TOML catalogue can name it."""
-        cls = type(self)
-        return {"kind": "custom", "factory": f"{cls.__module__}:{cls.__qualname__}"}
+        """Catalogue form: ``{"kind": kind}``; a pattern with parameters adds ``params``.
+
+        A catalogue entry of this form loads back once the kind is registered
+        (:func:`~pastiche_core.registry.register_pattern`); a pattern with
+        parameters returns them as ``{"kind": ..., "params": {...}}``, the keyword
+        arguments its factory takes. Data never names code, so no module or
+        class path is written.
+
+        >>> class Sevens(CustomPattern):
+        ...     kind = "sevens"
+        ...     def matches(self, ranks):
+        ...         return bool(ranks) and set(ranks) == {7}
+        >>> Sevens().to_dict()
+        {'kind': 'sevens'}
+        """
+        return {"kind": self.kind}
 
 
-def _check_positive_int(field: str, value: object, low: int, high: int) -> None:
+def _check_positive_int(field: str, value: object, low: int, high: int, why: str = "") -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{field} must be an integer from {low} to {high}, got {value!r}")
+        because = f" ({why})" if why else ""
+        raise ValueError(f"{field} must be an integer from {low} to {high}{because}, got {value!r}")

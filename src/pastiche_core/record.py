@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalogue import Catalogue
-from .errors import IllegalMoveError, InvalidNotationError
+from .errors import IllegalMoveError, InvalidNotationError, InvalidStateError
 from .game import Game
 from .io._fields import (
     describe,
@@ -39,6 +39,7 @@ from .io._fields import (
     read_int,
     read_players,
 )
+from .io.files import read_file
 from .io.jsontext import loads
 from .moves import Move
 
@@ -221,6 +222,9 @@ class GameRecord:
     ) -> GameRecord:
         """Read a record written by :meth:`save` (see :meth:`from_json`).
 
+        The file is read safely (:func:`~pastiche_core.io.files.read_file`): a
+        regular file of at most 1 MiB, never a folder, device or pipe.
+
         >>> import tempfile, pathlib
         >>> with tempfile.TemporaryDirectory() as folder:
         ...     path = pathlib.Path(folder) / "game.json"
@@ -229,8 +233,13 @@ class GameRecord:
         Traceback (most recent call last):
         ...
         pastiche_core.errors.InvalidStateError: $.players: missing required field
+        >>> GameRecord.load("no/such/game.json")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidStateError: record file 'no/such/game.json': no such file
         """
-        return cls.from_json(Path(path).read_bytes(), catalogue=catalogue)
+        data = read_file(path, what="record file", error=InvalidStateError)
+        return cls.from_json(data, catalogue=catalogue)
 
 
 def _read_move(value: object, path: str) -> Move:

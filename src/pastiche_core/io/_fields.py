@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import DECK, Card
-from ..catalogue import END_FLAG_ID, Catalogue
+from ..catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue
 from ..errors import InvalidCatalogueError, InvalidNotationError, InvalidStateError
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
 from ..moves import Move
@@ -50,11 +50,18 @@ def read_header(
 
 
 def read_catalogue(value: object, path: str) -> Catalogue:
-    """``"default"`` or an embedded catalogue (:meth:`Catalogue.from_dict`)."""
-    if value == DEFAULT_CATALOGUE:
-        return Catalogue.default()
+    """A shipped catalogue's name (``"default"``) or an embedded catalogue object.
+
+    A state or a record never names a file: its catalogue is data
+    (:meth:`Catalogue.from_dict`), which never names code either (R3).
+    """
+    if isinstance(value, str) and value in SHIPPED_CATALOGUES:
+        return SHIPPED_CATALOGUES[value]
     if not isinstance(value, Mapping):
-        raise fail(path, f"expected 'default' or a catalogue object, got {describe(value)}")
+        names = ", ".join(repr(name) for name in SHIPPED_CATALOGUES)
+        got = describe(value[:40] if isinstance(value, str) else value)
+        clipped = "..." if isinstance(value, str) and len(value) > 40 else ""
+        raise fail(path, f"expected {names} or a catalogue object, got {got}{clipped}")
     try:
         return Catalogue.from_dict(value)
     except InvalidCatalogueError as error:

@@ -13,11 +13,11 @@ A position document is one JSON object::
 
 ``player``, ``hand`` and ``masterpieces`` are required. ``held_novels`` lists the
 Novels the player already holds (R6); ``supply`` gives the copies left of some
-Novels (the others keep all their copies); ``catalogue`` is ``"default"`` (R2), the
-path of a TOML catalogue (R3; a relative path is read from ``base_dir``, the
-folder of the JSON file) or an embedded catalogue object; ``constraints``
-restricts the answer (:class:`~pastiche_core.options.Constraints`) and is returned
-by the ``query_*`` and :func:`load_query` functions. Cards are written in
+Novels (the others keep all their copies); ``catalogue`` is ``"default"`` (R2), an
+embedded catalogue object (R3) or, for a document read from a file, the
+relative path of a TOML catalogue inside that file's folder (``base_dir``);
+``constraints`` restricts the answer (:class:`~pastiche_core.options.Constraints`)
+and is returned by the ``query_*`` and :func:`load_query` functions. Cards are written in
 notation (``"SCI9"``, R1). The schema ships with the package: :func:`schema`.
 
 Every error raises :class:`~pastiche_core.errors.InvalidStateError` whose message
@@ -37,6 +37,7 @@ pastiche_core.errors.InvalidStateError: $.hand[1]: invalid card 'LOV1': LOVE STO
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping
 from importlib import resources
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..cards import Card
-from ..catalogue import Catalogue, load_catalogue
+from ..catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..errors import InvalidCatalogueError, InvalidStateError
 from ..options import Constraints
 from ..position import Masterpiece, Position
@@ -57,6 +58,7 @@ from ._fields import (
     read_int,
     read_object,
 )
+from .files import read_file, read_text
 from .jsontext import loads
 
 __all__ = [
@@ -89,8 +91,8 @@ def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> P
     """The :class:`~pastiche_core.position.Position` a decoded position document describes.
 
     A ``constraints`` field is checked but not returned (see :func:`query_from_dict`).
-    A relative catalogue path is read from ``base_dir`` (default: the current
-    directory). Errors name the JSON path.
+    A catalogue path is read only when ``base_dir`` is given, and only from inside
+    that folder. Errors name the JSON path.
 
     >>> data = {"player": 0, "hand": ["MYS7", "FAN7", "MYT6", "SCI9"],
     ...         "masterpieces": [{"id": "m1", "owner": 0, "card": "SCI7"},
@@ -175,8 +177,10 @@ def query_from_json(
 def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Position:
     """The position in a JSON file, or on standard input when ``source`` is ``"-"``.
 
-    A relative catalogue path in the file is read from the file's folder (from
-    the current directory for standard input).
+    A catalogue path in the file is read from inside the file's folder; a document
+    on standard input has no folder, so it names ``"default"`` or embeds its
+    catalogue. The file is read safely
+    (:func:`~pastiche_core.io.files.read_file`).
 
     >>> import io
     >>> load_position("-", stdin=io.StringIO('{"player": 2, "hand": ["HOR7"], "masterpieces": []}'))
@@ -207,38 +211,86 @@ def load_query(source: str | Path, *, stdin: IO[Any] | None = None) -> tuple[Pos
         raw: str | bytes = buffer.read() if buffer is not None else stream.read()
         return query_from_json(raw)
     path = Path(source)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InvalidStateError(f"position file {str(source)!r}: no such file") from None
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InvalidStateError(f"position file {str(source)!r}: {reason}") from None
+    data = read_file(path, what="position file", error=InvalidStateError)
     return query_from_json(data, base_dir=path.parent)
 
 
+_MAX_CATALOGUE_PATH = 1024
+_TOML_WHERE = re.compile(r"\((?:at line \d+, column \d+|at end of document)\)$")
+
+
 def _read_catalogue(value: object, base_dir: str | Path | None) -> Catalogue:
-    """``"default"``, a TOML file path (relative to ``base_dir``) or an embedded catalogue."""
+    """A shipped catalogue's name, an embedded catalogue, or a file inside ``base_dir``."""
     path = "$.catalogue"
-    if value == _DEFAULT_CATALOGUE:
-        return Catalogue.default()
+    if isinstance(value, str) and value in SHIPPED_CATALOGUES:
+        return SHIPPED_CATALOGUES[value]
     if isinstance(value, str) and value.strip():
-        file = Path(value)
-        if base_dir is not None and not file.is_absolute():
-            file = Path(base_dir) / file
-        try:
-            return load_catalogue(file)
-        except InvalidCatalogueError as error:
-            raise fail(path, str(error)) from None
+        return _catalogue_file(value, base_dir)
     if isinstance(value, Mapping):
         try:
             return Catalogue.from_dict(value)
         except InvalidCatalogueError as error:
             raise fail(path, str(error)) from None
-    raise fail(
-        path,
-        f"expected 'default', a TOML catalogue path or a catalogue object, got {describe(value)}",
-    )
+    got = describe(value[:40] if isinstance(value, str) else value)
+    raise fail(path, f"expected 'default', a TOML catalogue path or a catalogue object, got {got}")
+
+
+def _catalogue_file(value: str, base_dir: str | Path | None) -> Catalogue:
+    """The TOML catalogue a position names: a relative path that stays inside ``base_dir``.
+
+    The file's content never appears in an error: the document may name a file
+    its author cannot read otherwise.
+    """
+    path = "$.catalogue"
+    shown = repr(value) if len(value) <= 80 else f"{value[:80]!r}..."
+    where = f"catalogue {shown}"
+    if "\0" in value:
+        raise fail(path, f"{where}: a file name never holds a NUL character")
+    if base_dir is None:
+        raise fail(
+            path,
+            f"{where}: a catalogue file is read only for a position read from a file "
+            "(from its folder); name 'default' or embed the catalogue object (R3)",
+        )
+    if len(value) > _MAX_CATALOGUE_PATH:
+        raise fail(path, f"{where}: a path of more than {_MAX_CATALOGUE_PATH} characters")
+    relative = Path(value)
+    if relative.is_absolute() or value.startswith(("/", "\\")) or relative.drive:
+        raise fail(
+            path, f"{where}: an absolute path; name a file inside the position's folder (R3)"
+        )
+    if ".." in relative.parts:
+        raise fail(path, f"{where}: '..' leaves the position's folder; name a file inside it (R3)")
+    try:
+        folder = Path(base_dir).resolve()
+        file = (folder / relative).resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop
+        raise fail(path, f"{where}: the path cannot be resolved") from None
+    if not file.is_relative_to(folder):
+        raise fail(
+            path,
+            f"{where}: resolves outside the position's folder (through a symbolic link) (R3)",
+        )
+    try:
+        text = read_text(
+            file, what="catalogue", error=InvalidCatalogueError, follow_symlinks=False, label=value
+        )
+    except InvalidCatalogueError as error:
+        raise fail(path, str(error)) from None
+    try:
+        return Catalogue.from_toml(text)
+    except InvalidCatalogueError as error:
+        # tomllib quotes the text it stops at; keep only its line and column.
+        message = str(error)
+        if message.startswith("catalogue TOML does not parse"):
+            found = _TOML_WHERE.search(message)
+            at = f" {found[0]}" if found else ""
+            raise fail(path, f"{where}: catalogue TOML does not parse{at}") from None
+        raise fail(
+            path,
+            f"{where}: not a valid catalogue (R3); the details are not shown, since they "
+            "would quote the file: check it with load_catalogue",
+        ) from None
 
 
 def _place(value: object, path: str, seen: dict[Card, str]) -> Card:
