@@ -312,6 +312,7 @@ def member(path: str, key: str) -> str:
 
 
 def describe(value: object) -> str:
+    """What ``value`` is, for an error message; strings are quoted, at most 40 characters."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -321,12 +322,24 @@ def describe(value: object) -> str:
     if isinstance(value, float):
         return "a number"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {quote(value)}"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, Mapping):
         return "an object"
     return type(value).__name__
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut after ``limit`` characters.
+
+    >>> quote("x" * 50)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (50 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    shown = repr(text[:limit])
+    return f"{shown[:-1]}...{shown[-1]} ({len(text):,} characters)"
 
 
 # Writers shared by the state and the view

@@ -130,7 +130,7 @@ def loads(
         except UnicodeDecodeError as error:
             raise fail(
                 "$",
-                f"not valid JSON: not UTF-8 text (byte {error.start} is {error.object[error.start]:#04x})",
+                f"not valid JSON: not UTF-8 text (at byte {error.start})",
             ) from None
     elif isinstance(text, str):
         if len(text) > max_bytes:
