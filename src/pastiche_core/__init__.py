@@ -38,6 +38,7 @@ from .gifts import (
     position_after,
     to_publish,
 )
+from .invariants import check_invariants
 from .io import (
     STATE_FORMAT,
     STATE_VERSION,
@@ -189,6 +190,7 @@ __all__ = [
     "Total",
     "best",
     "cards_svg",
+    "check_invariants",
     "check_option",
     "derive_seed",
     "format_cards",
