@@ -12,17 +12,20 @@ from typing import Any
 
 import pytest
 from builders import MINI, QUICK_MOVE_CAP, random_game
+from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import (
     DEAL_SIZES,
+    END_FLAG_ID,
     Card,
     Catalogue,
     Choose,
     Game,
     InvalidStateError,
     Keep,
+    NovelSpec,
     Phase,
     PlayerView,
     check_invariants,
@@ -1044,10 +1047,10 @@ def test_more_invariants_reject_tampered_states(
 # ----------------------------------------------------------------------
 # Histories: replayed from the deal, compared field by field (R14)
 # ----------------------------------------------------------------------
-def rejection(data: Data) -> str:
+def rejection(data: Data, catalogue: Catalogue | None = None) -> str:
     """The message of the InvalidStateError that loading ``data`` raises."""
     with pytest.raises(InvalidStateError) as info:
-        state_from_dict(data)
+        state_from_dict(data, catalogue=catalogue)
     return str(info.value)
 
 
@@ -1129,6 +1132,57 @@ def test_composed_state_needs_no_history_but_a_history_must_replay() -> None:
 # ----------------------------------------------------------------------
 # check_invariants on games built in Python
 # ----------------------------------------------------------------------
+ODD = Catalogue(
+    [
+        NovelSpec("odd-3", "Odd Three", AllOdd(3), points=2, copies=4),
+        NovelSpec("sum-20", "Twenty", SumOfAnySize(20), points=3, copies=3),
+        NovelSpec(END_FLAG_ID, "End Flag", None, points=1, copies=1),
+    ],
+    name="odd",
+)
+"""A catalogue of user-defined patterns (R3), one of them of no fixed size."""
+
+
+@pytest.mark.parametrize(
+    ("novel", "cards", "fits"),
+    [
+        ("odd-3", ["SCI5"], True),
+        ("odd-3", ["SCI5", "HOR7", "MYS9"], True),
+        ("odd-3", ["SCI4"], False),
+        ("odd-3", ["SCI5", "SCI4"], False),
+        ("sum-20", ["SCI5", "HOR7"], True),  # one more card: an 8
+        ("sum-20", ["MYT1"], True),  # two more cards: 6 and 13
+    ],
+)
+def test_r4_novels_of_user_defined_patterns_must_be_completable(
+    novel: str, cards: list[str], fits: bool
+) -> None:
+    game = Game(players=3, seed=7, catalogue=ODD)
+    game.apply("keep MYT1 HOR7 HOR8")
+    data = state_to_dict(game)
+    data["history"] = []
+    writes = 0
+    for card in cards:
+        for place in [data["deck"], *data["hands"]]:
+            if card in place:
+                place.remove(card)
+                writes += place is data["deck"]
+    data["tables"][0].append({"novel": novel, "cards": cards})
+    data["supply"][novel] -= 1
+    data["turn"] = 3 * (writes // 3 + 1)  # seat 0's turn, after the Writes and the publish
+    if fits:
+        assert state_from_dict(data, catalogue=ODD).table(0)[0].cards == tuple(
+            map(Card.parse, cards)
+        )
+    else:
+        message = rejection(data, catalogue=ODD)
+        assert message.startswith(
+            f"$.tables[0][0].cards: {' '.join(cards)} cannot all be part of one Odd Three "
+            "(3 cards of odd ranks)"
+        ), message
+        assert message.endswith("(R4, R11)")
+
+
 def test_check_invariants_on_games_built_in_python() -> None:
     game = Game(players=4, seed=2)
     check_invariants(game)
