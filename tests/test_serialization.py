@@ -12,11 +12,26 @@ from typing import Any
 
 import pytest
 from builders import MINI, QUICK_MOVE_CAP, random_game
+from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Card, Catalogue, Game, InvalidStateError, Keep, Phase, PlayerView
+from pastiche_core import (
+    DEAL_SIZES,
+    END_FLAG_ID,
+    Card,
+    Catalogue,
+    Choose,
+    Game,
+    InvalidStateError,
+    Keep,
+    NovelSpec,
+    Phase,
+    PlayerView,
+    check_invariants,
+)
 from pastiche_core.io import (
+    MAX_HISTORY,
     STATE_FORMAT,
     STATE_VERSION,
     VIEW_FORMAT,
@@ -61,9 +76,17 @@ def card_tokens(text: str) -> set[str]:
     return set(re.findall(r'"([A-Z]{3}[0-9]{1,2})"', text))
 
 
-def assert_round_trips(game: Game) -> None:
-    """State dict and JSON round trips give an equal game with the same history."""
+def assert_round_trips(game: Game, *, replay: bool = True) -> None:
+    """The game passes the invariants; state dict and JSON round trips give an equal game
+    without the history (the invariants alone) and, if ``replay``, with the history (replayed
+    from the deal, R14)."""
+    check_invariants(game)
     data = state_to_dict(game)
+    composed = state_from_dict({**data, "history": []})
+    assert composed == game
+    assert composed.history == []
+    if not replay:
+        return
     loaded = state_from_dict(data)
     assert loaded == game
     assert loaded.history == game.history
@@ -201,18 +224,32 @@ Data = dict[str, Any]
 Mutation = Callable[[Data], object]
 
 
+def take(data: Data, card: str) -> str:
+    """Remove ``card`` from the deck and return it."""
+    data["deck"].remove(card)
+    return card
+
+
 def base_state() -> Data:
-    """A valid state after setup: a face-down discard, a Masterpiece and a Published novel."""
+    """A valid composed state (no history) at turn 6, seat 0 to move: a face-down discard,
+    a Masterpiece and a Published novel."""
     game = Game(players=3, seed=7)
     game.apply("keep MYT1 HOR7 HOR8")
     data = state_to_dict(game)
-    deck = data["deck"]
-    data["tables"][0].append({"novel": "kind-3", "status": "masterpiece", "cards": [deck.pop()]})
+    data["history"] = []
+    data["tables"][0].append(
+        {"novel": "kind-3", "status": "masterpiece", "cards": [take(data, "FAN11")]}
+    )
     data["tables"][1].append(
-        {"novel": "straight-5", "status": "published", "cards": [deck.pop(), deck.pop()]}
+        {
+            "novel": "straight-5",
+            "status": "published",
+            "cards": [take(data, c) for c in ("SCI5", "FAN9")],
+        }
     )
     data["supply"]["kind-3"] -= 1
     data["supply"]["straight-5"] -= 1
+    data["turn"] = 6  # at least the 3 Writes and 2 publishes the state shows, seat 0's turn
     return data
 
 
@@ -223,8 +260,21 @@ def with_pending(data: Data) -> Data:
     return data
 
 
+def with_fifteen_points(data: Data, player: int) -> Data:
+    """``player`` gets Masterpieces worth 15 points (9 + 6) and the turn moves on to match."""
+    data["tables"][player] += [
+        {"novel": "straight-11", "status": "masterpiece", "cards": [take(data, "LOV8")]},
+        {"novel": "kind-5", "status": "masterpiece", "cards": [take(data, "MYS7")]},
+    ]
+    data["supply"]["straight-11"] -= 1
+    data["supply"]["kind-5"] -= 1
+    data["turn"] = 12
+    return data
+
+
 def with_flag(data: Data) -> Data:
     """The base state after player 1 triggered the end and took the End Flag."""
+    with_fifteen_points(data, 1)
     data["trigger"], data["turns_left"] = 1, 4
     data["flag"] = {"player": 1, "card": data["deck"].pop()}
     data["supply"]["end-flag"] = 0
@@ -233,8 +283,10 @@ def with_flag(data: Data) -> Data:
 
 def in_flag_phase(data: Data) -> Data:
     """The base state with player 1 about to put a card under the End Flag."""
+    with_fifteen_points(data, 1)
     data["trigger"], data["turns_left"] = 1, 5
     data["phase"], data["to_move"] = "flag", 1
+    data["turn"], data["current"] = 11, 1  # player 1's turn, turn 10, just ended
     return data
 
 
@@ -505,7 +557,8 @@ def supply_above_copies(d: Data) -> None:
 
 @invalid(
     "$.supply.kind-3",
-    "5 copies of kind-3 in the supply and 1 on the table exceed the 5 in the catalogue (R6)",
+    "5 in the supply and 1 on the tables make 6 copies of kind-3, the catalogue has 5: "
+    "every Novel card is in the supply or on a table (R6)",
 )
 def more_copies_than_the_catalogue(d: Data) -> None:
     d["supply"]["kind-3"] = 5
@@ -576,7 +629,7 @@ def wrong_player_to_move(d: Data) -> None:
 
 @invalid("$.to_move", "setup keeps are made from seat 2 on (R10), got 1")
 def keep_by_an_early_seat(d: Data) -> None:
-    d["phase"], d["to_move"] = "keep", 1
+    d["phase"], d["to_move"], d["turn"] = "keep", 1, 0
 
 
 @invalid("$.to_move", "in the flag phase the trigger player (1) is to move (R12), got 2")
@@ -622,7 +675,7 @@ def flag_without_card(d: Data) -> None:
 
 
 # --- history
-@invalid("$.history[1]", "invalid move 'jump'")
+@invalid("$.history[0]", "invalid move 'jump'")
 def history_with_bad_notation(d: Data) -> None:
     d["history"].append("jump")
 
@@ -655,6 +708,497 @@ def test_invalid_state_errors_are_value_errors() -> None:
     data["deck"][0] = "SCI10"
     with pytest.raises(ValueError, match=r"^\$\.deck\[0\]: invalid card 'SCI10'"):
         state_from_dict(data)
+
+
+# ----------------------------------------------------------------------
+# Every reachable state passes the invariants and round trips
+# ----------------------------------------------------------------------
+@functools.cache
+def played(players: int, seed: int, catalogue: Catalogue | None = None) -> tuple[Game, ...]:
+    """Every position of a game played to its end by a uniform choice among all legal moves."""
+    rng = random.Random(seed)
+    game = Game(players, seed, catalogue)
+    positions = [game.copy()]
+    while not game.is_over:
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+        positions.append(game.copy())
+    return tuple(positions)
+
+
+REACHABLE: list[tuple[int, int, Catalogue | None]] = [
+    *((players, seed, None) for players in (3, 4, 5) for seed in range(4)),
+    (5, 45, None),  # ends by all-pass under the default catalogue
+    *((players, seed, MINI) for players in (3, 4, 5) for seed in range(2)),
+]
+
+
+def reachable_positions() -> list[Game]:
+    """Every position of the REACHABLE games."""
+    return [position for game in REACHABLE for position in played(*game)]
+
+
+def test_every_reachable_state_passes_the_invariants_and_round_trips() -> None:
+    seen: set[str] = set()
+    for index, game in enumerate(reachable_positions()):
+        # Replaying costs a game's length: every fourth position and each game's end suffice.
+        assert_round_trips(game, replay=index % 4 == 0 or game.is_over)
+        assert len(game.history) <= MAX_HISTORY // 10
+        seen.add(game.phase.value)
+        if game.end_reason is not None:
+            seen.add(game.end_reason)
+        if game.flag_lost:
+            seen.add("flag lost")
+        if game.passes:
+            seen.add("passes")
+        if game.turn and game.discard and not any(map(game.is_face_down, game.discard)):
+            seen.add("no face-down card")
+        if any(len(n.cards) >= 2 for p in range(game.players) for n in game.table(p)):
+            seen.add("published")
+    # The games reach every kind of state the invariants tell apart.
+    assert seen >= {phase.value for phase in Phase} | {
+        "countdown",
+        "all-pass",
+        "flag lost",
+        "passes",
+        "no face-down card",
+        "published",
+    }
+
+
+# ----------------------------------------------------------------------
+# Tampered states: each is rejected at the path of the tampered value
+# ----------------------------------------------------------------------
+def first_position(test: Callable[[Game], bool]) -> Game:
+    """The first position of the REACHABLE games that passes ``test``."""
+    for game in reachable_positions():
+        if test(game):
+            return game
+    raise AssertionError("no position found")  # pragma: no cover
+
+
+def midgame() -> Game:
+    """A position in the middle of a game: the action phase at turn 20, 4 players."""
+    return first_position(
+        lambda g: g.players == 4 and g.turn == 20 and g.phase is Phase.ACTION and g.trigger is None
+    )
+
+
+def triggered() -> Game:
+    """A position in the action phase after the End Flag was taken."""
+    return first_position(lambda g: g.phase is Phase.ACTION and g.flag is not None)
+
+
+def assert_rejected_state(data: Data, path: str, ruling: str, fragment: str = "") -> None:
+    """``data`` is rejected at ``path`` naming ``ruling``, with its history and without."""
+    for variant in ({**data}, {**data, "history": []}):
+        with pytest.raises(InvalidStateError) as info:
+            state_from_dict(variant)
+        message = str(info.value)
+        assert message.startswith(f"{path}: "), message
+        assert re.search(rf"\({ruling}[,)]|\(R\d+, {ruling}\)", message), message
+        assert fragment in message, message
+
+
+def test_tampered_states_start_valid() -> None:
+    for game in (midgame(), triggered(), Game(players=3, seed=7)):
+        data = state_to_dict(game)
+        assert state_from_dict(data) == game
+        assert state_from_dict({**data, "history": []}) == game
+
+
+def test_r10_current_and_to_move_advanced_together_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["current"] = data["to_move"] = (data["current"] + 1) % 4
+    assert_rejected_state(data, "$.current", "R10", "turn 20 is seat 0's, got 1")
+
+
+def test_r11_turn_reset_mid_game_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["turn"] = 0
+    assert_rejected_state(data, "$.turn", "R11", "0 turns are too few")
+
+
+def test_r10_keep_phase_mid_game_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["phase"] = "keep"
+    assert_rejected_state(data, "$.phase", "R10", "setup (the keep phase) comes before")
+
+
+def test_r11_all_pass_end_without_passes_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["phase"], data["end_reason"] = "over", "all-pass"
+    assert_rejected_state(data, "$.passes", "R11", "all 4 players pass in succession")
+
+
+def test_r12_countdown_end_without_trigger_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["phase"], data["end_reason"] = "over", "countdown"
+    assert_rejected_state(data, "$.end_reason", "R12", "a countdown end needs a trigger player")
+
+
+def test_r11_as_many_passes_as_players_while_not_over_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    data["passes"] = 4
+    assert_rejected_state(data, "$.passes", "R11", "4 passes in succession end the game")
+
+
+def test_r12_fifteen_masterpiece_points_without_trigger_is_rejected() -> None:
+    game = triggered()
+    assert game.flag is not None
+    holder, card = game.flag
+    data = state_to_dict(game)
+    data["trigger"] = data["turns_left"] = data["flag"] = None
+    data["hands"][holder].append(str(card))
+    data["supply"]["end-flag"] = 1
+    points = game.masterpiece_points(holder)
+    assert points >= 15
+    assert_rejected_state(data, "$.trigger", "R12", f"player {holder} has {points} Masterpiece")
+
+
+def test_r12_trigger_without_the_points_is_rejected() -> None:
+    game = midgame()
+    data = state_to_dict(game)
+    data["trigger"], data["turns_left"] = 2, 3
+    data["supply"]["end-flag"] = 0  # as if the flag had been lost
+    points = game.masterpiece_points(2)
+    assert points < 15
+    assert_rejected_state(
+        data, "$.trigger", "R12", f"player 2 triggered the end with {points} Masterpiece points"
+    )
+
+
+def test_r12_no_turn_left_while_not_over_is_rejected() -> None:
+    data = state_to_dict(triggered())
+    data["turns_left"] = 0
+    assert_rejected_state(data, "$.turns_left", "R12", "0 turns left, but the phase is 'action'")
+
+
+def test_r4_published_straight_holding_cards_it_cannot_hold_is_rejected() -> None:
+    def published_straight(game: Game) -> bool:
+        cards = {str(c) for p in range(game.players) for n in game.table(p) for c in n.cards}
+        return not cards & {"MYT1", "MAG13"} and any(
+            n.novel == "straight-5" and len(n.cards) >= 2
+            for p in range(game.players)
+            for n in game.table(p)
+        )
+
+    game = first_position(published_straight)
+    owner, index, novel = next(
+        (p, i, n)
+        for p in range(game.players)
+        for i, n in enumerate(game.table(p))
+        if n.novel == "straight-5" and len(n.cards) >= 2
+    )
+    text = state_to_json(game)
+    # Swap two of its cards with MYT1 and MAG13, wherever those lie.
+    swaps = {str(novel.cards[0]): "MYT1", "MYT1": str(novel.cards[0])}
+    swaps |= {str(novel.cards[1]): "MAG13", "MAG13": str(novel.cards[1])}
+    data = json.loads(
+        re.sub(r'"([A-Z]{3}[0-9]{1,2})"', lambda m: f'"{swaps.get(m[1], m[1])}"', text)
+    )
+    assert {"MYT1", "MAG13"} <= set(data["tables"][owner][index]["cards"])
+    assert_rejected_state(
+        data,
+        f"$.tables[{owner}][{index}].cards",
+        "R4",
+        "cannot all be part of one 5-Card Straight (5 cards of consecutive ranks)",
+    )
+
+
+def test_r10_face_down_discards_on_top_of_face_up_ones_is_rejected() -> None:
+    game = first_position(
+        lambda g: any(map(g.is_face_down, g.discard)) and not g.is_face_down(g.discard[-1])
+    )
+    data = state_to_dict(game)
+    data["discard"].reverse()
+    face_up = sum(1 for entry in data["discard"] if entry["face_up"])
+    assert_rejected_state(
+        data, f"$.discard[{face_up}].face_up", "R10", "lie below every face-up card"
+    )
+
+
+def test_r6_supply_that_lost_novel_cards_is_rejected() -> None:
+    game = midgame()
+    assert game.supply["kind-5"] == 2
+    data = state_to_dict(game)
+    data["supply"]["kind-5"] = 0
+    assert_rejected_state(
+        data, "$.supply.kind-5", "R6", "0 in the supply and 0 on the tables make 0 copies"
+    )
+
+
+def test_r10_keep_phase_whose_player_holds_two_cards_is_rejected() -> None:
+    data = state_to_dict(Game(players=3, seed=7))
+    data["deck"] += [data["hands"][2].pop(), data["hands"][2].pop()]
+    assert_rejected_state(
+        data, "$.hands[2]", "R10", "during setup seat 2 holds the 4 cards dealt to it"
+    )
+
+
+def refill_deck(data: Data) -> None:
+    """Put face-up discards, then hand cards, into the deck until it holds one card more than
+    the deal left there."""
+    dealt = 49 - sum(DEAL_SIZES[: data["players"]])
+    while len(data["deck"]) <= dealt:
+        if data["discard"][-1]["face_up"]:
+            data["deck"].append(data["discard"].pop()["card"])
+        else:
+            data["deck"].append(max(data["hands"], key=len).pop())
+
+
+@pytest.mark.parametrize(
+    ("pick", "mutate", "path", "ruling", "fragment"),
+    [
+        pytest.param(
+            lambda: first_position(
+                lambda g: (
+                    g.turn > 5 and len(g.discard) > 4 and not any(map(g.is_face_down, g.discard))
+                )
+            ),
+            lambda d: [entry.update(face_up=False) for entry in d["discard"]],
+            "$.discard",
+            "R10",
+            "setup discards of",
+            id="r10_more_face_down_cards_than_setup_discards",
+        ),
+        pytest.param(
+            lambda: first_position(
+                lambda g: (
+                    0 < g.turn < 5
+                    and g.phase is Phase.ACTION
+                    and any(map(g.is_face_down, g.discard))
+                )
+            ),
+            refill_deck,
+            "$.deck",
+            "R11",
+            "so the discard pile was never reshuffled",
+            id="r11_face_down_discards_under_a_refilled_deck",
+        ),
+        pytest.param(
+            lambda: first_position(lambda g: g.turn == 0 and g.phase is Phase.ACTION),
+            lambda d: d["hands"][1].append(d["hands"][0].pop()),
+            "$.hands[0]",
+            "R10",
+            "at turn 0 every player holds the 3 cards kept at setup",
+            id="r10_uneven_hands_at_turn_0",
+        ),
+        pytest.param(
+            lambda: first_position(lambda g: g.turn == 0 and g.phase is Phase.ACTION),
+            lambda d: d["deck"].append(d["hands"][0].pop()),
+            "$.deck",
+            "R11",
+            "hold at most",
+            id="r11_deck_and_discard_grew_after_setup",
+        ),
+        pytest.param(
+            lambda: first_position(
+                lambda g: 0 < g.turn < 5 and g.phase is Phase.ACTION and g.players == 3
+            ),
+            lambda d: d.update(turn=d["turn"] + 3),
+            "$.turn",
+            "R11",
+            "every turn was a Write",
+            id="r11_turns_that_did_nothing",
+        ),
+        pytest.param(
+            midgame,
+            lambda d: d.update(passes=1),
+            "$.passes",
+            "R11",
+            "cards in the deck",
+            id="r11_pass_while_cards_are_left",
+        ),
+        pytest.param(
+            lambda: first_position(lambda g: g.phase is Phase.FLAG),
+            lambda d: d.update(turns_left=3),
+            "$.turns_left",
+            "R12",
+            "the End Flag is taken before the",
+            id="r12_flag_phase_after_the_countdown_began",
+        ),
+        pytest.param(
+            lambda: first_position(lambda g: g.phase is Phase.FLAG),
+            lambda d: d.update(passes=1),
+            "$.passes",
+            "R12",
+            "the end is triggered by a publish or a Read",
+            id="r12_flag_phase_after_a_pass",
+        ),
+        pytest.param(
+            lambda: first_position(lambda g: g.end_reason == "countdown"),
+            lambda d: d.update(to_move=(d["to_move"] + 1) % d["players"]),
+            "$.to_move",
+            "R12",
+            "a game ends on the turn of the current player",
+            id="r12_finished_game_with_another_player_to_move",
+        ),
+    ],
+)
+def test_more_invariants_reject_tampered_states(
+    pick: Callable[[], Game], mutate: Mutation, path: str, ruling: str, fragment: str
+) -> None:
+    data = state_to_dict(pick())
+    mutate(data)
+    assert_rejected_state(data, path, ruling, fragment)
+
+
+# ----------------------------------------------------------------------
+# Histories: replayed from the deal, compared field by field (R14)
+# ----------------------------------------------------------------------
+def rejection(data: Data, catalogue: Catalogue | None = None) -> str:
+    """The message of the InvalidStateError that loading ``data`` raises."""
+    with pytest.raises(InvalidStateError) as info:
+        state_from_dict(data, catalogue=catalogue)
+    return str(info.value)
+
+
+def after_a_choose() -> Game:
+    """A position whose last move kept one of two drawn cards."""
+    return first_position(
+        lambda g: g.turn > 20 and g.phase is Phase.ACTION and isinstance(g.history[-1], Choose)
+    )
+
+
+def test_r14_truncated_history_is_rejected_naming_the_first_difference() -> None:
+    data = state_to_dict(after_a_choose())
+    data["history"].pop()
+    assert rejection(data) == '$.phase: the history replays to "choose", the state says "action"'
+
+
+def test_r14_altered_history_is_rejected_naming_the_first_difference() -> None:
+    game = after_a_choose()
+    before = Game(game.players, game.seed)
+    for move in game.history[:-1]:
+        before.apply(move)
+    assert before.pending is not None
+    kept = str(game.history[-1]).split()[1]
+    other = next(str(card) for card in before.pending if str(card) != kept)
+    data = state_to_dict(game)
+    data["history"][-1] = f"choose {other}"
+    top = len(data["discard"]) - 1
+    assert rejection(data) == (
+        f'$.discard[{top}].card: the history replays to "{kept}", the state says "{other}"'
+    )
+
+
+def test_r14_state_whose_hands_differ_from_its_history_is_rejected() -> None:
+    data = state_to_dict(midgame())
+    replayed = list(data["hands"][0])
+    assert data["hands"][0]
+    assert data["hands"][1]
+    data["hands"][0][0], data["hands"][1][0] = data["hands"][1][0], data["hands"][0][0]
+    stated = [str(card) for card in sorted(map(Card.parse, data["hands"][0]))]
+    assert rejection(data) == (
+        f"$.hands[0]: the history replays to {json.dumps(replayed)}, "
+        f"the state says {json.dumps(stated)}"
+    )
+
+
+def test_r14_illegal_move_in_the_history_is_rejected_at_its_index() -> None:
+    game = after_a_choose()
+    data = state_to_dict(game)
+    index = len(data["history"]) - 1
+    chooser = (game.current - 1) % game.players
+    data["history"][index] = "draw"
+    assert rejection(data) == (
+        f"$.history[{index}]: illegal move 'draw': player {chooser} must first choose one of "
+        "the two drawn cards (R11)"
+    )
+
+
+def test_r14_history_is_bounded() -> None:
+    data = state_to_dict(Game(players=3, seed=7))
+    data["history"] = ["draw"] * MAX_HISTORY  # replayed: the first move is illegal
+    assert rejection(data).startswith("$.history[0]: illegal move 'draw': the game is in setup")
+    data["history"].append("draw")
+    assert rejection(data) == (
+        f"$.history: {MAX_HISTORY + 1} moves are more than a game takes: at most "
+        f"{MAX_HISTORY} are replayed (R14); leave the history out to load the position alone"
+    )
+
+
+def test_composed_state_needs_no_history_but_a_history_must_replay() -> None:
+    data = base_state()  # composed: its history is empty
+    game = state_from_dict(data)
+    assert game.history == []
+    del data["history"]
+    assert state_from_dict(data) == game
+    data["history"] = ["keep MYT1 HOR7 HOR8"]  # the real first move, but not this position
+    assert rejection(data) == "$.turn: the history replays to 0, the state says 6"
+
+
+# ----------------------------------------------------------------------
+# check_invariants on games built in Python
+# ----------------------------------------------------------------------
+ODD = Catalogue(
+    [
+        NovelSpec("odd-3", "Odd Three", AllOdd(3), points=2, copies=4),
+        NovelSpec("sum-20", "Twenty", SumOfAnySize(20), points=3, copies=3),
+        NovelSpec(END_FLAG_ID, "End Flag", None, points=1, copies=1),
+    ],
+    name="odd",
+)
+"""A catalogue of user-defined patterns (R3), one of them of no fixed size."""
+
+
+@pytest.mark.parametrize(
+    ("novel", "cards", "fits"),
+    [
+        ("odd-3", ["SCI5"], True),
+        ("odd-3", ["SCI5", "HOR7", "MYS9"], True),
+        ("odd-3", ["SCI4"], False),
+        ("odd-3", ["SCI5", "SCI4"], False),
+        ("sum-20", ["SCI5", "HOR7"], True),  # one more card: an 8
+        ("sum-20", ["MYT1"], True),  # two more cards: 6 and 13
+    ],
+)
+def test_r4_novels_of_user_defined_patterns_must_be_completable(
+    novel: str, cards: list[str], fits: bool
+) -> None:
+    game = Game(players=3, seed=7, catalogue=ODD)
+    game.apply("keep MYT1 HOR7 HOR8")
+    data = state_to_dict(game)
+    data["history"] = []
+    writes = 0
+    for card in cards:
+        for place in [data["deck"], *data["hands"]]:
+            if card in place:
+                place.remove(card)
+                writes += place is data["deck"]
+    data["tables"][0].append({"novel": novel, "cards": cards})
+    data["supply"][novel] -= 1
+    data["turn"] = 3 * (writes // 3 + 1)  # seat 0's turn, after the Writes and the publish
+    if fits:
+        assert state_from_dict(data, catalogue=ODD).table(0)[0].cards == tuple(
+            map(Card.parse, cards)
+        )
+    else:
+        message = rejection(data, catalogue=ODD)
+        assert message.startswith(
+            f"$.tables[0][0].cards: {' '.join(cards)} cannot all be part of one Odd Three "
+            "(3 cards of odd ranks)"
+        ), message
+        assert message.endswith("(R4, R11)")
+
+
+def test_check_invariants_on_games_built_in_python() -> None:
+    game = Game(players=4, seed=2)
+    check_invariants(game)
+    hand = game.hand(3)
+    game.deck.append(hand[0])  # a card in the deck and in a hand
+    with pytest.raises(
+        InvalidStateError,
+        match=re.escape(
+            f"$.hands[3][0]: card {hand[0]} appears twice (also at $.deck[{len(game.deck) - 1}])"
+        ),
+    ):
+        check_invariants(game)
+    game.deck.pop()
+    game.turn = -1
+    with pytest.raises(InvalidStateError, match=r"^\$\.turn: expected an integer >= 0, got -1"):
+        check_invariants(game)
 
 
 # ----------------------------------------------------------------------

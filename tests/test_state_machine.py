@@ -2,8 +2,11 @@
 
 A Hypothesis state machine plays legal moves chosen by a drawn index, and tries
 plausible moves that must either be legal or be rejected without changing
-anything. At the end it finishes the game (which always terminates) and replays
-it from the seed and the history.
+anything. After every step the state passes the library's invariants
+(:func:`~pastiche_core.invariants.check_invariants`) and loads back from its
+JSON without its history. At the end it finishes the game (which always
+terminates), loads its state with the history (replayed, R14) and replays it
+from the seed and the history.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from pastiche_core import Game, Move, Phase, Publish
+from pastiche_core import Game, Move, Phase, Publish, check_invariants
+from pastiche_core.io import state_from_dict, state_to_dict
 
 
 class PasticheMachine(RuleBasedStateMachine):
@@ -116,6 +120,8 @@ class PasticheMachine(RuleBasedStateMachine):
     def state_is_consistent(self) -> None:
         game = self.game
         assert_invariants(game)
+        check_invariants(game)  # every reachable state passes them
+        assert state_from_dict({**state_to_dict(game), "history": []}) == game
         assert game.players == self.players
         # Scores come from Masterpieces and the End Flag only (R13).
         for p in range(game.players):
@@ -141,6 +147,8 @@ class PasticheMachine(RuleBasedStateMachine):
         assert game.is_over, f"not over after {played} more moves"
         assert len(game.history) <= MAX_GAME_MOVES
         assert_invariants(game)
+        check_invariants(game)
+        assert state_from_dict(state_to_dict(game)) == game
         replay = Game(self.players, self.seed)
         for move in game.history:
             replay.apply(move)

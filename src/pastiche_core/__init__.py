@@ -40,6 +40,7 @@ from .gifts import (
     position_after,
     to_publish,
 )
+from .invariants import check_invariants
 from .io import (
     STATE_FORMAT,
     STATE_VERSION,
@@ -207,6 +208,7 @@ __all__ = [
     "Total",
     "best",
     "cards_svg",
+    "check_invariants",
     "check_option",
     "combination_count",
     "derive_seed",

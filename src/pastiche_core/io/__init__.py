@@ -30,6 +30,7 @@ from .position import (
     schema,
 )
 from .state import (
+    MAX_HISTORY,
     STATE_FORMAT,
     STATE_VERSION,
     state_from_dict,
@@ -47,6 +48,7 @@ from .view import (
 )
 
 __all__ = [
+    "MAX_HISTORY",
     "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH",

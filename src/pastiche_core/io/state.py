@@ -27,6 +27,26 @@ True
 Traceback (most recent call last):
 ...
 pastiche_core.errors.InvalidStateError: $.hands[2][1]: card SCI7 appears twice (also at $.deck[4])
+
+**What a loaded state guarantees.** Whatever the document, a game that :func:`state_from_dict` returns
+
+* is well formed: every field has its type and range, each of the 49 Story
+  cards is in exactly one place (R1), every Novel is one of the catalogue's
+  (R2, R3);
+* passes :func:`~pastiche_core.invariants.check_invariants`: it could occur in
+  play as far as the state itself tells (cards, supply, phase, seats, turn
+  counter, passes, countdown, End Flag, discard pile, the cards under each
+  novel), and the player to move has a legal move unless the game is over;
+* if the document has a non-empty ``history``, *is* the game that history
+  makes: the deal of ``seed`` (R10, R14) is replayed move by move, an illegal
+  move is reported at its index (``$.history[17]: illegal move 'draw': ...``),
+  and the replayed game must equal the stated one in every field, the first
+  that differs being reported (``$.hands[2]: the history replays to [...], the
+  state says [...]``). At most :data:`MAX_HISTORY` moves are replayed.
+
+A state without a history, or with an empty one, is a *composed* position: it is
+taken as it is, checked by the invariants only, and its deal and shuffles need
+not come from its seed. Drop the history to load such a position on purpose.
 """
 
 from __future__ import annotations
@@ -37,7 +57,9 @@ from typing import Any
 
 from ..cards import Card
 from ..catalogue import Catalogue
-from ..game import Game, Phase
+from ..errors import IllegalMoveError
+from ..game import Game
+from ..moves import Move
 from ..rng import GameRng
 from ._fields import (
     Ledger,
@@ -64,6 +86,7 @@ from ._fields import (
 from .jsontext import loads
 
 __all__ = [
+    "MAX_HISTORY",
     "STATE_FORMAT",
     "STATE_VERSION",
     "state_from_dict",
@@ -76,6 +99,16 @@ STATE_FORMAT = "pastiche-state"
 """The ``format`` name of a full game state."""
 STATE_VERSION = 1
 """The version of the game state format written and read by this library."""
+MAX_HISTORY = 2_000
+"""The longest ``history`` a state may carry, in moves; loading replays it (R14).
+
+No game under the default catalogue (R2) reaches it: at most 3 setup keeps,
+40 Writes (the 49 - 3n cards left after setup, two moves each), 33 publishes,
+162 Reads (a Published novel keeps one of at most its size in cards), the End
+Flag and 4 passes between any two of the publishes and Reads (passes need an
+empty deck) make 1,063 moves. Random games (``play_game``) take 68 to 155. A
+longer game, possible only with a custom catalogue (R3), loads without its
+history, as a composed position."""
 _STATE_FIELDS = (
     "format",
     "version",
@@ -167,19 +200,34 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     """The game whose state :func:`state_to_dict` wrote, after checking it can occur.
 
     ``catalogue`` overrides the catalogue named or embedded in ``data`` (the
-    field may then be left out). ``history`` is optional. Any impossible state
-    raises :class:`~pastiche_core.errors.InvalidStateError` naming the JSON path:
-    bad card notation, a card in two places or in none, an unknown or
-    unpublishable Novel, a novel held twice, more Novel copies than the
-    catalogue has, a Masterpiece/Published ``status`` that disagrees with the
-    card count, an inconsistent phase, drawn cards or End Flag, a player index
-    out of range, a player count outside 3–5, or a wrong format or version.
+    field may then be left out). ``history`` is optional; when present and not
+    empty it is replayed from the deal and must lead to exactly this state
+    (R14). Any impossible state raises
+    :class:`~pastiche_core.errors.InvalidStateError` naming the JSON path and,
+    where one applies, the ruling: a wrong format or version, a field of the
+    wrong type or out of range, bad card notation, a card in two places or in
+    none, an unknown or unpublishable Novel, a novel held twice, a
+    Masterpiece/Published ``status`` that disagrees with the card count, then
+    any broken invariant (:func:`~pastiche_core.invariants.check_invariants`),
+    then an illegal or inconsistent history (see the module).
 
     >>> from pastiche_core import Game
     >>> game = Game(players=4, seed=3)
+    >>> for move in ["keep MYT3 LOV3 MYS5", "keep MYT1 MYS11 MAG8", "draw"]:
+    ...     game.apply(move)
     >>> data = state_to_dict(game)
     >>> state_from_dict(data) == game
     True
+    >>> data["history"][2] = "take"
+    >>> state_from_dict(data)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.phase: the history replays to "action", the state says "choose"
+    >>> data["history"][1] = "keep MYT1 MYT2 MYT3"
+    >>> state_from_dict(data)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.history[1]: illegal move 'keep MYT1 MYT2 MYT3': ...
     >>> data["supply"]["kind-3"] = 9
     >>> state_from_dict(data)
     Traceback (most recent call last):
@@ -234,22 +282,8 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     pending = read_pending(root["pending"], "$.pending", ledger)
     flag = read_flag(root["flag"], "$.flag", ledger, players)
     ledger.check_complete()
-    supply = _read_supply(root["supply"], "$.supply", cat, tables)
-
-    _check_progress(phase, to_move, current, trigger, turns_left, end_reason, pending, flag, hands)
-    expected = 1 if trigger is None or phase is Phase.FLAG else 0
-    if supply[cat.end_flag.id] != expected:
-        where = "is still in" if expected else "has left"
-        raise fail(
-            member("$.supply", cat.end_flag.id),
-            f"the End Flag {where} the supply at this point (R12): expected {expected}, "
-            f"got {supply[cat.end_flag.id]}",
-        )
-
-    history = [
-        read_move(value, f"$.history[{i}]")
-        for i, value in enumerate(read_array(root.get("history", []), "$.history"))
-    ]
+    supply = _read_supply(root["supply"], "$.supply", cat)
+    history = _read_history(root.get("history", []), "$.history")
 
     game = Game.__new__(Game)
     game.catalogue = cat
@@ -272,8 +306,14 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     game.trigger = trigger
     game.turns_left = turns_left
     game.end_reason = end_reason
-    game.history = history
+    game.history = []
     game._undo = []
+    from ..invariants import check_invariants  # here: it imports this package in turn
+
+    check_invariants(game)
+    if history:
+        # The replayed game is the stated one, field by field, and it can undo cheaply.
+        return _verify_history(game, history)
     return game
 
 
@@ -292,12 +332,7 @@ def state_from_json(text: str | bytes, *, catalogue: Catalogue | None = None) ->
     return state_from_dict(loads(text, expected="a state JSON object"), catalogue=catalogue)
 
 
-def _read_supply(
-    value: object,
-    path: str,
-    catalogue: Catalogue,
-    tables: Sequence[Mapping[str, tuple[Card, ...]]],
-) -> dict[str, int]:
+def _read_supply(value: object, path: str, catalogue: Catalogue) -> dict[str, int]:
     data = read_object(value, path, (), None)
     for novel in data:
         if novel not in catalogue:
@@ -310,68 +345,53 @@ def _read_supply(
         where = member(path, spec.id)
         if spec.id not in data:
             raise fail(where, "missing: every Novel of the catalogue has a supply count (R6)")
-        left = read_int(data[spec.id], where, 0, spec.copies)
-        held = sum(1 for table in tables if spec.id in table)
-        if held + left > spec.copies:
-            raise fail(
-                where,
-                f"{left} copies of {spec.id} in the supply and {held} on the table exceed "
-                f"the {spec.copies} in the catalogue (R6)",
-            )
-        supply[spec.id] = left
+        supply[spec.id] = read_int(data[spec.id], where, 0, spec.copies)
     return supply
 
 
-def _check_progress(
-    phase: Phase,
-    to_move: int,
-    current: int,
-    trigger: int | None,
-    turns_left: int | None,
-    end_reason: str | None,
-    pending: tuple[Card, Card] | None,
-    flag: tuple[int, Card] | None,
-    hands: Sequence[set[Card]],
-) -> None:
-    """Phase, drawn cards, countdown and End Flag agree with one another (R10–R12)."""
-    if phase is Phase.CHOOSE and pending is None:
-        raise fail("$.pending", "the choose phase needs the two drawn cards (R11), got null")
-    if phase is not Phase.CHOOSE and pending is not None:
+def _read_history(value: object, path: str) -> list[Move]:
+    moves = read_array(value, path)
+    if len(moves) > MAX_HISTORY:
         raise fail(
-            "$.pending",
-            f"drawn cards wait only in the choose phase (R11), the phase is {phase.value!r}",
+            path,
+            f"{len(moves)} moves are more than a game takes: at most {MAX_HISTORY} are "
+            "replayed (R14); leave the history out to load the position alone",
         )
-    if (phase is Phase.OVER) != (end_reason is not None):
-        raise fail(
-            "$.end_reason",
-            f"an end reason is given exactly when the game is over (R12), "
-            f"the phase is {phase.value!r}",
-        )
-    if (trigger is None) != (turns_left is None):
-        raise fail("$.turns_left", "the countdown runs exactly when a trigger player exists (R12)")
-    if phase is Phase.KEEP and to_move < 2:
-        raise fail("$.to_move", f"setup keeps are made from seat 2 on (R10), got {to_move}")
-    if phase in (Phase.ACTION, Phase.CHOOSE) and to_move != current:
-        raise fail(
-            "$.to_move",
-            f"in the {phase.value} phase the current player ({current}) is to move, got {to_move}",
-        )
-    if phase is Phase.FLAG:
-        if to_move != trigger:
-            raise fail(
-                "$.to_move",
-                f"in the flag phase the trigger player ({trigger}) is to move (R12), got {to_move}",
-            )
-        if not hands[to_move]:
-            raise fail(
-                f"$.hands[{to_move}]",
-                "the trigger player needs a card to put under the End Flag (R12)",
-            )
-        if flag is not None:
-            raise fail("$.flag", "the End Flag is not held while the trigger player takes it (R12)")
-    if flag is not None and flag[0] != trigger:
-        raise fail(
-            "$.flag.player",
-            f"only the trigger player takes the End Flag (R12): holder {flag[0]}, "
-            f"trigger {trigger}",
-        )
+    return [read_move(move, f"{path}[{i}]") for i, move in enumerate(moves)]
+
+
+def _verify_history(game: Game, history: Sequence[Move]) -> Game:
+    """Replay the deal and ``history`` (R14); the result must be ``game``, field by field."""
+    replay = Game(game.players, game.seed, game.catalogue)
+    for i, move in enumerate(history):
+        try:
+            replay.apply(move)
+        except IllegalMoveError as error:
+            raise fail(f"$.history[{i}]", str(error)) from None
+    replayed, stated = state_to_dict(replay), state_to_dict(game)
+    for name in _STATE_FIELDS:
+        _compare(replayed[name], stated[name], f"$.{name}")
+    return replay
+
+
+def _compare(replayed: object, stated: object, path: str) -> None:
+    """Raise at the first place where the replayed and the stated values differ."""
+    if replayed == stated:
+        return
+    if isinstance(replayed, Mapping) and isinstance(stated, Mapping):
+        if replayed.keys() == stated.keys():
+            for key in replayed:
+                _compare(replayed[key], stated[key], member(path, key))
+    elif isinstance(replayed, list) and isinstance(stated, list):
+        # Piles of objects and the deck go down to the first differing entry; a hand is a
+        # set and a novel's cards are read whole.
+        nested = any(isinstance(item, list | Mapping) for item in (*replayed, *stated))
+        if len(replayed) == len(stated) and (nested or path == "$.deck"):
+            for index, (one, two) in enumerate(zip(replayed, stated, strict=True)):
+                _compare(one, two, f"{path}[{index}]")
+    raise fail(path, f"the history replays to {_show(replayed)}, the state says {_show(stated)}")
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 240 else f"{text[:236]} ..."
