@@ -2,7 +2,9 @@
 
 * :func:`positions` — a :class:`~pastiche_core.position.Position` drawn from the
   real deck (R1): distinct cards across the hand and the Masterpieces, owners
-  and the player among 3 to 5 seats, random held Novels and supply (R6);
+  and the player among 3 to 5 seats (no owner with more Masterpieces than the
+  catalogue has Novels, no more than its copies in all), random held Novels and
+  supply (R6);
 * :func:`constraints_for` — hint constraints that fit a position;
 * :data:`CUSTOM_CATALOGUE` — a small catalogue built in Python (R3) with the
   built-in kinds and two user-defined patterns of this module:
@@ -156,8 +158,12 @@ def _positions(
     table_size = draw(
         st.integers(0, max_masterpieces) | st.integers(max_masterpieces // 2, max_masterpieces)
     )
+    # A player holds each Novel at most once and the supply has so many copies (R6).
+    novels = len(catalogue.publishable)
+    table_size = min(table_size, seats * novels, sum(s.copies for s in catalogue.publishable))
     cards = draw(deck_cards(hand_size + table_size))
     owners = draw(st.lists(st.integers(0, seats - 1), min_size=table_size, max_size=table_size))
+    owners = _within_holdings(owners, seats, novels)
     masterpieces = tuple(
         Masterpiece(f"m{index}", owner, card)
         for index, (owner, card) in enumerate(zip(owners, cards[hand_size:], strict=True), 1)
@@ -176,6 +182,18 @@ def _positions(
         supply=supply,
         catalogue=catalogue,
     )
+
+
+def _within_holdings(owners: list[int], seats: int, novels: int) -> list[int]:
+    """``owners`` with the Masterpieces past ``novels`` per owner moved to the next seats."""
+    counts = [0] * seats
+    fixed = []
+    for owner in owners:
+        while counts[owner] >= novels:
+            owner = (owner + 1) % seats
+        counts[owner] += 1
+        fixed.append(owner)
+    return fixed
 
 
 def positions(

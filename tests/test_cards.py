@@ -150,6 +150,12 @@ BAD_NOTATION = [
     "SCI\u0669",  # an Arabic-Indic nine is not a rank
     "\u017fCI9",  # 'ſ'.upper() == 'S', but notation is ASCII
     "MYT\u00b9",  # superscript one
+    "SCI\u00b2",  # superscript two: str.isdigit() says yes, int() says no
+    "SCI9\x00",  # a NUL byte is not a space
+    "\x00SCI9",
+    "SCI\ud800",  # a lone surrogate
+    "\ud800",
+    "\uff33\uff23\uff29\uff19",  # full-width SCI9
 ]
 
 
@@ -162,6 +168,48 @@ def test_r1_invalid_notation_raises_and_quotes_the_input(text: str) -> None:
     quoted = {repr(text), repr(text.strip()), repr(text.strip().upper())}
     assert any(q in message for q in quoted), message
     assert "R1" in message
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["SCI9 " * 200_000, "x" * 1_000_000, "SCI" + "9" * 5000, " " * 100 + "SCI9"],
+    ids=["a-million-cards", "a-megabyte", "5000-digits", "padded"],
+)
+def test_r1_long_card_text_fails_with_a_short_message(text: str) -> None:
+    with pytest.raises(InvalidNotationError) as info:
+        Card.parse(text)
+    assert len(str(info.value)) < 200
+    assert repr(text[:40]) in str(info.value)
+
+
+def test_r1_long_card_lists_fail_with_a_short_message() -> None:
+    with pytest.raises(InvalidNotationError, match="longer than 4,096 characters") as info:
+        parse_cards("SCI9 " * 200_000)
+    assert len(str(info.value)) < 200
+    assert parse_cards(" SCI9 " * 600) == [Card.parse("SCI9")] * 600  # long but within the bound
+
+
+@pytest.mark.parametrize(
+    "rank", [10**5000, -(10**5000), 10**50], ids=["big", "negative", "50-digits"]
+)
+def test_r1_huge_ranks_and_indexes_are_clean_errors(rank: int) -> None:
+    # str() of an integer beyond 4,300 digits raises ValueError: messages must not try it.
+    with pytest.raises(InvalidNotationError, match="more than 40 digits"):
+        Card(Genre.HORROR, rank)
+    with pytest.raises(InvalidNotationError, match="more than 40 digits"):
+        Card.from_index(rank)
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["x" * 1_000_000, "\ud800", "\x00", 10**5000, ["SCI"]],
+    ids=["a-megabyte", "surrogate", "nul", "5000-digits", "list"],
+)
+def test_r1_genre_codes_are_quoted_briefly(code: object) -> None:
+    with pytest.raises(InvalidNotationError, match="unknown genre code") as info:
+        Genre.from_code(code)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+    assert str(info.value).isprintable()
 
 
 def test_r1_invalid_notation_error_is_a_value_error() -> None:
@@ -182,11 +230,24 @@ def test_r1_invalid_notation_messages_explain_the_problem() -> None:
         Card.parse("SCI 9")
 
 
-@pytest.mark.parametrize("value", [9, None, b"SCI9", ["SCI9"], 9.0, DECK[0]])
-def test_r1_parse_rejects_non_strings(value: object) -> None:
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (9, "9"),
+        (None, "None"),
+        (9.0, "9.0"),
+        (b"SCI9", "a bytes"),
+        (["SCI9"], "a list"),
+        (DECK[0], "a Card"),
+        (10**5000, "an integer of more than 40 digits"),
+    ],
+    ids=["int", "none", "float", "bytes", "list", "card", "5000-digits"],
+)
+def test_r1_parse_rejects_non_strings(value: object, shown: str) -> None:
+    # Non-strings are named by type: a repr can be huge, or fail for long integers.
     with pytest.raises(InvalidNotationError, match="expected a string") as info:
         Card.parse(value)  # type: ignore[arg-type]
-    assert repr(value) in str(info.value)
+    assert str(info.value) == f"invalid card {shown}: expected a string such as 'SCI9' (R1)"
 
 
 @pytest.mark.parametrize("value", [9, None, b"SCI9", ["SCI9"]])

@@ -14,6 +14,12 @@ import pytest
 
 from pastiche_core import cli
 from pastiche_core.cli import COMMANDS, Command, ProgressBar, build_parser, main
+from pastiche_core.errors import (
+    InvalidCatalogueError,
+    InvalidNotationError,
+    InvalidStateError,
+    PasticheError,
+)
 
 SIMULATE = ["simulate", "--players", "3", "--games", "2", "--seed", "5"]
 
@@ -218,3 +224,99 @@ def test_json_is_identical_across_processes(capsys: pytest.CaptureFixture[str]) 
         outputs.append(completed.stdout)
     assert outputs[0] == outputs[1]
     assert outputs[0] == _run(capsys, [*SIMULATE, "--json"])[1]
+
+
+# ----------------------------------------------------------------------
+# Hostile arguments: every one is a single printable line and status 2
+# ----------------------------------------------------------------------
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--players", "\u0663"], "players must be an integer"),  # Arabic-Indic 3
+        (["simulate", "--players", "\u00b3"], "players must be an integer"),  # superscript 3
+        (["simulate", "--players", "1_0"], "players must be an integer"),
+        (["simulate", "--players", " 4"], "players must be an integer"),
+        (["simulate", "--seed", HUGE], "seed must be an integer of at most 20 digits"),
+        (["simulate", "--games", HUGE], "games must be an integer of at most 20 digits"),
+        (["simulate", "--players", "\x00"], "players must be an integer"),
+        (["simulate", "--players", "\ud800"], "players must be an integer"),
+        (["publishes", "x.json", "--no-cite", HUGE], "expected player seats such as '1,2'"),
+        (["publishes", "x.json", "--no-cite", "1,5"], "player seats are 0 to 4 (R10), got '5'"),
+        (["publishes", "x.json", "--no-cite", "\u00b2"], "expected player seats"),
+        (["publishes", "x.json", "--keep", "SCI\u00b2"], "invalid card 'SCI\u00b2'"),
+        (["publishes", "x.json", "--keep", "SCI9 " * 2000], "longer than 4,096 characters"),
+        (["publishes", "x.json", "--max-gifts", "\u0661"], "max gifts must be an integer"),
+        (["publishes", "x.json", "--time-limit", "\u0661"], "time limit must be a number"),
+        (["publishes", "x.json", "--time-limit", "1" * 400], "time limit must be a number"),
+        (["publishes", "x.json", "--time-limit", "1e999"], "time limit must be more than 0"),
+        (["fly" + "\x1b[2J" * 1000], "invalid choice"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 40 else None,
+)
+def test_hostile_arguments_are_one_printable_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = _run(capsys, argv)
+    assert (status, out) == (2, "")
+    line = err.removesuffix("\n")
+    assert "\n" not in line
+    assert line.startswith("pastiche: error: ")
+    assert message.encode("unicode_escape").decode("ascii") in line or message in line
+    assert line.isprintable()
+    assert len(line) < 600
+
+
+@pytest.mark.parametrize(
+    ("raised", "message"),
+    [
+        (RecursionError("maximum recursion depth exceeded"), "nested too deeply"),
+        (MemoryError(), "too large to hold in memory"),
+        (ValueError("bad '\x00\ud800\x1b[31m'\r\nsecond"), r"bad '\x00\ud800\x1b[31m' second"),
+        (ValueError("x" * 100_000), "... (100,000 characters)"),
+        (ValueError(""), "unknown error"),
+    ],
+    ids=["recursion", "memory", "control-characters", "long", "empty"],
+)
+def test_main_reports_input_errors_on_one_printable_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    raised: BaseException,
+    message: str,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(cli, "simulate", broken)
+    status, out, err = _run(capsys, SIMULATE)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith("pastiche: error: ")
+    assert message in err
+    assert err.rstrip("\n").isprintable()
+    assert len(err) < 600
+
+
+def test_every_pastiche_error_is_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for error in (PasticheError, InvalidNotationError, InvalidStateError, InvalidCatalogueError):
+
+        def broken(*args: object, error: type[PasticheError] = error, **kwargs: object) -> None:
+            raise error(f"{error.__name__} here")
+
+        monkeypatch.setattr(cli, "simulate", broken)
+        status, out, err = _run(capsys, SIMULATE)
+        assert (status, out) == (2, "")
+        assert err == f"pastiche: error: {error.__name__} here\n"
+
+
+def test_error_line_is_short_and_printable_for_any_text() -> None:
+    for text in ["\ud800" * 1000, "\x00" * 1000, "\u2028".join("ab"), "é ok", ""]:
+        line = cli._error_line(text)
+        assert line.startswith("pastiche: error: ")
+        assert line.isprintable()
+        assert len(line) < 600
+    assert cli._error_line("é ok") == "pastiche: error: é ok"  # printable text stays as it is

@@ -160,6 +160,55 @@ def test_a_custom_catalogue_is_embedded_and_read_back() -> None:
     assert position_from_dict(json.loads(json.dumps(data))).catalogue == mini
 
 
+def test_r6_masterpieces_are_bounded_by_the_catalogue() -> None:
+    # "mini" has one publishable Novel with 3 copies: one Masterpiece per owner, 3 in all.
+    mini = Catalogue.from_toml(MINI_TOML)
+    table = [{"id": f"m{i}", "owner": i, "card": card} for i, card in enumerate(["MYT1", "MYT2"])]
+    data = {"player": 0, "hand": [], "masterpieces": table, "catalogue": mini.to_dict()}
+    assert len(position_from_dict(data).masterpieces) == 2
+    data["masterpieces"] = [*table, {"id": "m9", "owner": 1, "card": "MYT3"}]
+    with pytest.raises(InvalidStateError) as info:
+        position_from_dict(data)
+    assert str(info.value) == (
+        "$.masterpieces[2].owner: player 1 would hold more Masterpieces than the 1 publishable "
+        "Novels of catalogue 'mini', and nobody holds one Novel twice (R6)"
+    )
+    data["masterpieces"] = [
+        {"id": f"m{i}", "owner": i, "card": card}
+        for i, card in enumerate(["MYT1", "MYT2", "MYT3", "MYT4"])
+    ]
+    with pytest.raises(InvalidStateError) as info:
+        position_from_dict(data)
+    assert str(info.value) == (
+        "$.masterpieces: 4 Masterpieces, more than the 3 publishable copies of catalogue "
+        "'mini' (R2, R6)"
+    )
+    with pytest.raises(InvalidStateError, match=r"^masterpieces: 4 Masterpieces, more than"):
+        Position.quick("", "0:MYT1 1:MYT2 2:MYT3 3:MYT4", catalogue=mini)
+    with pytest.raises(InvalidStateError, match=r"^masterpieces\[1\]\.owner: player 0 would"):
+        Position.quick("", "0:MYT1 0:MYT2", catalogue=mini)
+
+
+@pytest.mark.parametrize(
+    "seat",
+    [-1, 5, 990, 2**63, 10**18, 10**5000, True, 1.0, "1"],
+    ids=["-1", "5", "990", "2**63", "10**18", "10**5000", "True", "1.0", "'1'"],
+)
+def test_r10_position_seats_are_0_to_4(seat: Any) -> None:
+    with pytest.raises(InvalidStateError, match=r"^player: expected a seat from 0 to 4 \(R10\)"):
+        Position(player=seat, hand=())
+    card = Card.parse("SCI7")
+    with pytest.raises(
+        InvalidStateError, match=r"^masterpieces\[0\]\.owner: expected a seat from 0 to 4"
+    ):
+        Position(player=0, hand=(), masterpieces=(Masterpiece("m1", seat, card),))
+    with pytest.raises(
+        InvalidStateError, match=r"^constraints\.no_cite: expected seats from 0 to 4"
+    ):
+        Constraints(no_cite=frozenset({seat}))
+    assert Position(player=4, hand=(), masterpieces=(Masterpiece("m1", 4, card),)).player == 4
+
+
 def test_a_catalogue_path_is_relative_to_the_base_dir(tmp_path: Path) -> None:
     (tmp_path / "cats").mkdir()
     (tmp_path / "cats" / "mini.toml").write_text(MINI_TOML, encoding="utf-8")
@@ -329,13 +378,13 @@ def positions(draw: st.DrawFn) -> tuple[Position, Constraints]:
     cards = draw(st.lists(st.sampled_from(DECK), unique=True, max_size=24))
     split = draw(st.integers(0, len(cards)))
     hand, table = cards[:split], cards[split:]
+    owners: list[int] = []
+    for _ in table:  # nobody holds more Masterpieces than there are Novels (R6)
+        room = [seat for seat in range(5) if owners.count(seat) < len(PUBLISHABLE)]
+        owners.append(draw(st.sampled_from(room)))
     masterpieces = tuple(
-        Masterpiece(
-            draw(st.sampled_from(["m", "0:kind-3", "x y", "é"])) + str(i),
-            draw(st.integers(0, 4)),
-            card,
-        )
-        for i, card in enumerate(table)
+        Masterpiece(draw(st.sampled_from(["m", "0:kind-3", "x y", "é"])) + str(i), owner, card)
+        for i, (owner, card) in enumerate(zip(owners, table, strict=True))
     )
     held = draw(st.frozensets(st.sampled_from([spec.id for spec in PUBLISHABLE])))
     supply = {
@@ -423,7 +472,26 @@ ERRORS: list[tuple[str, Mutation, str, bool]] = [
     (
         "player negative",
         setter("player", value=-1),
-        "$.player: expected an integer >= 0, got -1",
+        "$.player: expected an integer >= 0, got -1 (seats are 0 to 4, R10)",
+        True,
+    ),
+    # R10: seats 0 to 4; a huge seat once recursed, overflowed or ran out of memory.
+    (
+        "player 5",
+        setter("player", value=5),
+        "$.player: expected a seat from 0 to 4 (R10), got 5",
+        True,
+    ),
+    (
+        "player 990",
+        setter("player", value=990),
+        "$.player: expected a seat from 0 to 4 (R10), got 990",
+        True,
+    ),
+    (
+        "player 10**18",
+        setter("player", value=10**18),
+        f"$.player: expected a seat from 0 to 4 (R10), got {10**18}",
         True,
     ),
     ("hand object", setter("hand", value={}), "$.hand: expected an array, got an object", True),
@@ -514,8 +582,31 @@ ERRORS: list[tuple[str, Mutation, str, bool]] = [
     (
         "owner negative",
         setter("masterpieces", 1, "owner", value=-2),
-        "$.masterpieces[1].owner: expected an integer >= 0, got -2",
+        "$.masterpieces[1].owner: expected an integer >= 0, got -2 (seats are 0 to 4, R10)",
         True,
+    ),
+    (
+        "owner 2**63",
+        setter("masterpieces", 1, "owner", value=2**63),
+        f"$.masterpieces[1].owner: expected a seat from 0 to 4 (R10), got {2**63}",
+        True,
+    ),
+    (
+        "owner 5",
+        setter("masterpieces", 0, "owner", value=5),
+        "$.masterpieces[0].owner: expected a seat from 0 to 4 (R10), got 5",
+        True,
+    ),
+    (
+        "eleven masterpieces of one owner",
+        setter(
+            "masterpieces",
+            value=[{"id": f"m{i}", "owner": 1, "card": f"MAG{i}"} for i in range(7, 14)]
+            + [{"id": f"n{i}", "owner": 1, "card": f"FAN{i}"} for i in range(8, 12)],
+        ),
+        "$.masterpieces[10].owner: player 1 would hold more Masterpieces than the 10 publishable "
+        "Novels of catalogue 'default', and nobody holds one Novel twice (R6)",
+        False,
     ),
     (
         "owner string",
@@ -700,7 +791,19 @@ ERRORS: list[tuple[str, Mutation, str, bool]] = [
     (
         "no_cite negative",
         setter("constraints", "no_cite", 0, value=-1),
-        "$.constraints.no_cite[0]: expected an integer >= 0, got -1",
+        "$.constraints.no_cite[0]: expected an integer >= 0, got -1 (seats are 0 to 4, R10)",
+        True,
+    ),
+    (
+        "no_cite 5",
+        setter("constraints", "no_cite", value=[1, 5]),
+        "$.constraints.no_cite[1]: expected a seat from 0 to 4 (R10), got 5",
+        True,
+    ),
+    (
+        "no_cite 2**63",
+        setter("constraints", "no_cite", 0, value=2**63),
+        f"$.constraints.no_cite[0]: expected a seat from 0 to 4 (R10), got {2**63}",
         True,
     ),
     (

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import Any, ClassVar
 
+from ._text import MAX_NOTATION_LENGTH, quote, too_long
 from .errors import InvalidNotationError
 
 __all__ = [
@@ -105,14 +106,17 @@ class Genre(Enum):
             return cls(code.upper())
         except ValueError:
             codes = " ".join(g.code for g in cls)
-            raise InvalidNotationError(f"unknown genre code {code!r} (R1: {codes})") from None
+            raise InvalidNotationError(f"unknown genre code {quote(code)} (R1: {codes})") from None
 
     def __repr__(self) -> str:
         return f"<Genre.{self.name}: {self.value!r}>"
 
 
 _GENRE_ORDER = {genre: index for index, genre in enumerate(Genre)}
-_CARD_RE = re.compile(r"([A-Za-z]{3})(\d{1,2})")
+# ASCII only: \d would also match other scripts' digits such as '٣' (R1).
+_CARD_RE = re.compile(r"([A-Za-z]{3})([0-9]{1,2})", re.ASCII)
+_MAX_CARD_LENGTH = 64
+"""The longest card string parsed, surrounding spaces included."""
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -146,11 +150,12 @@ class Card:
             except (KeyError, TypeError):
                 pass
         if not isinstance(genre, Genre):
-            raise InvalidNotationError(f"invalid card genre {genre!r}: expected a Genre (R1)")
+            raise InvalidNotationError(f"invalid card genre {quote(genre)}: expected a Genre (R1)")
         if isinstance(rank, bool) or not isinstance(rank, int) or rank not in genre.ranks():
+            small = type(rank) is int and -1000 < rank < 1000
+            label = f"'{genre.code}{rank}'" if small else f"{genre.code} of rank {quote(rank)}"
             raise InvalidNotationError(
-                f"invalid card '{genre.code}{rank}': {genre.title} has ranks "
-                f"{genre.low}-{genre.high} (R1)"
+                f"invalid card {label}: {genre.title} has ranks {genre.low}-{genre.high} (R1)"
             )
         rank = int(rank)  # an int subclass must not replace the interned card
         cached = cls._cache.get((genre, rank))
@@ -245,11 +250,17 @@ class Card:
             expected a genre code and a rank such as 'SCI9' (R1)
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid card {text!r}: expected a string such as 'SCI9'")
+            raise InvalidNotationError(
+                f"invalid card {quote(text)}: expected a string such as 'SCI9' (R1)"
+            )
+        if too_long(text, _MAX_CARD_LENGTH):
+            raise InvalidNotationError(
+                f"invalid card {quote(text)}: too long for a card such as 'SCI9' (R1)"
+            )
         match = _CARD_RE.fullmatch(text.strip())
         if match is None:
             raise InvalidNotationError(
-                f"invalid card {text!r}: expected a genre code and a rank such as 'SCI9' (R1)"
+                f"invalid card {quote(text)}: expected a genre code and a rank such as 'SCI9' (R1)"
             )
         code, digits = match.groups()
         try:
@@ -257,7 +268,7 @@ class Card:
         except InvalidNotationError:
             codes = " ".join(g.code for g in Genre)
             raise InvalidNotationError(
-                f"invalid card {text!r}: unknown genre code {code!r} (R1: {codes})"
+                f"invalid card {quote(text)}: unknown genre code {code!r} (R1: {codes})"
             ) from None
         rank = int(digits)
         if digits != str(rank) or rank not in genre.ranks():
@@ -275,7 +286,7 @@ class Card:
         Card.parse('MAG13')
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(DECK):
-            raise InvalidNotationError(f"invalid card index {index!r}: expected 0-48")
+            raise InvalidNotationError(f"invalid card index {quote(index)}: expected 0-48 (R1)")
         return DECK[index]
 
 
@@ -297,7 +308,13 @@ def parse_cards(text: str) -> list[Card]:
         unknown genre code 'XYZ' (R1: MYT LOV SCI HOR MYS FAN MAG)
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"invalid cards {text!r}: expected a string such as 'SCI9 HOR7'")
+        raise InvalidNotationError(
+            f"invalid cards {quote(text)}: expected a string such as 'SCI9 HOR7' (R1)"
+        )
+    if too_long(text):
+        raise InvalidNotationError(
+            f"invalid cards {quote(text)}: longer than {MAX_NOTATION_LENGTH:,} characters"
+        )
     return [Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token]
 
 

@@ -30,8 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
+from ._text import quote, too_long
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
+from .errors import PasticheError
 from .game import MAX_PLAYERS, MIN_PLAYERS
 from .io.position import load_query
 from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
@@ -177,14 +179,19 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,20}", re.ASCII)
+"""An integer argument: ASCII digits only (int() would take '٣' and '1_0'), 64 bits at most."""
+
+
 def _int_range(
     label: str, low: int | None = None, high: int | None = None, rule: str = ""
 ) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{label} must be an integer, got {text!r}") from None
+        if not _INTEGER.fullmatch(text):
+            raise argparse.ArgumentTypeError(
+                f"{label} must be an integer of at most 20 digits, got {quote(text)}"
+            )
+        value = int(text)
         if (low is not None and value < low) or (high is not None and value > high):
             if high is None:
                 bounds = f"at least {low}"
@@ -258,17 +265,22 @@ _SEATS = re.compile(r"[\s,;]+")
 
 
 def _positive_seconds(text: str) -> float:
+    # ASCII and short: float() would take '١' and '1_0', and quote any length back.
     try:
+        if len(text) > 32 or not text.isascii() or "_" in text:
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"time limit must be a number of seconds, got {text!r}"
+            f"time limit must be a number of seconds, got {quote(text)}"
         ) from None
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"time limit must be more than 0 seconds, got {text}")
+        raise argparse.ArgumentTypeError(
+            f"time limit must be more than 0 seconds, got {quote(text)}"
+        )
     if value > MAX_TIME_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"time limit must be at most {MAX_TIME_LIMIT:g} seconds, got {text}"
+            f"time limit must be at most {MAX_TIME_LIMIT:g} seconds, got {quote(text)}"
         )
     return value
 
@@ -276,18 +288,24 @@ def _positive_seconds(text: str) -> float:
 def _card_list(text: str) -> frozenset[Card]:
     try:
         return frozenset(parse_cards(text))
-    except ValueError as error:
+    except PasticheError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _seat_list(text: str) -> frozenset[int]:
+    if too_long(text):
+        raise argparse.ArgumentTypeError(f"expected player seats such as '1,2', got {quote(text)}")
     seats = set()
     for token in _SEATS.split(text.strip()):
         if not token:
             continue
         if not token.isascii() or not token.isdigit():
             raise argparse.ArgumentTypeError(
-                f"expected player seats such as '1,2', got {token!r} in {text!r}"
+                f"expected player seats such as '1,2', got {quote(token)} in {quote(text)}"
+            )
+        if len(token) > 1 or int(token) >= MAX_PLAYERS:
+            raise argparse.ArgumentTypeError(
+                f"player seats are 0 to {MAX_PLAYERS - 1} (R10), got {quote(token)}"
             )
         seats.add(int(token))
     return frozenset(seats)
@@ -426,15 +444,39 @@ def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentPar
     return parser
 
 
-def _error_line(message: str) -> str:
+_ERROR_LINE_LIMIT = 400
+"""The most characters of a message an error line shows."""
+
+
+def _error_line(message: object) -> str:
+    """The one printable line that reports ``message``, whatever it holds.
+
+    Line breaks become spaces; control characters, lone surrogates and every
+    other unprintable character are escaped; a long message is cut.
+
+    >>> _error_line("bad\\nmove '\\x1b[2J\\ud800'")
+    "pastiche: error: bad move '\\\\x1b[2J\\\\ud800'"
+    >>> len(_error_line("x" * 10_000)) < 500
+    True
+    """
     text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
-    return f"{PROG}: error: {text or 'unknown error'}"
+    shown: list[str] = []
+    size = 0
+    for ch in text:
+        piece = ch if ch.isprintable() else ascii(ch)[1:-1]
+        if size + len(piece) > _ERROR_LINE_LIMIT:
+            shown.append(f"... ({len(text):,} characters)")
+            break
+        shown.append(piece)
+        size += len(piece)
+    return f"{PROG}: error: {''.join(shown) or 'unknown error'}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
-    Bad input prints one ``pastiche: error: ...`` line on stderr and returns 2.
+    Bad input prints one ``pastiche: error: ...`` line on stderr and returns 2,
+    also when the input is nested too deeply or too large to hold in memory.
 
     >>> main(["simulate", "--players", "7"])
     2
@@ -447,8 +489,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _ParserExitError as done:
         return done.status
     except (_UsageError, ValueError) as error:
-        print(_error_line(str(error)), file=sys.stderr)
-        return EXIT_USAGE
+        # ValueError covers every PasticheError, and the few errors Python raises on bad text.
+        return _fail(str(error))
+    except RecursionError:
+        return _fail("the input is nested too deeply to read")
+    except MemoryError:
+        return _fail("the input is too large to hold in memory")
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -457,3 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _fail(message: str) -> int:
+    print(_error_line(message), file=sys.stderr)
+    return EXIT_USAGE

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ._text import MAX_NOTATION_LENGTH, quote, too_long
 from .cards import Card, format_cards
 from .errors import InvalidNotationError
 
@@ -51,6 +52,23 @@ __all__ = [
     "TakeDiscard",
     "TakeFlag",
 ]
+
+NOTATION_SEATS = ("0", "1", "2", "3", "4")
+"""The seats a move may name: 0 to ``MAX_PLAYERS - 1`` (R10; the game says which exist).
+
+Written out here because :mod:`pastiche_core.game` imports this module."""
+
+
+def _seat(text: str, what: str, whole: str, example: str) -> int:
+    """A seat number in notation: one ASCII digit from 0 to 4 (R10)."""
+    if text in NOTATION_SEATS:
+        return int(text)
+    if text.isascii() and text.isdigit():
+        raise InvalidNotationError(
+            f"invalid {what} {quote(whole)}: seat {quote(text)} is not 0 to "
+            f"{NOTATION_SEATS[-1]} (R10)"
+        )
+    raise InvalidNotationError(f"invalid {what} {quote(whole)}: expected {example}")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -73,17 +91,25 @@ class NovelRef:
     def parse(cls, text: str) -> NovelRef:
         """Parse ``OWNER:NOVEL``.
 
+        The owner is a seat from 0 to 4 (R10); the Novel id has no spaces, ','
+        or ':' (R3).
+
         >>> NovelRef.parse("x:kind-3")
         Traceback (most recent call last):
         ...
         pastiche_core.errors.InvalidNotationError: invalid novel reference 'x:kind-3': expected OWNER:NOVEL such as '1:straight-5'
+        >>> NovelRef.parse("12:kind-3")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid novel reference '12:kind-3': seat '12' is not 0 to 4 (R10)
         """
+        example = "OWNER:NOVEL such as '1:straight-5'"
+        if not isinstance(text, str) or too_long(text):
+            raise InvalidNotationError(f"invalid novel reference {quote(text)}: expected {example}")
         owner, sep, novel = text.partition(":")
-        if not sep or not owner.isdigit() or not novel or owner != str(int(owner)):
-            raise InvalidNotationError(
-                f"invalid novel reference {text!r}: expected OWNER:NOVEL such as '1:straight-5'"
-            )
-        return cls(int(owner), novel)
+        if not sep or not novel or any(ch.isspace() or ch in ",:" for ch in novel):
+            raise InvalidNotationError(f"invalid novel reference {quote(text)}: expected {example}")
+        return cls(_seat(owner, "novel reference", text, example), novel)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -102,13 +128,20 @@ class Gift:
 
     @classmethod
     def parse(cls, text: str) -> Gift:
-        """Parse ``TO:CARD``."""
+        """Parse ``TO:CARD``: a seat from 0 to 4 (R10) and a card (R1).
+
+        >>> Gift.parse("٣:SCI9")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid gift '٣:SCI9': expected PLAYER:CARD such as '1:SCI9'
+        """
+        example = "PLAYER:CARD such as '1:SCI9'"
+        if not isinstance(text, str) or too_long(text):
+            raise InvalidNotationError(f"invalid gift {quote(text)}: expected {example}")
         to, sep, card = text.partition(":")
-        if not sep or not to.isdigit() or to != str(int(to)):
-            raise InvalidNotationError(
-                f"invalid gift {text!r}: expected PLAYER:CARD such as '1:SCI9'"
-            )
-        return cls(int(to), Card.parse(card))
+        if not sep:
+            raise InvalidNotationError(f"invalid gift {quote(text)}: expected {example}")
+        return cls(_seat(to, "gift", text, example), Card.parse(card))
 
 
 class Move:
@@ -132,22 +165,28 @@ class Move:
         pastiche_core.errors.InvalidNotationError: invalid move 'jump': unknown keyword 'jump' (expected keep, draw, take, choose, publish, read, pass, flag)
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"invalid move {text!r}: expected a string")
+            raise InvalidNotationError(f"invalid move {quote(text)}: expected a string")
+        if too_long(text):
+            raise InvalidNotationError(
+                f"invalid move {quote(text)}: longer than {MAX_NOTATION_LENGTH:,} characters"
+            )
         words = text.split()
         if not words:
-            raise InvalidNotationError("invalid move '': empty notation")
-        keyword, args = words[0].lower(), words[1:]
+            raise InvalidNotationError(f"invalid move {quote(text)}: empty notation")
+        # ASCII only: the Kelvin sign (U+212A) lowers to 'k', so would spell 'keep'.
+        keyword, args = words[0].lower() if words[0].isascii() else "", words[1:]
         try:
             parser = _PARSERS[keyword]
         except KeyError:
             keywords = ", ".join(_PARSERS)
             raise InvalidNotationError(
-                f"invalid move {text!r}: unknown keyword {words[0]!r} (expected {keywords})"
+                f"invalid move {quote(text)}: unknown keyword {quote(words[0])} "
+                f"(expected {keywords})"
             ) from None
         try:
             return parser(args)
         except InvalidNotationError as error:
-            raise InvalidNotationError(f"invalid move {text!r}: {error}") from None
+            raise InvalidNotationError(f"invalid move {quote(text)}: {error}") from None
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -167,7 +206,7 @@ class Keep(Move):
     @classmethod
     def of(cls, cards: str) -> Keep:
         """Build from card notation."""
-        return _parse_keep(cards.split())
+        return _parse_keep(_words(cards, "cards"))
 
     def __str__(self) -> str:
         return f"keep {format_cards(self.cards)}".rstrip()
@@ -228,11 +267,15 @@ class Publish(Move):
     @classmethod
     def of(cls, novel: str, played: str, *, cite: str = "", gifts: str = "") -> Publish:
         """Build from notation strings (space-separated lists)."""
+        if not isinstance(novel, str) or not novel or too_long(novel):
+            raise InvalidNotationError(
+                f"invalid novel id {quote(novel)}: expected such as 'kind-3'"
+            )
         return cls(
             novel,
-            tuple(Card.parse(c) for c in played.split()),
-            tuple(NovelRef.parse(r) for r in cite.split()),
-            tuple(Gift.parse(g) for g in gifts.split()),
+            tuple(Card.parse(c) for c in _words(played, "played cards")),
+            tuple(NovelRef.parse(r) for r in _words(cite, "citations")),
+            tuple(Gift.parse(g) for g in _words(gifts, "gifts")),
         )
 
     @property
@@ -289,6 +332,12 @@ class TakeFlag(Move):
 
     def __str__(self) -> str:
         return f"flag {self.card}"
+
+
+def _words(text: str, what: str) -> list[str]:
+    if not isinstance(text, str) or too_long(text):
+        raise InvalidNotationError(f"invalid {what} {quote(text)}: expected a notation string")
+    return text.split()
 
 
 def _no_args(move: Move) -> Callable[[list[str]], Move]:

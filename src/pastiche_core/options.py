@@ -26,8 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._text import quote
 from .cards import Card, format_cards
 from .errors import InvalidStateError
+from .game import MAX_PLAYERS
 from .position import Position
 from .rules import owed_text, publish_violation
 
@@ -117,6 +119,10 @@ class Constraints:
 
     >>> Constraints(max_gifts=1, no_cite=frozenset({2})).allows_owner(2)
     False
+    >>> Constraints(no_cite=frozenset({5}))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: constraints.no_cite: expected seats from 0 to 4 (R10), got 5
     """
 
     keep: frozenset[Card] = frozenset()
@@ -125,8 +131,25 @@ class Constraints:
     min_points: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "keep", frozenset(self.keep))
-        object.__setattr__(self, "no_cite", frozenset(self.no_cite))
+        for name, what in (("keep", "Cards"), ("no_cite", "seats")):
+            value = getattr(self, name)
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise InvalidStateError(
+                    f"constraints.{name}: expected a set of {what}, got {quote(value)}"
+                )
+            try:
+                object.__setattr__(self, name, frozenset(value))
+            except TypeError:
+                raise InvalidStateError(f"constraints.{name}: expected a set of {what}") from None
+        for card in self.keep:
+            if not isinstance(card, Card):
+                raise InvalidStateError(f"constraints.keep: expected Cards, got {quote(card)}")
+        for seat in self.no_cite:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PLAYERS:
+                raise InvalidStateError(
+                    f"constraints.no_cite: expected seats from 0 to {MAX_PLAYERS - 1} (R10), "
+                    f"got {quote(seat)}"
+                )
         for name in ("max_gifts", "min_points"):
             value = getattr(self, name)
             if value is not None and (

@@ -15,19 +15,42 @@ Position.quick('MYT6 SCI9 MYS7 FAN7', table='m1=0:SCI7 m2=1:HOR7 m3=1:MYT7', pla
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ._text import MAX_NOTATION_LENGTH, quote, too_long
 from .cards import Card, format_cards, parse_cards
 from .catalogue import Catalogue
 from .errors import InvalidNotationError, InvalidStateError
+from .game import MAX_PLAYERS
+from .moves import NOTATION_SEATS
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["Masterpiece", "Position"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_seat(seat: object, where: str) -> None:
+    """A seat of a game: 0 to ``MAX_PLAYERS - 1`` (R10)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PLAYERS:
+        raise InvalidStateError(
+            f"{where}: expected a seat from 0 to {MAX_PLAYERS - 1} (R10), got {quote(seat)}"
+        )
+
+
+def _as_tuple(items: object, where: str, what: str) -> tuple[Any, ...]:
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        raise InvalidStateError(f"{where}: expected a collection of {what}, got {quote(items)}")
+    try:
+        return tuple(items)
+    except TypeError:
+        raise InvalidStateError(f"{where}: expected a collection of {what}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,60 +93,83 @@ class Position:
     catalogue: Catalogue = field(default_factory=Catalogue.default)
 
     def __post_init__(self) -> None:
-        if isinstance(self.player, bool) or not isinstance(self.player, int) or self.player < 0:
-            raise InvalidStateError(f"player: expected a seat number >= 0, got {self.player!r}")
-        hand = tuple(self.hand)
-        masterpieces = tuple(self.masterpieces)
+        _check_seat(self.player, "player")
+        cat = self.catalogue
+        if not isinstance(cat, Catalogue):
+            raise InvalidStateError(f"catalogue: expected a Catalogue, got {quote(cat)}")
+        hand = _as_tuple(self.hand, "hand", "Cards")
+        masterpieces = _as_tuple(self.masterpieces, "masterpieces", "Masterpieces")
         seen: dict[Card, str] = {}
         for index, card in enumerate(hand):
             if not isinstance(card, Card):
-                raise InvalidStateError(f"hand[{index}]: expected a Card, got {card!r}")
+                raise InvalidStateError(f"hand[{index}]: expected a Card, got {quote(card)}")
             if card in seen:
                 raise InvalidStateError(
                     f"hand[{index}]: card {card} listed twice (also at {seen[card]})"
                 )
             seen[card] = f"hand[{index}]"
         ids: dict[str, int] = {}
+        per_owner: dict[int, int] = {}
+        novels = len(cat.publishable)
         for index, mp in enumerate(masterpieces):
             where = f"masterpieces[{index}]"
             if not isinstance(mp, Masterpiece):
-                raise InvalidStateError(f"{where}: expected a Masterpiece, got {mp!r}")
+                raise InvalidStateError(f"{where}: expected a Masterpiece, got {quote(mp)}")
             if not isinstance(mp.id, str) or not mp.id:
                 raise InvalidStateError(f"{where}.id: expected a non-empty string")
+            if _SURROGATE.search(mp.id):
+                raise InvalidStateError(
+                    f"{where}.id: {quote(mp.id)} holds a lone surrogate (not Unicode text)"
+                )
             if mp.id in ids:
                 raise InvalidStateError(
-                    f"{where}.id: masterpiece id {mp.id!r} repeated (also masterpieces[{ids[mp.id]}])"
+                    f"{where}.id: masterpiece id {quote(mp.id)} repeated "
+                    f"(also masterpieces[{ids[mp.id]}])"
                 )
             ids[mp.id] = index
-            if isinstance(mp.owner, bool) or not isinstance(mp.owner, int) or mp.owner < 0:
-                raise InvalidStateError(f"{where}.owner: expected a seat >= 0, got {mp.owner!r}")
+            _check_seat(mp.owner, f"{where}.owner")
+            per_owner[mp.owner] = per_owner.get(mp.owner, 0) + 1
+            if per_owner[mp.owner] > novels:
+                raise InvalidStateError(
+                    f"{where}.owner: player {mp.owner} would hold more Masterpieces than the "
+                    f"{novels} publishable Novels of catalogue {quote(cat.name)}, "
+                    "and nobody holds one Novel twice (R6)"
+                )
             if not isinstance(mp.card, Card):
-                raise InvalidStateError(f"{where}.card: expected a Card, got {mp.card!r}")
+                raise InvalidStateError(f"{where}.card: expected a Card, got {quote(mp.card)}")
             if mp.card in seen:
                 raise InvalidStateError(
                     f"{where}.card: card {mp.card} listed twice (also at {seen[mp.card]})"
                 )
             seen[mp.card] = f"{where}.card"
-        cat = self.catalogue
-        if not isinstance(cat, Catalogue):
-            raise InvalidStateError(f"catalogue: expected a Catalogue, got {cat!r}")
-        held = frozenset(self.held_novels)
-        for novel in sorted(held):
-            if novel not in cat:
+        copies = sum(spec.copies for spec in cat.publishable)
+        if len(masterpieces) > copies:
+            raise InvalidStateError(
+                f"masterpieces: {len(masterpieces)} Masterpieces, more than the {copies} "
+                f"publishable copies of catalogue {quote(cat.name)} (R2, R6)"
+            )
+        held = frozenset(_as_tuple(self.held_novels, "held_novels", "Novel ids"))
+        for novel in held:
+            if not isinstance(novel, str) or novel not in cat:
                 raise InvalidStateError(
-                    f"held_novels: unknown novel {novel!r} in catalogue {cat.name!r}"
+                    f"held_novels: unknown novel {quote(novel)} in catalogue {quote(cat.name)}"
                 )
-        supply: dict[str, int] = {}
-        for novel, copies in dict(self.supply).items():
-            if novel not in cat:
-                raise InvalidStateError(f"supply.{novel}: unknown novel in catalogue {cat.name!r}")
+        if not isinstance(self.supply, Mapping):
+            raise InvalidStateError(
+                f"supply: expected a mapping of Novel ids to copies, got {quote(self.supply)}"
+            )
+        given = dict(self.supply)
+        for novel, left in given.items():
+            if not isinstance(novel, str) or novel not in cat:
+                raise InvalidStateError(
+                    f"supply: unknown novel {quote(novel)} in catalogue {quote(cat.name)}"
+                )
             limit = cat[novel].copies
-            if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= limit:
+            if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= limit:
                 raise InvalidStateError(
-                    f"supply.{novel}: expected 0 to {limit} copies (R6), got {copies!r}"
+                    f"supply.{novel}: expected 0 to {limit} copies (R6), got {quote(left)}"
                 )
-        for spec in cat.specs:
-            supply[spec.id] = dict(self.supply).get(spec.id, spec.copies)
+        supply = {spec.id: given.get(spec.id, spec.copies) for spec in cat.specs}
         object.__setattr__(self, "hand", tuple(sorted(hand)))
         object.__setattr__(self, "masterpieces", masterpieces)
         object.__setattr__(self, "held_novels", held)
@@ -259,14 +305,25 @@ class Position:
         ...
         pastiche_core.errors.InvalidNotationError: invalid masterpiece 'HOR7': expected OWNER:CARD or ID=OWNER:CARD such as '1:HOR7'
         """
+        for name, text in (("hand", hand), ("table", table), ("held", held)):
+            if not isinstance(text, str) or too_long(text):
+                raise InvalidNotationError(
+                    f"invalid {name} {quote(text)}: expected a notation string of at most "
+                    f"{MAX_NOTATION_LENGTH:,} characters"
+                )
         masterpieces = []
         for index, token in enumerate(table.split(), start=1):
             ident, _, rest = token.rpartition("=")
             owner, sep, card = rest.partition(":")
-            if not sep or not owner.isdigit():
+            if not sep or not (owner.isascii() and owner.isdigit()):
                 raise InvalidNotationError(
-                    f"invalid masterpiece {token!r}: expected OWNER:CARD or ID=OWNER:CARD "
+                    f"invalid masterpiece {quote(token)}: expected OWNER:CARD or ID=OWNER:CARD "
                     "such as '1:HOR7'"
+                )
+            if owner not in NOTATION_SEATS:
+                raise InvalidNotationError(
+                    f"invalid masterpiece {quote(token)}: seat {quote(owner)} is not 0 to "
+                    f"{NOTATION_SEATS[-1]} (R10)"
                 )
             masterpieces.append(Masterpiece(ident or f"m{index}", int(owner), Card.parse(card)))
         return cls(

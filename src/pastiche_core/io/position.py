@@ -44,9 +44,11 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from .._text import quote
 from ..cards import Card
 from ..catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..errors import InvalidCatalogueError, InvalidStateError
+from ..game import MAX_PLAYERS
 from ..options import Constraints
 from ..position import Masterpiece, Position
 from ._fields import (
@@ -128,13 +130,13 @@ def query_from_dict(
     """
     root = read_object(data, "$", _REQUIRED, _OPTIONAL)
     catalogue = _read_catalogue(root.get("catalogue", _DEFAULT_CATALOGUE), base_dir)
-    player = read_int(root["player"], "$.player", 0)
+    player = _read_seat(root["player"], "$.player")
     seen: dict[Card, str] = {}
     hand = tuple(
         _place(value, f"$.hand[{i}]", seen)
         for i, value in enumerate(read_array(root["hand"], "$.hand"))
     )
-    masterpieces = _read_masterpieces(root["masterpieces"], "$.masterpieces", seen)
+    masterpieces = _read_masterpieces(root["masterpieces"], "$.masterpieces", seen, catalogue)
     held = _read_held(root.get("held_novels", []), "$.held_novels", catalogue)
     supply = _read_supply(root.get("supply", {}), "$.supply", catalogue)
     constraints = _read_constraints(root.get("constraints", {}), "$.constraints", set(hand))
@@ -301,10 +303,40 @@ def _place(value: object, path: str, seen: dict[Card, str]) -> Card:
     return card
 
 
-def _read_masterpieces(value: object, path: str, seen: dict[Card, str]) -> tuple[Masterpiece, ...]:
+def _read_seat(value: object, path: str) -> int:
+    """A seat of a game: 0 to ``MAX_PLAYERS - 1`` (R10)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(path, f"expected an integer, got {_describe(value)}")
+    last = MAX_PLAYERS - 1
+    if value < 0:
+        raise fail(
+            path, f"expected an integer >= 0, got {quote(value)} (seats are 0 to {last}, R10)"
+        )
+    if value > last:
+        raise fail(path, f"expected a seat from 0 to {last} (R10), got {quote(value)}")
+    return value
+
+
+def _describe(value: object) -> str:
+    return f"the string {quote(value)}" if isinstance(value, str) else describe(value)
+
+
+def _read_masterpieces(
+    value: object, path: str, seen: dict[Card, str], catalogue: Catalogue
+) -> tuple[Masterpiece, ...]:
     masterpieces: list[Masterpiece] = []
     ids: dict[str, str] = {}
-    for index, entry in enumerate(read_array(value, path)):
+    per_owner: dict[int, int] = {}
+    novels = len(catalogue.publishable)
+    copies = sum(spec.copies for spec in catalogue.publishable)
+    items = read_array(value, path)
+    if len(items) > copies:
+        raise fail(
+            path,
+            f"{len(items)} Masterpieces, more than the {copies} publishable copies of "
+            f"catalogue {quote(catalogue.name)} (R2, R6)",
+        )
+    for index, entry in enumerate(items):
         where = f"{path}[{index}]"
         item = read_object(entry, where, _MASTERPIECE_FIELDS)
         ident = item["id"]
@@ -313,7 +345,15 @@ def _read_masterpieces(value: object, path: str, seen: dict[Card, str]) -> tuple
         if ident in ids:
             raise fail(f"{where}.id", f"masterpiece id {ident!r} repeated (also at {ids[ident]})")
         ids[ident] = where
-        owner = read_int(item["owner"], f"{where}.owner", 0)
+        owner = _read_seat(item["owner"], f"{where}.owner")
+        per_owner[owner] = per_owner.get(owner, 0) + 1
+        if per_owner[owner] > novels:
+            raise fail(
+                f"{where}.owner",
+                f"player {owner} would hold more Masterpieces than the {novels} publishable "
+                f"Novels of catalogue {quote(catalogue.name)}, and nobody holds one Novel "
+                "twice (R6)",
+            )
         card = _place(item["card"], f"{where}.card", seen)
         masterpieces.append(Masterpiece(ident, owner, card))
     return tuple(masterpieces)
@@ -364,7 +404,7 @@ def _read_constraints(value: object, path: str, hand: set[Card]) -> Constraints:
     no_cite: dict[int, str] = {}
     for index, entry in enumerate(read_array(data.get("no_cite", []), f"{path}.no_cite")):
         where = f"{path}.no_cite[{index}]"
-        seat = read_int(entry, where, 0)
+        seat = _read_seat(entry, where)
         if seat in no_cite:
             raise fail(where, f"player {seat} listed twice (also at {no_cite[seat]})")
         no_cite[seat] = where
