@@ -46,7 +46,8 @@ class CheckingBot:
 
 
 def _keep_position() -> Game:
-    """A 5-player setup position where seat 4 keeps 3 of 5 cards: 10 legal moves."""
+    """A 5-player setup position where seat 4 keeps 3 of 5 cards: 10 keeps, each with
+    the order of its two discards (R15), 20 legal moves."""
     game = Game(players=5, seed=21)
     while game.to_move != 4:
         game.apply(game.legal_moves[0])
@@ -88,7 +89,7 @@ def test_random_bot_is_roughly_uniform(make_position: Callable[[], Game]) -> Non
 
 
 def test_positions_have_several_moves() -> None:
-    assert len(_keep_position().legal_moves) == 10
+    assert len(_keep_position().legal_moves) == 20
     assert 20 <= len(_action_position().legal_moves) <= 60
     assert 27.0 < _chi2_critical(9) < 28.5  # the table value is 27.88
 

@@ -164,7 +164,7 @@ def test_r4_played_cards_come_from_the_hand_and_citations_are_masterpieces_on_th
     )
     assert_illegal(game, twice, "R4")
     assert_illegal(game, "publish kind-3 MYS7 FAN7 cite 2:kind-3", "R4")  # no such novel
-    assert_illegal(game, "publish kind-3 MYS7 FAN7 cite 7:kind-3", "R4")  # no such player
+    assert_illegal(game, "publish kind-3 MYS7 FAN7 cite 4:kind-3", "R4")  # no such player
 
 
 # ----------------------------------------------------------------------
@@ -402,11 +402,13 @@ def test_r10_setup_deals_3_3_4_4_5_and_keeps_from_seat_2(players: int) -> None:
         order.append(seat)
         hand = game.hand(seat)
         keeps = list(game.legal_moves)
-        assert len(keeps) == math.comb(len(hand), 3)
+        # R15: a seat that discards two also chooses their order.
+        orders = 2 if len(hand) - 3 == 2 else 1
+        assert len(keeps) == math.comb(len(hand), 3) * orders
         assert all(isinstance(k, Keep) for k in keeps)
         keep = keeps[-1]
         assert isinstance(keep, Keep)
-        dropped.append(sorted(set(hand) - set(keep.cards)))
+        dropped.append(list(keep.discard) or sorted(set(hand) - set(keep.cards)))
         game.apply(keep)
         assert len(game.hand(seat)) == 3
     assert order == list(range(2, players))
@@ -416,7 +418,7 @@ def test_r10_setup_deals_3_3_4_4_5_and_keeps_from_seat_2(players: int) -> None:
     assert sorted(game.discard) == sorted(c for cs in dropped for c in cs)
     assert all(game.is_face_down(c) for c in game.discard)
     last = dropped[-1]
-    assert sorted(game.discard[-len(last) :]) == last
+    assert list(game.discard[-len(last) :]) == last
     assert game.view(0).discard == (None,) * len(game.discard)
     assert_invariants(game)
 
@@ -583,7 +585,7 @@ def test_r11_read_must_name_a_card_of_an_existing_novel() -> None:
     assert_illegal(game, "read 0:straight-5 HOR6", "R11")
     assert_illegal(game, "read 1:straight-5 LOV4", "R11")
     assert_illegal(game, "read 0:kind-3 LOV4", "R11")
-    assert_illegal(game, "read 5:straight-5 LOV4", "R11")
+    assert_illegal(game, "read 4:straight-5 LOV4", "R11")  # no such player in 3
     assert {m for m in game.legal_moves if isinstance(m, Read)} == {
         Read(NovelRef(0, "straight-5"), c) for c in cards("MYT3 LOV4 SCI5")
     }
@@ -963,3 +965,39 @@ def test_r14_copy_is_independent() -> None:
     assert game == Game(3, seed=8)
     assert game.history == []
     assert twin != game
+
+
+def test_r15_a_seat_that_discards_two_chooses_which_lies_on_top() -> None:
+    game = Game(5, seed=3)
+    for _ in range(2):  # seats 2 and 3 discard one card each: no order to choose
+        keep = game.legal_moves[0]
+        assert isinstance(keep, Keep)
+        assert keep.discard == ()
+        game.apply(keep)
+    assert game.to_move == 4
+    hand = game.hand(4)
+    kept = hand[:3]
+    low, high = hand[3], hand[4]
+    assert Keep(kept, (low, high)) in game.legal_moves
+    assert Keep(kept, (high, low)) in list(game.legal_moves)
+    assert_illegal(game, Keep(kept, (low,)), "R15")
+    assert_illegal(game, Keep(kept, (low, low)), "R15")
+    assert_illegal(game, Keep(kept, (low, hand[0])), "R15")
+    twin = game.copy()
+    game.apply(Keep(kept, (high, low)))
+    assert game.discard[-2:] == (high, low)  # the last discarded lies on top
+    assert game.history[-1] == Keep(kept, (high, low))
+    # Without an order the discards go down in card order, recorded explicitly.
+    twin.apply(Keep(kept))
+    assert twin.discard[-2:] == (low, high)
+    assert twin.history[-1] == Keep(kept, (low, high))
+    assert str(twin.history[-1]).endswith(f"discard {low} {high}")
+
+
+def test_r15_a_single_discard_needs_no_order() -> None:
+    game = Game(4, seed=9)
+    hand = game.hand(2)
+    kept, dropped = hand[:3], hand[3]
+    game.apply(Keep(kept, (dropped,)))
+    assert game.history[-1] == Keep(kept)
+    assert game.discard[-1] == dropped

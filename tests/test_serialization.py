@@ -43,6 +43,8 @@ from pastiche_core.io import (
     view_from_dict,
     view_to_dict,
 )
+from pastiche_core.moves import Publish, Read, TakeFlag
+from pastiche_core.view import setup_discarders
 
 PLAYERS = st.sampled_from([3, 4, 5])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -105,12 +107,31 @@ def assert_views_round_trip_and_hide_secrets(game: Game) -> None:
         text = json.dumps(data)
         assert view_from_dict(json.loads(text)) == view
         secret = {str(c) for p in range(game.players) if p != player for c in game.hand(p)}
-        secret |= {str(c) for c in game.discard if game.is_face_down(c)}
+        discarders = setup_discarders(game.players)
+        secret |= {
+            str(c)
+            for i, c in enumerate(game.discard)
+            if game.is_face_down(c) and discarders[i] != player
+        }
         if game.pending is not None and game.to_move != player:
             secret |= {str(c) for c in game.pending}
-        tokens = card_tokens(text)
+        present = {key: value for key, value in data.items() if key != "history"}
+        tokens = card_tokens(json.dumps(present))
         assert {str(c) for c in view.hand} <= tokens
         assert not tokens & secret
+        # The history shows another seat's cards only where the move laid them face up (R16).
+        assert [seat for seat, _ in view.history] == game.history_seats()
+        for (seat, shown), move in zip(view.history, game.history, strict=True):
+            if seat == player:
+                assert shown == str(move)
+                continue
+            public = set()
+            if isinstance(move, Publish):
+                public |= {str(c) for c in move.played}
+                public |= {str(g.card) for g in move.gifts if g.to == player}
+            elif isinstance(move, Read | TakeFlag):
+                public.add(str(move.card))
+            assert card_tokens(shown) <= public, (shown, move)
 
 
 # ----------------------------------------------------------------------

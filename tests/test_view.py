@@ -11,11 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from builders import assert_invariants, position_pool
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Card, Game, Phase
+from pastiche_core import Card, Catalogue, Game, InvalidStateError, Move, Phase
+from pastiche_core.io import view_from_dict, view_to_dict
+from pastiche_core.view import public_notation, setup_discarders
 
 
 def hidden_cards(game: Game, player: int) -> list[Card]:
@@ -25,10 +28,18 @@ def hidden_cards(game: Game, player: int) -> list[Card]:
         if q != player:
             cards += sorted(game._hands[q])
     cards += game.deck
-    cards += [c for c in game._discard if c in game._face_down]
+    cards += [game._discard[i] for i in _hidden_discards(game, player)]
     if game.pending is not None and game.to_move != player:
         cards += game.pending
     return cards
+
+
+def _hidden_discards(game: Game, player: int) -> list[int]:
+    """Indexes of the face-down discards ``player`` did not discard (R16)."""
+    discarders = setup_discarders(game.players)
+    return [
+        i for i, c in enumerate(game._discard) if c in game._face_down and discarders[i] != player
+    ]
 
 
 def with_hidden(game: Game, player: int, cards: list[Card]) -> Game:
@@ -40,7 +51,7 @@ def with_hidden(game: Game, player: int, cards: list[Card]) -> Game:
             twin._hands[q] = {next(it) for _ in range(len(game._hands[q]))}
     twin.deck = [next(it) for _ in game.deck]
     down = [i for i, c in enumerate(game._discard) if c in game._face_down]
-    for i in down:
+    for i in _hidden_discards(game, player):
         twin._discard[i] = next(it)
     twin._face_down = {twin._discard[i] for i in down}
     if game.pending is not None and game.to_move != player:
@@ -171,17 +182,75 @@ def test_pending_drawn_cards_are_visible_only_to_the_chooser() -> None:
                     assert twin.view(p) == game.view(p)
 
 
-def test_setup_discards_are_face_down_for_everyone() -> None:
+def test_r16_setup_discards_are_face_down_for_all_but_their_discarder() -> None:
     for players in (3, 4, 5):
         game = Game(players, seed=players)
         while game.phase is Phase.KEEP:
             game.apply(next(iter(game.legal_moves)))
         assert game.discard
+        discarders = setup_discarders(players)
+        assert len(discarders) == len(game.discard)
         for p in range(players):
-            assert game.view(p).discard == (None,) * len(game.discard)
+            view = game.view(p)
+            assert view.face_down == tuple(range(len(game.discard)))
+            assert view.discard == tuple(
+                card if discarders[i] == p else None for i, card in enumerate(game.discard)
+            )
         # The face-down discards may be any hidden cards.
         rng = random.Random(players)
         for p in range(players):
             shuffled = hidden_cards(game, p)
             rng.shuffle(shuffled)
             assert with_hidden(game, p, shuffled).view(p) == game.view(p)
+
+
+def test_r16_public_history_hides_exactly_what_a_seat_cannot_know() -> None:
+    move = Move.parse("publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:HOR4")
+    assert public_notation(move, 0, 0) == str(move)
+    assert public_notation(move, 0, 1) == (
+        "publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:?"
+    )
+    assert public_notation(move, 0, 3) == "publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:? 2:?"
+    keep = Move.parse("keep MYT1 SCI9 HOR7 discard MAG13 LOV2")
+    assert public_notation(keep, 4, 0) == "keep ? ? ? discard ? ?"
+    assert public_notation(Move.parse("choose SCI9"), 1, 0) == "choose ?"
+    for public in ("draw", "take", "pass", "read 1:kind-3 SCI9", "flag SCI9"):
+        assert public_notation(Move.parse(public), 1, 0) == public
+
+
+def test_r16_a_view_carries_the_public_history_of_the_game() -> None:
+    game = Game(4, seed=12)
+    rng = random.Random(4)
+    for _ in range(60):
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    seats = game.history_seats()
+    for p in range(game.players):
+        view = game.view(p)
+        assert len(view.history) == len(game.history)
+        assert [seat for seat, _ in view.history] == seats
+        for (seat, text), move in zip(view.history, game.history, strict=True):
+            assert text == public_notation(move, seat, p)
+        assert view_from_dict(view_to_dict(view)) == view
+
+
+def test_a_view_written_before_r16_still_loads() -> None:
+    game = Game(3, seed=7)
+    game.apply("keep MYT1 HOR7 HOR8")
+    data = view_to_dict(game.view(0))
+    for key in ("face_down", "history", "catalogue"):
+        del data[key]
+    view = view_from_dict(data)
+    assert view.history == ()
+    assert view.face_down == (0,)
+    assert view.catalogue == Catalogue.default()
+
+
+def test_r16_a_view_cannot_show_another_seats_face_down_card() -> None:
+    game = Game(3, seed=7)
+    game.apply("keep MYT1 HOR7 HOR8")
+    assert view_to_dict(game.view(2))["discard"] == ["FAN10"]
+    other = view_to_dict(game.view(0))
+    other["discard"] = ["FAN10"]
+    with pytest.raises(InvalidStateError, match=r"^\$\.discard\[0\]: a face-down card shows only"):
+        view_from_dict(other)

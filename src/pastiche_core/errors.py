@@ -2,7 +2,7 @@
 
 Every error a user can cause is a subclass of :class:`PasticheError`, itself a
 :class:`ValueError`, so ``except ValueError`` catches them all. Messages name the
-offending input and, where one applies, the ruling (R1–R14) it breaks.
+offending input and, where one applies, the ruling (R1–R16) it breaks.
 
 >>> issubclass(IllegalMoveError, ValueError)
 True

@@ -367,7 +367,20 @@ class Game:
         reason = self.violation(move)
         if reason is not None:
             raise IllegalMoveError(f"illegal move '{move}': {reason}")
+        if isinstance(move, Keep):
+            move = self._canonical_keep(move)
         self._apply_legal(move)
+
+    def _canonical_keep(self, move: Keep) -> Keep:
+        """The keep as the legal moves list it: the discard order given only for two (R15).
+
+        A keep without an order discards in card order, so old records replay as
+        they always did.
+        """
+        dropped = sorted(self._hands[self.to_move].difference(move.cards))
+        if len(dropped) < 2:
+            return Keep(move.cards) if move.discard else move
+        return move if move.discard else Keep(move.cards, tuple(dropped))
 
     @property
     def legal_moves(self) -> LegalMoves:
@@ -537,6 +550,13 @@ class Game:
         missing = [c for c in move.cards if c not in self._hands[player]]
         if missing:
             return f"{format_cards(missing)} not in player {player}'s hand (R10)"
+        if move.discard:
+            dropped = self._hands[player].difference(move.cards)
+            if len(move.discard) != len(dropped) or set(move.discard) != dropped:
+                return (
+                    f"the discard order must list the cards player {player} does not keep, "
+                    f"{format_cards(dropped)}, each once (R15)"
+                )
         return None
 
     def _action_violation(self, move: Move) -> str | None:
@@ -643,9 +663,9 @@ class Game:
         change: Any = None
         if isinstance(move, Keep):
             kept = set(move.cards)
-            dropped = sorted(hand - kept)
+            dropped = list(move.discard) if move.discard else sorted(hand - kept)
             hand.intersection_update(kept)
-            # R10: discards go face down, in canonical order; the last seat's end on top.
+            # R10, R15: discards go face down in the order given; the last seat's end on top.
             self._discard.extend(dropped)
             self._face_down.update(dropped)
             change = dropped
@@ -705,6 +725,21 @@ class Game:
         else:  # pragma: no cover - violation() admits no other move
             raise AssertionError(move)
         self._undo.append((before, change))
+
+    def history_seats(self) -> list[int]:
+        """The seat that made each move of :attr:`history`, in order.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
+        >>> game.history_seats()
+        [2, 0, 0]
+        """
+        if len(self._undo) == len(self.history):
+            return [before[1] for before, _ in self._undo]
+        from .record import GameRecord  # a game whose moves carry no records: replay them
+
+        replayed = GameRecord(self.players, self.seed, self.catalogue, tuple(self.history))
+        return [before[1] for before, _ in replayed.replay()._undo]
 
     # ------------------------------------------------------------------
     # Taking moves back
@@ -847,8 +882,15 @@ class Game:
         phase = self.phase
         player = self.to_move
         if phase is Phase.KEEP:
-            combos = itertools.combinations(sorted(self._hands[player]), KEEP_SIZE)
-            return [ListSegment([Keep(kept) for kept in combos])]
+            hand = sorted(self._hands[player])
+            keeps: list[Move] = []
+            for kept in itertools.combinations(hand, KEEP_SIZE):
+                dropped = [card for card in hand if card not in kept]
+                if len(dropped) < 2:
+                    keeps.append(Keep(kept))
+                else:  # R15: a seat that discards two chooses which lies on top
+                    keeps.extend(Keep(kept, order) for order in itertools.permutations(dropped))
+            return [ListSegment(keeps)]
         if phase is Phase.CHOOSE:
             assert self.pending is not None
             return [ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]

@@ -193,23 +193,34 @@ class Move:
 class Keep(Move):
     """Setup: the cards a player keeps; the rest are discarded face down (R10).
 
+    A seat that discards two cards also says in which order (R15): ``discard``
+    lists them as they are discarded, so the last lies on top. Without it the
+    discards go down in card order.
+
     >>> Keep.of("SCI9 MYT1 HOR7")
     Move.parse('keep MYT1 SCI9 HOR7')
+    >>> Move.parse("keep MYT1 SCI9 HOR7 discard MAG13 LOV2").discard
+    (Card.parse('MAG13'), Card.parse('LOV2'))
     """
 
     keyword: ClassVar[str] = "keep"
     cards: tuple[Card, ...]
+    discard: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+        object.__setattr__(self, "discard", tuple(self.discard))
 
     @classmethod
     def of(cls, cards: str) -> Keep:
-        """Build from card notation."""
+        """Build from card notation (``"A B C"`` or ``"A B C discard X Y"``)."""
         return _parse_keep(_words(cards, "cards"))
 
     def __str__(self) -> str:
-        return f"keep {format_cards(self.cards)}".rstrip()
+        text = f"keep {format_cards(self.cards)}".rstrip()
+        if self.discard:
+            text += f" discard {format_cards(self.discard, sort=False)}"
+        return text
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -359,7 +370,16 @@ def _one_card(factory: type[Choose] | type[TakeFlag]) -> Callable[[list[str]], M
 
 
 def _parse_keep(args: list[str]) -> Keep:
-    return Keep(tuple(Card.parse(word) for word in args))
+    lowered = [word.lower() for word in args]
+    if "discard" not in lowered:
+        return Keep(tuple(Card.parse(word) for word in args))
+    split = lowered.index("discard")
+    if "discard" in lowered[split + 1 :]:
+        raise InvalidNotationError("'discard' appears twice")
+    return Keep(
+        tuple(Card.parse(word) for word in args[:split]),
+        tuple(Card.parse(word) for word in args[split + 1 :]),
+    )
 
 
 def _parse_read(args: list[str]) -> Read:

@@ -1,38 +1,63 @@
-"""A player's view: exactly what one player may know of a game.
+"""A player's view: exactly what one player may know of a game (R16).
 
 The view holds the player's own hand, the other hands' sizes, the deck size, the
-discard pile with face-down cards hidden (R10), every novel on the table, the
-supply, the End Flag and whose decision it is. The two cards drawn by Write ①
-are shown only to the player choosing between them.
+discard pile with the face-down cards hidden (R10) except those the player
+discarded, every novel on the table, the supply, the End Flag, whose decision it
+is, and the public history. The two cards drawn by Write ① are shown only to the
+player choosing between them.
+
+The history lists every move so far as ``(seat, notation)``, with each card the
+player may not know written ``?`` (see :func:`public_notation`): another seat's
+setup keep, the card another seat kept after Write ①, and gift cards between
+two other seats.
 
 >>> from pastiche_core import Game
->>> view = Game(players=3, seed=7).view(0)
+>>> game = Game(players=3, seed=7)
+>>> view = game.view(0)
 >>> view.hand_sizes, view.deck_size
 ((3, 3, 4), 39)
 >>> view
 <PlayerView player 0, turn 0, keep: player 2 to move, hand LOV4 LOV7 MAG8>
+>>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw")
+>>> game.view(0).history
+((2, 'keep ? ? ?'), (0, 'draw'))
+>>> game.view(2).history[0], game.view(2).discard
+((2, 'keep MYT1 HOR7 HOR8'), (Card.parse('FAN10'),))
+>>> game.view(1).discard
+(None,)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .cards import Card, format_cards
+from .catalogue import Catalogue
+from .moves import Choose, Keep, Move, Publish
 from .table import TableNovel
 
 if TYPE_CHECKING:
     from .game import Game, Phase
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "public_notation", "setup_discarders"]
+
+HIDDEN = "?"
+"""How the public history writes a card the player may not know (R16)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """Everything ``player`` may know at this moment, and nothing more.
 
-    ``discard`` lists the pile bottom to top with ``None`` for a face-down card.
-    ``pending`` holds the two drawn cards only when this player is choosing.
+    ``discard`` lists the pile bottom to top with ``None`` for a face-down card
+    the player did not discard; ``face_down`` gives the indexes of the face-down
+    cards. ``pending`` holds the two drawn cards only when this player is
+    choosing. ``history`` is the public history: ``(seat, notation)`` per move,
+    hidden cards written ``?`` (R16). ``catalogue`` is the game's (public) Novel
+    catalogue.
     """
 
     player: int
@@ -54,6 +79,9 @@ class PlayerView:
     turns_left: int | None
     end_reason: str | None
     scores: tuple[int, ...]
+    face_down: tuple[int, ...] = ()
+    history: tuple[tuple[int, str], ...] = ()
+    catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
 
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:
@@ -63,6 +91,17 @@ class PlayerView:
         if not 0 <= player < game.players:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
         show_pending = game.phase is Phase.CHOOSE and game.to_move == player
+        # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
+        discarders = setup_discarders(game.players)
+        discard: list[Card | None] = []
+        face_down: list[int] = []
+        for index, card in enumerate(game.discard):
+            if game.is_face_down(card):
+                face_down.append(index)
+                mine = index < len(discarders) and discarders[index] == player
+                discard.append(card if mine else None)
+            else:
+                discard.append(card)
         return cls(
             player=player,
             players=game.players,
@@ -73,7 +112,7 @@ class PlayerView:
             hand=game.hand(player),
             hand_sizes=tuple(len(game.hand(p)) for p in range(game.players)),
             deck_size=game.deck_size,
-            discard=tuple(None if game.is_face_down(c) else c for c in game.discard),
+            discard=tuple(discard),
             tables=tuple(game.table(p) for p in range(game.players)),
             supply=tuple(game.supply.items()),
             flag=game.flag,
@@ -83,6 +122,12 @@ class PlayerView:
             turns_left=game.turns_left,
             end_reason=game.end_reason,
             scores=game.scores(),
+            face_down=tuple(face_down),
+            history=tuple(
+                (seat, public_notation(move, seat, player))
+                for seat, move in zip(game.history_seats(), game.history, strict=True)
+            ),
+            catalogue=game.catalogue,
         )
 
     def __repr__(self) -> str:
@@ -90,3 +135,55 @@ class PlayerView:
             f"<PlayerView player {self.player}, turn {self.turn}, {self.phase.value}: "
             f"player {self.to_move} to move, hand {format_cards(self.hand) or '-'}>"
         )
+
+
+@cache
+def setup_discarders(players: int) -> tuple[int, ...]:
+    """The seat that discarded each setup card, bottom of the discard pile first (R10).
+
+    Seats 2 and 3 discard one card, seat 4 two; seats discard in seat order, so
+    the face-down block at the bottom of the pile keeps this order until it is
+    taken from the top or reshuffled (R11).
+
+    >>> setup_discarders(5)
+    (2, 3, 4, 4)
+    """
+    from .game import DEAL_SIZES, KEEP_SIZE
+
+    return tuple(
+        itertools.chain.from_iterable(
+            [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)
+        )
+    )
+
+
+def public_notation(move: Move, seat: int, viewer: int) -> str:
+    """The notation of ``seat``'s ``move`` as ``viewer`` may know it, hidden cards as ``?`` (R16).
+
+    A seat's own moves are shown whole. Of another seat, the cards kept at
+    setup (and the order of the discards), the card kept after Write ① and the
+    gift cards given to a third seat are hidden; everything else lies face up.
+
+    >>> from pastiche_core import Move
+    >>> move = Move.parse("publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:HOR4")
+    >>> public_notation(move, 0, 1)
+    'publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:?'
+    >>> public_notation(Move.parse("choose SCI9"), 0, 2)
+    'choose ?'
+    """
+    if seat == viewer:
+        return str(move)
+    if isinstance(move, Keep):
+        text = "keep " + " ".join([HIDDEN] * len(move.cards))
+        if move.discard:
+            text += " discard " + " ".join([HIDDEN] * len(move.discard))
+        return text
+    if isinstance(move, Choose):
+        return f"choose {HIDDEN}"
+    if isinstance(move, Publish) and move.gifts:
+        head = str(Publish(move.novel, move.played, move.cited))
+        gifts = " ".join(
+            str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts
+        )
+        return f"{head} gift {gifts}"
+    return str(move)

@@ -19,18 +19,24 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..cards import DECK
+from ..cards import DECK, Card
+from ..errors import InvalidNotationError
 from ..game import Phase
+from ..moves import Move
 from ..table import TableNovel
-from ..view import PlayerView
+from ..view import HIDDEN, PlayerView, setup_discarders
 from ._fields import (
+    DEFAULT_CATALOGUE,
     Ledger,
+    catalogue_to_json,
+    describe,
     fail,
     flag_to_json,
     member,
     novel_to_json,
     per_player,
     read_array,
+    read_catalogue,
     read_flag,
     read_header,
     read_int,
@@ -42,6 +48,7 @@ from ._fields import (
     read_table,
 )
 from .jsontext import loads
+from .state import MAX_HISTORY
 
 __all__ = [
     "VIEW_FORMAT",
@@ -80,6 +87,10 @@ _VIEW_FIELDS = (
     "end_reason",
     "scores",
 )
+# Written since R16; a view without them has no history, its null discards face down
+# and the default catalogue.
+_VIEW_OPTIONAL = ("face_down", "history", "catalogue")
+_PUBLIC_KEYWORDS = frozenset(("keep", "draw", "take", "choose", "publish", "read", "pass", "flag"))
 
 
 def view_to_dict(view: PlayerView) -> dict[str, Any]:
@@ -116,6 +127,9 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "turns_left": view.turns_left,
         "end_reason": view.end_reason,
         "scores": list(view.scores),
+        "face_down": list(view.face_down),
+        "history": [{"player": seat, "move": move} for seat, move in view.history],
+        "catalogue": catalogue_to_json(view.catalogue),
     }
 
 
@@ -138,7 +152,7 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     ...
     pastiche_core.errors.InvalidStateError: $.hand_sizes[1]: the player's hand has 3 cards, not 4
     """
-    root = read_header(data, VIEW_FORMAT, VIEW_VERSION, _VIEW_FIELDS, ())
+    root = read_header(data, VIEW_FORMAT, VIEW_VERSION, _VIEW_FIELDS, _VIEW_OPTIONAL)
     players = read_players(root["players"], "$.players")
     player = read_seat(root["player"], "$.player", players)
     phase, to_move, current, turn, passes, trigger, turns_left, end_reason = read_progress(
@@ -199,6 +213,9 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     )
     if counted != len(DECK):
         raise fail("$", f"the view accounts for {counted} cards, the game has {len(DECK)} (R1)")
+    face_down = _read_face_down(root, discard, players, player)
+    history = _read_history(root.get("history", []), players)
+    catalogue = read_catalogue(root.get("catalogue", DEFAULT_CATALOGUE), "$.catalogue")
     return PlayerView(
         player=player,
         players=players,
@@ -219,7 +236,74 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
         turns_left=turns_left,
         end_reason=end_reason,
         scores=scores,
+        face_down=face_down,
+        history=history,
+        catalogue=catalogue,
     )
+
+
+def _read_face_down(
+    root: Mapping[str, Any], discard: tuple[Card | None, ...], players: int, player: int
+) -> tuple[int, ...]:
+    """The face-down indexes: a bottom block of setup discards, shown only to their discarder."""
+    if "face_down" not in root:
+        return tuple(i for i, card in enumerate(discard) if card is None)
+    discarders = setup_discarders(players)
+    indexes = []
+    for position, value in enumerate(read_array(root["face_down"], "$.face_down")):
+        index = read_int(value, f"$.face_down[{position}]", 0, len(discard) - 1)
+        if index != position:
+            raise fail(
+                f"$.face_down[{position}]",
+                "face-down cards are the setup discards at the bottom of the pile (R10), "
+                f"expected index {position}, got {index}",
+            )
+        indexes.append(index)
+    if len(indexes) > len(discarders):
+        raise fail("$.face_down", f"only {len(discarders)} cards are discarded at setup (R10)")
+    for index, card in enumerate(discard):
+        down = index < len(indexes)
+        mine = down and discarders[index] == player
+        if down and not mine and card is not None:
+            raise fail(
+                f"$.discard[{index}]",
+                "a face-down card shows only to the player who discarded it (R16)",
+            )
+        if card is None and not (down and not mine):
+            raise fail(f"$.discard[{index}]", "only a hidden face-down card is null (R16)")
+    return tuple(indexes)
+
+
+def _read_history(value: object, players: int) -> tuple[tuple[int, str], ...]:
+    """The public history: ``{"player": seat, "move": notation}`` per move (R16)."""
+    entries = read_array(value, "$.history")
+    if len(entries) > MAX_HISTORY:
+        raise fail("$.history", f"more than {MAX_HISTORY} moves")
+    history = []
+    for index, entry in enumerate(entries):
+        where = f"$.history[{index}]"
+        item = read_object(entry, where, ("player", "move"))
+        seat = read_seat(item["player"], f"{where}.player", players)
+        history.append((seat, _read_public_move(item["move"], f"{where}.move")))
+    return tuple(history)
+
+
+def _read_public_move(value: object, path: str) -> str:
+    """A move in notation with hidden cards written ``?``: checked as far as it shows."""
+    if not isinstance(value, str) or not value or len(value) > 400:
+        raise fail(path, f"expected a move in notation, got {describe(value)}")
+    words = value.split()
+    if not words or words[0] not in _PUBLIC_KEYWORDS:
+        raise fail(path, f"expected a move in notation, got {describe(value)}")
+    hidden = any(word == HIDDEN or word.endswith(":" + HIDDEN) for word in words)
+    if not hidden:
+        try:
+            Move.parse(value)
+        except InvalidNotationError as error:
+            raise fail(path, str(error)) from None
+    elif words[0] not in ("keep", "choose", "publish"):
+        raise fail(path, f"'{words[0]}' hides no card (R16), got {describe(value)}")
+    return value
 
 
 def view_to_json(view: PlayerView, indent: int | None = None) -> str:
