@@ -40,6 +40,7 @@ from .cards import Card, format_cards
 from .errors import InvalidNotationError
 
 __all__ = [
+    "NOTATION_SEATS",
     "Choose",
     "Draw",
     "Gift",

@@ -76,13 +76,19 @@ class Position:
     """One player's publish question, validated on construction.
 
     ``supply`` maps every publishable Novel id to the copies left (ids missing
-    from the mapping given to the constructor have all their copies). Invalid
-    input raises :class:`~pastiche_core.errors.InvalidStateError` naming the field.
+    from the mapping given to the constructor have all their copies). The
+    player and every owner are seats 0 to 4 (R10), and nobody owns more
+    Masterpieces than the catalogue has publishable Novels (R6). Invalid input
+    raises :class:`~pastiche_core.errors.InvalidStateError` naming the field.
 
     >>> Position(player=0, hand=(Card.parse("SCI9"), Card.parse("SCI9")))
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: hand[1]: card SCI9 listed twice (also at hand[0])
+    >>> Position(player=990, hand=())
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: player: expected a seat from 0 to 4 (R10), got 990
     """
 
     player: int
@@ -110,7 +116,8 @@ class Position:
             seen[card] = f"hand[{index}]"
         ids: dict[str, int] = {}
         per_owner: dict[int, int] = {}
-        novels = len(cat.publishable)
+        publishable = cat.publishable
+        novels = len(publishable)
         for index, mp in enumerate(masterpieces):
             where = f"masterpieces[{index}]"
             if not isinstance(mp, Masterpiece):
@@ -142,7 +149,7 @@ class Position:
                     f"{where}.card: card {mp.card} listed twice (also at {seen[mp.card]})"
                 )
             seen[mp.card] = f"{where}.card"
-        copies = sum(spec.copies for spec in cat.publishable)
+        copies = sum(spec.copies for spec in publishable)
         if len(masterpieces) > copies:
             raise InvalidStateError(
                 f"masterpieces: {len(masterpieces)} Masterpieces, more than the {copies} "
@@ -296,7 +303,8 @@ class Position:
         """A position from short strings, for the REPL.
 
         ``table`` lists Masterpieces as ``OWNER:CARD`` (ids ``m1``, ``m2``, ... in
-        order) or ``ID=OWNER:CARD``; ``held`` lists held Novel ids.
+        order) or ``ID=OWNER:CARD``, the owner an ASCII seat 0 to 4 (R10); ``held``
+        lists held Novel ids.
 
         >>> Position.quick("MYS7 FAN7", table="0:SCI7 1:HOR7").masterpieces[1]
         Masterpiece(id='m2', owner=1, card=Card.parse('HOR7'))
