@@ -36,8 +36,8 @@ from .io._fields import (
     read_array,
     read_catalogue,
     read_header,
-    read_int,
     read_players,
+    read_seed,
 )
 from .io.files import read_file
 from .io.jsontext import loads
@@ -174,7 +174,7 @@ class GameRecord:
         required = tuple(name for name in _RECORD_FIELDS if name not in optional)
         root = read_header(data, RECORD_FORMAT, RECORD_VERSION, required, optional)
         players = read_players(root["players"], "$.players")
-        seed = read_int(root["seed"], "$.seed")
+        seed = read_seed(root["seed"], "$.seed")
         cat = (
             catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
         )

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._text import quote
 from ..cards import DECK, Card
 from ..catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue
 from ..errors import InvalidCatalogueError, InvalidNotationError, InvalidStateError
@@ -37,7 +38,7 @@ def read_header(
     if not isinstance(data, Mapping):
         raise fail("$", f"expected a JSON object, got {describe(data)}")
     if "format" in data and data["format"] != format_name:
-        raise fail("$.format", f"expected {format_name!r}, got {data['format']!r}")
+        raise fail("$.format", f"expected {format_name!r}, got {quote(data['format'])}")
     if "version" in data:
         found = data["version"]
         if isinstance(found, bool) or not isinstance(found, int):
@@ -83,9 +84,18 @@ def read_int(value: object, path: str, low: int | None = None, high: int | None 
         raise fail(path, f"expected an integer, got {describe(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
-            raise fail(path, f"expected an integer >= {low}, got {value}")
-        raise fail(path, f"expected an integer from {low} to {high}, got {value}")
+            raise fail(path, f"expected an integer >= {low}, got {quote(value)}")
+        raise fail(path, f"expected an integer from {low} to {high}, got {quote(value)}")
     return value
+
+
+SEED_RANGE = (-(1 << 63), (1 << 64) - 1)
+"""The seeds a document may hold: what fits the generator's 64 bits (R14)."""
+
+
+def read_seed(value: object, path: str) -> int:
+    """A game seed: a 64-bit integer (R14)."""
+    return read_int(value, path, *SEED_RANGE)
 
 
 def read_array(value: object, path: str) -> list[Any]:
@@ -102,7 +112,7 @@ def read_object(
         raise fail(path, f"expected an object, got {describe(value)}")
     for key in value:
         if not isinstance(key, str):
-            raise fail(path, f"field names must be strings, got {key!r}")
+            raise fail(path, f"field names must be strings, got {quote(key)}")
         if optional is not None and key not in required and key not in optional:
             raise fail(member(path, key), "unknown field")
     for key in required:
@@ -137,7 +147,7 @@ def read_turns_left(value: object, path: str, players: int) -> int | None:
 
 def read_end_reason(value: object, path: str) -> str | None:
     if value is not None and value not in _END_REASONS:
-        raise fail(path, f"expected null, 'countdown' or 'all-pass', got {value!r}")
+        raise fail(path, f"expected null, 'countdown' or 'all-pass', got {quote(value)}")
     return value
 
 
@@ -163,18 +173,21 @@ def read_phase(value: object, path: str) -> Phase:
         if value == phase.value:
             return phase
     names = ", ".join(repr(phase.value) for phase in Phase)
-    raise fail(path, f"expected one of {names}, got {value!r}")
+    raise fail(path, f"expected one of {names}, got {quote(value)}")
 
 
 def read_rng(value: object, path: str) -> int:
-    if isinstance(value, str) and _DECIMAL.fullmatch(value):
+    if isinstance(value, str) and len(value) <= 20 and _DECIMAL.fullmatch(value):
         state = int(value)
     elif isinstance(value, int) and not isinstance(value, bool):
         state = value
     else:
-        raise fail(path, f"expected a decimal string or an integer, got {value!r}")
+        raise fail(
+            path,
+            f"expected a decimal string of at most 20 digits or an integer, got {describe(value)}",
+        )
     if not 0 <= state < _RNG_LIMIT:
-        raise fail(path, f"the generator state is a 64-bit integer (R14), got {state}")
+        raise fail(path, f"the generator state is a 64-bit integer (R14), got {quote(state)}")
     return state
 
 
@@ -244,7 +257,7 @@ def read_table(
             if novel not in catalogue:
                 raise fail(
                     f"{where}.novel",
-                    f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)",
+                    f"unknown novel id {quote(novel)} in catalogue {catalogue.name!r} (R2)",
                 )
             if not catalogue[novel].publishable:
                 raise fail(f"{where}.novel", f"{novel} cannot be published (R12)")
@@ -277,7 +290,7 @@ def read_table(
 
 def check_status(status: object, path: str, count: int) -> None:
     if status not in _STATUSES:
-        raise fail(path, f"expected 'published' or 'masterpiece', got {status!r}")
+        raise fail(path, f"expected 'published' or 'masterpiece', got {quote(status)}")
     if status == "masterpiece" and count != 1:
         raise fail(path, f"a Masterpiece has exactly one card (R7, R11), this novel has {count}")
     if status == "published" and count < 2:
@@ -328,18 +341,6 @@ def describe(value: object) -> str:
     if isinstance(value, Mapping):
         return "an object"
     return type(value).__name__
-
-
-def quote(text: str, limit: int = 40) -> str:
-    """``text`` quoted for an error message, cut after ``limit`` characters.
-
-    >>> quote("x" * 50)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (50 characters)"
-    """
-    if len(text) <= limit:
-        return repr(text)
-    shown = repr(text[:limit])
-    return f"{shown[:-1]}...{shown[-1]} ({len(text):,} characters)"
 
 
 # Writers shared by the state and the view

@@ -343,7 +343,9 @@ def _read_masterpieces(
         if not isinstance(ident, str) or not ident:
             raise fail(f"{where}.id", f"expected a non-empty string, got {describe(ident)}")
         if ident in ids:
-            raise fail(f"{where}.id", f"masterpiece id {ident!r} repeated (also at {ids[ident]})")
+            raise fail(
+                f"{where}.id", f"masterpiece id {quote(ident)} repeated (also at {ids[ident]})"
+            )
         ids[ident] = where
         owner = _read_seat(item["owner"], f"{where}.owner")
         per_owner[owner] = per_owner.get(owner, 0) + 1
@@ -363,7 +365,7 @@ def _read_novel_id(value: object, path: str, catalogue: Catalogue) -> str:
     if not isinstance(value, str):
         raise fail(path, f"expected a Novel id such as 'kind-3', got {describe(value)}")
     if value not in catalogue:
-        raise fail(path, f"unknown novel id {value!r} in catalogue {catalogue.name!r} (R2)")
+        raise fail(path, f"unknown novel id {quote(value)} in catalogue {catalogue.name!r} (R2)")
     return value
 
 
@@ -375,7 +377,7 @@ def _read_held(value: object, path: str, catalogue: Catalogue) -> frozenset[str]
         if novel in held:
             raise fail(
                 where,
-                f"novel {novel!r} listed twice (also at {held[novel]}); "
+                f"novel {quote(novel)} listed twice (also at {held[novel]}); "
                 "nobody holds two copies of one Novel (R6)",
             )
         held[novel] = where
@@ -388,7 +390,9 @@ def _read_supply(value: object, path: str, catalogue: Catalogue) -> dict[str, in
     for novel, copies in data.items():
         where = member(path, novel)
         if novel not in catalogue:
-            raise fail(where, f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)")
+            raise fail(
+                where, f"unknown novel id {quote(novel)} in catalogue {catalogue.name!r} (R2)"
+            )
         supply[novel] = read_int(copies, where, 0, catalogue[novel].copies)
     return supply
 

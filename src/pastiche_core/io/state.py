@@ -55,6 +55,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._text import quote
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import IllegalMoveError
@@ -81,6 +82,7 @@ from ._fields import (
     read_players,
     read_progress,
     read_rng,
+    read_seed,
     read_table,
 )
 from .jsontext import loads
@@ -245,7 +247,7 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     cat = catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
 
     players = read_players(root["players"], "$.players")
-    seed = read_int(root["seed"], "$.seed")
+    seed = read_seed(root["seed"], "$.seed")
     rng_state = read_rng(root["rng"], "$.rng")
     phase, to_move, current, turn, passes, trigger, turns_left, end_reason = read_progress(
         root, players
@@ -338,7 +340,7 @@ def _read_supply(value: object, path: str, catalogue: Catalogue) -> dict[str, in
         if novel not in catalogue:
             raise fail(
                 member(path, novel),
-                f"unknown novel id {novel!r} in catalogue {catalogue.name!r} (R2)",
+                f"unknown novel id {quote(novel)} in catalogue {catalogue.name!r} (R2)",
             )
     supply: dict[str, int] = {}
     for spec in catalogue.specs:
