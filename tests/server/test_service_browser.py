@@ -59,7 +59,7 @@ pytestmark = pytest.mark.skipif(
 def server_url() -> Iterator[str]:
     """A real HTTP server on 127.0.0.1 (a free port) with the fake analysis, in a thread."""
     service = Service(analyse=fake_analyse)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
