@@ -440,6 +440,13 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         help="seconds one publishes search may take unless the request asks for less "
         "(default 2, at most 10)",
     )
+    parser.add_argument(
+        "--answer-cache",
+        type=_int_range("answer cache", 0, 4096),
+        default=16,
+        metavar="MIB",
+        help="MiB of publishes answers kept for bodies asked again (default 16; 0: none)",
+    )
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -453,6 +460,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         max_games=args.max_games,
         game_ttl=args.game_ttl,
         time_limit=min(args.time_limit, 10.0),
+        answer_cache_bytes=args.answer_cache * 2**20,
     )
     if args.time_limit > limits.max_time_limit:
         raise ValueError(

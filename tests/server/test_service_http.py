@@ -537,3 +537,45 @@ def test_the_server_goes_on_after_bad_requests(client: TestClient) -> None:
         "/v1/publishes", json={"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
     )
     assert ok.status_code == 200
+
+
+# ----------------------------------------------------------------------
+# The answer cache
+# ----------------------------------------------------------------------
+def test_answers_to_a_body_asked_again_come_from_the_cache() -> None:
+    client, service = make_client()
+    body = (ROOT / "examples" / "positions" / "midgame.json").read_bytes()
+    first = client.post("/v1/publishes", content=body)
+    assert (service.answers.hits, len(service.answers)) == (0, 1)
+    again = client.post("/v1/publishes", content=body)
+    assert again.content == first.content
+    assert again.headers["content-type"] == "application/json"
+    assert service.answers.hits == 1
+    limited = client.post("/v1/publishes?max_options=2", content=body)
+    assert len(limited.json()["options"]) == 2  # other limits, another answer
+    assert len(service.answers) == 2
+    for _ in range(2):
+        error_of(client.post("/v1/publishes", content=body[:-2]), 400)
+    assert len(service.answers) == 2  # errors are never kept
+
+
+def test_answers_cut_by_the_clock_are_not_kept() -> None:
+    client, service = make_client()
+    body = b'{"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}'
+    slow = {"stopped_by": "time_limit", "complete": False}
+    original = service.publishes
+
+    def cut(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        return {**original(*args, **kwargs), **slow}
+
+    service.publishes = cut  # type: ignore[method-assign]
+    assert client.post("/v1/publishes", content=body).json()["stopped_by"] == "time_limit"
+    assert len(service.answers) == 0
+
+
+def test_the_cache_can_be_turned_off() -> None:
+    client, service = make_client(limits=ServerLimits(answer_cache_bytes=0))
+    body = (ROOT / "examples" / "positions" / "jerome.json").read_bytes()
+    for _ in range(3):
+        assert client.post("/v1/publishes", content=body).status_code == 200
+    assert (len(service.answers), service.answers.hits) == (0, 0)

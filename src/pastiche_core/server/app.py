@@ -101,6 +101,11 @@ def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) ->
 
 async def _body(request: Request, service: Service) -> Any:
     """The request body, read up to the size limit (413 past it) and decoded."""
+    return service.decode(await _raw_body(request, service))
+
+
+async def _raw_body(request: Request, service: Service) -> bytes:
+    """The request body's bytes, read up to the size limit (413 past it)."""
     cap = service.limits.max_body_bytes
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > cap:
@@ -114,7 +119,7 @@ async def _body(request: Request, service: Service) -> Any:
         if size > cap:
             raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
         chunks.append(chunk)
-    return service.decode(b"".join(chunks))
+    return b"".join(chunks)
 
 
 def _token(request: Request) -> str | None:
@@ -170,10 +175,14 @@ def create_app(
     async def publishes(request: Request) -> Any:
         time_limit = _query_number(request, "time_limit", float)
         max_options = _query_number(request, "max_options", int)
-        body = await _body(request, service)
-        return await run_in_threadpool(
-            service.publishes, body, time_limit=time_limit, max_options=max_options
-        )
+        raw = await _raw_body(request, service)
+        # An answer already given to this body comes back at once, without a thread.
+        answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
+        if answer is None:
+            answer = await run_in_threadpool(
+                service.publishes_bytes, raw, time_limit=time_limit, max_options=max_options
+            )
+        return Response(answer, media_type="application/json")
 
     async def hint(request: Request) -> Any:
         body = await _body(request, service)

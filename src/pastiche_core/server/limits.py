@@ -53,6 +53,11 @@ class ServerLimits:
     request goes on. A seat's legal moves list at most ``legal_publishes``
     publish options, found within ``legal_time_limit`` seconds.
 
+    **Answers.** HTTP answers to ``POST /v1/publishes`` that no clock cut
+    short are kept, ``answer_cache_bytes`` of them at most (16 MiB; 0 keeps
+    none): the same body under the same limits gets the same bytes again
+    (:class:`~pastiche_core.server.cache.AnswerCache`).
+
     >>> ServerLimits(time_limit=20.0)
     Traceback (most recent call last):
     ...
@@ -74,6 +79,7 @@ class ServerLimits:
     bot_decisions: int = 2_000
     legal_publishes: int = 100
     legal_time_limit: float = 1.0
+    answer_cache_bytes: int = 16 * 2**20
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -81,8 +87,9 @@ class ServerLimits:
             if isinstance(item.default, int):
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
-                if value < 1:
-                    raise InvalidArgumentError(f"{item.name} must be at least 1, got {value!r}")
+                low = 0 if item.name == "answer_cache_bytes" else 1
+                if value < low:
+                    raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidArgumentError(

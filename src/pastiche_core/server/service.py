@@ -26,7 +26,9 @@ pastiche_core.server.errors.ApiError: this token opens no seat of the game
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import secrets
 import threading
 from collections.abc import Mapping
@@ -42,6 +44,7 @@ from ..io.view import view_from_dict
 from ..moves import Move
 from ..solver import solve
 from ..view import PlayerView
+from .cache import AnswerCache
 from .errors import (
     BAD_REQUEST,
     CONFLICT,
@@ -87,6 +90,8 @@ class Service:
     ``analyse`` answers hints; ``None`` loads ``pastiche_core.ai.analyse`` on the
     first hint (503 while it is not installed). ``store`` keeps the games
     (default: in memory, :class:`~pastiche_core.server.store.MemoryStore`).
+    ``answers`` keeps encoded publishes answers
+    (:class:`~pastiche_core.server.cache.AnswerCache`).
     ``bots`` maps bot names to factories (default
     :data:`~pastiche_core.server.games.BOTS`).
     """
@@ -106,6 +111,7 @@ class Service:
             else MemoryStore(max_games=self.limits.max_games, ttl=self.limits.game_ttl)
         )
         self.bots = BOTS if bots is None else bots
+        self.answers = AnswerCache(self.limits.answer_cache_bytes)
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
 
@@ -133,16 +139,9 @@ class Service:
     # ------------------------------------------------------------------
     # Publishes
     # ------------------------------------------------------------------
-    def publishes(
-        self, body: object, *, time_limit: float | None = None, max_options: int | None = None
-    ) -> dict[str, Any]:
-        """The publishes contract (``PublishReport.to_dict()``) for a position document.
-
-        Constraints come from the document. ``time_limit`` (seconds) and
-        ``max_options`` default to the limits' and may not exceed their caps. A
-        position may not name a catalogue file: only ``"default"`` or an
-        embedded catalogue (no base folder is given to the reader).
-        """
+    def _publish_limits(
+        self, time_limit: float | None, max_options: int | None
+    ) -> tuple[float, int]:
         limits = self.limits
         seconds = limits.time_limit if time_limit is None else time_limit
         if not 0 < seconds <= limits.max_time_limit:
@@ -159,6 +158,19 @@ class Service:
                 f"max_options must be from 0 to {limits.max_max_options}, got {listed!r}",
                 None,
             )
+        return seconds, listed
+
+    def publishes(
+        self, body: object, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> dict[str, Any]:
+        """The publishes contract (``PublishReport.to_dict()``) for a position document.
+
+        Constraints come from the document. ``time_limit`` (seconds) and
+        ``max_options`` default to the limits' and may not exceed their caps. A
+        position may not name a catalogue file: only ``"default"`` or an
+        embedded catalogue (no base folder is given to the reader).
+        """
+        seconds, listed = self._publish_limits(time_limit, max_options)
         try:
             position, constraints = query_from_dict(body)
         except PasticheError as error:
@@ -170,6 +182,44 @@ class Service:
         except PasticheError as error:
             raise from_library(error) from None
         return report.to_dict()
+
+    def _answer_key(
+        self, raw: bytes, time_limit: float | None, max_options: int | None
+    ) -> tuple[bytes, float, int]:
+        seconds, listed = self._publish_limits(time_limit, max_options)
+        return hashlib.blake2b(raw, digest_size=16).digest(), seconds, listed
+
+    def cached_publishes(
+        self, raw: bytes, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> bytes | None:
+        """The stored answer to this exact body under these limits, if any (no search).
+
+        >>> service = Service()
+        >>> body = b'{"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}'
+        >>> service.cached_publishes(body) is None
+        True
+        >>> answer = service.publishes_bytes(body)
+        >>> service.cached_publishes(body) == answer
+        True
+        """
+        return self.answers.get(self._answer_key(raw, time_limit, max_options))
+
+    def publishes_bytes(
+        self, raw: bytes, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> bytes:
+        """:meth:`publishes` for a raw body, as JSON bytes, kept in the answer cache.
+
+        Answers cut short by the clock are not kept: another try may find more.
+        """
+        key = self._answer_key(raw, time_limit, max_options)
+        found = self.answers.get(key)
+        if found is not None:
+            return found
+        data = self.publishes(self.decode(raw), time_limit=key[1], max_options=key[2])
+        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if data["stopped_by"] != "time_limit":
+            self.answers.put(key, encoded)
+        return encoded
 
     # ------------------------------------------------------------------
     # Hints
