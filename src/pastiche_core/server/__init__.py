@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from ..errors import InvalidArgumentError
 from .errors import ApiError
 from .games import BOTS, HUMAN, GameSession
 from .limits import ServerLimits
@@ -119,8 +120,16 @@ def serve(
 
     The socket is bound first, so ``port=0`` picks a free port; the address is
     printed on ``log_stream`` (default standard error) as
-    ``pastiche: serving on http://HOST:PORT/``.
+    ``pastiche: serving on http://HOST:PORT/``. ``uvicorn_options`` go to
+    :class:`uvicorn.Config` (by default only warnings are logged).
+
+    >>> serve(port=70000)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: port must be from 0 to 65535, got 70000
     """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InvalidArgumentError(f"port must be from 0 to 65535, got {port!r}")
     import socket
 
     import uvicorn

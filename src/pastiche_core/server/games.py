@@ -109,6 +109,11 @@ class LegalListing:
     legal move card by card (publishes with their gift choices included),
     ``publish_options`` the number of distinct publish options (R8) and
     ``complete`` whether every option is listed.
+
+    >>> session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
+    >>> listing = session.legal(2, ServerLimits())   # seat 2 keeps 3 of its 4 cards (R10)
+    >>> listing.moves[0], listing.count, listing.complete
+    ('keep MYT1 HOR7 HOR8', 4, True)
     """
 
     moves: tuple[str, ...] = ()

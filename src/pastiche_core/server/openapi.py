@@ -179,8 +179,8 @@ def _document() -> str:
         "/v1/hint": {
             "post": {
                 "summary": "The moves of a player's view, ranked, with explanations",
-                "description": "budget_ms defaults to 300 and may not exceed 5000; the same view, "
-                "budget and seed give the same answer.",
+                "description": "budget_ms defaults to 300 and may not exceed 5000 (by default); "
+                "the same view, budget and seed give the same answer.",
                 "requestBody": _body("hint_request"),
                 "responses": {
                     "200": _answer("the hint contract", "hint"),
@@ -191,9 +191,9 @@ def _document() -> str:
         "/v1/games": {
             "post": {
                 "summary": "Start a game against bots",
-                "description": "The bots play until a human is to move. At most 1000 games are "
-                "kept (the least recently used goes first) and a game untouched for 6 hours is "
-                "dropped.",
+                "description": "The bots play until a human is to move. By default at most 1000 "
+                "games are kept (the least recently used goes first) and a game untouched for 6 "
+                "hours is dropped.",
                 "requestBody": _body(
                     "game_create",
                     {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
@@ -271,6 +271,11 @@ def _document() -> str:
 
 
 def openapi() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of the service (a fresh dict each call)."""
+    """The OpenAPI 3.1 document of the service (a fresh dict each call).
+
+    >>> post = openapi()["paths"]["/v1/games/{game}/moves"]["post"]
+    >>> post["requestBody"]["content"]["application/json"]["schema"], sorted(post["responses"])
+    ({'$ref': '#/components/schemas/move'}, ['200', '400', '403', '404', '409', '413'])
+    """
     loaded: dict[str, Any] = json.loads(_document())
     return loaded

@@ -69,7 +69,14 @@ _MAX_ID = 64
 
 
 class Analysis(Protocol):
-    """What an analysis returns: its ``to_dict()`` is the ``pastiche-hint`` document."""
+    """What an analysis returns: its ``to_dict()`` is the ``pastiche-hint`` document.
+
+    >>> class Fixed:
+    ...     def to_dict(self) -> dict[str, Any]:
+    ...         return {"format": "pastiche-hint", "version": 1, "moves": []}
+    >>> Fixed().to_dict()["format"]
+    'pastiche-hint'
+    """
 
     def to_dict(self) -> dict[str, Any]:
         """The hint document (see the ``hint`` JSON Schema)."""
@@ -77,7 +84,16 @@ class Analysis(Protocol):
 
 
 class Analyse(Protocol):
-    """``analyse(view, *, budget_ms, seed)``: the analysis engine's entry point."""
+    """``analyse(view, *, budget_ms, seed)``: the analysis engine's entry point.
+
+    Any callable of that shape answers hints (``Service(analyse=...)``,
+    ``create_app(analyse=...)``); by default ``pastiche_core.ai.analyse``.
+
+    >>> def nothing(view: PlayerView, *, budget_ms: int, seed: int) -> Analysis:
+    ...     raise NotImplementedError
+    >>> Service(analyse=nothing).analysis() is nothing
+    True
+    """
 
     def __call__(self, view: PlayerView, *, budget_ms: int, seed: int) -> Analysis:
         """Rank the moves of ``view``'s player within ``budget_ms`` milliseconds."""
@@ -94,6 +110,15 @@ class Service:
     (:class:`~pastiche_core.server.cache.AnswerCache`).
     ``bots`` maps bot names to factories (default
     :data:`~pastiche_core.server.games.BOTS`).
+
+    >>> service = Service(limits=ServerLimits(max_games=10))
+    >>> game = service.create_game({"players": 3, "seed": 4, "seats": ["human", "human", "random"]})
+    >>> sorted(game["tokens"]), len(service.store)
+    (['0', '1'], 1)
+    >>> service.move(game["game"], game["tokens"]["1"], {"move": "draw"})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.errors.ApiError: it is player 0's turn, not player 1's
     """
 
     def __init__(

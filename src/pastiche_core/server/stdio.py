@@ -195,7 +195,14 @@ def serve_stdio(
     """Answer JSON-RPC lines from ``stdin`` on ``stdout`` until the end of input.
 
     A line longer than ``service.limits.max_line_bytes`` gets a ``-32600``
-    error without being decoded; blank lines are skipped.
+    error without being decoded; blank lines are skipped. ``on_line`` is
+    called after each answer is written.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> serve_stdio(Service(), io.BytesIO(b'\\n{"jsonrpc": "2.0", "id": 1, "method": "games.view"}\\n'), out)
+    >>> json.loads(out.getvalue())["error"]["data"]
+    {'path': '$.game', 'status': 400}
     """
     cap = service.limits.max_line_bytes
     for line in _lines(stdin, cap):

@@ -38,7 +38,15 @@ Clock = Callable[[], float]
 
 
 class StoreError(PasticheError):
-    """A store file that cannot be opened or read as the service's game store."""
+    """A store file that cannot be opened or read as the service's game store.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     SqliteStore(pathlib.Path(folder) / "missing" / "games.sqlite")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.store.StoreError: store file '...games.sqlite': unable to open database file
+    """
 
 
 @runtime_checkable
