@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import jsonschema
@@ -54,3 +59,28 @@ def new_game(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
     created = answer.json()
     validate_service("game_created", created)
     return created["game"], created["tokens"]
+
+
+@contextmanager
+def running_server(service: Service) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread; its base URL."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(service=service), log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert server.started, "the server did not start"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()

@@ -12,17 +12,14 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from fake_analysis import fake_analyse
+from service_support import running_server
 
-from pastiche_core.server import Service, create_app
+from pastiche_core.server import Service
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "docs" / "images" / "web-table.png"
@@ -59,25 +56,9 @@ pytestmark = pytest.mark.skipif(
 def server_url() -> Iterator[str]:
     """A real HTTP server on 127.0.0.1 (a free port) with the fake analysis, in a thread."""
     service = Service(analyse=fake_analyse)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(service=service), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
-        service.close()
+    with running_server(service) as url:
+        yield url
+    service.close()
 
 
 def test_a_whole_game_in_the_browser(server_url: str, tmp_path: Path) -> None:

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_analysis import fake_analyse
-from service_support import bearer, make_client, new_game, validate_library, validate_service
+from service_support import (
+    bearer,
+    make_client,
+    new_game,
+    running_server,
+    validate_library,
+    validate_service,
+)
 from starlette.testclient import TestClient
 
 from pastiche_core import (
@@ -579,3 +588,26 @@ def test_the_cache_can_be_turned_off() -> None:
     for _ in range(3):
         assert client.post("/v1/publishes", content=body).status_code == 200
     assert (len(service.answers), service.answers.hits) == (0, 0)
+
+
+def test_a_body_that_does_not_arrive_in_time() -> None:
+    """A real server: the test client would read the whole body before the app sees it."""
+    service = Service(limits=ServerLimits(body_time_limit=0.3))
+    with running_server(service) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(
+                b"POST /v1/publishes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"
+            )
+            started = time.monotonic()
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            waited = time.monotonic() - started
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), answer
+    assert json.loads(body)["error"]["message"].startswith("the request body did not arrive")
+    assert 0.2 < waited < 5

@@ -151,7 +151,11 @@ def serve(
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     stream = log_stream if log_stream is not None else sys.stderr
     print(f"pastiche: serving on http://{shown}:{bound}/", file=stream, flush=True)
-    options: dict[str, Any] = {"log_level": "warning", "access_log": False}
+    options: dict[str, Any] = {
+        "log_level": "warning",
+        "access_log": False,
+        "limit_concurrency": service.limits.max_connections,
+    }
     options.update(uvicorn_options)
     config = uvicorn.Config(app, **options)
     server = uvicorn.Server(config)

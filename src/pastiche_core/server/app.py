@@ -16,7 +16,7 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 =========================  =================================================
 
 Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
-(400, 403, 404, 405, 409, 413, 500, 503); no answer ever carries a traceback,
+(400, 403, 404, 405, 408, 409, 413, 500, 503); no answer ever carries a traceback,
 and the server goes on serving after any request. The solver and the bots run
 in worker threads, so one long request does not hold up the others.
 
@@ -37,6 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -47,7 +48,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..cards import Genre
 from ..render import PALETTE
-from .errors import BAD_REQUEST, INTERNAL, TOO_LARGE, ApiError
+from .errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .limits import ServerLimits
 from .openapi import openapi
 from .service import Analyse, Service
@@ -114,11 +115,18 @@ async def _raw_body(request: Request, service: Service) -> bytes:
         )
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
-        chunks.append(chunk)
+    seconds = service.limits.body_time_limit
+    try:
+        with anyio.fail_after(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > cap:
+                    raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(
+            TIMEOUT, f"the request body did not arrive within {seconds:g} seconds", "$"
+        ) from None
     return b"".join(chunks)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "FORBIDDEN",
     "INTERNAL",
     "NOT_FOUND",
+    "TIMEOUT",
     "TOO_LARGE",
     "UNAVAILABLE",
     "ApiError",
@@ -43,6 +44,8 @@ FORBIDDEN = 403
 """No token, or a token that is not one of the game's seats."""
 NOT_FOUND = 404
 """No such game (or route)."""
+TIMEOUT = 408
+"""A request body that did not arrive in time."""
 CONFLICT = 409
 """A move the rules forbid now, or a request the game's state does not allow."""
 TOO_LARGE = 413

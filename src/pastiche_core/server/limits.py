@@ -36,7 +36,9 @@ class ServerLimits:
     """The bounds of one service: request sizes, time budgets, games kept.
 
     **Requests.** ``max_body_bytes`` caps a request body (HTTP answers 413 past
-    it) and ``max_line_bytes`` a JSON-RPC line. ``POST /v1/publishes`` searches
+    it) and ``max_line_bytes`` a JSON-RPC line; a body must arrive within
+    ``body_time_limit`` seconds (408 past it), and the HTTP server holds at
+    most ``max_connections`` connections at once (503 beyond). ``POST /v1/publishes`` searches
     for ``time_limit`` seconds and lists ``max_options`` options unless the
     request asks for other values, at most ``max_time_limit`` and
     ``max_max_options``. ``POST /v1/hint`` gives the analysis ``budget_ms``
@@ -65,6 +67,8 @@ class ServerLimits:
     """
 
     max_body_bytes: int = MAX_JSON_BYTES
+    body_time_limit: float = 30.0
+    max_connections: int = 512
     max_line_bytes: int = MAX_JSON_BYTES + 65_536
     time_limit: float = 2.0
     max_time_limit: float = 10.0
