@@ -15,7 +15,7 @@ from service_support import bearer, make_client, new_game, validate_library
 
 from pastiche_core import Game, PlayerView, RandomBot, schema
 from pastiche_core.cli import build_parser
-from pastiche_core.server import openapi
+from pastiche_core.server import ServerLimits, openapi
 from pastiche_core.server import schema as service_schema
 from pastiche_core.server.openapi import LIBRARY_SCHEMAS, SERVICE_SCHEMAS
 
@@ -252,3 +252,15 @@ def test_the_server_package_leaves_the_http_stack_for_http() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_document_tells_the_app_limits() -> None:
+    limits = ServerLimits(time_limit=1.0, max_time_limit=5.0, max_max_options=50, max_options=20)
+    client, _ = make_client(limits=limits)
+    document = client.get("/openapi.json").json()
+    post = document["paths"]["/v1/publishes"]["post"]
+    maxima = {parameter["name"]: parameter["schema"]["maximum"] for parameter in post["parameters"]}
+    assert maxima == {"time_limit": 5.0, "max_options": 50}
+    assert "default 1, at most 5" in post["description"]
+    assert document == openapi(limits)
+    assert openapi()["paths"]["/v1/publishes"]["post"]["parameters"][0]["schema"]["maximum"] == 10.0

@@ -178,7 +178,7 @@ def create_app(
         service = Service(analyse=analyse, store=store, limits=limits)
     elif analyse is not None or store is not None or limits is not None:
         raise ValueError("give either a service or its analyse, store and limits, not both")
-    document = openapi()
+    document = openapi(service.limits)
 
     async def publishes(request: Request) -> Any:
         time_limit = _query_number(request, "time_limit", float)

@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from ..io.position import schema as library_schema
+from .limits import ServerLimits
 
 __all__ = ["LIBRARY_SCHEMAS", "SERVICE_SCHEMAS", "openapi", "schema"]
 
@@ -122,7 +123,8 @@ _ERRORS = {
     "403": "no token, or a token that opens no seat of this game",
     "404": "no such game",
     "409": "a move the rules forbid now, or out of turn; a record before the game ends",
-    "413": "a body over the size limit (1 MiB by default)",
+    "408": "a body that did not arrive within the time limit",
+    "413": "a body over the size limit",
     "503": "the analysis engine is not installed",
 }
 
@@ -145,7 +147,7 @@ _POSITION_EXAMPLE = {
 
 
 @cache
-def _document() -> str:
+def _document(limits: ServerLimits) -> str:
     from .. import __version__
 
     paths: dict[str, Any] = {
@@ -154,53 +156,63 @@ def _document() -> str:
                 "summary": "Every publish option of a position, with the Pareto fronts",
                 "description": "The position document as `pastiche publishes` reads it; constraints "
                 'come from the document. A catalogue may be "default" or embedded, never a file. '
-                "The search stops at time_limit seconds (default 2, at most 10) and lists at most "
-                "max_options options (default 1000, at most 10000); an answer cut short says so "
-                "(complete false, stopped_by).",
+                f"The search stops at time_limit seconds (default {limits.time_limit:g}, at most "
+                f"{limits.max_time_limit:g}) and lists at most max_options options (default "
+                f"{limits.max_options}, at most {limits.max_max_options}); an answer cut short "
+                "says so (complete false, stopped_by). The same body under the same limits gets "
+                "the same answer, kept and given again at once.",
                 "parameters": [
                     {
                         "name": "time_limit",
                         "in": "query",
-                        "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
+                        "schema": {
+                            "type": "number",
+                            "exclusiveMinimum": 0,
+                            "maximum": limits.max_time_limit,
+                        },
                     },
                     {
                         "name": "max_options",
                         "in": "query",
-                        "schema": {"type": "integer", "minimum": 0, "maximum": 10000},
+                        "schema": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": limits.max_max_options,
+                        },
                     },
                 ],
                 "requestBody": _body("position", _POSITION_EXAMPLE),
                 "responses": {
                     "200": _answer("the publishes contract", "publishes"),
-                    **_errors("400", "413"),
+                    **_errors("400", "408", "413"),
                 },
             }
         },
         "/v1/hint": {
             "post": {
                 "summary": "The moves of a player's view, ranked, with explanations",
-                "description": "budget_ms defaults to 300 and may not exceed 5000 (by default); "
-                "the same view, budget and seed give the same answer.",
+                "description": f"budget_ms defaults to {limits.budget_ms} and may not exceed "
+                f"{limits.max_budget_ms}; the same view, budget and seed give the same answer.",
                 "requestBody": _body("hint_request"),
                 "responses": {
                     "200": _answer("the hint contract", "hint"),
-                    **_errors("400", "413", "503"),
+                    **_errors("400", "408", "413", "503"),
                 },
             }
         },
         "/v1/games": {
             "post": {
                 "summary": "Start a game against bots",
-                "description": "The bots play until a human is to move. By default at most 1000 "
-                "games are kept (the least recently used goes first) and a game untouched for 6 "
-                "hours is dropped.",
+                "description": "The bots play until a human is to move. At most "
+                f"{limits.max_games} games are kept (the least recently used goes first) and a "
+                f"game untouched for {limits.game_ttl:g} seconds is dropped.",
                 "requestBody": _body(
                     "game_create",
                     {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
                 ),
                 "responses": {
                     "201": _answer("the game's id and one token per human seat", "game_created"),
-                    **_errors("400", "413"),
+                    **_errors("400", "408", "413"),
                 },
             }
         },
@@ -223,7 +235,7 @@ def _document() -> str:
                 "requestBody": _body("move", {"move": "draw"}),
                 "responses": {
                     "200": _answer("the seat's new state", "game_state"),
-                    **_errors("400", "403", "404", "409", "413"),
+                    **_errors("400", "403", "404", "408", "409", "413"),
                 },
             }
         },
@@ -270,12 +282,12 @@ def _document() -> str:
     return json.dumps(document)
 
 
-def openapi() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of the service (a fresh dict each call).
+def openapi(limits: ServerLimits | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of a service with these limits (a fresh dict each call).
 
     >>> post = openapi()["paths"]["/v1/games/{game}/moves"]["post"]
     >>> post["requestBody"]["content"]["application/json"]["schema"], sorted(post["responses"])
-    ({'$ref': '#/components/schemas/move'}, ['200', '400', '403', '404', '409', '413'])
+    ({'$ref': '#/components/schemas/move'}, ['200', '400', '403', '404', '408', '409', '413'])
     """
-    loaded: dict[str, Any] = json.loads(_document())
+    loaded: dict[str, Any] = json.loads(_document(limits or ServerLimits()))
     return loaded
