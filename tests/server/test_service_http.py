@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import sqlite3
 import sys
 import time
 import types
@@ -36,7 +37,7 @@ from pastiche_core import (
     view_to_dict,
 )
 from pastiche_core.limits import CLI_MAX_OPTIONS
-from pastiche_core.server import MemoryStore, ServerLimits, Service, create_app
+from pastiche_core.server import MemoryStore, ServerLimits, Service, SqliteStore, create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = sorted((ROOT / "examples" / "positions").glob("*.json"))
@@ -611,3 +612,36 @@ def test_a_body_that_does_not_arrive_in_time() -> None:
     assert head.startswith(b"HTTP/1.1 408"), answer
     assert json.loads(body)["error"]["message"].startswith("the request body did not arrive")
     assert 0.2 < waited < 5
+
+
+def test_a_failing_bot_is_an_internal_error_and_the_move_is_kept(tmp_path: Path) -> None:
+    class Cheat:
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+        def choose(self, view: Any, legal: Any) -> Move:
+            return Move.parse("pass")  # never legal while a card can be drawn (R11)
+
+    store = SqliteStore(tmp_path / "games.sqlite")
+    client, service = make_client(bots={"random": RandomBot, "cheat": Cheat}, store=store)
+    # The cheat keeps first at setup (seat 2, R10): the game cannot even start.
+    error_of(
+        client.post("/v1/games", json={"players": 3, "seats": ["human", "random", "cheat"]}), 500
+    )
+    # Here the cheat (seat 1) fails only after the human's move.
+    game, tokens = new_game(client, players=3, seed=2, seats=["human", "cheat", "random"])
+    state = client.get(f"/v1/games/{game}", headers=bearer(tokens["0"])).json()
+    assert state["legal"] == ["draw", "take"]
+    answer = client.post(
+        f"/v1/games/{game}/moves", json={"move": "take"}, headers=bearer(tokens["0"])
+    )
+    error = error_of(answer, 500)
+    assert error["path"] is None
+    assert "internal error" in error["message"]
+    session = service.store.get(game)
+    assert session is not None
+    with sqlite3.connect(tmp_path / "games.sqlite") as db:
+        (moves,) = db.execute("SELECT moves FROM games WHERE id = ?", (game,)).fetchone()
+    assert json.loads(moves) == [str(played) for played in session.game.history]
+    assert json.loads(moves)[-1] == "take"
+    assert client.get("/v1/health").status_code == 200

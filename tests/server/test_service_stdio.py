@@ -15,7 +15,7 @@ import pytest
 from fake_analysis import fake_analyse
 from service_support import validate_library, validate_service
 
-from pastiche_core import solve
+from pastiche_core import Move, solve
 from pastiche_core.io import load_query
 from pastiche_core.limits import CLI_MAX_OPTIONS
 from pastiche_core.server import ServerLimits, Service
@@ -277,3 +277,19 @@ def test_serve_stdio_as_a_child_process() -> None:
     finally:
         code = child.close()
     assert code == 0
+
+
+def test_a_failing_bot_is_an_internal_error() -> None:
+    class Cheat:
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+        def choose(self, view: Any, legal: Any) -> Move:
+            return Move.parse("pass")  # never legal at setup (R10)
+
+    service = Service(bots={"cheat": Cheat})
+    line = handle_line(
+        service, request(1, "games.create", {"players": 3, "seats": ["human", "cheat", "cheat"]})
+    )
+    assert "Traceback" not in line
+    error_of(json.loads(line), -32603)

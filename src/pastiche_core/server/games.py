@@ -219,12 +219,13 @@ class GameSession:
         game = self.game
         return not game.is_over and self.seats[game.to_move] != HUMAN
 
-    def advance(self, limits: ServerLimits) -> bool:
+    def advance(self, limits: ServerLimits, bots: Mapping[str, BotFactory] = BOTS) -> bool:
         """Let the bots play until a human is to move or the game ends.
 
-        Stops after ``limits.bot_decisions`` decisions or
-        ``limits.bot_time_limit`` seconds; returns whether the bots are done
-        (``False``: a bot is still to move, and the next request goes on).
+        Each bot comes from ``bots`` by its seat's name. Stops after
+        ``limits.bot_decisions`` decisions or ``limits.bot_time_limit``
+        seconds; returns whether the bots are done (``False``: a bot is still
+        to move, and the next request goes on).
         """
         game = self.game
         deadline = time.monotonic() + limits.bot_time_limit
@@ -234,7 +235,7 @@ class GameSession:
             if time.monotonic() >= deadline:
                 return False
             seat = game.to_move
-            bot = BOTS[self.seats[seat]](derive_seed(game.seed, "bot", seat, len(game.history)))
+            bot = bots[self.seats[seat]](derive_seed(game.seed, "bot", seat, len(game.history)))
             game.apply(bot.choose(game.view(seat), game.legal_moves))
         return not self.waiting()
 

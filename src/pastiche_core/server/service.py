@@ -339,7 +339,7 @@ class Service:
         )
         tokens = session.issue_tokens()
         with session.lock:
-            session.advance(self.limits)
+            session.advance(self.limits, self.bots)
             self.store.add(session)
         return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
 
@@ -387,8 +387,10 @@ class Service:
         session, seat = self.session(game_id, token)
         with session.lock:
             if session.waiting():
-                session.advance(self.limits)
-                self.store.save(session)
+                try:
+                    session.advance(self.limits, self.bots)
+                finally:
+                    self.store.save(session)
             return session.state(seat, self.limits)
 
     def move(self, game_id: str, token: str | None, body: object) -> dict[str, Any]:
@@ -426,8 +428,10 @@ class Service:
                 game.apply(move)
             except IllegalMoveError as error:
                 raise from_library(error, status=CONFLICT, under="$.move") from None
-            session.advance(self.limits)
-            self.store.save(session)
+            try:
+                session.advance(self.limits, self.bots)
+            finally:  # the human's move is kept even if a bot fails
+                self.store.save(session)
             return session.state(seat, self.limits)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:

@@ -75,7 +75,10 @@ _GAME_FIELDS = ("game", "token")
 
 
 def _game_params(params: Any, extra: tuple[str, ...] = ()) -> tuple[str, str, dict[str, Any]]:
-    root = read_object(params, "$", _GAME_FIELDS, extra)
+    try:
+        root = read_object(params, "$", _GAME_FIELDS, extra)
+    except PasticheError as error:
+        raise from_library(error) from None
     for name in _GAME_FIELDS:
         if not isinstance(root[name], str):
             raise ApiError(400, f"expected a string, got {describe(root[name])}", f"$.{name}")
@@ -159,11 +162,9 @@ def handle_line(service: Service, line: bytes | str) -> str:
     params = request.get("params", {})
     try:
         result = _call(service, method, params)
-    except ApiError as error:
+    except ApiError as error:  # the service turns every error of the request into one
         return _api_error(ident, error)
-    except PasticheError as error:
-        return _api_error(ident, from_library(error))
-    except Exception:  # a fault of the service: logged on stderr, never sent
+    except Exception:  # a fault of the service (or of a bot): logged on stderr, never sent
         log.exception("internal error on %s", method)
         return _error(ident, INTERNAL_ERROR, "internal error: the request could not be answered")
     return json.dumps({"jsonrpc": "2.0", "id": ident, "result": result})
