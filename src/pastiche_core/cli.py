@@ -70,7 +70,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes']
+    ['simulate', 'publishes', 'serve']
     """
 
     name: str
@@ -409,6 +409,100 @@ def _run_publishes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# serve
+# ----------------------------------------------------------------------
+def _configure_serve(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_int_range("port", 0, 65535),
+        default=8000,
+        help="the port to listen on (default 8000; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--stdio",
+        action="store_true",
+        help="speak JSON-RPC 2.0 on standard input and output, one message per line, "
+        "instead of HTTP",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help="keep games in this SQLite file, so a restarted server loses none "
+        "(default: in memory)",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=_int_range("max games", 1),
+        default=1000,
+        metavar="N",
+        help="games kept at most; the least recently used goes first (default 1,000)",
+    )
+    parser.add_argument(
+        "--game-ttl",
+        type=_positive_seconds,
+        default=6 * 3600.0,
+        metavar="S",
+        help="seconds after which a game nobody touched is dropped (default 21,600: 6 hours)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_positive_seconds,
+        default=2.0,
+        metavar="S",
+        help="seconds one publishes search may take unless the request asks for less "
+        "(default 2, at most 10)",
+    )
+    parser.add_argument(
+        "--answer-cache",
+        type=_int_range("answer cache", 0, 4096),
+        default=16,
+        metavar="MIB",
+        help="MiB of publishes answers kept for bodies asked again (default 16; 0: none)",
+    )
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    try:
+        from .server import ServerLimits, make_service, serve, serve_stdio
+    except ImportError as error:  # the server extra is not installed
+        raise ValueError(
+            f"pastiche serve needs the server extra: pip install 'pastiche-core[server]' ({error})"
+        ) from None
+    limits = ServerLimits(
+        max_games=args.max_games,
+        game_ttl=args.game_ttl,
+        time_limit=min(args.time_limit, 10.0),
+        answer_cache_bytes=args.answer_cache * 2**20,
+    )
+    if args.time_limit > limits.max_time_limit:
+        raise ValueError(
+            f"argument --time-limit: at most {limits.max_time_limit:g} seconds, "
+            f"got {args.time_limit:g}"
+        )
+    service = make_service(store_path=args.store, limits=limits)
+    if args.stdio:
+        try:
+            serve_stdio(service, sys.stdin.buffer, sys.stdout)
+        finally:
+            service.close()
+        return EXIT_OK
+    try:
+        serve(service, host=args.host, port=args.port)
+    except OSError as error:
+        raise ValueError(str(error)) from None
+    except ImportError as error:
+        raise ValueError(
+            f"pastiche serve needs the server extra: pip install 'pastiche-core[server]' ({error})"
+        ) from None
+    return EXIT_OK
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
@@ -421,6 +515,13 @@ COMMANDS: tuple[Command, ...] = (
         "list every publish option of a position (JSON) and the Pareto fronts",
         _configure_publishes,
         _run_publishes,
+    ),
+    Command(
+        "serve",
+        "serve publish options, hints and games over HTTP (or JSON-RPC on stdio), "
+        "with a web table at /",
+        _configure_serve,
+        _run_serve,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""

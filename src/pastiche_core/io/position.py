@@ -76,7 +76,7 @@ __all__ = [
     "schema",
 ]
 
-SCHEMAS = ("position", "publishes")
+SCHEMAS = ("position", "publishes", "hint")
 """The JSON Schemas (draft 2020-12) shipped with the package, by :func:`schema` name."""
 
 _DEFAULT_CATALOGUE = "default"
@@ -481,10 +481,12 @@ def position_to_json(
 # Schemas
 # ----------------------------------------------------------------------
 def schema(name: str) -> dict[str, Any]:
-    """A JSON Schema (draft 2020-12) shipped with the package: ``"position"`` or ``"publishes"``.
+    """A JSON Schema (draft 2020-12) shipped with the package: ``"position"``, ``"publishes"``
+    or ``"hint"``.
 
     ``position`` describes the documents this module reads; ``publishes`` the
-    report of ``pastiche publishes --json``. Each call returns a fresh dict.
+    report of ``pastiche publishes --json``; ``hint`` the ranked moves of
+    ``POST /v1/hint``. Each call returns a fresh dict.
 
     >>> schema("position")["$schema"]
     'https://json-schema.org/draft/2020-12/schema'
@@ -493,7 +495,7 @@ def schema(name: str) -> dict[str, Any]:
     >>> schema("state")
     Traceback (most recent call last):
     ...
-    ValueError: unknown schema 'state': expected one of 'position', 'publishes'
+    ValueError: unknown schema 'state': expected one of 'position', 'publishes', 'hint'
     """
     if name not in SCHEMAS:
         names = ", ".join(repr(known) for known in SCHEMAS)

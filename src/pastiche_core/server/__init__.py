@@ -1,0 +1,166 @@
+"""The hint service: publish options, hints and games over HTTP or JSON-RPC on stdio.
+
+``pastiche serve`` starts it on ``http://127.0.0.1:8000`` (the web table is at
+``/``, the routes at ``/docs``); ``pastiche serve --stdio`` speaks JSON-RPC 2.0
+on standard input and output. It needs the ``server`` extra
+(``pip install 'pastiche-core[server]'``: Starlette and uvicorn); importing
+:mod:`pastiche_core` never imports it.
+
+The one public face:
+
+* :func:`create_app` — the ASGI application (Starlette), for uvicorn or tests;
+* :func:`serve` — run it with uvicorn; :func:`serve_stdio` — the JSON-RPC loop;
+* :class:`Service` — the methods behind both transports;
+* :class:`ServerLimits` — every bound, with its default;
+* :class:`MemoryStore`, :class:`SqliteStore` — where games are kept;
+* :data:`BOTS` — the bots a game may seat, by name;
+* :func:`schema`, :func:`openapi` — the service's JSON Schemas and OpenAPI document.
+
+>>> from pastiche_core.server import Service
+>>> service = Service()
+>>> created = service.create_game({"players": 3, "seed": 1})
+>>> sorted(created["tokens"])
+['0']
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from ..errors import InvalidArgumentError
+from .errors import ApiError
+from .games import BOTS, HUMAN, GameSession
+from .limits import ServerLimits
+from .openapi import openapi, schema
+from .service import Analyse, Service
+from .stdio import serve_stdio
+from .store import GameStore, MemoryStore, SqliteStore
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "HUMAN",
+    "Analyse",
+    "ApiError",
+    "GameSession",
+    "GameStore",
+    "MemoryStore",
+    "ServerLimits",
+    "Service",
+    "SqliteStore",
+    "create_app",
+    "make_service",
+    "openapi",
+    "schema",
+    "serve",
+    "serve_stdio",
+]
+
+DEFAULT_HOST = "127.0.0.1"
+"""The address ``pastiche serve`` listens on: this machine only."""
+DEFAULT_PORT = 8000
+"""The port ``pastiche serve`` listens on."""
+
+
+def create_app(
+    *,
+    analyse: Analyse | None = None,
+    store: GameStore | None = None,
+    limits: ServerLimits | None = None,
+    service: Service | None = None,
+) -> Starlette:
+    """The ASGI application (see :func:`pastiche_core.server.app.create_app`).
+
+    >>> from starlette.testclient import TestClient
+    >>> TestClient(create_app()).get("/v1/health").status_code
+    200
+    """
+    from .app import create_app as build
+
+    return build(analyse=analyse, store=store, limits=limits, service=service)
+
+
+def make_service(
+    *,
+    store_path: str | Path | None = None,
+    limits: ServerLimits | None = None,
+    analyse: Analyse | None = None,
+) -> Service:
+    """A service keeping its games in memory, or in the SQLite file ``store_path``.
+
+    >>> make_service().store
+    <MemoryStore 0 games, max 1000, ttl 21600 s>
+    """
+    bounds = limits if limits is not None else ServerLimits()
+    store: GameStore
+    if store_path is None:
+        store = MemoryStore(max_games=bounds.max_games, ttl=bounds.game_ttl)
+    else:
+        store = SqliteStore(
+            store_path, max_games=bounds.max_games, ttl=bounds.game_ttl, cached=bounds.cached_games
+        )
+    return Service(analyse=analyse, store=store, limits=bounds)
+
+
+def serve(
+    service: Service | None = None,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    log_stream: IO[str] | None = None,
+    **uvicorn_options: Any,
+) -> None:
+    """Serve ``service`` over HTTP with uvicorn until interrupted (Ctrl-C or SIGTERM).
+
+    The socket is bound first, so ``port=0`` picks a free port; the address is
+    printed on ``log_stream`` (default standard error) as
+    ``pastiche: serving on http://HOST:PORT/``. ``uvicorn_options`` go to
+    :class:`uvicorn.Config` (by default only warnings are logged).
+
+    >>> serve(port=70000)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: port must be from 0 to 65535, got 70000
+    """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InvalidArgumentError(f"port must be from 0 to 65535, got {port!r}")
+    import socket
+
+    import uvicorn
+
+    service = service if service is not None else Service()
+    app = create_app(service=service)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP, so that asyncio sets TCP_NODELAY on every accepted connection:
+    # without it, headers and body written apart wait for a delayed ACK (40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
+    except OSError as error:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    stream = log_stream if log_stream is not None else sys.stderr
+    print(f"pastiche: serving on http://{shown}:{bound}/", file=stream, flush=True)
+    options: dict[str, Any] = {
+        "log_level": "warning",
+        "access_log": False,
+        "limit_concurrency": service.limits.max_connections,
+    }
+    options.update(uvicorn_options)
+    config = uvicorn.Config(app, **options)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        service.close()

@@ -1,0 +1,258 @@
+"""The HTTP face of the service: a Starlette application (ASGI), served by uvicorn.
+
+Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
+
+=========================  =================================================
+``POST /v1/publishes``     a position → the publishes contract
+``POST /v1/hint``          ``{"view", "budget_ms", "seed"}`` → the hint contract
+``POST /v1/games``         a new game against bots → its id and the seats' tokens
+``GET /v1/games/{id}``     the token's seat: view, legal moves, ``to_move``, ``over``
+``POST /v1/games/{id}/moves``  ``{"move": "draw"}`` for the token's seat
+``GET /v1/games/{id}/record``  the game's record, once it is over
+``GET /v1/health``         ``{"status": "ok"}``
+``GET /openapi.json``      the OpenAPI 3.1 description
+``GET /docs``              the routes, with examples
+``GET /``                  the web table: play against bots in a browser
+=========================  =================================================
+
+Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
+(400, 403, 404, 405, 408, 409, 413, 500, 503); no answer ever carries a traceback,
+and the server goes on serving after any request. The solver and the bots run
+in worker threads, so one long request does not hold up the others.
+
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(create_app())
+>>> client.post("/v1/publishes", content=b'{"player": 0').json()["error"]["path"]
+'$'
+>>> client.get("/v1/games/nope", headers={"Authorization": "Bearer x"}).status_code
+404
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..cards import Genre
+from ..render import PALETTE
+from .errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
+from .limits import ServerLimits
+from .openapi import openapi
+from .service import Analyse, Service
+from .store import GameStore
+
+__all__ = ["create_app", "palette_css"]
+
+log = logging.getLogger("pastiche_core.server")
+
+STATIC = Path(str(resources.files("pastiche_core.server").joinpath("static")))
+"""The folder of the web table and the docs page."""
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def palette_css() -> str:
+    """The genre colours of :data:`~pastiche_core.render.PALETTE` as CSS classes.
+
+    >>> print(palette_css().splitlines()[0])
+    .card.MYT { background: #8a5a2b; color: #ffffff; border-color: #5c3b1a; }
+    """
+    lines = [
+        f".card.{genre.code} {{ background: {swatch.fill}; color: {swatch.ink}; "
+        f"border-color: {swatch.edge}; }}"
+        for genre, swatch in ((genre, PALETTE[genre]) for genre in Genre)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _error(error: ApiError) -> JSONResponse:
+    return JSONResponse(error.to_dict(), status_code=error.status)
+
+
+def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Endpoint:
+    """An endpoint answering the handler's dict as JSON, and every failure as the error shape."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            result = await handler(request)
+        except ApiError as error:
+            return _error(error)
+        except Exception:  # a fault of the service: logged here, never sent
+            log.exception("internal error on %s %s", request.method, request.url.path)
+            return _error(ApiError(INTERNAL, "internal error: the request could not be answered"))
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result, status_code=status)
+
+    return endpoint
+
+
+async def _body(request: Request, service: Service) -> Any:
+    """The request body, read up to the size limit (413 past it) and decoded."""
+    return service.decode(await _raw_body(request, service))
+
+
+async def _raw_body(request: Request, service: Service) -> bytes:
+    """The request body's bytes, read up to the size limit (413 past it)."""
+    cap = service.limits.max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > cap:
+        raise ApiError(
+            TOO_LARGE, f"the request body has {int(declared):,} bytes, more than {cap:,}", "$"
+        )
+    chunks: list[bytes] = []
+    size = 0
+    seconds = service.limits.body_time_limit
+    try:
+        with anyio.fail_after(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > cap:
+                    raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(
+            TIMEOUT, f"the request body did not arrive within {seconds:g} seconds", "$"
+        ) from None
+    return b"".join(chunks)
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def _query_number(request: Request, name: str, kind: type[int] | type[float]) -> Any:
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        what = "an integer" if kind is int else "a number"
+        raise ApiError(BAD_REQUEST, f"query parameter {name} must be {what}, got {text[:40]!r}")
+    return value
+
+
+def create_app(
+    *,
+    analyse: Analyse | None = None,
+    store: GameStore | None = None,
+    limits: ServerLimits | None = None,
+    service: Service | None = None,
+) -> Starlette:
+    """The service's ASGI application.
+
+    ``analyse`` answers ``POST /v1/hint`` (default: ``pastiche_core.ai.analyse``,
+    loaded on the first hint; 503 while it is not installed); ``store`` keeps
+    the games (default in memory); ``limits`` bounds everything
+    (:class:`~pastiche_core.server.limits.ServerLimits`). A ready ``service``
+    may be given instead of the three. ``app.state.service`` is the service.
+
+    >>> from starlette.testclient import TestClient
+    >>> client = TestClient(create_app())
+    >>> client.get("/v1/health").json()
+    {'status': 'ok'}
+    >>> client.post("/v1/hint", json={"view": {}}).json()["error"]["path"]
+    '$.view.format'
+    """
+    if service is None:
+        service = Service(analyse=analyse, store=store, limits=limits)
+    elif analyse is not None or store is not None or limits is not None:
+        raise ValueError("give either a service or its analyse, store and limits, not both")
+    document = openapi(service.limits)
+
+    async def publishes(request: Request) -> Any:
+        time_limit = _query_number(request, "time_limit", float)
+        max_options = _query_number(request, "max_options", int)
+        raw = await _raw_body(request, service)
+        # An answer already given to this body comes back at once, without a thread.
+        answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
+        if answer is None:
+            answer = await run_in_threadpool(
+                service.publishes_bytes, raw, time_limit=time_limit, max_options=max_options
+            )
+        return Response(answer, media_type="application/json")
+
+    async def hint(request: Request) -> Any:
+        body = await _body(request, service)
+        return await run_in_threadpool(service.hint, body)
+
+    async def create_game(request: Request) -> Any:
+        body = await _body(request, service)
+        return await run_in_threadpool(service.create_game, body)
+
+    async def game_state(request: Request) -> Any:
+        game_id = request.path_params["game"]
+        return await run_in_threadpool(service.game_state, game_id, _token(request))
+
+    async def move(request: Request) -> Any:
+        game_id = request.path_params["game"]
+        body = await _body(request, service)
+        return await run_in_threadpool(service.move, game_id, _token(request), body)
+
+    async def record(request: Request) -> Any:
+        game_id = request.path_params["game"]
+        return await run_in_threadpool(service.record, game_id, _token(request))
+
+    async def health(request: Request) -> Any:
+        return {"status": "ok"}
+
+    async def openapi_json(request: Request) -> Any:
+        return document
+
+    async def page(request: Request) -> Response:
+        name = "api.html" if request.url.path == "/docs" else "index.html"
+        return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+
+    async def palette(request: Request) -> Response:
+        return Response(palette_css(), media_type="text/css; charset=utf-8")
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        status = error.status_code if isinstance(error, HTTPException) else INTERNAL
+        if status == 404:
+            message = f"no route {request.url.path[:80]!r}"
+        elif status == 405:
+            message = f"{request.method} is not allowed on {request.url.path[:80]!r}"
+        else:
+            message = str(getattr(error, "detail", "")) or "the request could not be answered"
+        headers = getattr(error, "headers", None)
+        return JSONResponse(
+            {"error": {"path": None, "message": message}}, status_code=status, headers=headers
+        )
+
+    routes = [
+        Route("/v1/publishes", _guarded(publishes), methods=["POST"]),
+        Route("/v1/hint", _guarded(hint), methods=["POST"]),
+        Route("/v1/games", _guarded(create_game, 201), methods=["POST"]),
+        Route("/v1/games/{game}", _guarded(game_state), methods=["GET"]),
+        Route("/v1/games/{game}/moves", _guarded(move), methods=["POST"]),
+        Route("/v1/games/{game}/record", _guarded(record), methods=["GET"]),
+        Route("/v1/health", _guarded(health), methods=["GET"]),
+        Route("/openapi.json", _guarded(openapi_json), methods=["GET"]),
+        Route("/palette.css", palette, methods=["GET"]),
+        Route("/docs", page, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.service = service
+    return app

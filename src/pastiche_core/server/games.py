@@ -1,0 +1,313 @@
+"""Games played through the service: seats, bots, tokens, and what one seat is shown.
+
+A :class:`GameSession` is one :class:`~pastiche_core.game.Game` with a kind per
+seat (``"human"`` or a bot name of :data:`BOTS`) and, for each human seat, the
+hash of its secret token (:func:`new_token`, :func:`token_hash`): the service
+never stores a token itself. After each human move the bots play until a human
+is to move (:meth:`GameSession.advance`).
+
+Bots are made per decision from :data:`BOTS`, seeded with
+``derive_seed(game seed, "bot", seat, decision)``: a game is fully determined by
+its seed and the humans' moves, so a game replayed from its record after a
+restart goes on exactly as it would have (R14).
+
+>>> session = GameSession.start("g1", players=3, seed=7, seats=("human", "random", "random"))
+>>> token = session.issue_tokens()[0]
+>>> session.seat_of(token), session.seat_of("wrong")
+(0, None)
+>>> session.advance(ServerLimits())
+True
+>>> session.game.to_move
+0
+>>> [move for move in session.legal(0, ServerLimits()).moves][:2]
+['draw', 'take']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ..bots import Bot, RandomBot, derive_seed
+from ..catalogue import Catalogue
+from ..game import Game, Phase
+from ..gifts import LowestCardsPolicy, to_publish
+from ..io.view import view_to_dict
+from ..moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
+from ..record import GameRecord
+from ..solver import solve
+from .limits import ServerLimits
+
+__all__ = [
+    "BOTS",
+    "HUMAN",
+    "BotFactory",
+    "GameSession",
+    "LegalListing",
+    "new_game_id",
+    "new_token",
+    "token_hash",
+]
+
+HUMAN = "human"
+"""The seat kind of a person, who plays through the service with a token."""
+
+BotFactory = Callable[[int], Bot]
+"""Makes a bot from its seed."""
+
+BOTS: Mapping[str, BotFactory] = MappingProxyType(
+    {
+        "random": RandomBot,
+    }
+)
+"""The bots a game may seat, by name: adding one is one line here."""
+
+
+def new_game_id() -> str:
+    """A fresh, unguessable game id (16 URL-safe characters).
+
+    >>> len(new_game_id())
+    16
+    """
+    return secrets.token_urlsafe(12)
+
+
+def new_token() -> str:
+    """A fresh secret token for one human seat (32 URL-safe characters).
+
+    >>> len(new_token()), new_token() != new_token()
+    (32, True)
+    """
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a token, as the service stores it.
+
+    >>> token_hash("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalListing:
+    """What a seat may play now, in notation, bounded.
+
+    ``moves`` lists every legal move that is not a publish, then one publish per
+    distinct option (R8), its gifts chosen by
+    :class:`~pastiche_core.gifts.LowestCardsPolicy`, at most
+    ``ServerLimits.legal_publishes`` of them. ``count`` is the number of every
+    legal move card by card (publishes with their gift choices included),
+    ``publish_options`` the number of distinct publish options (R8) and
+    ``complete`` whether every option is listed.
+
+    >>> session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
+    >>> listing = session.legal(2, ServerLimits())   # seat 2 keeps 3 of its 4 cards (R10)
+    >>> listing.moves[0], listing.count, listing.complete
+    ('keep MYT1 HOR7 HOR8', 4, True)
+    """
+
+    moves: tuple[str, ...] = ()
+    count: int = 0
+    publish_options: int = 0
+    complete: bool = True
+
+
+_NO_MOVES = LegalListing()
+
+
+@dataclass(eq=False)
+class GameSession:
+    """One game of the service: the game, the kind of each seat and the token hashes.
+
+    ``tokens`` holds the hash of each human seat's token (``None`` for bots).
+    ``lock`` serialises the requests on this game. ``touched`` is the wall-clock
+    time of the last request (for expiry).
+    """
+
+    id: str
+    game: Game
+    seats: tuple[str, ...]
+    tokens: tuple[str | None, ...] = ()
+    created: float = field(default_factory=time.time)
+    touched: float = field(default_factory=time.time)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _legal: tuple[int, int, LegalListing] | None = field(default=None, repr=False)
+
+    @classmethod
+    def start(
+        cls,
+        game_id: str,
+        *,
+        players: int,
+        seed: int,
+        seats: Sequence[str],
+        catalogue: Catalogue | None = None,
+    ) -> GameSession:
+        """A new game, dealt from ``seed`` (R10, R14), without tokens yet.
+
+        >>> GameSession.start("g", players=3, seed=1, seats=("human",) * 3).game.phase
+        <Phase.KEEP: 'keep'>
+        """
+        game = Game(players=players, seed=seed, catalogue=catalogue)
+        return cls(game_id, game, tuple(seats), (None,) * players)
+
+    @classmethod
+    def restore(
+        cls,
+        game_id: str,
+        record: GameRecord,
+        seats: Sequence[str],
+        tokens: Sequence[str | None],
+        *,
+        created: float,
+        touched: float,
+    ) -> GameSession:
+        """A stored game, replayed from its record (R14).
+
+        >>> record = GameRecord(3, 7, moves=["keep MYT1 HOR7 HOR8"])
+        >>> GameSession.restore("g", record, ["human"] * 3, [None] * 3,
+        ...                     created=0.0, touched=0.0).game.phase
+        <Phase.ACTION: 'action'>
+        """
+        return cls(game_id, record.replay(), tuple(seats), tuple(tokens), created, touched)
+
+    def issue_tokens(self) -> dict[int, str]:
+        """New tokens for every human seat, by seat; only their hashes are kept.
+
+        >>> session = GameSession.start("g", players=3, seed=1, seats=("human", "random", "human"))
+        >>> sorted(session.issue_tokens())
+        [0, 2]
+        """
+        tokens = {seat: new_token() for seat, kind in enumerate(self.seats) if kind == HUMAN}
+        self.tokens = tuple(
+            token_hash(tokens[seat]) if seat in tokens else None for seat in range(len(self.seats))
+        )
+        return tokens
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The human seat that ``token`` opens, or ``None``.
+
+        Every seat's hash is compared in constant time, so the answer's timing
+        does not tell which seat came close.
+        """
+        if not token:
+            return None
+        digest = token_hash(token)
+        found = None
+        for seat, stored in enumerate(self.tokens):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    @property
+    def record(self) -> GameRecord:
+        """The game's record: players, seed, catalogue and every move (R14)."""
+        return GameRecord.of(self.game)
+
+    def waiting(self) -> bool:
+        """Whether a bot is still to move (the bots stopped at a request's limit)."""
+        game = self.game
+        return not game.is_over and self.seats[game.to_move] != HUMAN
+
+    def advance(self, limits: ServerLimits, bots: Mapping[str, BotFactory] = BOTS) -> bool:
+        """Let the bots play until a human is to move or the game ends.
+
+        Each bot comes from ``bots`` by its seat's name. Stops after
+        ``limits.bot_decisions`` decisions or ``limits.bot_time_limit``
+        seconds; returns whether the bots are done (``False``: a bot is still
+        to move, and the next request goes on).
+        """
+        game = self.game
+        deadline = time.monotonic() + limits.bot_time_limit
+        for _ in range(limits.bot_decisions):
+            if not self.waiting():
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            seat = game.to_move
+            bot = bots[self.seats[seat]](derive_seed(game.seed, "bot", seat, len(game.history)))
+            game.apply(bot.choose(game.view(seat), game.legal_moves))
+        return not self.waiting()
+
+    def legal(self, seat: int, limits: ServerLimits) -> LegalListing:
+        """The legal moves of ``seat`` now (none unless it is that seat's turn)."""
+        game = self.game
+        if game.is_over or game.to_move != seat:
+            return _NO_MOVES
+        stamp = len(game.history)
+        if self._legal is not None and self._legal[:2] == (stamp, seat):
+            return self._legal[2]
+        listing = _legal_listing(game, limits)
+        self._legal = (stamp, seat, listing)
+        return listing
+
+    def state(self, seat: int, limits: ServerLimits) -> dict[str, Any]:
+        """What ``seat`` is shown: its view, its legal moves, whose turn, the result.
+
+        Nothing in it is hidden from that seat (R16): the view is
+        ``game.view(seat)`` and the moves use only the seat's own cards and
+        the table.
+        """
+        game = self.game
+        listing = self.legal(seat, limits)
+        result = game.result
+        return {
+            "game": self.id,
+            "seat": seat,
+            "seats": list(self.seats),
+            "view": view_to_dict(game.view(seat)),
+            "legal": list(listing.moves),
+            "legal_count": listing.count,
+            "publish_options": listing.publish_options,
+            "legal_complete": listing.complete,
+            "to_move": game.to_move,
+            "over": game.is_over,
+            "waiting": self.waiting(),
+            "result": None
+            if result is None
+            else {
+                "scores": list(result.scores),
+                "masterpieces": list(result.masterpieces),
+                "winners": list(result.winners),
+                "reason": result.reason,
+            },
+        }
+
+
+def _legal_listing(game: Game, limits: ServerLimits) -> LegalListing:
+    legal = game.legal_moves
+    count = len(legal)
+    if game.phase is not Phase.ACTION:
+        # Keep, choose and flag: a few moves (at most one per hand card or per
+        # choice of three of five cards), listed whole up to the cap.
+        cap = limits.legal_publishes
+        moves = tuple(str(move) for move in itertools.islice(legal, cap))
+        return LegalListing(moves, count, 0, count <= cap)
+    seat = game.to_move
+    candidates: list[Move] = [Draw(), TakeDiscard()]
+    for owner in range(game.players):
+        for novel in game.table(owner):
+            if len(novel.cards) >= 2:
+                ref = NovelRef(owner, novel.novel)
+                candidates.extend(Read(ref, card) for card in novel.cards)
+    candidates.append(Pass())
+    listed = [str(move) for move in candidates if game.is_legal(move)]
+    position = game.position(seat)
+    report = solve(
+        position,
+        time_limit=limits.legal_time_limit,
+        max_options=limits.legal_publishes,
+    )
+    policy = LowestCardsPolicy()
+    listed.extend(str(to_publish(option, position, policy)) for option in report.options)
+    return LegalListing(tuple(listed), count, report.total, report.complete)

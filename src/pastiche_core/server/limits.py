@@ -1,0 +1,121 @@
+"""Every limit of the hint service in one place, with its default.
+
+A service answers strangers, so every request is bounded in size and time and
+the service itself in memory: :class:`ServerLimits` holds the numbers, and
+``pastiche serve`` sets the most useful ones from its options. The defaults:
+
+>>> limits = ServerLimits()
+>>> limits.max_body_bytes, limits.time_limit, limits.max_time_limit
+(1048576, 2.0, 10.0)
+>>> limits.max_options, limits.max_max_options
+(1000, 10000)
+>>> limits.budget_ms, limits.max_budget_ms
+(300, 5000)
+>>> limits.max_games, limits.game_ttl
+(1000, 21600.0)
+>>> ServerLimits(max_games=0)
+Traceback (most recent call last):
+...
+pastiche_core.errors.InvalidArgumentError: max_games must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+from ..errors import InvalidArgumentError
+from ..io.jsontext import MAX_JSON_BYTES
+from ..limits import CLI_MAX_OPTIONS, MAX_TIME_LIMIT
+
+__all__ = ["ServerLimits"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLimits:
+    """The bounds of one service: request sizes, time budgets, games kept.
+
+    **Requests.** ``max_body_bytes`` caps a request body (HTTP answers 413 past
+    it) and ``max_line_bytes`` a JSON-RPC line; a body must arrive within
+    ``body_time_limit`` seconds (408 past it), and the HTTP server holds at
+    most ``max_connections`` connections at once (503 beyond). ``POST /v1/publishes`` searches
+    for ``time_limit`` seconds and lists ``max_options`` options unless the
+    request asks for other values, at most ``max_time_limit`` and
+    ``max_max_options``. ``POST /v1/hint`` gives the analysis ``budget_ms``
+    milliseconds unless the body asks for another budget, at most
+    ``max_budget_ms``.
+
+    **Games.** At most ``max_games`` games are kept: a new game beyond that
+    drops the one left alone longest; a game nobody has touched for
+    ``game_ttl`` seconds is dropped. With a store file, at most
+    ``cached_games`` games stay replayed in memory (the others are replayed
+    from their moves when asked for, R14). After a human's move the bots play
+    for at most ``bot_time_limit`` seconds and ``bot_decisions`` decisions per
+    request; past either the answer says ``"waiting": true`` and the next
+    request goes on. A seat's legal moves list at most ``legal_publishes``
+    publish options, found within ``legal_time_limit`` seconds.
+
+    **Answers.** HTTP answers to ``POST /v1/publishes`` that no clock cut
+    short are kept, ``answer_cache_bytes`` of them at most (16 MiB; 0 keeps
+    none): the same body under the same limits gets the same bytes again
+    (:class:`~pastiche_core.server.cache.AnswerCache`).
+
+    >>> ServerLimits(time_limit=20.0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: time_limit must be at most max_time_limit (10 s), got 20.0
+    """
+
+    max_body_bytes: int = MAX_JSON_BYTES
+    body_time_limit: float = 30.0
+    max_connections: int = 512
+    max_line_bytes: int = MAX_JSON_BYTES + 65_536
+    time_limit: float = 2.0
+    max_time_limit: float = 10.0
+    max_options: int = CLI_MAX_OPTIONS
+    max_max_options: int = 10_000
+    budget_ms: int = 300
+    max_budget_ms: int = 5_000
+    max_games: int = 1_000
+    game_ttl: float = 6 * 3600.0
+    cached_games: int = 256
+    bot_time_limit: float = 5.0
+    bot_decisions: int = 2_000
+    legal_publishes: int = 100
+    legal_time_limit: float = 1.0
+    answer_cache_bytes: int = 16 * 2**20
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(item.default, int):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
+                low = 0 if item.name == "answer_cache_bytes" else 1
+                if value < low:
+                    raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidArgumentError(
+                    f"{item.name} must be a number of seconds, got {value!r}"
+                )
+            if not (math.isfinite(value) and value > 0):
+                raise InvalidArgumentError(
+                    f"{item.name} must be more than 0 seconds, got {value!r}"
+                )
+            object.__setattr__(self, item.name, float(value))
+        if self.max_time_limit > MAX_TIME_LIMIT:
+            raise InvalidArgumentError(
+                f"max_time_limit must be at most {MAX_TIME_LIMIT:g} s, got {self.max_time_limit!r}"
+            )
+        for name, cap in (
+            ("time_limit", "max_time_limit"),
+            ("max_options", "max_max_options"),
+            ("budget_ms", "max_budget_ms"),
+        ):
+            value, top = getattr(self, name), getattr(self, cap)
+            if value > top:
+                unit = " s" if isinstance(top, float) else ""
+                raise InvalidArgumentError(
+                    f"{name} must be at most {cap} ({top:g}{unit}), got {value!r}"
+                )

@@ -1,0 +1,293 @@
+"""The service's OpenAPI 3.1 description, built from the JSON Schemas the package ships.
+
+Request and response bodies reference the library's schemas
+(:func:`pastiche_core.io.schema`: ``position``, ``publishes``, ``hint``) and the
+service's own (:func:`schema`: the view, the hint request, games, records and
+the error shape). Each schema's ``$defs`` become components of their own
+(``position.card``), so every ``$ref`` is a plain pointer into the document.
+
+>>> document = openapi()
+>>> document["openapi"], sorted(document["paths"])[:3]
+('3.1.0', ['/v1/games', '/v1/games/{game}', '/v1/games/{game}/moves'])
+>>> document["components"]["schemas"]["position.card"]["type"]
+'string'
+>>> schema("move")["$ref"]
+'#/$defs/move'
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..io.position import schema as library_schema
+from .limits import ServerLimits
+
+__all__ = ["LIBRARY_SCHEMAS", "SERVICE_SCHEMAS", "openapi", "schema"]
+
+LIBRARY_SCHEMAS = ("position", "publishes", "hint")
+"""The library's schemas the service's bodies use (:func:`pastiche_core.io.schema`)."""
+
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+@cache
+def _service_defs() -> dict[str, Any]:
+    folder = resources.files("pastiche_core.server").joinpath("schemas")
+    text = folder.joinpath("service.schema.json").read_text(encoding="utf-8")
+    defs: dict[str, Any] = json.loads(text)["$defs"]
+    return defs
+
+
+SERVICE_SCHEMAS = (
+    "view",
+    "hint_request",
+    "game_create",
+    "game_created",
+    "game_state",
+    "move",
+    "record",
+    "error",
+    "health",
+)
+"""The service's own bodies, by :func:`schema` name."""
+
+
+def schema(name: str) -> dict[str, Any]:
+    """A service body's JSON Schema (draft 2020-12), standing on its own.
+
+    Names: :data:`SERVICE_SCHEMAS`. Each call returns a fresh dict.
+
+    >>> sorted(schema("game_created")["$defs"]["game_created"]["required"])
+    ['game', 'tokens']
+    >>> schema("nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown service schema 'nope': expected one of view, hint_request, game_create, game_created, game_state, move, record, error, health
+    """
+    if name not in SERVICE_SCHEMAS:
+        raise ValueError(
+            f"unknown service schema {name!r}: expected one of {', '.join(SERVICE_SCHEMAS)}"
+        )
+    return {"$schema": _DRAFT, "$ref": f"#/$defs/{name}", "$defs": copy.deepcopy(_service_defs())}
+
+
+def _rebased(value: Any, prefix: str) -> Any:
+    """``value`` with every local ``#/$defs/x`` reference pointing at component ``prefix + x``."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key == "$ref" and isinstance(item, str) and item.startswith("#/$defs/"):
+                out[key] = "#/components/schemas/" + prefix + item[len("#/$defs/") :]
+            elif key != "$schema":
+                out[key] = _rebased(item, prefix)
+        return out
+    if isinstance(value, list):
+        return [_rebased(item, prefix) for item in value]
+    return value
+
+
+def _components() -> dict[str, Any]:
+    components: dict[str, Any] = {}
+    for name in LIBRARY_SCHEMAS:
+        loaded = library_schema(name)
+        defs = loaded.pop("$defs", {})
+        components[name] = _rebased(loaded, f"{name}.")
+        for key, value in defs.items():
+            components[f"{name}.{key}"] = _rebased(value, f"{name}.")
+    for key, value in _service_defs().items():
+        components[key] = _rebased(value, "")
+    return components
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _body(name: str, example: Any = None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": _ref(name)}
+    if example is not None:
+        media["example"] = example
+    return {"required": True, "content": {"application/json": media}}
+
+
+def _answer(description: str, name: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+_ERRORS = {
+    "400": "bad input: JSON that does not parse, a wrong field or value (path says where)",
+    "403": "no token, or a token that opens no seat of this game",
+    "404": "no such game",
+    "409": "a move the rules forbid now, or out of turn; a record before the game ends",
+    "408": "a body that did not arrive within the time limit",
+    "413": "a body over the size limit",
+    "503": "the analysis engine is not installed",
+}
+
+
+def _errors(*codes: str) -> dict[str, Any]:
+    return {code: _answer(_ERRORS[code], "error") for code in codes}
+
+
+_GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
+_TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+_POSITION_EXAMPLE = {
+    "player": 0,
+    "hand": ["MYS7", "FAN7", "MYT6", "SCI9"],
+    "masterpieces": [
+        {"id": "0:pairs-3", "owner": 0, "card": "SCI7"},
+        {"id": "1:straight-5", "owner": 1, "card": "HOR7"},
+    ],
+    "held_novels": ["pairs-3"],
+}
+
+
+@cache
+def _document(limits: ServerLimits) -> str:
+    from .. import __version__
+
+    paths: dict[str, Any] = {
+        "/v1/publishes": {
+            "post": {
+                "summary": "Every publish option of a position, with the Pareto fronts",
+                "description": "The position document as `pastiche publishes` reads it; constraints "
+                'come from the document. A catalogue may be "default" or embedded, never a file. '
+                f"The search stops at time_limit seconds (default {limits.time_limit:g}, at most "
+                f"{limits.max_time_limit:g}) and lists at most max_options options (default "
+                f"{limits.max_options}, at most {limits.max_max_options}); an answer cut short "
+                "says so (complete false, stopped_by). The same body under the same limits gets "
+                "the same answer, kept and given again at once.",
+                "parameters": [
+                    {
+                        "name": "time_limit",
+                        "in": "query",
+                        "schema": {
+                            "type": "number",
+                            "exclusiveMinimum": 0,
+                            "maximum": limits.max_time_limit,
+                        },
+                    },
+                    {
+                        "name": "max_options",
+                        "in": "query",
+                        "schema": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": limits.max_max_options,
+                        },
+                    },
+                ],
+                "requestBody": _body("position", _POSITION_EXAMPLE),
+                "responses": {
+                    "200": _answer("the publishes contract", "publishes"),
+                    **_errors("400", "408", "413"),
+                },
+            }
+        },
+        "/v1/hint": {
+            "post": {
+                "summary": "The moves of a player's view, ranked, with explanations",
+                "description": f"budget_ms defaults to {limits.budget_ms} and may not exceed "
+                f"{limits.max_budget_ms}; the same view, budget and seed give the same answer.",
+                "requestBody": _body("hint_request"),
+                "responses": {
+                    "200": _answer("the hint contract", "hint"),
+                    **_errors("400", "408", "413", "503"),
+                },
+            }
+        },
+        "/v1/games": {
+            "post": {
+                "summary": "Start a game against bots",
+                "description": "The bots play until a human is to move. At most "
+                f"{limits.max_games} games are kept (the least recently used goes first) and a "
+                f"game untouched for {limits.game_ttl:g} seconds is dropped.",
+                "requestBody": _body(
+                    "game_create",
+                    {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
+                ),
+                "responses": {
+                    "201": _answer("the game's id and one token per human seat", "game_created"),
+                    **_errors("400", "408", "413"),
+                },
+            }
+        },
+        "/v1/games/{game}": {
+            "get": {
+                "summary": "What the token's seat is shown",
+                "parameters": [_GAME],
+                "security": _TOKEN,
+                "responses": {
+                    "200": _answer("the seat's view, legal moves and turn", "game_state"),
+                    **_errors("403", "404"),
+                },
+            }
+        },
+        "/v1/games/{game}/moves": {
+            "post": {
+                "summary": "Play a move for the token's seat; then the bots play",
+                "parameters": [_GAME],
+                "security": _TOKEN,
+                "requestBody": _body("move", {"move": "draw"}),
+                "responses": {
+                    "200": _answer("the seat's new state", "game_state"),
+                    **_errors("400", "403", "404", "408", "409", "413"),
+                },
+            }
+        },
+        "/v1/games/{game}/record": {
+            "get": {
+                "summary": "The record of a finished game (R14)",
+                "parameters": [_GAME],
+                "security": _TOKEN,
+                "responses": {
+                    "200": _answer("the game record", "record"),
+                    **_errors("403", "404", "409"),
+                },
+            }
+        },
+        "/v1/health": {
+            "get": {
+                "summary": "Whether the service answers",
+                "responses": {"200": _answer("always ok", "health")},
+            }
+        },
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "pastiche_core hint service",
+            "version": __version__,
+            "description": "Publish options, hints and games of Pastiche: The Birth of a "
+            'Masterpiece. Every error is {"error": {"path", "message"}}.',
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "servers": [{"url": "/"}],
+        "paths": paths,
+        "components": {
+            "schemas": _components(),
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat's token, from POST /v1/games.",
+                }
+            },
+        },
+    }
+    return json.dumps(document)
+
+
+def openapi(limits: ServerLimits | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of a service with these limits (a fresh dict each call).
+
+    >>> post = openapi()["paths"]["/v1/games/{game}/moves"]["post"]
+    >>> post["requestBody"]["content"]["application/json"]["schema"], sorted(post["responses"])
+    ({'$ref': '#/components/schemas/move'}, ['200', '400', '403', '404', '408', '409', '413'])
+    """
+    loaded: dict[str, Any] = json.loads(_document(limits or ServerLimits()))
+    return loaded

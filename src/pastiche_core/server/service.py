@@ -1,0 +1,471 @@
+"""The hint service's methods, whatever the transport: HTTP and JSON-RPC both call these.
+
+:class:`Service` answers each method with a JSON-ready dict, or raises
+:class:`~pastiche_core.server.errors.ApiError` with the status, the JSON path
+at fault and a message. Request bodies are decoded by :meth:`Service.decode`
+(:func:`pastiche_core.io.loads`: size, depth and duplicate-field checks).
+
+>>> service = Service()
+>>> body = service.decode(b'{"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}')
+>>> report = service.publishes(body)
+>>> report["format"], [option["novel"] for option in report["options"]]
+('pastiche-publishes', ['kind-3'])
+>>> service.publishes({"player": 0, "hand": ["LOV1"], "masterpieces": []})
+Traceback (most recent call last):
+...
+pastiche_core.server.errors.ApiError: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+>>> created = service.create_game({"players": 3, "seed": 7, "seats": ["human", "random", "random"]})
+>>> state = service.game_state(created["game"], created["tokens"]["0"])
+>>> state["to_move"], state["legal"][:2], state["over"]
+(0, ['draw', 'take'], False)
+>>> service.game_state(created["game"], "not-a-token")
+Traceback (most recent call last):
+...
+pastiche_core.server.errors.ApiError: this token opens no seat of the game
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import secrets
+import threading
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from ..catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..errors import IllegalMoveError, InvalidCatalogueError, PasticheError
+from ..game import MAX_PLAYERS, MIN_PLAYERS
+from ..io._fields import describe, read_array, read_int, read_object
+from ..io.jsontext import loads
+from ..io.position import query_from_dict
+from ..io.view import view_from_dict
+from ..moves import Move
+from ..solver import solve
+from ..view import PlayerView
+from .cache import AnswerCache
+from .errors import (
+    BAD_REQUEST,
+    CONFLICT,
+    FORBIDDEN,
+    NOT_FOUND,
+    TOO_LARGE,
+    UNAVAILABLE,
+    ApiError,
+    from_library,
+)
+from .games import BOTS, HUMAN, BotFactory, GameSession, new_game_id
+from .limits import ServerLimits
+from .store import GameStore, MemoryStore
+
+__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service"]
+
+ANALYSIS_MODULE = "pastiche_core.ai"
+"""The module whose ``analyse`` function answers hints when none is given."""
+MAX_SEED = 2**63 - 1
+"""The largest seed a request may give (games and hints)."""
+_MAX_ID = 64
+
+
+class Analysis(Protocol):
+    """What an analysis returns: its ``to_dict()`` is the ``pastiche-hint`` document.
+
+    >>> class Fixed:
+    ...     def to_dict(self) -> dict[str, Any]:
+    ...         return {"format": "pastiche-hint", "version": 1, "moves": []}
+    >>> Fixed().to_dict()["format"]
+    'pastiche-hint'
+    """
+
+    def to_dict(self) -> dict[str, Any]:
+        """The hint document (see the ``hint`` JSON Schema)."""
+        ...
+
+
+class Analyse(Protocol):
+    """``analyse(view, *, budget_ms, seed)``: the analysis engine's entry point.
+
+    Any callable of that shape answers hints (``Service(analyse=...)``,
+    ``create_app(analyse=...)``); by default ``pastiche_core.ai.analyse``.
+
+    >>> def nothing(view: PlayerView, *, budget_ms: int, seed: int) -> Analysis:
+    ...     raise NotImplementedError
+    >>> Service(analyse=nothing).analysis() is nothing
+    True
+    """
+
+    def __call__(self, view: PlayerView, *, budget_ms: int, seed: int) -> Analysis:
+        """Rank the moves of ``view``'s player within ``budget_ms`` milliseconds."""
+        ...
+
+
+class Service:
+    """The hint service: publish options, hints and games, bounded by ``limits``.
+
+    ``analyse`` answers hints; ``None`` loads ``pastiche_core.ai.analyse`` on the
+    first hint (503 while it is not installed). ``store`` keeps the games
+    (default: in memory, :class:`~pastiche_core.server.store.MemoryStore`).
+    ``answers`` keeps encoded publishes answers
+    (:class:`~pastiche_core.server.cache.AnswerCache`).
+    ``bots`` maps bot names to factories (default
+    :data:`~pastiche_core.server.games.BOTS`).
+
+    >>> service = Service(limits=ServerLimits(max_games=10))
+    >>> game = service.create_game({"players": 3, "seed": 4, "seats": ["human", "human", "random"]})
+    >>> sorted(game["tokens"]), len(service.store)
+    (['0', '1'], 1)
+    >>> service.move(game["game"], game["tokens"]["1"], {"move": "draw"})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.errors.ApiError: it is player 0's turn, not player 1's
+    """
+
+    def __init__(
+        self,
+        *,
+        analyse: Analyse | None = None,
+        store: GameStore | None = None,
+        limits: ServerLimits | None = None,
+        bots: Mapping[str, BotFactory] | None = None,
+    ) -> None:
+        self.limits = limits if limits is not None else ServerLimits()
+        self.store: GameStore = (
+            store
+            if store is not None
+            else MemoryStore(max_games=self.limits.max_games, ttl=self.limits.game_ttl)
+        )
+        self.bots = BOTS if bots is None else bots
+        self.answers = AnswerCache(self.limits.answer_cache_bytes)
+        self._analyse = analyse
+        self._analyse_lock = threading.Lock()
+
+    # ------------------------------------------------------------------
+    # Decoding
+    # ------------------------------------------------------------------
+    def decode(self, body: bytes | str) -> Any:
+        """A request body decoded under the limits: 413 past the size, 400 for bad JSON.
+
+        >>> Service().decode(b'{"a": 1, "a": 2}')
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.errors.ApiError: field given twice in one object
+        """
+        cap = self.limits.max_body_bytes
+        if len(body) > cap:
+            raise ApiError(
+                TOO_LARGE, f"the request body has {len(body):,} bytes, more than {cap:,}", "$"
+            )
+        try:
+            return loads(body, max_bytes=cap, expected="a JSON object")
+        except PasticheError as error:
+            raise from_library(error) from None
+
+    # ------------------------------------------------------------------
+    # Publishes
+    # ------------------------------------------------------------------
+    def _publish_limits(
+        self, time_limit: float | None, max_options: int | None
+    ) -> tuple[float, int]:
+        limits = self.limits
+        seconds = limits.time_limit if time_limit is None else time_limit
+        if not 0 < seconds <= limits.max_time_limit:
+            raise ApiError(
+                BAD_REQUEST,
+                f"time_limit must be more than 0 and at most {limits.max_time_limit:g} "
+                f"seconds, got {seconds!r}",
+                None,
+            )
+        listed = limits.max_options if max_options is None else max_options
+        if not 0 <= listed <= limits.max_max_options:
+            raise ApiError(
+                BAD_REQUEST,
+                f"max_options must be from 0 to {limits.max_max_options}, got {listed!r}",
+                None,
+            )
+        return seconds, listed
+
+    def publishes(
+        self, body: object, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> dict[str, Any]:
+        """The publishes contract (``PublishReport.to_dict()``) for a position document.
+
+        Constraints come from the document. ``time_limit`` (seconds) and
+        ``max_options`` default to the limits' and may not exceed their caps. A
+        position may not name a catalogue file: only ``"default"`` or an
+        embedded catalogue (no base folder is given to the reader).
+        """
+        seconds, listed = self._publish_limits(time_limit, max_options)
+        try:
+            position, constraints = query_from_dict(body)
+        except PasticheError as error:
+            raise from_library(error) from None
+        try:
+            report = solve(
+                position, constraints=constraints, time_limit=seconds, max_options=listed
+            )
+        except PasticheError as error:
+            raise from_library(error) from None
+        return report.to_dict()
+
+    def _answer_key(
+        self, raw: bytes, time_limit: float | None, max_options: int | None
+    ) -> tuple[bytes, float, int]:
+        seconds, listed = self._publish_limits(time_limit, max_options)
+        return hashlib.blake2b(raw, digest_size=16).digest(), seconds, listed
+
+    def cached_publishes(
+        self, raw: bytes, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> bytes | None:
+        """The stored answer to this exact body under these limits, if any (no search).
+
+        >>> service = Service()
+        >>> body = b'{"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}'
+        >>> service.cached_publishes(body) is None
+        True
+        >>> answer = service.publishes_bytes(body)
+        >>> service.cached_publishes(body) == answer
+        True
+        """
+        return self.answers.get(self._answer_key(raw, time_limit, max_options))
+
+    def publishes_bytes(
+        self, raw: bytes, *, time_limit: float | None = None, max_options: int | None = None
+    ) -> bytes:
+        """:meth:`publishes` for a raw body, as JSON bytes, kept in the answer cache.
+
+        Answers cut short by the clock are not kept: another try may find more.
+        """
+        key = self._answer_key(raw, time_limit, max_options)
+        found = self.answers.get(key)
+        if found is not None:
+            return found
+        data = self.publishes(self.decode(raw), time_limit=key[1], max_options=key[2])
+        encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if data["stopped_by"] != "time_limit":
+            self.answers.put(key, encoded)
+        return encoded
+
+    # ------------------------------------------------------------------
+    # Hints
+    # ------------------------------------------------------------------
+    def analysis(self) -> Analyse:
+        """The analysis function, loaded on first use; 503 if it is not installed."""
+        with self._analyse_lock:
+            if self._analyse is None:
+                try:
+                    module = importlib.import_module(ANALYSIS_MODULE)
+                except ImportError as error:
+                    raise ApiError(
+                        UNAVAILABLE,
+                        f"hints need the analysis engine ({ANALYSIS_MODULE}), which is not "
+                        f"installed here ({error})",
+                        None,
+                    ) from None
+                found = getattr(module, "analyse", None)
+                if not callable(found):
+                    raise ApiError(UNAVAILABLE, f"{ANALYSIS_MODULE} has no analyse function", None)
+                self._analyse = found
+            return self._analyse
+
+    def hint(self, body: object) -> dict[str, Any]:
+        """The ``hint`` contract for ``{"view": …, "budget_ms": 300, "seed": 1}``.
+
+        ``budget_ms`` defaults to the limits' ``budget_ms`` and may not exceed
+        ``max_budget_ms``; ``seed`` defaults to 0.
+
+        >>> Service().hint({"view": {}, "budget_ms": 10**9})
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.errors.ApiError: expected an integer from 1 to 5000, got 1000000000
+        """
+        limits = self.limits
+        try:
+            root = read_object(body, "$", ("view",), ("budget_ms", "seed"))
+            budget = read_int(
+                root.get("budget_ms", limits.budget_ms), "$.budget_ms", 1, limits.max_budget_ms
+            )
+            seed = read_int(root.get("seed", 0), "$.seed", 0, MAX_SEED)
+        except PasticheError as error:
+            raise from_library(error) from None
+        try:
+            view = view_from_dict(root["view"])
+        except PasticheError as error:
+            raise from_library(error, under="$.view") from None
+        analyse = self.analysis()
+        try:
+            analysis = analyse(view, budget_ms=budget, seed=seed)
+        except PasticheError as error:
+            raise from_library(error, under="$.view") from None
+        return analysis.to_dict()
+
+    # ------------------------------------------------------------------
+    # Games
+    # ------------------------------------------------------------------
+    def create_game(self, body: object) -> dict[str, Any]:
+        """A new game: ``{"game": id, "tokens": {"0": token, …}}``, one token per human seat.
+
+        Body fields, all optional: ``players`` (3–5, default the number of
+        seats or 4), ``seed`` (default: drawn at random), ``catalogue``
+        (``"default"`` or an embedded catalogue object, never a file) and
+        ``seats`` (``"human"`` or a bot name per seat; default a human in seat
+        0 and ``"random"`` bots). The bots then play until a human is to move.
+        """
+        try:
+            root = read_object(body, "$", (), ("players", "seed", "catalogue", "seats"))
+            seats = self._read_seats(root)
+            players = read_int(
+                root.get("players", len(seats) if seats else 4),
+                "$.players",
+                MIN_PLAYERS,
+                MAX_PLAYERS,
+            )
+            if seats and len(seats) != players:
+                raise ApiError(
+                    BAD_REQUEST,
+                    f"expected {players} seats (one per player), got {len(seats)}",
+                    "$.seats",
+                )
+            if not seats:
+                seats = [HUMAN] + ["random"] * (players - 1)
+            seed = read_int(
+                root["seed"] if "seed" in root else secrets.randbelow(2**32), "$.seed", 0, MAX_SEED
+            )
+            catalogue = _read_catalogue(root.get("catalogue", "default"))
+        except PasticheError as error:
+            raise from_library(error) from None
+        session = GameSession.start(
+            new_game_id(), players=players, seed=seed, seats=seats, catalogue=catalogue
+        )
+        tokens = session.issue_tokens()
+        with session.lock:
+            session.advance(self.limits, self.bots)
+            self.store.add(session)
+        return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
+
+    def _read_seats(self, root: Mapping[str, Any]) -> list[str]:
+        if "seats" not in root:
+            return []
+        seats = read_array(root["seats"], "$.seats")
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise ApiError(
+                BAD_REQUEST,
+                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R10), got {len(seats)} seats",
+                "$.seats",
+            )
+        kinds = (HUMAN, *self.bots)
+        for index, kind in enumerate(seats):
+            if kind not in kinds:
+                shown = describe(kind)
+                names = ", ".join(repr(name) for name in kinds)
+                raise ApiError(
+                    BAD_REQUEST,
+                    f"unknown seat {shown}: expected one of {names}",
+                    f"$.seats[{index}]",
+                )
+        if HUMAN not in seats:
+            raise ApiError(BAD_REQUEST, "a game needs at least one 'human' seat", "$.seats")
+        return [str(kind) for kind in seats]
+
+    def session(self, game_id: str, token: str | None) -> tuple[GameSession, int]:
+        """The game and the seat that ``token`` opens: 404 for no game, 403 for a wrong token."""
+        session = None
+        if isinstance(game_id, str) and 0 < len(game_id) <= _MAX_ID:
+            session = self.store.get(game_id)
+        if session is None:
+            shown = describe(game_id) if isinstance(game_id, str) else "this id"
+            raise ApiError(NOT_FOUND, f"no game {shown.removeprefix('the string ')}", None)
+        if not isinstance(token, str) or not token:
+            raise ApiError(FORBIDDEN, "a token is needed: Authorization: Bearer <token>", None)
+        seat = session.seat_of(token)
+        if seat is None:
+            raise ApiError(FORBIDDEN, "this token opens no seat of the game", None)
+        return session, seat
+
+    def game_state(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """What the token's seat is shown: view, legal moves, ``to_move``, ``over``."""
+        session, seat = self.session(game_id, token)
+        with session.lock:
+            if session.waiting():
+                try:
+                    session.advance(self.limits, self.bots)
+                finally:
+                    self.store.save(session)
+            return session.state(seat, self.limits)
+
+    def move(self, game_id: str, token: str | None, body: object) -> dict[str, Any]:
+        """Play ``{"move": "draw"}`` for the token's seat, then let the bots play.
+
+        A move that does not parse is a 400, a move the rules forbid now (or
+        out of turn) a 409, both at ``$.move``. The answer is the seat's new
+        state (as :meth:`game_state`), written to the store before it is sent.
+        """
+        session, seat = self.session(game_id, token)
+        try:
+            root = read_object(body, "$", ("move",), ())
+        except PasticheError as error:
+            raise from_library(error) from None
+        text = root["move"]
+        if not isinstance(text, str):
+            raise ApiError(
+                BAD_REQUEST, f"expected a move such as 'draw', got {describe(text)}", "$.move"
+            )
+        try:
+            move = Move.parse(text)
+        except PasticheError as error:
+            raise from_library(error, under="$.move") from None
+        with session.lock:
+            game = session.game
+            if game.is_over:
+                raise ApiError(CONFLICT, "the game is over (R12)", "$.move")
+            if game.to_move != seat:
+                raise ApiError(
+                    CONFLICT,
+                    f"it is player {game.to_move}'s turn, not player {seat}'s",
+                    "$.move",
+                )
+            try:
+                game.apply(move)
+            except IllegalMoveError as error:
+                raise from_library(error, status=CONFLICT, under="$.move") from None
+            try:
+                session.advance(self.limits, self.bots)
+            finally:  # the human's move is kept even if a bot fails
+                self.store.save(session)
+            return session.state(seat, self.limits)
+
+    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The game's record (``pastiche-record``) once it is over; 409 before."""
+        session, _ = self.session(game_id, token)
+        with session.lock:
+            if not session.game.is_over:
+                raise ApiError(
+                    CONFLICT, "the game is not over: its record is given once it ends", None
+                )
+            return session.record.to_dict()
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+
+def _read_catalogue(value: object) -> Catalogue:
+    path = "$.catalogue"
+    if isinstance(value, str):
+        if value in SHIPPED_CATALOGUES:
+            return SHIPPED_CATALOGUES[value]
+        names = ", ".join(repr(name) for name in SHIPPED_CATALOGUES)
+        raise ApiError(
+            BAD_REQUEST,
+            f"expected {names} or a catalogue object, got {describe(value)} "
+            "(a game never reads a catalogue file)",
+            path,
+        )
+    if not isinstance(value, Mapping):
+        raise ApiError(
+            BAD_REQUEST, f"expected 'default' or a catalogue object, got {describe(value)}", path
+        )
+    try:
+        return Catalogue.from_dict(value)
+    except InvalidCatalogueError as error:
+        raise ApiError(BAD_REQUEST, str(error), path) from None
