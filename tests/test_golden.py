@@ -29,6 +29,7 @@ cards from his hand".
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import itertools
 import json
@@ -81,7 +82,8 @@ def read_query(doc: Mapping[str, Any]) -> tuple[Position, Constraints]:
         max_gifts=raw.get("max_gifts"),
         min_points=raw.get("min_points"),
     )
-    return position, constraints
+    # The document's constraints are the position's own.
+    return dataclasses.replace(position, constraints=constraints), constraints
 
 
 def load_golden() -> list[dict[str, Any]]:

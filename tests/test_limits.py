@@ -139,10 +139,10 @@ def test_a_time_limit_cuts_the_crowded_position_short_with_legal_options(
 ) -> None:
     position = crowded_position()
     start = time.monotonic()
-    report = solve(position, card_level=card_level, time_limit=0.3, max_options=None)
+    report = solve(position, card_level=card_level, time_limit=1.0, max_options=None)
     elapsed = time.monotonic() - start
     assert (report.complete, report.stopped_by) == (False, "time_limit")
-    assert elapsed < 5, "the time limit must bound the call (it took 153 s before limits)"
+    assert elapsed < 6, "the time limit must bound the call (it took 153 s before limits)"
     assert 0 < len(report.options) < report.total or not report.counts
     for option in report.options[:: max(1, len(report.options) // 200)]:
         assert check_option(position, option) is None

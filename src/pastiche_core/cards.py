@@ -31,7 +31,10 @@ __all__ = [
     "MAX_RANK",
     "MIN_RANK",
     "Card",
+    "CardsLike",
     "Genre",
+    "as_card",
+    "as_cards",
     "format_cards",
     "parse_cards",
 ]
@@ -316,6 +319,63 @@ def parse_cards(text: str) -> list[Card]:
             f"invalid cards {quote(text)}: longer than {MAX_NOTATION_LENGTH:,} characters"
         )
     return [Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token]
+
+
+CardsLike = str | Card | Iterable[str | Card]
+"""What the API accepts wherever it takes cards: notation (``"SCI9 HOR7"``), a
+:class:`Card`, or an iterable of either."""
+
+
+def as_card(value: str | Card) -> Card:
+    """A :class:`Card` from a card or its notation (R1).
+
+    >>> as_card("sci9") is as_card(Card.parse("SCI9"))
+    True
+    >>> as_card(9)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid card 9: expected a Card or notation such as 'SCI9' (R1)
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    raise InvalidNotationError(
+        f"invalid card {quote(value)}: expected a Card or notation such as 'SCI9' (R1)"
+    )
+
+
+def as_cards(value: CardsLike) -> tuple[Card, ...]:
+    """Cards from notation, a card, or an iterable of cards and notation, in the order given.
+
+    A string is card notation, never an iterable of characters.
+
+    >>> as_cards("SCI9 HOR7")
+    (Card.parse('SCI9'), Card.parse('HOR7'))
+    >>> as_cards(["SCI9", Card.parse("HOR7")]) == as_cards("SCI9, HOR7")
+    True
+    >>> as_cards(Card.parse("MAG13"))
+    (Card.parse('MAG13'),)
+    >>> as_cards(7)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid cards 7: expected notation such as 'SCI9 HOR7', a Card or an iterable of them (R1)
+    """
+    if isinstance(value, str):
+        return tuple(parse_cards(value))
+    if isinstance(value, Card):
+        return (value,)
+    if isinstance(value, bytes | bytearray) or not isinstance(value, Iterable):
+        raise InvalidNotationError(
+            f"invalid cards {quote(value)}: expected notation such as 'SCI9 HOR7', a Card "
+            "or an iterable of them (R1)"
+        )
+    cards = []
+    for index, item in enumerate(value):
+        if index >= len(DECK):
+            raise InvalidNotationError(f"invalid cards: more than the {len(DECK)} of the deck")
+        cards.append(as_card(item))
+    return tuple(cards)
 
 
 def format_cards(cards: Iterable[Card], *, sort: bool = True) -> str:

@@ -119,7 +119,7 @@ def gift_candidates(
     >>> gift_candidates(pos, option, Constraints(keep=frozenset({Card.parse("MYT6")})))
     [Card.parse('MAG13')]
     """
-    kept = constraints.keep if constraints is not None else frozenset()
+    kept = (constraints if constraints is not None else position.constraints).keep
     played = set(option.played)
     spare = sorted(
         (card for card in position.hand if card not in played and card not in kept),

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ._text import MAX_NOTATION_LENGTH, quote, too_long
-from .cards import Card, format_cards
+from .cards import Card, CardsLike, as_card, as_cards, format_cards
 from .errors import InvalidNotationError
 
 __all__ = [
@@ -124,6 +124,10 @@ class Gift:
     to: int
     card: Card
 
+    def __post_init__(self) -> None:
+        if self.card.__class__ is not Card:
+            object.__setattr__(self, "card", as_card(self.card))
+
     def __str__(self) -> str:
         return f"{self.to}:{self.card}"
 
@@ -209,8 +213,8 @@ class Keep(Move):
     discard: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
-        object.__setattr__(self, "discard", tuple(self.discard))
+        object.__setattr__(self, "cards", tuple(sorted(_cards(self.cards))))
+        object.__setattr__(self, "discard", _cards(self.discard))
 
     @classmethod
     def of(cls, cards: str) -> Keep:
@@ -251,6 +255,10 @@ class Choose(Move):
     keyword: ClassVar[str] = "choose"
     card: Card
 
+    def __post_init__(self) -> None:
+        if self.card.__class__ is not Card:
+            object.__setattr__(self, "card", as_card(self.card))
+
     def __str__(self) -> str:
         return f"choose {self.card}"
 
@@ -272,9 +280,15 @@ class Publish(Move):
     gifts: tuple[Gift, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "played", tuple(sorted(self.played)))
-        object.__setattr__(self, "cited", tuple(sorted(self.cited)))
-        object.__setattr__(self, "gifts", tuple(sorted(self.gifts)))
+        object.__setattr__(self, "played", tuple(sorted(_cards(self.played))))
+        cited = self.cited
+        if any(ref.__class__ is not NovelRef for ref in cited):
+            cited = tuple(NovelRef.parse(ref) if isinstance(ref, str) else ref for ref in cited)
+        object.__setattr__(self, "cited", tuple(sorted(cited)))
+        gifts = self.gifts
+        if any(gift.__class__ is not Gift for gift in gifts):
+            gifts = tuple(Gift.parse(gift) if isinstance(gift, str) else gift for gift in gifts)
+        object.__setattr__(self, "gifts", tuple(sorted(gifts)))
 
     @classmethod
     def of(cls, novel: str, played: str, *, cite: str = "", gifts: str = "") -> Publish:
@@ -321,6 +335,12 @@ class Read(Move):
     source: NovelRef
     card: Card
 
+    def __post_init__(self) -> None:
+        if isinstance(self.source, str):
+            object.__setattr__(self, "source", NovelRef.parse(self.source))
+        if self.card.__class__ is not Card:
+            object.__setattr__(self, "card", as_card(self.card))
+
     def __str__(self) -> str:
         return f"read {self.source} {self.card}"
 
@@ -342,6 +362,10 @@ class TakeFlag(Move):
     keyword: ClassVar[str] = "flag"
     card: Card
 
+    def __post_init__(self) -> None:
+        if self.card.__class__ is not Card:
+            object.__setattr__(self, "card", as_card(self.card))
+
     def __str__(self) -> str:
         return f"flag {self.card}"
 
@@ -350,6 +374,13 @@ def _words(text: str, what: str) -> list[str]:
     if not isinstance(text, str) or too_long(text):
         raise InvalidNotationError(f"invalid {what} {quote(text)}: expected a notation string")
     return text.split()
+
+
+def _cards(value: CardsLike) -> tuple[Card, ...]:
+    """Cards given to a move: a tuple of Cards as it is (the engine's fast path), else parsed."""
+    if isinstance(value, tuple) and all(card.__class__ is Card for card in value):
+        return value
+    return as_cards(value)
 
 
 def _no_args(move: Move) -> Callable[[list[str]], Move]:

@@ -26,10 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._text import quote
 from .cards import Card, format_cards
-from .errors import InvalidStateError
-from .game import MAX_PLAYERS
+from .constraints import Constraints
 from .position import Position
 from .rules import owed_text, publish_violation
 
@@ -106,96 +104,6 @@ class PublishOption:
         if self.gifts:
             text += " gifts " + " ".join(f"{owner}x{count}" for owner, count in self.gifts)
         return text
-
-
-@dataclass(frozen=True, slots=True)
-class Constraints:
-    """Side constraints a player may put on a hint; every engine honours them.
-
-    * ``keep``: cards that must stay in hand — neither played nor given;
-    * ``no_cite``: players whose Masterpieces must not be cited;
-    * ``max_gifts``: at most this many gift cards;
-    * ``min_points``: only Novels worth at least this many points.
-
-    >>> Constraints(max_gifts=1, no_cite=frozenset({2})).allows_owner(2)
-    False
-    >>> Constraints(no_cite=frozenset({5}))
-    Traceback (most recent call last):
-    ...
-    pastiche_core.errors.InvalidStateError: constraints.no_cite: expected seats from 0 to 4 (R10), got 5
-    """
-
-    keep: frozenset[Card] = frozenset()
-    no_cite: frozenset[int] = frozenset()
-    max_gifts: int | None = None
-    min_points: int | None = None
-
-    def __post_init__(self) -> None:
-        for name, what in (("keep", "Cards"), ("no_cite", "seats")):
-            value = getattr(self, name)
-            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-                raise InvalidStateError(
-                    f"constraints.{name}: expected a set of {what}, got {quote(value)}"
-                )
-            try:
-                object.__setattr__(self, name, frozenset(value))
-            except TypeError:
-                raise InvalidStateError(f"constraints.{name}: expected a set of {what}") from None
-        for card in self.keep:
-            if not isinstance(card, Card):
-                raise InvalidStateError(f"constraints.keep: expected Cards, got {quote(card)}")
-        for seat in self.no_cite:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_PLAYERS:
-                raise InvalidStateError(
-                    f"constraints.no_cite: expected seats from 0 to {MAX_PLAYERS - 1} (R10), "
-                    f"got {quote(seat)}"
-                )
-        for name in ("max_gifts", "min_points"):
-            value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 0
-            ):
-                raise InvalidStateError(
-                    f"constraints.{name}: expected an integer >= 0, got {value!r}"
-                )
-
-    @property
-    def is_empty(self) -> bool:
-        """No constraint at all."""
-        return self == _NONE
-
-    def allows_owner(self, owner: int) -> bool:
-        """Whether ``owner``'s Masterpieces may be cited."""
-        return owner not in self.no_cite
-
-    def check_against(self, position: Position) -> None:
-        """Reject constraints that name cards outside the hand.
-
-        >>> from pastiche_core.cards import parse_cards
-        >>> Constraints(keep=frozenset(parse_cards("SCI9"))).check_against(Position.quick("HOR7"))
-        Traceback (most recent call last):
-        ...
-        pastiche_core.errors.InvalidStateError: constraints.keep: SCI9 is not in the hand
-        """
-        missing = sorted(self.keep - set(position.hand))
-        if missing:
-            raise InvalidStateError(f"constraints.keep: {format_cards(missing)} is not in the hand")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (only the constraints that are set)."""
-        data: dict[str, Any] = {}
-        if self.keep:
-            data["keep"] = [str(card) for card in sorted(self.keep)]
-        if self.no_cite:
-            data["no_cite"] = sorted(self.no_cite)
-        if self.max_gifts is not None:
-            data["max_gifts"] = self.max_gifts
-        if self.min_points is not None:
-            data["min_points"] = self.min_points
-        return data
-
-
-_NONE = Constraints()
 
 
 def make_option(
@@ -310,8 +218,9 @@ def check_option(
     spare = len(hand) - len(option.played)
     if option.gift_count > spare:
         return f"{option.gift_count} gifts owed but only {spare} unplayed card(s) (R5)"
-    if constraints is not None:
-        return _constraint_violation(position, option, constraints, spare)
+    cons = constraints if constraints is not None else position.constraints
+    if not cons.is_empty:
+        return _constraint_violation(position, option, cons, spare)
     return None
 
 

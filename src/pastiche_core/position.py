@@ -15,15 +15,17 @@ Position.quick('MYT6 SCI9 MYS7 FAN7', table='m1=0:SCI7 m2=1:HOR7 m3=1:MYT7', pla
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ._text import MAX_NOTATION_LENGTH, quote, too_long
-from .cards import Card, format_cards, parse_cards
+from .cards import Card, CardsLike, as_card, as_cards, format_cards, parse_cards
 from .catalogue import Catalogue
+from .constraints import Constraints
 from .errors import InvalidNotationError, InvalidStateError
 from .game import MAX_PLAYERS
 from .moves import NOTATION_SEATS
@@ -65,13 +67,17 @@ class Masterpiece:
     owner: int
     card: Card
 
+    def __post_init__(self) -> None:
+        if isinstance(self.card, str):
+            object.__setattr__(self, "card", as_card(self.card))
+
     @property
     def rank(self) -> int:
         """The rank a citation contributes (R4)."""
         return self.card.rank
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Position:
     """One player's publish question, validated on construction.
 
@@ -89,14 +95,50 @@ class Position:
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: player: expected a seat from 0 to 4 (R10), got 990
+
+    The hand takes cards in any form (``"SCI9 HOR7"``, Cards, or an iterable of
+    either). ``constraints`` are the position's own hint constraints (a position
+    file may carry them): :func:`~pastiche_core.solver.solve` honours them
+    unless given others.
+
+    >>> Position(player=0, hand="SCI9 HOR7", constraints=Constraints(keep="SCI9")).constraints.keep
+    frozenset({Card.parse('SCI9')})
     """
 
     player: int
     hand: tuple[Card, ...]
-    masterpieces: tuple[Masterpiece, ...] = ()
-    held_novels: frozenset[str] = frozenset()
-    supply: Mapping[str, int] = field(default_factory=dict)
-    catalogue: Catalogue = field(default_factory=Catalogue.default)
+    masterpieces: tuple[Masterpiece, ...]
+    held_novels: frozenset[str]
+    supply: Mapping[str, int]
+    catalogue: Catalogue
+    constraints: Constraints
+
+    def __init__(
+        self,
+        player: int,
+        hand: CardsLike,
+        masterpieces: Iterable[Masterpiece] = (),
+        held_novels: Iterable[str] = frozenset(),
+        supply: Mapping[str, int] | None = None,
+        catalogue: Catalogue | None = None,
+        constraints: Constraints | None = None,
+    ) -> None:
+        try:
+            cards = as_cards(hand)
+        except InvalidNotationError as error:
+            raise InvalidStateError(f"hand: {error}") from None
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "hand", cards)
+        object.__setattr__(self, "masterpieces", masterpieces)
+        object.__setattr__(self, "held_novels", held_novels)
+        object.__setattr__(self, "supply", {} if supply is None else supply)
+        object.__setattr__(
+            self, "catalogue", Catalogue.default() if catalogue is None else catalogue
+        )
+        object.__setattr__(
+            self, "constraints", Constraints() if constraints is None else constraints
+        )
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         _check_seat(self.player, "player")
@@ -181,6 +223,11 @@ class Position:
         object.__setattr__(self, "masterpieces", masterpieces)
         object.__setattr__(self, "held_novels", held)
         object.__setattr__(self, "supply", MappingProxyType(supply))
+        if not isinstance(self.constraints, Constraints):
+            raise InvalidStateError(
+                f"constraints: expected Constraints, got {quote(self.constraints)}"
+            )
+        self.constraints.check_against(self)
 
     # ------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -193,6 +240,7 @@ class Position:
             and self.held_novels == other.held_novels
             and dict(self.supply) == dict(other.supply)
             and self.catalogue == other.catalogue
+            and self.constraints == other.constraints
         )
 
     def __hash__(self) -> int:
@@ -215,6 +263,8 @@ class Position:
             parts.append(f"supply={used!r}")
         if not self.catalogue.is_default:
             parts.append(f"catalogue={self.catalogue!r}")  # not pasteable: name the catalogue
+        if not self.constraints.is_empty:
+            parts.append(f"constraints={self.constraints!r}")
         return f"Position.quick({', '.join(parts)})"
 
     def __str__(self) -> str:
@@ -299,6 +349,7 @@ class Position:
         held: str = "",
         supply: Mapping[str, int] | None = None,
         catalogue: Catalogue | None = None,
+        constraints: Constraints | None = None,
     ) -> Position:
         """A position from short strings, for the REPL.
 
@@ -341,15 +392,21 @@ class Position:
             held_novels=frozenset(held.split()),
             supply=dict(supply or {}),
             catalogue=catalogue if catalogue is not None else Catalogue.default(),
+            constraints=constraints,
         )
 
-    def without_cards(self, cards: Iterable[Card]) -> Position:
+    def without_cards(self, cards: CardsLike) -> Position:
         """The same position with ``cards`` removed from the hand (e.g. after giving them).
 
-        >>> Position.quick("SCI9 HOR7").without_cards(parse_cards("HOR7")).hand
+        Kept cards (``constraints.keep``) that leave the hand are no longer kept.
+
+        >>> Position.quick("SCI9 HOR7").without_cards("HOR7").hand
         (Card.parse('SCI9'),)
         """
-        gone = set(cards)
+        gone = set(as_cards(cards))
+        constraints = self.constraints
+        if constraints.keep & gone:
+            constraints = dataclasses.replace(constraints, keep=constraints.keep - gone)
         return Position(
             self.player,
             tuple(c for c in self.hand if c not in gone),
@@ -357,4 +414,5 @@ class Position:
             self.held_novels,
             dict(self.supply),
             self.catalogue,
+            constraints,
         )

@@ -81,7 +81,7 @@ def solve(
     _check_engine(engine)
     limit = check_max_options(max_options)
     clock = Deadline(time_limit)
-    cons = constraints if constraints is not None else Constraints()
+    cons = constraints if constraints is not None else position.constraints
     if engine == "fast":
         found = solver_fast.search(
             position, cons, card_level=card_level, max_options=limit, deadline=clock

@@ -54,7 +54,6 @@ T = TypeVar("T")
 _SEED = 20240229  # every solve: one worker and a fixed seed, so results are reproducible
 
 _ORDERS = (("played", "gifts"), ("gifts", "played"))
-_NO_CONSTRAINTS = Constraints()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +89,7 @@ class _Context:
 
 
 def _context(position: Position, constraints: Constraints | None) -> _Context:
-    cons = constraints if constraints is not None else _NO_CONSTRAINTS
+    cons = constraints if constraints is not None else position.constraints
     cons.check_against(position)
     hand: dict[int, int] = {}
     for card in position.hand:

@@ -44,7 +44,6 @@ __all__ = [
     "search",
 ]
 
-_NO_CONSTRAINTS = Constraints()
 _LISTING_SHARE = 0.55  # of the time limit, for listing options (see search)
 _ORDERS = (("played", "gifts"), ("gifts", "played"))
 
@@ -71,7 +70,7 @@ class _Context:
 
 
 def _context(position: Position, constraints: Constraints | None) -> _Context:
-    cons = constraints if constraints is not None else _NO_CONSTRAINTS
+    cons = constraints if constraints is not None else position.constraints
     cons.check_against(position)
     hand_by_rank: dict[int, list[Card]] = {}
     for card in position.hand:

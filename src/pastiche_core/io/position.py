@@ -92,7 +92,9 @@ _CONSTRAINT_FIELDS = ("keep", "no_cite", "max_gifts", "min_points")
 def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> Position:
     """The :class:`~pastiche_core.position.Position` a decoded position document describes.
 
-    A ``constraints`` field is checked but not returned (see :func:`query_from_dict`).
+    A ``constraints`` field becomes the position's own
+    (:attr:`~pastiche_core.position.Position.constraints`), so solving the loaded
+    position answers what the document asks.
     A catalogue path is read only when ``base_dir`` is given, and only from inside
     that folder. Errors name the JSON path.
 
@@ -115,7 +117,10 @@ def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> P
 def query_from_dict(
     data: object, *, base_dir: str | Path | None = None
 ) -> tuple[Position, Constraints]:
-    """The position and the constraints (empty if none are given) of a decoded document.
+    """The position and its constraints (empty if none are given) of a decoded document.
+
+    The position carries the constraints too; they are returned apart for
+    callers that combine them with others (the command line's options).
 
     >>> pos, constraints = query_from_dict({
     ...     "player": 0, "hand": ["MYS7", "FAN7", "SCI9"], "masterpieces": [],
@@ -141,7 +146,7 @@ def query_from_dict(
     supply = _read_supply(root.get("supply", {}), "$.supply", catalogue)
     constraints = _read_constraints(root.get("constraints", {}), "$.constraints", set(hand))
     try:
-        position = Position(player, hand, masterpieces, held, supply, catalogue)
+        position = Position(player, hand, masterpieces, held, supply, catalogue, constraints)
     except InvalidStateError as error:  # the checks above leave nothing to Position; be safe
         raise InvalidStateError(f"$.{error}") from None
     return position, constraints
@@ -443,7 +448,11 @@ def position_to_dict(
     {'player': 0, 'hand': ['MYS7', 'FAN7'], 'masterpieces': [{'id': 'm1', 'owner': 0, 'card': 'SCI7'}],
      'held_novels': ['pairs-3'], 'supply': {'kind-3': 0}, 'catalogue': 'default',
      'constraints': {'max_gifts': 0}}
-    >>> query_from_dict(data) == (pos, Constraints(max_gifts=0))
+    >>> loaded, constraints = query_from_dict(data)
+    >>> loaded.constraints == constraints == Constraints(max_gifts=0)
+    True
+    >>> loaded == Position.quick("MYS7 FAN7", table="m1=0:SCI7", held="pairs-3",
+    ...                          supply={"kind-3": 0}, constraints=constraints)
     True
     """
     catalogue = position.catalogue
@@ -461,8 +470,9 @@ def position_to_dict(
         },
         "catalogue": _DEFAULT_CATALOGUE if catalogue.is_default else catalogue.to_dict(),
     }
-    if constraints is not None and not constraints.is_empty:
-        data["constraints"] = constraints.to_dict()
+    cons = constraints if constraints is not None else position.constraints
+    if not cons.is_empty:
+        data["constraints"] = cons.to_dict()
     return data
 
 
