@@ -427,7 +427,9 @@ def seed_not_an_integer(d: Data) -> None:
     d["seed"] = "7"
 
 
-@invalid("$.rng", "expected a decimal string or an integer, got '0x1f'")
+@invalid(
+    "$.rng", "expected a decimal string of at most 20 digits or an integer, got the string '0x1f'"
+)
 def rng_not_decimal(d: Data) -> None:
     d["rng"] = "0x1f"
 

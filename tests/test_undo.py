@@ -99,3 +99,15 @@ def test_applying_something_that_is_not_a_move_says_so(move: object) -> None:
     with pytest.raises(InvalidNotationError, match="expected a Move or its notation"):
         game.apply(move)  # type: ignore[arg-type]
     assert game == Game(players=3, seed=1)
+
+
+def test_legal_moves_kept_across_an_undo_follow_the_game() -> None:
+    game = Game(players=3, seed=7)
+    game.apply("keep MYT1 HOR7 HOR8")
+    legal = game.legal_moves
+    game.apply("draw")
+    assert all(str(move).startswith("choose") for move in legal)
+    game.undo()
+    game.apply("take")
+    assert not any(str(move).startswith("choose") for move in legal)
+    assert list(legal) == list(game.legal_moves)

@@ -528,10 +528,14 @@ class LegalMoves:
     def __init__(self, game: Game) -> None:
         self._game = game
         self._plan: list[Segment] = []
-        self._plan_at = -1
+        self._plan_at: tuple[int, Move | None] = (-1, None)
 
     def _segments(self) -> list[Segment]:
-        stamp = len(self._game.history)
+        history = self._game.history
+        # The number of moves and the last one: after an undo and another move the
+        # length is the same but the last move differs; the same move again gives
+        # the same position (the engine is deterministic, R14).
+        stamp = (len(history), history[-1] if history else None)
         if stamp != self._plan_at:  # the game moved on since the plan was made
             self._plan = self._game._segments()
             self._plan_at = stamp
