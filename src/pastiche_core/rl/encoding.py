@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, SupportsIndex
 
 from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
@@ -236,7 +236,7 @@ class ActionSpace:
                 f"{novel!r} is not a publishable Novel of catalogue {self.catalogue.name!r}"
             ) from None
 
-    def decode(self, action: int) -> tuple[str, Card | str | None]:
+    def decode(self, action: SupportsIndex) -> tuple[str, Card | str | None]:
         """The kind of ``action`` and its argument: a card, a Novel id or ``None``.
 
         >>> ActionSpace().decode(200), ActionSpace().decode(0), ActionSpace().decode(356)
@@ -260,7 +260,7 @@ class ActionSpace:
             return _BLOCKS[block], DECK[index]
         return "novel", self.novels[offset - len(_BLOCKS) * _CARDS]
 
-    def describe(self, action: int) -> str:
+    def describe(self, action: SupportsIndex) -> str:
         """The action in words, e.g. ``'play SCI7'`` (:meth:`parse` reads it back).
 
         >>> ActionSpace().describe(3)
@@ -928,7 +928,7 @@ class MoveBuilder:
     # ------------------------------------------------------------------
     # Playing actions
     # ------------------------------------------------------------------
-    def is_legal(self, action: int) -> bool:
+    def is_legal(self, action: SupportsIndex) -> bool:
         """Whether ``action`` is legal now.
 
         >>> from pastiche_core import Game
@@ -943,7 +943,7 @@ class MoveBuilder:
             self.legal_actions()
         return index in self._legal_set
 
-    def push(self, action: int) -> Move | None:
+    def push(self, action: SupportsIndex) -> Move | None:
         """Play one atomic action; return the finished move, or ``None`` if more are needed.
 
         An illegal action raises :class:`~pastiche_core.errors.IllegalMoveError`
