@@ -2,7 +2,7 @@
 
 ``env(players=4, catalogue="default", render_mode=None)`` makes the environment
 of :mod:`pastiche_core.rl.aec`, wrapped in PettingZoo's order-enforcing wrapper
-as PettingZoo's own environments are; ``raw_env`` is the environment class
+as PettingZoo's own environments are (:class:`OrderEnforcing`); ``raw_env`` is the environment class
 itself. Observations are dicts with ``"observation"`` (a
 :class:`~pastiche_core.rl.observation.ObservationEncoder` vector) and
 ``"action_mask"`` (the legal atomic actions of
@@ -27,20 +27,43 @@ except ModuleNotFoundError as error:  # pragma: no cover - only without the extr
         name=error.name,
     ) from error
 
+from typing import Any
+
 from .catalogue import Catalogue
 from .rl.aec import Observation, PasticheEnv, returns, winner_returns
 
-__all__ = ["PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
+__all__ = ["OrderEnforcing", "PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
 
 raw_env = PasticheEnv
 """The environment class, unwrapped."""
+
+
+class OrderEnforcing(OrderEnforcingWrapper[str, Observation, int]):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with a direct ``last()``.
+
+    The inherited ``last()`` reads five attributes through the wrapper's
+    attribute forwarding, which costs as much as a step of a small game; this
+    one asks the environment once (and still refuses before ``reset``).
+
+    >>> wrapped = OrderEnforcing(PasticheEnv(players=3))
+    >>> wrapped.last()
+    Traceback (most recent call last):
+    ...
+    AttributeError: agent_selection cannot be accessed before reset
+    """
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """The observation, reward, termination, truncation and info of the agent to move."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
 
 
 def env(
     players: int = 4,
     catalogue: str | Catalogue = "default",
     render_mode: str | None = None,
-) -> OrderEnforcingWrapper[str, Observation, int]:
+) -> OrderEnforcing:
     """A Pastiche AEC environment for ``players`` seats (3–5).
 
     ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
@@ -50,6 +73,6 @@ def env(
     >>> env(players=4).unwrapped.space.size
     357
     """
-    return OrderEnforcingWrapper(
+    return OrderEnforcing(
         PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode)
     )

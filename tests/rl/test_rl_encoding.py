@@ -41,6 +41,7 @@ from pastiche_core import (
     OfAKind,
     Phase,
     Publish,
+    Total,
 )
 from pastiche_core.rl import ActionSpace, MoveBuilder, Stage
 
@@ -451,3 +452,33 @@ def test_partial_state_is_reported() -> None:
     assert builder.push(SPACE.parse("gift MYS9")) == Publish.of(
         "kind-3", "SCI7 HOR7", cite="1:kind-3", gifts="1:MYS9"
     )
+
+
+# ----------------------------------------------------------------------
+# The Total search of the mask agrees with the pattern's own search
+# ----------------------------------------------------------------------
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
+def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
+    from pastiche_core.rl.encoding import _NO_CHOICE, _START, _combos, _counts, _feasible, _Table
+
+    specs = [
+        NovelSpec(f"total-{count}-{target}", "Total", Total(count, target), 1, 1)
+        for count, target in [(5, 49), (7, 49), (3, 20), (2, 14), (1, 7), (4, 10), (9, 70)]
+    ]
+    compared = 0
+    for game in itertools.islice(atomic_positions(players, seed), 0, None, 2):
+        if game.is_over:
+            continue
+        table = _Table(game.view(game.to_move))
+        for spec in specs:
+            assert spec.pattern is not None
+            generic = [
+                counts
+                for counts in map(_counts, spec.pattern.combinations(table.pool))
+                if _feasible(table, counts, _NO_CHOICE, _START, 0, 0)
+            ]
+            assert sorted(_combos(spec, table, first=False)) == sorted(generic)
+            assert bool(_combos(spec, table, first=True)) == bool(generic)
+            compared += bool(generic)
+    assert compared

@@ -80,6 +80,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
+from ..patterns import Total
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -325,6 +326,7 @@ class _Table:
         "own",
         "own_by_rank",
         "player",
+        "pool",
         "published",
     )
 
@@ -362,6 +364,8 @@ class _Table:
         self.h = h
         self.own = own
         self.oth = oth
+        # Cards available per rank, hand and every Masterpiece together.
+        self.pool = tuple(h[r] + own[r] + oth[r] for r in range(_RANKS))
         self.hand_by_rank: list[list[int]] = []
 
     def detail(self) -> None:
@@ -397,11 +401,6 @@ class _Table:
         self.above_hand = above_hand
         self.above_own = above_own
         self.above_oth = above_oth
-
-    def pool(self) -> tuple[int, ...]:
-        """Cards available per rank, hand and every Masterpiece together."""
-        h, own, oth = self.h, self.own, self.oth
-        return tuple(h[r] + own[r] + oth[r] for r in range(_RANKS))
 
     def ref(self, index: int) -> NovelRef:
         """The reference of the Masterpiece whose card is ``index``."""
@@ -521,6 +520,111 @@ def _fits(
     return cost <= limit
 
 
+class _TotalCombos:
+    """The rank multisets of a :class:`~pastiche_core.patterns.Total` that pass :func:`_feasible`.
+
+    The pattern's own search counts every completion before it yields one; this
+    one walks the ranks from the highest down and prunes on the sum (each card
+    left is worth 1 to the current rank), on the cards left, on the cost (own
+    Masterpieces are the only free cards) and on failures already seen, so
+    asking whether one exists stops at the first. It yields exactly the
+    multisets of ``pattern.combinations(pool)`` for which
+    ``_feasible(table, counts, _NO_CHOICE, _START, 0, 0)`` holds.
+    """
+
+    __slots__ = ("cap", "counts", "fails", "found", "h", "limit", "own", "own_pre", "pool")
+
+    def __init__(self, table: _Table) -> None:
+        self.h, self.own, self.limit = table.h, table.own, table.limit
+        self.pool = table.pool
+        own = table.own
+        cap = [0] * _RANKS
+        own_pre = [0] * _RANKS
+        for rank in range(1, _RANKS):
+            cap[rank] = cap[rank - 1] + self.pool[rank]
+            own_pre[rank] = own_pre[rank - 1] + own[rank]
+        self.cap, self.own_pre = cap, own_pre
+        self.counts = [0] * _RANKS
+        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
+        self.found: list[tuple[int, ...]] | None = None
+
+    def exists(self, count: int, target: int) -> bool:
+        """Whether some multiset passes."""
+        self.found = None
+        return self._walk(_RANKS - 1, count, target, 0, False, False)
+
+    def every(self, count: int, target: int) -> list[tuple[int, ...]]:
+        """Every multiset that passes, as rank counts."""
+        self.found = []
+        self._walk(_RANKS - 1, count, target, 0, False, False)
+        return self.found
+
+    def _walk(self, rank: int, left: int, need: int, cost: int, free: bool, hand: bool) -> bool:
+        limit = self.limit
+        if not left:
+            if need or not hand or cost + (0 if free else 1) > limit:
+                return False
+            if self.found is not None:
+                self.found.append(tuple(self.counts))
+            return True
+        pool = self.pool
+        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
+        if (  # then of the rank below
+            need < left
+            or need > top * rank + (left - top) * (rank - 1)
+            or self.cap[rank] < left
+            or cost + left - self.own_pre[rank] > limit
+        ):
+            return False
+        key = (rank, left, need, free, hand)
+        failed = self.fails.get(key)
+        if failed is not None and cost >= failed:
+            return False
+        h, mine = self.h[rank], self.own[rank]
+        found = False
+        counts = self.counts
+        for taken in range(min(pool[rank], left, need // rank), -1, -1):
+            spent = cost + (taken - mine if taken > mine else 0)
+            if spent > limit:
+                continue
+            counts[rank] = taken
+            if self._walk(
+                rank - 1,
+                left - taken,
+                need - taken * rank,
+                spent,
+                free or (taken > mine and h > 0),
+                hand or (taken > 0 and h > 0),
+            ):
+                found = True
+                if self.found is None:
+                    counts[rank] = 0
+                    return True
+        counts[rank] = 0
+        if not found:
+            self.fails[key] = cost if failed is None else min(failed, cost)
+        return found
+
+
+def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]]:
+    """The rank counts of ``spec``'s multisets that pass :func:`_feasible` (only one if ``first``)."""
+    pattern = spec.pattern
+    assert pattern is not None
+    if type(pattern) is Total:
+        search = _TotalCombos(table)
+        if first:
+            return [()] if search.exists(pattern.count, pattern.target) else []
+        return search.every(pattern.count, pattern.target)
+    found = []
+    for combo in pattern.combinations(table.pool):
+        counts = _counts(combo)
+        if _feasible(table, counts, _NO_CHOICE, _START, 0, 0):
+            found.append(counts)
+            if first:
+                break
+    return found
+
+
 def _counts(combo: Iterable[int]) -> tuple[int, ...]:
     counts = [0] * _RANKS
     for rank in combo:
@@ -633,6 +737,12 @@ class MoveBuilder:
             for owner, count in self._owed
             if count > given.get(owner, 0)
         )
+
+    def _progress(self) -> tuple[Stage, list[int], list[int], list[int], list[int]]:
+        """The stage and the card indexes chosen so far: played, cited, given, discarded."""
+        partial = self._partial
+        gifts = [index for _, index in self._gifts]
+        return self._stage, partial.played, partial.cited, gifts, self._discards
 
     def __repr__(self) -> str:
         parts = [f"player {self.view.player}", self._stage.name.lower()]
@@ -777,7 +887,6 @@ class MoveBuilder:
         found: list[int] = []
         if table.limit:
             supply = dict(self.view.supply)
-            pool: tuple[int, ...] | None = None
             own_total = sum(table.own)
             for index, spec in enumerate(self.space.novel_specs):
                 pattern = spec.pattern
@@ -786,12 +895,8 @@ class MoveBuilder:
                 size = pattern.size
                 if size is not None and size > table.limit + own_total:
                     continue  # R5: every card but own Masterpieces costs a hand card
-                if pool is None:
-                    pool = table.pool()
-                for combo in pattern.combinations(pool):
-                    if _feasible(table, _counts(combo), _NO_CHOICE, _START, 0, 0):
-                        found.append(index)
-                        break
+                if _combos(spec, table, first=True):
+                    found.append(index)
         self._novel_mask = found
         return found
 
@@ -1016,11 +1121,7 @@ class MoveBuilder:
         table.detail()
         assert spec.pattern is not None
         self._novel = spec
-        self._combos = [
-            counts
-            for counts in map(_counts, spec.pattern.combinations(table.pool()))
-            if _feasible(table, counts, _NO_CHOICE, _START, 0, 0)
-        ]
+        self._combos = _combos(spec, table, first=False)
         self._stage = Stage.CARDS
 
     def _choose_card(self, index: int, kind: int) -> None:

@@ -284,28 +284,27 @@ class ObservationEncoder:
         else:
             out[:] = base
         at = self._at
-        n = self.players
-        me = view.player
-        ones: list[int] = []
-        counts: list[tuple[int, int]] = []
-        novel_index = self._novel_index
-        stage = Stage.START
-        if builder is not None and builder.view.player == me:
-            stage = builder.stage
-            ones.extend(at["building_played"] + card.index for card in builder.played)
-            ones.extend(at["building_cited"] + card.index for card in builder.cited)
-            ones.extend(at["building_gifts"] + gift.card.index for gift in builder.gifts)
-            ones.extend(at["building_discards"] + card.index for card in builder.discards)
-            if builder.novel is not None:
-                ones.append(at["building_novel"] + novel_index[builder.novel])
-            if stage is Stage.GIFTS:
-                for owner, count in builder.owed:
-                    counts.append((at["gifts_owed"] + (owner - me) % n, count))
-        ones.append(at["stage"] + int(stage))
+        if builder is None or builder.view.player != view.player or not builder.stage:
+            out[at["stage"]] = 1.0
+            return out
+        stage, played, cited, gifts, discards = builder._progress()
+        ones = [at["stage"] + int(stage)]
+        for name, cards in (
+            ("building_played", played),
+            ("building_cited", cited),
+            ("building_gifts", gifts),
+            ("building_discards", discards),
+        ):
+            if cards:
+                start = at[name]
+                ones += [start + index for index in cards]
+        if builder.novel is not None:
+            ones.append(at["building_novel"] + self._novel_index[builder.novel])
         out[ones] = 1.0
-        if counts:
-            where, values = zip(*counts, strict=True)
-            out[list(where)] = values
+        if stage is Stage.GIFTS:
+            n, me = self.players, view.player
+            for owner, count in builder.owed:
+                out[at["gifts_owed"] + (owner - me) % n] = count
         return out
 
     def _public(self, view: PlayerView) -> npt.NDArray[np.float32]:
@@ -317,10 +316,10 @@ class ObservationEncoder:
         ones: list[int] = []
         counts: list[tuple[int, int]] = []
         hand = at["hand"]
-        ones.extend(hand + card.index for card in view.hand)
+        ones += [hand + card.index for card in view.hand]
         if view.pending is not None:
             drawn = at["drawn"]
-            ones.extend(drawn + card.index for card in view.pending)
+            ones += [drawn + card.index for card in view.pending]
         discard = view.discard
         if discard and discard[-1] is not None:
             ones.append(at["discard_top"] + discard[-1].index)
@@ -352,10 +351,10 @@ class ObservationEncoder:
                     ones.append(held_masterpiece + seat * k + index)
                 else:
                     base = published + seat * _CARDS
-                    ones.extend(base + card.index for card in cards)
+                    ones += [base + card.index for card in cards]
                     ones.append(held_published + seat * k + index)
                 base = novel_cards + index * _CARDS
-                ones.extend(base + card.index for card in cards)
+                ones += [base + card.index for card in cards]
         supply = at["supply"]
         for novel_id, copies in view.supply:
             if copies and novel_id in novel_index:
