@@ -532,7 +532,7 @@ class _TotalCombos:
     ``_feasible(table, counts, _NO_CHOICE, _START, 0, 0)`` holds.
     """
 
-    __slots__ = ("cap", "counts", "fails", "found", "h", "limit", "own", "own_pre", "pool")
+    __slots__ = ("cap", "counts", "fails", "found", "h", "limit", "lowest", "own", "own_pre", "pool")
 
     def __init__(self, table: _Table) -> None:
         self.h, self.own, self.limit = table.h, table.own, table.limit
@@ -544,6 +544,12 @@ class _TotalCombos:
             cap[rank] = cap[rank - 1] + self.pool[rank]
             own_pre[rank] = own_pre[rank - 1] + own[rank]
         self.cap, self.own_pre = cap, own_pre
+        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
+        lowest = [0]
+        for rank in range(1, _RANKS):
+            for _ in range(min(self.pool[rank], _MAX_TOTAL_CARDS + 1 - len(lowest))):
+                lowest.append(lowest[-1] + rank)
+        self.lowest = lowest
         self.counts = [0] * _RANKS
         self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
         self.found: list[tuple[int, ...]] | None = None
@@ -569,8 +575,9 @@ class _TotalCombos:
             return True
         pool = self.pool
         top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
+        lowest = self.lowest
         if (  # then of the rank below
-            need < left
+            (need < lowest[left] if left < len(lowest) else True)
             or need > top * rank + (left - top) * (rank - 1)
             or self.cap[rank] < left
             or cost + left - self.own_pre[rank] > limit
@@ -604,6 +611,9 @@ class _TotalCombos:
         if not found:
             self.fails[key] = cost if failed is None else min(failed, cost)
         return found
+
+
+_MAX_TOTAL_CARDS = _CARDS
 
 
 def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]]:
