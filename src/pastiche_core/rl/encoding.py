@@ -532,7 +532,18 @@ class _TotalCombos:
     ``_feasible(table, counts, _NO_CHOICE, _START, 0, 0)`` holds.
     """
 
-    __slots__ = ("cap", "counts", "fails", "found", "h", "limit", "lowest", "own", "own_pre", "pool")
+    __slots__ = (
+        "cap",
+        "counts",
+        "fails",
+        "found",
+        "h",
+        "limit",
+        "lowest",
+        "own",
+        "own_pre",
+        "pool",
+    )
 
     def __init__(self, table: _Table) -> None:
         self.h, self.own, self.limit = table.h, table.own, table.limit
