@@ -23,7 +23,7 @@ from builders import MINI, build_game, random_positions
 from custom_patterns import SumOfAnySize
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rl_helpers import atomic_moves, atomic_positions, complete_moves
+from rl_common import atomic_moves, atomic_positions, complete_moves
 
 import pastiche_core.movegen
 import pastiche_core.solver_fast

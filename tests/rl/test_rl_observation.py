@@ -13,7 +13,7 @@ import numpy as np
 from builders import build_game, random_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rl_helpers import atomic_positions, swap_hidden
+from rl_common import atomic_positions, swap_hidden
 
 from pastiche_core import Card, Game, InvalidArgumentError, Phase
 from pastiche_core.rl import ActionSpace, Field, MoveBuilder, ObservationEncoder

@@ -1,4 +1,4 @@
-"""Helpers shared by the reinforcement-learning tests.
+"""Game play and position tools shared by the reinforcement-learning tests.
 
 * :func:`complete_moves` walks every sequence of legal atomic actions from a
   builder and returns the move each one ends in (failing on a dead end);
