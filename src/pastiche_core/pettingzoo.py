@@ -1,0 +1,78 @@
+"""PettingZoo: Pastiche as an AEC environment (the ``rl`` extra).
+
+``env(players=4, catalogue="default", render_mode=None)`` makes the environment
+of :mod:`pastiche_core.rl.aec`, wrapped in PettingZoo's order-enforcing wrapper
+as PettingZoo's own environments are (:class:`OrderEnforcing`); ``raw_env`` is the environment class
+itself. Observations are dicts with ``"observation"`` (a
+:class:`~pastiche_core.rl.observation.ObservationEncoder` vector) and
+``"action_mask"`` (the legal atomic actions of
+:class:`~pastiche_core.rl.encoding.ActionSpace`).
+
+>>> from pastiche_core.pettingzoo import env
+>>> game_env = env(players=3)
+>>> game_env.reset(seed=42)
+>>> observation, reward, terminated, truncated, info = game_env.last()
+>>> game_env.agent_selection, int(observation["action_mask"].sum()) > 0
+('player_2', True)
+"""
+
+from __future__ import annotations
+
+try:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
+    raise ModuleNotFoundError(
+        f"pastiche_core.pettingzoo needs {error.name}: install the rl extra, "
+        "pip install 'pastiche-core[rl]'",
+        name=error.name,
+    ) from error
+
+from typing import Any
+
+from .catalogue import Catalogue
+from .rl.aec import Observation, PasticheEnv, returns, winner_returns
+
+__all__ = ["OrderEnforcing", "PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
+
+raw_env = PasticheEnv
+"""The environment class, unwrapped."""
+
+
+class OrderEnforcing(OrderEnforcingWrapper[str, Observation, int]):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with a direct ``last()``.
+
+    The inherited ``last()`` reads five attributes through the wrapper's
+    attribute forwarding, which costs as much as a step of a small game; this
+    one asks the environment once (and still refuses before ``reset``).
+
+    >>> wrapped = OrderEnforcing(PasticheEnv(players=3))
+    >>> wrapped.last()
+    Traceback (most recent call last):
+    ...
+    AttributeError: agent_selection cannot be accessed before reset
+    """
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """The observation, reward, termination, truncation and info of the agent to move."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
+def env(
+    players: int = 4,
+    catalogue: str | Catalogue = "default",
+    render_mode: str | None = None,
+) -> OrderEnforcing:
+    """A Pastiche AEC environment for ``players`` seats (3–5).
+
+    ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
+    catalogue's name or a TOML catalogue file; ``render_mode`` is ``None`` or
+    ``"ansi"``.
+
+    >>> env(players=4).unwrapped.space.size
+    357
+    """
+    return OrderEnforcing(
+        PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode)
+    )

@@ -1,0 +1,1264 @@
+"""A fixed action encoding: every decision as a short sequence of atomic actions.
+
+A publish is chosen card by card, so a position can offer tens of thousands of
+legal moves. Learning code wants one fixed, small action space with a mask of
+the legal actions. :class:`ActionSpace` fixes that space for a catalogue, and
+:class:`MoveBuilder` turns a sequence of atomic actions into one game move, with
+the mask of the legal atomic actions at every step.
+
+**Layout.** With ``k`` publishable Novels in the catalogue (10 in the default
+one), there are ``347 + k`` atomic actions (357 by default); ``c`` is a card's
+index in :data:`~pastiche_core.cards.DECK` (0 for ``MYT1`` to 48 for ``MAG13``):
+
+==================  ==================================================================
+action              meaning
+==================  ==================================================================
+``0``               draw: Write ① (R11)
+``1``               take: Write ② (R11)
+``2``               pass (R11)
+``3``               confirm: the cards of the publish being built are complete
+``4 + c``           discard hand card ``c`` at setup; the other cards are kept (R10)
+``53 + c``          keep drawn card ``c`` (R11)
+``102 + c``         put hand card ``c`` under the End Flag (R12)
+``151 + c``         read card ``c`` from the Published novel it lies in (R11)
+``200 + c``         play hand card ``c`` in the publish being built (R4)
+``249 + c``         cite the Masterpiece whose one card is ``c`` (R4, R6)
+``298 + c``         give hand card ``c`` as the next gift (R5)
+``347 + i``         start a publish of the catalogue's ``i``-th publishable Novel
+==================  ==================================================================
+
+**Sequences.** Draw, take, pass, choose, flag and read are one action each. A
+setup keep is one discard action per card discarded, in ascending card order.
+A publish is: the Novel; then its cards in the *canonical order* — by rank,
+hand cards before Masterpieces within a rank, then by card — each a play or a
+cite; then confirm; then one gift action per card owed, to the owners in
+ascending seat order (the recipient is implicit: the lowest seat still owed)
+and in ascending card order per owner.
+
+**Guarantees** (checked by the property tests): the mask is computed from the
+player's view only, without listing publishes; every action the mask allows
+leads on to at least one complete move (no dead ends); every sequence of legal
+actions ends in exactly one legal move; and every legal move — every publish
+card by card, every gift choice included — is the end of exactly one sequence,
+so the sequences and the legal moves correspond one to one. The mask of a
+publish in progress is exact because a partial choice is checked against the
+Novel's rank multisets (R8) with a closed-form test of what the unused hand
+cards and Masterpieces can still supply (see :meth:`MoveBuilder.legal_actions`).
+
+>>> from pastiche_core import Game
+>>> game = Game(players=3, seed=7)
+>>> space = ActionSpace(game.catalogue)
+>>> len(space), space.describe(space.DRAW), space.describe(space.play(Card.parse("SCI7")))
+(357, 'draw', 'play SCI7')
+>>> builder = MoveBuilder(space, game.view(game.to_move))
+>>> [space.describe(a) for a in builder.legal_actions()]
+['discard MYT1', 'discard HOR7', 'discard HOR8', 'discard FAN10']
+>>> builder.push(space.discard(Card.parse("FAN10")))
+Move.parse('keep MYT1 HOR7 HOR8')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING, SupportsIndex
+
+from ..cards import DECK, Card
+from ..catalogue import Catalogue, NovelSpec
+from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
+from ..game import KEEP_SIZE, Phase
+from ..moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    NovelRef,
+    Pass,
+    Publish,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from ..patterns import Total
+
+if TYPE_CHECKING:
+    from ..view import PlayerView
+
+__all__ = ["ActionSpace", "MoveBuilder", "Stage"]
+
+_CARDS = len(DECK)
+_RANKS = 14  # index 0 unused, ranks 1-13
+_RANK = tuple(card.rank for card in DECK)
+_BLOCKS = ("discard", "choose", "flag", "read", "play", "cite", "gift")
+_SINGLE = ("draw", "take", "pass", "confirm")
+_FIRST_BLOCK = len(_SINGLE)
+_PLAY = 0  # component kinds in the canonical order: hand cards first,
+_CITE = 1  # then Masterpieces, within one rank
+
+
+class Stage(IntEnum):
+    """How far the decision being built has come (part of the observation).
+
+    >>> Stage.CARDS.name, int(Stage.GIFTS)
+    ('CARDS', 3)
+    """
+
+    START = 0
+    """Nothing chosen yet."""
+    DISCARDING = 1
+    """Setup: some of the cards to discard are chosen (R10)."""
+    CARDS = 2
+    """A publish: the Novel is chosen, its cards (plays and cites) are being chosen."""
+    GIFTS = 3
+    """A publish: the cards are confirmed, gift cards are being chosen (R5)."""
+
+
+class ActionSpace:
+    """The fixed atomic action layout for one catalogue (see the module docstring).
+
+    >>> space = ActionSpace()
+    >>> len(space), space.novels[:2]
+    (357, ('straight-5', 'straight-7'))
+    >>> space.novel("kind-3"), space.describe(351)
+    (351, 'novel kind-3')
+    >>> space.parse("cite SCI7") == space.cite(Card.parse("SCI7"))
+    True
+    """
+
+    DRAW = 0
+    """Write ①: draw two cards (R11)."""
+    TAKE = 1
+    """Write ②: take the top discard (R11)."""
+    PASS = 2
+    """Pass (R11)."""
+    CONFIRM = 3
+    """The cards of the publish being built are complete."""
+
+    __slots__ = ("_novel_index", "catalogue", "novel_specs", "novels", "size")
+
+    def __init__(self, catalogue: Catalogue | None = None) -> None:
+        self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+        self.novel_specs: tuple[NovelSpec, ...] = self.catalogue.publishable
+        self.novels: tuple[str, ...] = tuple(spec.id for spec in self.novel_specs)
+        self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
+        self.size = _FIRST_BLOCK + len(_BLOCKS) * _CARDS + len(self.novels)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"<ActionSpace {self.size} actions, catalogue {self.catalogue.name!r}>"
+
+    @staticmethod
+    def block_start(name: str) -> int:
+        """The first action of a card block (``'discard'``, ``'play'``, …), or of ``'novel'``.
+
+        >>> ActionSpace.block_start("play"), ActionSpace.block_start("novel")
+        (200, 347)
+        """
+        if name == "novel":
+            return _FIRST_BLOCK + len(_BLOCKS) * _CARDS
+        try:
+            return _FIRST_BLOCK + _BLOCKS.index(name) * _CARDS
+        except ValueError:
+            raise InvalidArgumentError(
+                f"unknown action block {name!r} (expected one of {', '.join(_BLOCKS)}, novel)"
+            ) from None
+
+    def discard(self, card: Card) -> int:
+        """Discard ``card`` at setup (R10).
+
+        >>> ActionSpace().discard(Card.parse("MYT1"))
+        4
+        """
+        return _FIRST_BLOCK + card.index
+
+    def choose(self, card: Card) -> int:
+        """Keep the drawn ``card`` (R11).
+
+        >>> ActionSpace().choose(Card.parse("MYT1"))
+        53
+        """
+        return _FIRST_BLOCK + _CARDS + card.index
+
+    def flag(self, card: Card) -> int:
+        """Put ``card`` under the End Flag (R12).
+
+        >>> ActionSpace().flag(Card.parse("MYT1"))
+        102
+        """
+        return _FIRST_BLOCK + 2 * _CARDS + card.index
+
+    def read(self, card: Card) -> int:
+        """Read ``card`` from the Published novel it lies in (R11).
+
+        >>> ActionSpace().read(Card.parse("MYT1"))
+        151
+        """
+        return _FIRST_BLOCK + 3 * _CARDS + card.index
+
+    def play(self, card: Card) -> int:
+        """Play hand card ``card`` in the publish being built (R4).
+
+        >>> ActionSpace().play(Card.parse("MAG13"))
+        248
+        """
+        return _FIRST_BLOCK + 4 * _CARDS + card.index
+
+    def cite(self, card: Card) -> int:
+        """Cite the Masterpiece whose one card is ``card`` (R4, R6).
+
+        >>> ActionSpace().cite(Card.parse("MYT1"))
+        249
+        """
+        return _FIRST_BLOCK + 5 * _CARDS + card.index
+
+    def gift(self, card: Card) -> int:
+        """Give ``card`` as the next gift (R5).
+
+        >>> ActionSpace().gift(Card.parse("MYT1"))
+        298
+        """
+        return _FIRST_BLOCK + 6 * _CARDS + card.index
+
+    def novel(self, novel: str) -> int:
+        """Start a publish of ``novel``; an unknown or unpublishable id raises.
+
+        >>> ActionSpace().novel("end-flag")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: 'end-flag' is not a publishable Novel of catalogue 'default'
+        """
+        try:
+            return _FIRST_BLOCK + len(_BLOCKS) * _CARDS + self._novel_index[novel]
+        except KeyError:
+            raise InvalidArgumentError(
+                f"{novel!r} is not a publishable Novel of catalogue {self.catalogue.name!r}"
+            ) from None
+
+    def decode(self, action: SupportsIndex) -> tuple[str, Card | str | None]:
+        """The kind of ``action`` and its argument: a card, a Novel id or ``None``.
+
+        >>> ActionSpace().decode(200), ActionSpace().decode(0), ActionSpace().decode(356)
+        (('play', Card.parse('MYT1')), ('draw', None), ('novel', 'total-7'))
+        >>> ActionSpace().decode(357)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: action must be an integer from 0 to 356, got 357
+        """
+        try:
+            action = _as_index(action, self.size)
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"action must be an integer from 0 to {self.size - 1}, got {action!r}"
+            ) from None
+        if action < _FIRST_BLOCK:
+            return _SINGLE[action], None
+        offset = action - _FIRST_BLOCK
+        block, index = divmod(offset, _CARDS)
+        if block < len(_BLOCKS):
+            return _BLOCKS[block], DECK[index]
+        return "novel", self.novels[offset - len(_BLOCKS) * _CARDS]
+
+    def describe(self, action: SupportsIndex) -> str:
+        """The action in words, e.g. ``'play SCI7'`` (:meth:`parse` reads it back).
+
+        >>> ActionSpace().describe(3)
+        'confirm'
+        """
+        kind, argument = self.decode(action)
+        return kind if argument is None else f"{kind} {argument}"
+
+    def parse(self, text: str) -> int:
+        """The action :meth:`describe` writes as ``text`` (keywords and cards in any case).
+
+        >>> ActionSpace().parse("Novel kind-3")
+        351
+        >>> ActionSpace().parse("hop SCI7")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid atomic action 'hop SCI7': expected draw, take, pass, confirm, or discard/choose/flag/read/play/cite/gift CARD, or novel ID
+        """
+        words = text.split() if isinstance(text, str) else []
+        kind = words[0].lower() if words else ""
+        if len(words) == 1 and kind in _SINGLE:
+            return _SINGLE.index(kind)
+        if len(words) == 2 and kind in _BLOCKS:
+            return self.block_start(kind) + Card.parse(words[1]).index
+        if len(words) == 2 and kind == "novel":
+            return self.novel(words[1])
+        raise InvalidNotationError(
+            f"invalid atomic action {text!r}: expected draw, take, pass, confirm, or "
+            f"{'/'.join(_BLOCKS)} CARD, or novel ID"
+        )
+
+
+def _as_index(value: object, size: int) -> int:
+    """An integer-like value (a NumPy integer, say) as an action index, else an error."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(value)
+    index = int(value.__index__())
+    if not 0 <= index < size:
+        raise ValueError(index)
+    return index
+
+
+class _Table:
+    """What the masks need from a view, by rank and by card index.
+
+    The per-rank card lists and the ``above_*`` counts are only needed once a
+    publish is started; :meth:`detail` builds them then.
+    """
+
+    __slots__ = (
+        "above_hand",
+        "above_oth",
+        "above_own",
+        "h",
+        "hand",
+        "hand_by_rank",
+        "held",
+        "limit",
+        "mps",
+        "oth",
+        "oth_by_rank",
+        "own",
+        "own_by_rank",
+        "player",
+        "pool",
+        "published",
+    )
+
+    def __init__(self, view: PlayerView) -> None:
+        player = self.player = view.player
+        hand = [card.index for card in view.hand]
+        hand.sort()
+        self.hand = hand
+        self.limit = len(hand)
+        h = [0] * _RANKS
+        for index in hand:
+            h[_RANK[index]] += 1
+        own = [0] * _RANKS
+        oth = [0] * _RANKS
+        self.mps: dict[int, tuple[int, str]] = {}  # Masterpiece card -> (owner, Novel id)
+        self.published: dict[int, tuple[int, str]] = {}  # card under a Published novel
+        self.held: set[str] = set()
+        for seat_table in view.tables:
+            for novel in seat_table:
+                owner = novel.owner
+                if owner == player:
+                    self.held.add(novel.novel)
+                cards = novel.cards
+                if len(cards) == 1:
+                    index = cards[0].index
+                    self.mps[index] = (owner, novel.novel)
+                    if owner == player:
+                        own[_RANK[index]] += 1
+                    else:
+                        oth[_RANK[index]] += 1
+                else:
+                    where = (owner, novel.novel)
+                    for card in cards:
+                        self.published[card.index] = where
+        self.h = h
+        self.own = own
+        self.oth = oth
+        # Cards available per rank, hand and every Masterpiece together.
+        self.pool = tuple(h[r] + own[r] + oth[r] for r in range(_RANKS))
+        self.hand_by_rank: list[list[int]] = []
+
+    def detail(self) -> None:
+        """Build the per-rank card lists and the ``above_*`` counts (once)."""
+        if self.hand_by_rank:
+            return
+        hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        for index in self.hand:
+            hand_by_rank[_RANK[index]].append(index)
+        player = self.player
+        for index in sorted(self.mps):
+            owner = self.mps[index][0]
+            (own_by_rank if owner == player else oth_by_rank)[_RANK[index]].append(index)
+        # Per card: how many cards of its rank come after it in card order, in the
+        # hand (for a hand card), and among own and other Masterpieces (for one).
+        above_hand = [0] * _CARDS
+        above_own = [0] * _CARDS
+        above_oth = [0] * _CARDS
+        for rank in range(1, _RANKS):
+            group = hand_by_rank[rank]
+            for position, index in enumerate(group):
+                above_hand[index] = len(group) - position - 1
+            mine, others = own_by_rank[rank], oth_by_rank[rank]
+            if mine or others:
+                for index in mine + others:
+                    above_own[index] = _after(mine, index)
+                    above_oth[index] = _after(others, index)
+        self.hand_by_rank = hand_by_rank
+        self.own_by_rank = own_by_rank
+        self.oth_by_rank = oth_by_rank
+        self.above_hand = above_hand
+        self.above_own = above_own
+        self.above_oth = above_oth
+
+    def ref(self, index: int) -> NovelRef:
+        """The reference of the Masterpiece whose card is ``index``."""
+        owner, novel = self.mps[index]
+        return NovelRef(owner, novel)
+
+
+def _after(indices: list[int], bound: int) -> int:
+    """How many of the sorted ``indices`` are above ``bound``."""
+    count = 0
+    for index in reversed(indices):
+        if index <= bound:
+            break
+        count += 1
+    return count
+
+
+class _Partial:
+    """A publish in progress: the chosen cards and what the rest may still use."""
+
+    __slots__ = ("chosen", "cited", "gifts_owed", "last", "played")
+
+    def __init__(self) -> None:
+        self.chosen = [0] * _RANKS  # cards of each rank chosen so far, plays and cites
+        self.played: list[int] = []
+        self.cited: list[int] = []
+        self.gifts_owed = 0  # Masterpieces of other players cited so far (R5)
+        self.last: tuple[int, int, int] = (0, _PLAY, -1)  # canonical key of the last card
+
+
+def _feasible(
+    table: _Table,
+    combo: Sequence[int],
+    chosen: Sequence[int],
+    last: tuple[int, int, int],
+    played: int,
+    owed: int,
+) -> bool:
+    """Whether the rank counts ``combo`` can be completed from a partial publish.
+
+    The partial publish has chosen ``chosen`` cards per rank, the last of them
+    with canonical key ``last`` = (rank, kind, card); ``played`` hand cards and
+    ``owed`` gifts so far. Later cards come after ``last`` in the canonical
+    order, so ranks below the last one are closed, and at its rank only later
+    hand cards (after a play) or later Masterpieces remain. Per rank, own
+    Masterpieces are free (R5), and a hand card or another player's Masterpiece
+    costs one card of the hand (played, or given as a gift); the total must fit
+    in the hand (R5), and at least one hand card must be played (R4).
+    """
+    last_rank, last_kind, last_card = last
+    limit = table.limit
+    cost = played + owed
+    excess_from_hand = False
+    any_from_hand = False
+    h, own, oth = table.h, table.own, table.oth
+    for rank in range(1, _RANKS):
+        need = combo[rank] - chosen[rank]
+        if need < 0:
+            return False
+        if rank < last_rank:
+            if need:
+                return False
+            continue
+        if not need:
+            continue
+        if rank == last_rank:
+            if last_kind == _PLAY:
+                hand = table.above_hand[last_card]
+                mine, others = own[rank], oth[rank]
+            else:
+                hand = 0
+                mine = table.above_own[last_card]
+                others = table.above_oth[last_card]
+        else:
+            hand, mine, others = h[rank], own[rank], oth[rank]
+        if need > hand + mine + others:
+            return False
+        if need > mine:
+            cost += need - mine
+            if hand:
+                excess_from_hand = True
+        if hand:
+            any_from_hand = True
+    if not played:
+        if not any_from_hand:
+            return False  # R4: a publish plays at least one hand card
+        if not excess_from_hand:
+            cost += 1  # a free own Masterpiece gives way to a hand card
+    return cost <= limit
+
+
+def _fits(
+    need: int,
+    hand: int,
+    mine: int,
+    others: int,
+    cost: int,
+    any_hand: bool,
+    excess: bool,
+    played: bool,
+    limit: int,
+) -> bool:
+    """The last step of :func:`_feasible`: add one rank's ``need`` to the other ranks' totals."""
+    if need > hand + mine + others:
+        return False
+    if need > mine:
+        cost += need - mine
+        if hand:
+            excess = True
+    if need and hand:
+        any_hand = True
+    if not played:
+        if not any_hand:
+            return False
+        if not excess:
+            cost += 1
+    return cost <= limit
+
+
+class _TotalCombos:
+    """The rank multisets of a :class:`~pastiche_core.patterns.Total` that pass :func:`_feasible`.
+
+    The pattern's own search counts every completion before it yields one; this
+    one walks the ranks from the highest down and prunes on the sum (each card
+    left is worth 1 to the current rank), on the cards left, on the cost (own
+    Masterpieces are the only free cards) and on failures already seen, so
+    asking whether one exists stops at the first. It yields exactly the
+    multisets of ``pattern.combinations(pool)`` for which
+    ``_feasible(table, counts, _NO_CHOICE, _START, 0, 0)`` holds.
+    """
+
+    __slots__ = (
+        "cap",
+        "counts",
+        "fails",
+        "found",
+        "h",
+        "limit",
+        "lowest",
+        "own",
+        "own_pre",
+        "pool",
+    )
+
+    def __init__(self, table: _Table) -> None:
+        self.h, self.own, self.limit = table.h, table.own, table.limit
+        self.pool = table.pool
+        own = table.own
+        cap = [0] * _RANKS
+        own_pre = [0] * _RANKS
+        for rank in range(1, _RANKS):
+            cap[rank] = cap[rank - 1] + self.pool[rank]
+            own_pre[rank] = own_pre[rank - 1] + own[rank]
+        self.cap, self.own_pre = cap, own_pre
+        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
+        lowest = [0]
+        for rank in range(1, _RANKS):
+            for _ in range(min(self.pool[rank], _MAX_TOTAL_CARDS + 1 - len(lowest))):
+                lowest.append(lowest[-1] + rank)
+        self.lowest = lowest
+        self.counts = [0] * _RANKS
+        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
+        self.found: list[tuple[int, ...]] | None = None
+
+    def exists(self, count: int, target: int) -> bool:
+        """Whether some multiset passes."""
+        self.found = None
+        return self._walk(_RANKS - 1, count, target, 0, False, False)
+
+    def every(self, count: int, target: int) -> list[tuple[int, ...]]:
+        """Every multiset that passes, as rank counts."""
+        self.found = []
+        self._walk(_RANKS - 1, count, target, 0, False, False)
+        return self.found
+
+    def _walk(self, rank: int, left: int, need: int, cost: int, free: bool, hand: bool) -> bool:
+        limit = self.limit
+        if not left:
+            if need or not hand or cost + (0 if free else 1) > limit:
+                return False
+            if self.found is not None:
+                self.found.append(tuple(self.counts))
+            return True
+        pool = self.pool
+        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
+        lowest = self.lowest
+        if (  # then of the rank below
+            (need < lowest[left] if left < len(lowest) else True)
+            or need > top * rank + (left - top) * (rank - 1)
+            or self.cap[rank] < left
+            or cost + left - self.own_pre[rank] > limit
+        ):
+            return False
+        key = (rank, left, need, free, hand)
+        failed = self.fails.get(key)
+        if failed is not None and cost >= failed:
+            return False
+        h, mine = self.h[rank], self.own[rank]
+        found = False
+        counts = self.counts
+        for taken in range(min(pool[rank], left, need // rank), -1, -1):
+            spent = cost + (taken - mine if taken > mine else 0)
+            if spent > limit:
+                continue
+            counts[rank] = taken
+            if self._walk(
+                rank - 1,
+                left - taken,
+                need - taken * rank,
+                spent,
+                free or (taken > mine and h > 0),
+                hand or (taken > 0 and h > 0),
+            ):
+                found = True
+                if self.found is None:
+                    counts[rank] = 0
+                    return True
+        counts[rank] = 0
+        if not found:
+            self.fails[key] = cost if failed is None else min(failed, cost)
+        return found
+
+
+_MAX_TOTAL_CARDS = _CARDS
+
+
+def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]]:
+    """The rank counts of ``spec``'s multisets that pass :func:`_feasible` (only one if ``first``)."""
+    pattern = spec.pattern
+    assert pattern is not None
+    if type(pattern) is Total:
+        search = _TotalCombos(table)
+        if first:
+            return [()] if search.exists(pattern.count, pattern.target) else []
+        return search.every(pattern.count, pattern.target)
+    found = []
+    for combo in pattern.combinations(table.pool):
+        counts = _counts(combo)
+        if _feasible(table, counts, _NO_CHOICE, _START, 0, 0):
+            found.append(counts)
+            if first:
+                break
+    return found
+
+
+def _counts(combo: Iterable[int]) -> tuple[int, ...]:
+    counts = [0] * _RANKS
+    for rank in combo:
+        counts[rank] += 1
+    return tuple(counts)
+
+
+_NO_CHOICE = (0,) * _RANKS
+_START = (0, _PLAY, -1)
+
+
+class MoveBuilder:
+    """The decision of the player to move, built one atomic action at a time.
+
+    Made from the view of the player to move (``game.view(game.to_move)``), so
+    the mask never depends on what the player cannot see. :meth:`legal_actions`
+    lists the legal atomic actions; :meth:`push` plays one and returns the
+    finished :class:`~pastiche_core.moves.Move` (for the caller to apply to the
+    game) or ``None`` while the decision goes on. Use a new builder for each
+    new position.
+
+    >>> from pastiche_core import Game, parse_cards
+    >>> game = Game(players=3, seed=7)
+    >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw")
+    >>> space = ActionSpace(game.catalogue)
+    >>> builder = MoveBuilder(space, game.view(0))
+    >>> [space.describe(a) for a in builder.legal_actions()]
+    ['choose SCI5', 'choose FAN11']
+    >>> builder.push(space.choose(Card.parse("FAN11")))
+    Move.parse('choose FAN11')
+    """
+
+    __slots__ = (
+        "_combos",
+        "_discards",
+        "_gifts",
+        "_legal",
+        "_legal_set",
+        "_novel",
+        "_novel_mask",
+        "_owed",
+        "_partial",
+        "_stage",
+        "_table",
+        "space",
+        "view",
+    )
+
+    def __init__(self, space: ActionSpace, view: PlayerView) -> None:
+        if view.phase is not Phase.OVER and view.player != view.to_move:
+            raise InvalidArgumentError(
+                f"a move builder needs the view of the player to move ({view.to_move}), "
+                f"got the view of player {view.player}"
+            )
+        self.space = space
+        self.view = view
+        self._stage = Stage.START
+        self._table: _Table | None = None
+        self._novel_mask: list[int] | None = None
+        self._novel: NovelSpec | None = None
+        self._combos: list[tuple[int, ...]] = []
+        self._partial = _Partial()
+        self._discards: list[int] = []
+        self._owed: list[tuple[int, int]] = []
+        self._gifts: list[tuple[int, int]] = []
+        self._legal: list[int] | None = None
+        self._legal_set: frozenset[int] = frozenset()
+
+    # ------------------------------------------------------------------
+    # What has been chosen (the partial-action state)
+    # ------------------------------------------------------------------
+    @property
+    def stage(self) -> Stage:
+        """How far the decision has come."""
+        return self._stage
+
+    @property
+    def novel(self) -> str | None:
+        """The Novel of the publish being built, if any."""
+        return None if self._novel is None else self._novel.id
+
+    @property
+    def played(self) -> tuple[Card, ...]:
+        """Hand cards chosen to play so far."""
+        return tuple(DECK[index] for index in self._partial.played)
+
+    @property
+    def cited(self) -> tuple[Card, ...]:
+        """Cards of the Masterpieces chosen to cite so far."""
+        return tuple(DECK[index] for index in self._partial.cited)
+
+    @property
+    def gifts(self) -> tuple[Gift, ...]:
+        """Gifts chosen so far."""
+        return tuple(Gift(owner, DECK[index]) for owner, index in self._gifts)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """Setup discards chosen so far."""
+        return tuple(DECK[index] for index in self._discards)
+
+    @property
+    def owed(self) -> tuple[tuple[int, int], ...]:
+        """Gifts still to choose, as (owner, count) in the order they are asked for."""
+        given: dict[int, int] = {}
+        for owner, _ in self._gifts:
+            given[owner] = given.get(owner, 0) + 1
+        return tuple(
+            (owner, count - given.get(owner, 0))
+            for owner, count in self._owed
+            if count > given.get(owner, 0)
+        )
+
+    def _progress(self) -> tuple[Stage, list[int], list[int], list[int], list[int]]:
+        """The stage and the card indexes chosen so far: played, cited, given, discarded."""
+        partial = self._partial
+        gifts = [index for _, index in self._gifts]
+        return self._stage, partial.played, partial.cited, gifts, self._discards
+
+    def __repr__(self) -> str:
+        parts = [f"player {self.view.player}", self._stage.name.lower()]
+        if self._novel is not None:
+            parts.append(self._novel.id)
+        if self._partial.played or self._partial.cited:
+            chosen = " ".join(
+                f"{'play' if kind == _PLAY else 'cite'} {DECK[index]}"
+                for kind, index in self._components()
+            )
+            parts.append(chosen)
+        if self._discards:
+            parts.append("discard " + " ".join(str(DECK[i]) for i in self._discards))
+        if self._gifts:
+            parts.append("gift " + " ".join(f"{o}:{DECK[i]}" for o, i in self._gifts))
+        return f"<MoveBuilder {', '.join(parts)}>"
+
+    def _components(self) -> list[tuple[int, int]]:
+        partial = self._partial
+        keyed = [(_RANK[i], _PLAY, i) for i in partial.played]
+        keyed += [(_RANK[i], _CITE, i) for i in partial.cited]
+        keyed.sort()
+        return [(kind, index) for _, kind, index in keyed]
+
+    def copy(self) -> MoveBuilder:
+        """An independent builder at the same point of the same decision (for search).
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=5, seed=3)
+        >>> game.apply(game.legal_moves[0]); game.apply(game.legal_moves[0])
+        >>> builder = MoveBuilder(ActionSpace(), game.view(4))  # seat 4 discards two cards
+        >>> twin = builder.copy(); twin.push(twin.legal_actions()[0]) is None
+        True
+        >>> builder.stage, twin.stage
+        (<Stage.START: 0>, <Stage.DISCARDING: 1>)
+        """
+        twin = MoveBuilder(self.space, self.view)
+        twin._stage = self._stage
+        twin._table = self._table  # read-only once built
+        twin._novel_mask = self._novel_mask
+        twin._novel = self._novel
+        twin._combos = self._combos  # replaced, never changed in place
+        partial, copied = self._partial, twin._partial
+        copied.chosen = partial.chosen.copy()
+        copied.played = partial.played.copy()
+        copied.cited = partial.cited.copy()
+        copied.gifts_owed = partial.gifts_owed
+        copied.last = partial.last
+        twin._discards = self._discards.copy()
+        twin._owed = self._owed.copy()
+        twin._gifts = self._gifts.copy()
+        twin._legal = self._legal
+        twin._legal_set = self._legal_set
+        return twin
+
+    # ------------------------------------------------------------------
+    # The mask
+    # ------------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """The legal atomic actions now, ascending; empty only when the game is over.
+
+        In a publish, a play or cite is legal when some rank multiset of the
+        Novel (R8) still fits the cards chosen so far and can be completed from
+        the unused hand cards and Masterpieces after it in the canonical order,
+        paying the gifts from the hand (R4, R5) — a closed-form test per rank
+        multiset, so no publish is ever listed.
+
+        >>> from pastiche_core import Game
+        >>> builder = MoveBuilder(ActionSpace(), Game(players=3, seed=7).view(2))
+        >>> len(builder.legal_actions())
+        4
+        """
+        if self._legal is None:
+            self._legal = self._compute_legal()
+            self._legal_set = frozenset(self._legal)
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
+        view = self.view
+        phase = view.phase
+        stage = self._stage
+        if phase is Phase.ACTION:
+            if stage is Stage.START:
+                return self._action_mask()
+            if stage is Stage.CARDS:
+                return self._cards_mask()
+            return self._gifts_mask()
+        if phase is Phase.KEEP:
+            return self._keep_mask()
+        if phase is Phase.CHOOSE:
+            pending = view.pending
+            assert pending is not None  # the view of the chooser shows both cards
+            base = self.space.choose(DECK[0])
+            return sorted(base + card.index for card in pending)
+        if phase is Phase.FLAG:
+            base = self.space.flag(DECK[0])
+            return [base + card.index for card in view.hand]
+        return []
+
+    def mask(self) -> bytearray:
+        """The legal actions as a byte per action (1 legal, 0 not), :attr:`ActionSpace.size` long.
+
+        >>> from pastiche_core import Game
+        >>> mask = MoveBuilder(ActionSpace(), Game(players=3, seed=7).view(2)).mask()
+        >>> len(mask), sum(mask)
+        (357, 4)
+        """
+        out = bytearray(self.space.size)
+        for action in self.legal_actions():
+            out[action] = 1
+        return out
+
+    def _table_now(self) -> _Table:
+        if self._table is None:
+            self._table = _Table(self.view)
+        return self._table
+
+    def _action_mask(self) -> list[int]:
+        view = self.view
+        actions: list[int] = []
+        discard = view.discard
+        can_write = bool(view.deck_size or discard)
+        if can_write:
+            actions.append(ActionSpace.DRAW)
+        if discard:
+            actions.append(ActionSpace.TAKE)
+        table = self._table_now()
+        if not can_write and not table.published:
+            actions.append(ActionSpace.PASS)
+        if table.published:
+            base = self.space.read(DECK[0])
+            actions.extend(base + index for index in sorted(table.published))
+        base = self.space.novel(self.space.novels[0])
+        actions.extend(base + index for index in self._publishable())
+        return actions
+
+    def _publishable(self) -> list[int]:
+        """Indexes (in :attr:`ActionSpace.novels`) of the Novels with a legal publish."""
+        if self._novel_mask is not None:
+            return self._novel_mask
+        table = self._table_now()
+        found: list[int] = []
+        if table.limit:
+            supply = dict(self.view.supply)
+            own_total = sum(table.own)
+            for index, spec in enumerate(self.space.novel_specs):
+                pattern = spec.pattern
+                if pattern is None or supply.get(spec.id, 0) <= 0 or spec.id in table.held:
+                    continue  # R6
+                size = pattern.size
+                if size is not None and size > table.limit + own_total:
+                    continue  # R5: every card but own Masterpieces costs a hand card
+                if _combos(spec, table, first=True):
+                    found.append(index)
+        self._novel_mask = found
+        return found
+
+    def _cards_mask(self) -> list[int]:
+        """Plays, cites and confirm that keep some rank multiset of the Novel completable.
+
+        The next card of a rank multiset must be of its lowest rank still short
+        (a later card would close that rank), so each multiset is checked only
+        for the cards of that one rank: the rest of the closed-form test of
+        :func:`_feasible` is shared by them.
+        """
+        table = self._table_now()
+        partial = self._partial
+        chosen = partial.chosen
+        last_rank, last_kind, last_card = partial.last
+        played = len(partial.played)
+        base_cost = played + partial.gifts_owed
+        limit = table.limit
+        h, own, oth = table.h, table.own, table.oth
+        above_hand, above_own, above_oth = table.above_hand, table.above_own, table.above_oth
+        me = self.view.player
+        mps = table.mps
+        plays: set[int] = set()
+        cites: set[int] = set()
+        confirm = False
+        for combo in self._combos:
+            low = 0
+            for rank in range(max(last_rank, 1), _RANKS):
+                if combo[rank] > chosen[rank]:
+                    low = rank
+                    break
+            if not low:
+                confirm = confirm or (played > 0 and base_cost <= limit)
+                continue
+            cost = base_cost
+            any_hand = excess = False
+            for rank in range(low + 1, _RANKS):
+                need = combo[rank] - chosen[rank]
+                if not need:
+                    continue
+                hand, mine = h[rank], own[rank]
+                if need > hand + mine + oth[rank]:
+                    break
+                if need > mine:
+                    cost += need - mine
+                    if hand:
+                        excess = True
+                if hand:
+                    any_hand = True
+            else:
+                need = combo[low] - chosen[low] - 1  # still short at the low rank after the pick
+                if last_rank < low or last_kind == _PLAY:
+                    skip = last_card if last_rank == low else -1
+                    for index in table.hand_by_rank[low]:
+                        if (
+                            index > skip
+                            and index not in plays
+                            and _fits(
+                                need,
+                                above_hand[index],
+                                own[low],
+                                oth[low],
+                                cost + 1,
+                                any_hand,
+                                excess,
+                                True,
+                                limit,
+                            )
+                        ):
+                            plays.add(index)
+                skip = last_card if last_rank == low and last_kind == _CITE else -1
+                for group in (table.own_by_rank[low], table.oth_by_rank[low]):
+                    for index in group:
+                        if index > skip and index not in cites:
+                            extra = 0 if mps[index][0] == me else 1
+                            if _fits(
+                                need,
+                                0,
+                                above_own[index],
+                                above_oth[index],
+                                cost + extra,
+                                any_hand,
+                                excess,
+                                played > 0,
+                                limit,
+                            ):
+                                cites.add(index)
+        actions = [ActionSpace.CONFIRM] if confirm else []
+        space = self.space
+        play_base = space.play(DECK[0])
+        cite_base = space.cite(DECK[0])
+        actions.extend(play_base + index for index in sorted(plays))
+        actions.extend(cite_base + index for index in sorted(cites))
+        return actions
+
+    def _gifts_mask(self) -> list[int]:
+        available, owner_left, later, previous = self._gift_state()
+        base = self.space.gift(DECK[0])
+        actions = []
+        for position, index in enumerate(available):
+            if index <= previous:
+                continue
+            above = len(available) - position - 1
+            if above >= owner_left - 1 and len(available) - 1 >= owner_left - 1 + later:
+                actions.append(base + index)
+        return actions
+
+    def _gift_state(self) -> tuple[list[int], int, int, int]:
+        """(cards that may still be given, gifts left for the current owner, gifts
+        for later owners, the card given last to the current owner or -1)."""
+        table = self._table_now()
+        used = set(self._partial.played)
+        used.update(index for _, index in self._gifts)
+        available = [index for index in table.hand if index not in used]
+        left = self.owed
+        owner, owner_left = left[0]
+        later = sum(count for _, count in left[1:])
+        previous = -1
+        if self._gifts and self._gifts[-1][0] == owner:
+            previous = self._gifts[-1][1]
+        return available, owner_left, later, previous
+
+    def _keep_mask(self) -> list[int]:
+        hand = sorted(card.index for card in self.view.hand)
+        to_discard = len(hand) - KEEP_SIZE - len(self._discards)
+        previous = self._discards[-1] if self._discards else -1
+        base = self.space.discard(DECK[0])
+        actions = []
+        for position, index in enumerate(hand):
+            if index > previous and len(hand) - position - 1 >= to_discard - 1:
+                actions.append(base + index)
+        return actions
+
+    # ------------------------------------------------------------------
+    # Playing actions
+    # ------------------------------------------------------------------
+    def is_legal(self, action: SupportsIndex) -> bool:
+        """Whether ``action`` is legal now.
+
+        >>> from pastiche_core import Game
+        >>> MoveBuilder(ActionSpace(), Game(players=3, seed=7).view(2)).is_legal(0)
+        False
+        """
+        try:
+            index = _as_index(action, self.space.size)
+        except (TypeError, ValueError):
+            return False
+        if self._legal is None:
+            self.legal_actions()
+        return index in self._legal_set
+
+    def push(self, action: SupportsIndex) -> Move | None:
+        """Play one atomic action; return the finished move, or ``None`` if more are needed.
+
+        An illegal action raises :class:`~pastiche_core.errors.IllegalMoveError`
+        and changes nothing. The move returned is legal in the game the view was
+        taken from; apply it there, then build the next decision with a new builder.
+
+        >>> from pastiche_core import Game
+        >>> builder = MoveBuilder(ActionSpace(), Game(players=3, seed=7).view(2))
+        >>> builder.push(ActionSpace.DRAW)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
+        """
+        space = self.space
+        if not self.is_legal(action):
+            try:
+                text = repr(space.describe(action))
+            except InvalidArgumentError:
+                text = repr(action)
+            raise IllegalMoveError(
+                f"atomic action {text} is not legal now (player {self.view.player}, "
+                f"{self.view.phase.value}, {self._stage.name.lower()})"
+            )
+        kind, argument = space.decode(_as_index(action, space.size))
+        view = self.view
+        self._legal = None
+        if kind == "draw":
+            return Draw()
+        if kind == "take":
+            return TakeDiscard()
+        if kind == "pass":
+            return Pass()
+        if kind == "choose":
+            assert isinstance(argument, Card)
+            return Choose(argument)
+        if kind == "flag":
+            assert isinstance(argument, Card)
+            return TakeFlag(argument)
+        if kind == "read":
+            assert isinstance(argument, Card)
+            return Read(NovelRef(*self._table_now().published[argument.index]), argument)
+        if kind == "discard":
+            assert isinstance(argument, Card)
+            self._discards.append(argument.index)
+            self._stage = Stage.DISCARDING
+            if len(view.hand) - len(self._discards) > KEEP_SIZE:
+                return None
+            gone = set(self._discards)
+            return Keep(tuple(card for card in view.hand if card.index not in gone))
+        if kind == "novel":
+            assert isinstance(argument, str)
+            self._start_publish(space.novel_specs[space.novels.index(argument)])
+            return None
+        if kind in ("play", "cite"):
+            assert isinstance(argument, Card)
+            self._choose_card(argument.index, _PLAY if kind == "play" else _CITE)
+            return None
+        if kind == "confirm":
+            return self._confirm()
+        assert kind == "gift"
+        assert isinstance(argument, Card)
+        owner = self.owed[0][0]
+        self._gifts.append((owner, argument.index))
+        if self.owed:
+            return None
+        return self._publish()
+
+    def _start_publish(self, spec: NovelSpec) -> None:
+        table = self._table_now()
+        table.detail()
+        assert spec.pattern is not None
+        self._novel = spec
+        self._combos = _combos(spec, table, first=False)
+        self._stage = Stage.CARDS
+
+    def _choose_card(self, index: int, kind: int) -> None:
+        table = self._table_now()
+        partial = self._partial
+        rank = _RANK[index]
+        partial.chosen[rank] += 1
+        partial.last = (rank, kind, index)
+        if kind == _PLAY:
+            partial.played.append(index)
+        else:
+            partial.cited.append(index)
+            if table.mps[index][0] != self.view.player:
+                partial.gifts_owed += 1
+        played = len(partial.played)
+        self._combos = [
+            combo
+            for combo in self._combos
+            if _feasible(table, combo, partial.chosen, partial.last, played, partial.gifts_owed)
+        ]
+
+    def _confirm(self) -> Move | None:
+        table = self._table_now()
+        owed: dict[int, int] = {}
+        for index in self._partial.cited:
+            owner = table.mps[index][0]
+            if owner != self.view.player:
+                owed[owner] = owed.get(owner, 0) + 1
+        self._owed = sorted(owed.items())
+        if self._owed:
+            self._stage = Stage.GIFTS
+            return None
+        return self._publish()
+
+    def _publish(self) -> Publish:
+        table = self._table_now()
+        assert self._novel is not None
+        return Publish(
+            self._novel.id,
+            tuple(DECK[index] for index in self._partial.played),
+            tuple(table.ref(index) for index in self._partial.cited),
+            tuple(Gift(owner, DECK[index]) for owner, index in self._gifts),
+        )
+
+    # ------------------------------------------------------------------
+    # From moves to actions
+    # ------------------------------------------------------------------
+    def actions_for(self, move: Move | str) -> list[int]:
+        """The one sequence of atomic actions that ends in ``move`` (from the start).
+
+        Raises :class:`~pastiche_core.errors.IllegalMoveError` if ``move`` is not
+        legal in this position, or if this builder has already started a decision.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> space = ActionSpace(game.catalogue)
+        >>> [space.describe(a) for a in MoveBuilder(space, game.view(2)).actions_for(
+        ...     "keep MYT1 HOR7 HOR8")]
+        ['discard FAN10']
+        """
+        if self._stage is not Stage.START:
+            raise IllegalMoveError("actions_for needs a builder at the start of a decision")
+        if isinstance(move, str):
+            move = Move.parse(move)
+        actions = self._sequence(move)
+        twin = MoveBuilder(self.space, self.view)
+        twin._table = self._table
+        twin._novel_mask = self._novel_mask
+        result: Move | None = None
+        for _step, action in enumerate(actions):
+            if result is not None or not twin.is_legal(action):
+                result = None
+                break
+            result = twin.push(action)
+        if result is None or result != move:
+            raise IllegalMoveError(f"'{move}' is not a legal move of player {self.view.player} now")
+        return actions
+
+    def _sequence(self, move: Move) -> list[int]:
+        space = self.space
+        if isinstance(move, Draw):
+            return [space.DRAW]
+        if isinstance(move, TakeDiscard):
+            return [space.TAKE]
+        if isinstance(move, Pass):
+            return [space.PASS]
+        if isinstance(move, Choose):
+            return [space.choose(move.card)]
+        if isinstance(move, TakeFlag):
+            return [space.flag(move.card)]
+        if isinstance(move, Read):
+            return [space.read(move.card)]
+        if isinstance(move, Keep):
+            kept = set(move.cards)
+            return [space.discard(card) for card in self.view.hand if card not in kept]
+        if isinstance(move, Publish):
+            if move.novel not in space.novels:
+                return []
+            table = self._table_now()
+            by_ref = {NovelRef(*where): index for index, where in table.mps.items()}
+            keyed = [(card.rank, _PLAY, card.index) for card in move.played]
+            for ref in move.cited:
+                if ref not in by_ref:
+                    return []
+                index = by_ref[ref]
+                keyed.append((_RANK[index], _CITE, index))
+            keyed.sort()
+            actions = [space.novel(move.novel)]
+            for _, kind, index in keyed:
+                card = DECK[index]
+                actions.append(space.play(card) if kind == _PLAY else space.cite(card))
+            actions.append(space.CONFIRM)
+            actions.extend(space.gift(gift.card) for gift in sorted(move.gifts, key=_gift_order))
+            return actions
+        return []
+
+
+def _gift_order(gift: Gift) -> tuple[int, int]:
+    return (gift.to, gift.card.index)

@@ -1,0 +1,464 @@
+"""Observations: what one player may know, as a fixed-size array and as text.
+
+An observation is made from the player's :class:`~pastiche_core.view.PlayerView`
+(``game.view(player)``) and, for the player to move, the decision they are
+building (:class:`~pastiche_core.rl.encoding.MoveBuilder`), so it never depends on
+hidden cards. :class:`ObservationEncoder` fixes the layout for a number of
+players and a catalogue; :meth:`~ObservationEncoder.encode` fills a ``float32``
+vector and :meth:`~ObservationEncoder.text` writes the same information as text.
+
+**Layout.** Seats are *relative*: seat ``s`` of the observation is the player
+``s`` places after the observer (``s = 0`` is the observer). ``n`` is the
+number of players, ``k`` the number of publishable Novels; card planes hold 49
+values, one per card in :data:`~pastiche_core.cards.DECK` order; all values
+are 0/1 except the counts.
+
+==========================  ===========  =============================================
+field                       shape        content
+==========================  ===========  =============================================
+``hand``                    49           own hand
+``drawn``                   49           the two drawn cards, while choosing (R11)
+``discard_top``             49           the top discard, if face up
+``discard_face_up``         49           every face-up card of the discard pile
+``flag_card``               49           the card under the End Flag (R12)
+``published``               n × 49       cards in each seat's Published novels
+``masterpieces``            n × 49       the card of each seat's Masterpieces
+``novel_cards``             k × 49       cards lying under each Novel (any owner)
+``building_played``         49           hand cards chosen to play so far
+``building_cited``          49           Masterpiece cards chosen to cite so far
+``building_gifts``          49           gift cards chosen so far
+``building_discards``       49           setup discards chosen so far
+``held_published``          n × k        seat holds the Novel as Published
+``held_masterpiece``        n × k        seat holds the Novel as a Masterpiece
+``supply``                  k            copies left in the supply (count)
+``hand_sizes``              n            cards in each seat's hand (count)
+``scores``                  n            each seat's points (count, R13)
+``piles``                   3            deck size, discard size, face-down discards
+``phase``                   5            keep, action, choose, flag, over
+``to_move``                 n            seat whose decision it is
+``current``                 n            seat whose turn it is
+``seat``                    n            the observer's own seat number (absolute)
+``passes``                  1            passes in succession (count, R11)
+``countdown``               2            end triggered; turns left (count, R12)
+``trigger``                 n            the trigger player's seat (R12)
+``flag_owner``              n            the End Flag holder's seat (R12)
+``flag_lost``               1            the End Flag was lost (R12)
+``stage``                   4            start, discarding, cards, gifts
+``building_novel``          k            the Novel of the publish being built
+``gifts_owed``              n            gifts still to choose per seat (count)
+==========================  ===========  =============================================
+
+The ``building_*``, ``stage``, ``building_novel`` and ``gifts_owed`` fields are
+the player's own decision in progress; they stay empty in any other player's
+observation. The own face-down setup discards are not shown (the view does not
+hold them yet).
+
+>>> from pastiche_core import Game
+>>> game = Game(players=4, seed=3)
+>>> encoder = ObservationEncoder(players=4)
+>>> encoder.size
+1471
+>>> obs = encoder.encode(game.view(0))
+>>> obs.dtype, obs.shape, int(obs[encoder.slice("hand")].sum())
+(dtype('float32'), (1471,), 3)
+>>> print(encoder.text(game.view(0)).splitlines()[1])
+hand: MYT6 LOV4 FAN8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import DECK, format_cards
+from ..catalogue import Catalogue
+from ..errors import InvalidArgumentError
+from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
+from .encoding import MoveBuilder, Stage
+
+if TYPE_CHECKING:
+    from ..view import PlayerView
+
+__all__ = ["Field", "ObservationEncoder"]
+
+_CARDS = len(DECK)
+_PHASES = (Phase.KEEP, Phase.ACTION, Phase.CHOOSE, Phase.FLAG, Phase.OVER)
+_PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One named part of the observation vector: where it starts and its shape.
+
+    >>> Field("hand", 0, (49,)).size
+    49
+    """
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """Number of values."""
+        size = 1
+        for extent in self.shape:
+            size *= extent
+        return size
+
+
+class ObservationEncoder:
+    """The observation layout for ``players`` seats and a catalogue (module docstring).
+
+    >>> encoder = ObservationEncoder(players=3)
+    >>> encoder.field("published")
+    Field(name='published', offset=245, shape=(3, 49))
+    >>> ObservationEncoder(players=6)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5, got 6
+    """
+
+    __slots__ = (
+        "_at",
+        "_last",
+        "_novel_index",
+        "catalogue",
+        "fields",
+        "high",
+        "novels",
+        "players",
+        "size",
+    )
+
+    def __init__(self, players: int = 4, catalogue: Catalogue | None = None) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidArgumentError(f"players must be an integer, got {players!r}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidArgumentError(
+                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
+            )
+        self.players = players
+        self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+        self.novels = tuple(spec.id for spec in self.catalogue.publishable)
+        n, k = players, len(self.novels)
+        shapes: list[tuple[str, tuple[int, ...]]] = [
+            ("hand", (_CARDS,)),
+            ("drawn", (_CARDS,)),
+            ("discard_top", (_CARDS,)),
+            ("discard_face_up", (_CARDS,)),
+            ("flag_card", (_CARDS,)),
+            ("published", (n, _CARDS)),
+            ("masterpieces", (n, _CARDS)),
+            ("novel_cards", (k, _CARDS)),
+            ("building_played", (_CARDS,)),
+            ("building_cited", (_CARDS,)),
+            ("building_gifts", (_CARDS,)),
+            ("building_discards", (_CARDS,)),
+            ("held_published", (n, k)),
+            ("held_masterpiece", (n, k)),
+            ("supply", (k,)),
+            ("hand_sizes", (n,)),
+            ("scores", (n,)),
+            ("piles", (3,)),
+            ("phase", (len(_PHASES),)),
+            ("to_move", (n,)),
+            ("current", (n,)),
+            ("seat", (n,)),
+            ("passes", (1,)),
+            ("countdown", (2,)),
+            ("trigger", (n,)),
+            ("flag_owner", (n,)),
+            ("flag_lost", (1,)),
+            ("stage", (len(Stage),)),
+            ("building_novel", (k,)),
+            ("gifts_owed", (n,)),
+        ]
+        fields: list[Field] = []
+        offset = 0
+        for name, shape in shapes:
+            field = Field(name, offset, shape)
+            fields.append(field)
+            offset += field.size
+        self.fields: tuple[Field, ...] = tuple(fields)
+        self.size = offset
+        self._at = {field.name: field.offset for field in fields}
+        self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
+        # The last view encoded and its vector without the decision in progress: a
+        # decision of several actions re-encodes the same view at every action.
+        self._last: tuple[PlayerView, npt.NDArray[np.float32]] | None = None
+        high = np.ones(self.size, dtype=np.float32)
+        specs = self.catalogue.publishable
+        points = sum(spec.points * spec.copies for spec in self.catalogue.specs)
+        for name, value in (
+            ("hand_sizes", _CARDS),
+            ("scores", points),
+            ("piles", _CARDS),
+            ("passes", n),
+            ("countdown", 2 * n - 1),
+            ("gifts_owed", _CARDS),
+        ):
+            high[self.slice(name)] = value
+        high[self.slice("supply")] = [spec.copies for spec in specs]
+        self.high: npt.NDArray[np.float32] = high
+
+    def __repr__(self) -> str:
+        return f"<ObservationEncoder {self.players} players, {self.size} values>"
+
+    def field(self, name: str) -> Field:
+        """The :class:`Field` called ``name``.
+
+        >>> ObservationEncoder().field("nothing")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: no observation field 'nothing'
+        """
+        for field in self.fields:
+            if field.name == name:
+                return field
+        raise InvalidArgumentError(f"no observation field {name!r}")
+
+    def slice(self, name: str) -> slice:
+        """The positions of field ``name`` in the vector.
+
+        >>> ObservationEncoder().slice("drawn")
+        slice(49, 98, None)
+        """
+        field = self.field(name)
+        return slice(field.offset, field.offset + field.size)
+
+    def unpack(self, observation: npt.NDArray[Any]) -> dict[str, npt.NDArray[Any]]:
+        """The observation split into its fields, each in its shape.
+
+        >>> from pastiche_core import Game
+        >>> encoder = ObservationEncoder(players=3)
+        >>> parts = encoder.unpack(encoder.encode(Game(players=3, seed=1).view(1)))
+        >>> parts["hand_sizes"].tolist(), parts["seat"].tolist()
+        ([3.0, 4.0, 3.0], [0.0, 1.0, 0.0])
+        """
+        if observation.shape != (self.size,):
+            raise InvalidArgumentError(
+                f"expected an observation of shape ({self.size},), got {observation.shape}"
+            )
+        return {
+            field.name: observation[field.offset : field.offset + field.size].reshape(field.shape)
+            for field in self.fields
+        }
+
+    # ------------------------------------------------------------------
+    def encode(
+        self,
+        view: PlayerView,
+        builder: MoveBuilder | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """The observation of ``view``'s player; ``builder`` adds their decision in progress.
+
+        ``builder`` is used only when it belongs to the same player (the one to
+        move). The result is a new array unless ``out`` is given (then ``out``
+        is filled and returned).
+
+        >>> from pastiche_core import Game
+        >>> encoder = ObservationEncoder(players=3)
+        >>> encoder.encode(Game(players=4, seed=1).view(0))
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: this encoder is for 3 players, the view has 4
+        """
+        if view.players != self.players:
+            raise InvalidArgumentError(
+                f"this encoder is for {self.players} players, the view has {view.players}"
+            )
+        last = self._last
+        if last is not None and last[0] is view:
+            base = last[1]
+        else:
+            base = self._public(view)
+            self._last = (view, base)
+        if out is None:
+            out = base.copy()
+        else:
+            out[:] = base
+        at = self._at
+        if builder is None or builder.view.player != view.player or not builder.stage:
+            out[at["stage"]] = 1.0
+            return out
+        stage, played, cited, gifts, discards = builder._progress()
+        ones = [at["stage"] + int(stage)]
+        for name, cards in (
+            ("building_played", played),
+            ("building_cited", cited),
+            ("building_gifts", gifts),
+            ("building_discards", discards),
+        ):
+            if cards:
+                start = at[name]
+                ones += [start + index for index in cards]
+        if builder.novel is not None:
+            ones.append(at["building_novel"] + self._novel_index[builder.novel])
+        out[ones] = 1.0
+        if stage is Stage.GIFTS:
+            n, me = self.players, view.player
+            for owner, count in builder.owed:
+                out[at["gifts_owed"] + (owner - me) % n] = count
+        return out
+
+    def _public(self, view: PlayerView) -> npt.NDArray[np.float32]:
+        """The vector of everything but the decision in progress."""
+        out = np.zeros(self.size, dtype=np.float32)
+        at = self._at
+        n = self.players
+        me = view.player
+        ones: list[int] = []
+        counts: list[tuple[int, int]] = []
+        hand = at["hand"]
+        ones += [hand + card.index for card in view.hand]
+        if view.pending is not None:
+            drawn = at["drawn"]
+            ones += [drawn + card.index for card in view.pending]
+        discard = view.discard
+        if discard and discard[-1] is not None:
+            ones.append(at["discard_top"] + discard[-1].index)
+        face_up = at["discard_face_up"]
+        face_down = 0
+        for card in discard:
+            if card is None:
+                face_down += 1
+            else:
+                ones.append(face_up + card.index)
+        if view.flag is not None:
+            ones.append(at["flag_card"] + view.flag[1].index)
+            ones.append(at["flag_owner"] + (view.flag[0] - me) % n)
+        novel_index = self._novel_index
+        k = len(self.novels)
+        published, masterpieces, novel_cards = (
+            at["published"],
+            at["masterpieces"],
+            at["novel_cards"],
+        )
+        held_published, held_masterpiece = at["held_published"], at["held_masterpiece"]
+        for owner, seat_table in enumerate(view.tables):
+            seat = (owner - me) % n
+            for novel in seat_table:
+                index = novel_index[novel.novel]
+                cards = novel.cards
+                if len(cards) == 1:
+                    ones.append(masterpieces + seat * _CARDS + cards[0].index)
+                    ones.append(held_masterpiece + seat * k + index)
+                else:
+                    base = published + seat * _CARDS
+                    ones += [base + card.index for card in cards]
+                    ones.append(held_published + seat * k + index)
+                base = novel_cards + index * _CARDS
+                ones += [base + card.index for card in cards]
+        supply = at["supply"]
+        for novel_id, copies in view.supply:
+            if copies and novel_id in novel_index:
+                counts.append((supply + novel_index[novel_id], copies))
+        hand_sizes, scores = at["hand_sizes"], at["scores"]
+        for owner in range(n):
+            seat = (owner - me) % n
+            counts.append((hand_sizes + seat, view.hand_sizes[owner]))
+            counts.append((scores + seat, view.scores[owner]))
+        piles = at["piles"]
+        counts.append((piles, view.deck_size))
+        counts.append((piles + 1, len(discard)))
+        counts.append((piles + 2, face_down))
+        ones.append(at["phase"] + _PHASE_INDEX[view.phase])
+        if view.phase is not Phase.OVER:
+            ones.append(at["to_move"] + (view.to_move - me) % n)
+            ones.append(at["current"] + (view.current - me) % n)
+        ones.append(at["seat"] + me)
+        counts.append((at["passes"], view.passes))
+        if view.turns_left is not None:
+            ones.append(at["countdown"])
+            counts.append((at["countdown"] + 1, view.turns_left))
+        if view.trigger is not None:
+            ones.append(at["trigger"] + (view.trigger - me) % n)
+            if view.flag is None and view.phase is not Phase.FLAG:
+                ones.append(at["flag_lost"])
+        out[ones] = 1.0
+        if counts:
+            where, values = zip(*counts, strict=True)
+            out[list(where)] = values
+        return out
+
+    # ------------------------------------------------------------------
+    def text(self, view: PlayerView, builder: MoveBuilder | None = None) -> str:
+        """The same information as :meth:`encode`, as readable text (seats absolute).
+
+        >>> from pastiche_core import Game
+        >>> print(ObservationEncoder(players=3).text(Game(players=3, seed=7).view(1)))
+        player 1 of 3, turn 0, keep: player 2 to move
+        hand: HOR4 MYS6 MYS11
+        deck 39, discard 0
+        P0 3 cards, 0 points: -
+        P1 3 cards, 0 points: -
+        P2 4 cards, 0 points: -
+        supply: straight-5 4, straight-7 3, straight-9 2, straight-11 1, kind-3 5, kind-5 2, pairs-3 5, pairs-4 3, total-5 5, total-7 3, end-flag 1
+        """
+        status = (
+            f"over ({view.end_reason})"
+            if view.phase is Phase.OVER
+            else f"{view.phase.value}: player {view.to_move} to move"
+        )
+        lines = [
+            f"player {view.player} of {view.players}, turn {view.turn}, {status}",
+            f"hand: {format_cards(view.hand) or '-'}",
+        ]
+        if view.pending is not None:
+            lines.append(f"drawn: {format_cards(view.pending, sort=False)}")
+        piles = f"deck {view.deck_size}, discard {len(view.discard)}"
+        if view.discard:
+            top = view.discard[-1]
+            face_down = sum(1 for card in view.discard if card is None)
+            piles += f" (top {'face down' if top is None else top}, {face_down} face down)"
+        lines.append(piles)
+        for owner, seat_table in enumerate(view.tables):
+            novels = " ".join(str(novel) for novel in seat_table) or "-"
+            flag = ""
+            if view.flag is not None and view.flag[0] == owner:
+                flag = f" flag[{view.flag[1]}]"
+            lines.append(
+                f"P{owner} {view.hand_sizes[owner]} cards, {view.scores[owner]} points: "
+                f"{novels}{flag}"
+            )
+        lines.append(
+            "supply: " + ", ".join(f"{novel} {copies}" for novel, copies in view.supply if copies)
+        )
+        if view.passes:
+            lines.append(f"passes in succession: {view.passes}")
+        if view.trigger is not None:
+            end = f"end triggered by player {view.trigger}"
+            if view.turns_left is not None:
+                end += f", {view.turns_left} turns left"
+            lines.append(end)
+        if builder is not None and builder.view.player == view.player:
+            building = _building_text(builder)
+            if building:
+                lines.append(f"building: {building}")
+        return "\n".join(lines)
+
+
+def _building_text(builder: MoveBuilder) -> str:
+    stage = builder.stage
+    if stage is Stage.START:
+        return ""
+    if stage is Stage.DISCARDING:
+        return f"keep, discarding {format_cards(builder.discards)}"
+    parts: list[str] = [f"publish {builder.novel}"]
+    if builder.played:
+        parts.append(f"play {format_cards(builder.played)}")
+    if builder.cited:
+        parts.append(f"cite {format_cards(builder.cited)}")
+    if stage is Stage.GIFTS:
+        given: Sequence[str] = [str(gift) for gift in builder.gifts]
+        if given:
+            parts.append(f"gift {' '.join(given)}")
+        owed = ", ".join(f"{count} to player {owner}" for owner, count in builder.owed)
+        parts.append(f"(gifts owed: {owed})")
+    return " ".join(parts)

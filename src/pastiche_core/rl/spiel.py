@@ -1,0 +1,556 @@
+"""Pastiche as an OpenSpiel game, ``python_pastiche``, with explicit chance nodes.
+
+:func:`register` (run when :mod:`pastiche_core.openspiel` is imported) makes
+``pyspiel.load_game("python_pastiche(players=4)")`` work; the ``catalogue``
+parameter names a shipped catalogue or a TOML file
+(``python_pastiche(players=3,catalogue=default)``).
+
+* **Sequential, imperfect information, zero-sum**, terminal rewards as in
+  :func:`~pastiche_core.rl.aec.winner_returns`.
+* **Actions** are the atomic actions of
+  :class:`~pastiche_core.rl.encoding.ActionSpace`: a decision may take several
+  actions of the same player in a row.
+* **Chance is explicit.** The deal is one chance node per card dealt (the
+  outcome is the card, ``0`` to ``48``, uniform over the cards not dealt yet),
+  seat by seat (R10). The deck is then an unordered set of unseen cards: each
+  card drawn by Write ① is a chance node, uniform over the deck's cards, or
+  over the discard pile's when the deck is empty — which is the reshuffle of
+  R11, mid-draw if need be. Dealing card by card and drawing uniformly from
+  what is left give exactly the distribution of a shuffled deck, and the game
+  tree then shows every random event where it happens. The game's own
+  generator (R14) is never used.
+* **Observations** are :class:`~pastiche_core.rl.observation.ObservationEncoder`
+  tensors and texts of the player's view (no perfect-recall information state:
+  use ``use_observation_string=True`` with search bots).
+* :meth:`PasticheState.resample_from_infostate` deals the cards a player
+  cannot see at random (other hands, the deck, other players' face-down
+  discards and drawn cards), keeping everything the observation shows, so
+  OpenSpiel's ISMCTS bot can search. It does not track cards whose place the
+  public history reveals (a card taken face up from the discard pile stays in
+  that hand): the observation does not carry the history.
+* :data:`GAME_TYPE` ``max_game_length`` is a true bound (see :func:`max_game_length`).
+
+>>> import pyspiel
+>>> from pastiche_core.rl.spiel import register
+>>> register()
+>>> game = pyspiel.load_game("python_pastiche(players=3)")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 49)
+>>> for card in (0, 1, 2, 10, 11, 12, 20, 21, 22, 23):
+...     state.apply_action(card)
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(2, ['discard SCI9', 'discard HOR4', 'discard HOR5', 'discard HOR6'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from ..cards import DECK, Card, format_cards
+from ..catalogue import Catalogue, load_catalogue
+from ..errors import InvalidArgumentError
+from ..game import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Game
+from ..io.state import state_from_dict, state_to_dict
+from ..moves import Draw, Keep, Move
+from .aec import winner_returns
+from .encoding import ActionSpace, MoveBuilder
+from .observation import ObservationEncoder
+
+__all__ = [
+    "GAME_TYPE",
+    "PasticheGame",
+    "PasticheObserver",
+    "PasticheState",
+    "ScoreEvaluator",
+    "max_game_length",
+    "register",
+]
+
+_CARDS = len(DECK)
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_pastiche",
+    long_name="Python Pastiche: The Birth of a Masterpiece",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 4, "catalogue": "default"},
+)
+"""The OpenSpiel game type of ``python_pastiche``."""
+
+
+def max_game_length(players: int, catalogue: Catalogue) -> int:
+    """A bound on the actions of any game, chance nodes included (OpenSpiel needs one).
+
+    After setup, cards in hands, on the table and under the End Flag never
+    leave them, and each Write adds one: at most 49 Writes (each a draw and a
+    choice, two chance nodes). Each publish takes a Novel from the supply (at
+    most ``P`` publishes) and puts at most ``C`` cards on the table (the largest
+    requirement), so at most ``P·C`` Reads; a publish is at most ``2C + 2``
+    actions (Novel, cards, confirm, gifts). Passes come only when no Write and
+    no Read is possible; once the deck and the discard pile are empty they stay
+    empty, so between two other actions there are fewer than ``n`` passes.
+
+    >>> max_game_length(4, Catalogue.default())
+    2960
+    """
+    publishes = sum(spec.copies for spec in catalogue.publishable)
+    sizes = [spec.pattern.size for spec in catalogue.publishable if spec.pattern is not None]
+    largest = _CARDS if any(size is None for size in sizes) else max(s or 0 for s in sizes)
+    reads = publishes * largest
+    keeps = sum(size - KEEP_SIZE for size in DEAL_SIZES[:players] if size > KEEP_SIZE)
+    writes = 2 * _CARDS
+    publish_actions = publishes * (2 * largest + 2)
+    passes = players * (publishes + reads + 2)
+    chance = sum(DEAL_SIZES[:players]) + 2 * _CARDS
+    return keeps + writes + publish_actions + reads + passes + 1 + chance
+
+
+def _catalogue(name: str) -> Catalogue:
+    return load_catalogue(name)
+
+
+class PasticheGame(pyspiel.Game):  # type: ignore[misc]
+    """The ``python_pastiche`` game: parameters ``players`` (3–5) and ``catalogue``.
+
+    >>> import pyspiel
+    >>> register()
+    >>> game = pyspiel.load_game("python_pastiche", {"players": 5})
+    >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+    (5, 357, 49)
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        values = dict(GAME_TYPE.parameter_specification)
+        values.update(params or {})
+        players = values["players"]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidArgumentError(f"players must be an integer, got {players!r}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidArgumentError(
+                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
+            )
+        catalogue = _catalogue(str(values["catalogue"]))
+        self.catalogue = catalogue
+        self.players = players
+        self.space = ActionSpace(catalogue)
+        self.encoder = ObservationEncoder(players, catalogue)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=_CARDS,
+            num_players=players,
+            min_utility=-1.0 / (players - 1),
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_game_length(players, catalogue),
+        )
+        super().__init__(GAME_TYPE, info, {"players": players, "catalogue": values["catalogue"]})
+
+    def new_initial_state(self) -> PasticheState:
+        """A new game at its first chance node (the first card dealt)."""
+        return PasticheState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> PasticheObserver:
+        """The observer of one player's view (the only kind this game provides)."""
+        if iig_obs_type is not None and (
+            iig_obs_type.perfect_recall
+            or not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise InvalidArgumentError(
+                "python_pastiche observes one player's view only: public information plus "
+                "the player's own cards, without perfect recall"
+            )
+        if params:
+            raise InvalidArgumentError(
+                f"python_pastiche observers take no parameters, got {params}"
+            )
+        return PasticheObserver(self.encoder)
+
+
+class _Core:
+    """Everything a state holds; copying it is what cloning a state costs."""
+
+    __slots__ = ("builder", "dealt", "drawn", "game", "partial", "spec")
+
+    def __init__(self, spec: PasticheGame) -> None:
+        self.spec = spec  # shared by every copy
+        self.dealt: list[int] = []  # the cards dealt so far, in dealing order
+        self.game: Game | None = None  # once the deal is complete
+        self.drawn: list[int] | None = None  # the cards of a Write ① being drawn
+        self.builder: MoveBuilder | None = None
+        self.partial: list[int] = []  # the atomic actions of the decision in progress
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        twin = _Core(self.spec)
+        twin.dealt = self.dealt.copy()
+        twin.game = None if self.game is None else self.game.copy()
+        twin.drawn = None if self.drawn is None else self.drawn.copy()
+        twin.partial = self.partial.copy()
+        return twin
+
+
+class PasticheState(pyspiel.State):  # type: ignore[misc]
+    """One ``python_pastiche`` state: the deal, a game, a draw or a decision in progress.
+
+    >>> register()
+    >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+    >>> state.game is None, state.current_player() == pyspiel.PlayerId.CHANCE
+    (True, True)
+    """
+
+    def __init__(self, game: PasticheGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game)
+
+    # ------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The pastiche :class:`~pastiche_core.game.Game`, once the deal is complete."""
+        return self._core.game
+
+    def _players(self) -> int:
+        return self._core.spec.players
+
+    def _deal_size(self) -> int:
+        return sum(DEAL_SIZES[: self._players()])
+
+    def builder(self) -> MoveBuilder:
+        """The decision in progress of the player to move."""
+        core = self._core
+        game = core.game
+        if game is None or core.drawn is not None or game.is_over:
+            raise InvalidArgumentError("no player is to move in this state")
+        if core.builder is None:
+            core.builder = MoveBuilder(self._core.spec.space, game.view(game.to_move))
+            for action in core.partial:
+                core.builder.push(action)
+        return core.builder
+
+    def current_player(self) -> int:
+        """The player to move, or ``CHANCE`` during the deal and draws, or ``TERMINAL``."""
+        core = self._core
+        game = core.game
+        if game is None or core.drawn is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if game.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return game.to_move
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        game = self._core.game
+        return game is not None and game.is_over
+
+    def returns(self) -> list[float]:
+        """Zero-sum returns at the end (:func:`~pastiche_core.rl.aec.winner_returns`), else zeros."""
+        game = self._core.game
+        if game is None or not game.is_over:
+            return [0.0] * self._players()
+        return winner_returns(game.players, game.winners())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.builder().legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards that may come next, each equally likely."""
+        cards = self._chance_cards()
+        if not cards:
+            return []
+        p = 1.0 / len(cards)
+        return [(card, p) for card in cards]
+
+    def _chance_cards(self) -> list[int]:
+        core = self._core
+        game = core.game
+        if game is None:
+            dealt = set(core.dealt)
+            return [index for index in range(_CARDS) if index not in dealt]
+        if core.drawn is None:
+            return []
+        drawn = set(core.drawn)
+        deck = sorted(card.index for card in game.deck if card.index not in drawn)
+        if deck:
+            return deck
+        return sorted(card.index for card in game.discard if card.index not in drawn)
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.game is None:
+            core.dealt.append(int(action))
+            if len(core.dealt) == self._deal_size():
+                core.game = self._dealt_game()
+            return
+        if core.drawn is not None:
+            core.drawn.append(int(action))
+            game = core.game
+            if len(core.drawn) == min(2, game.deck_size + len(game.discard)):
+                self._finish_draw()
+            return
+        move = self.builder().push(int(action))
+        if move is None:
+            core.partial.append(int(action))
+            return
+        core.builder = None
+        core.partial = []
+        if isinstance(move, Draw):
+            core.drawn = []  # the cards drawn are chance nodes
+            return
+        core.game.apply(move)
+
+    def _dealt_game(self) -> Game:
+        """The game after the deal: hands as dealt, the deck the cards left (order unused)."""
+        players = self._players()
+        template = state_to_dict(Game(players=players, seed=0, catalogue=self._core.spec.catalogue))
+        cards = [DECK[index] for index in self._core.dealt]
+        hands: list[list[str]] = []
+        start = 0
+        for seat in range(players):
+            size = DEAL_SIZES[seat]
+            hands.append([str(card) for card in sorted(cards[start : start + size])])
+            start += size
+        dealt = set(self._core.dealt)
+        template["hands"] = hands
+        template["deck"] = [str(card) for card in DECK if card.index not in dealt]
+        return state_from_dict(template, catalogue=self._core.spec.catalogue)
+
+    def _finish_draw(self) -> None:
+        """Apply Write ① with the cards chance chose, in the order they were drawn."""
+        core = self._core
+        game = core.game
+        assert game is not None
+        assert core.drawn is not None
+        drawn = [DECK[index] for index in core.drawn]
+        core.drawn = None
+        if all(card in game.deck for card in drawn):
+            # The engine draws from the top of its deck (the end of the list).
+            rest = [card for card in game.deck if card not in drawn]
+            game.deck[:] = rest + drawn[::-1]
+        else:
+            # A reshuffle (R11): the deck's cards come first, then the discard pile's.
+            data = state_to_dict(game)
+            pile = [entry["card"] for entry in data["discard"]]
+            names = [str(card) for card in drawn]
+            data["deck"] = [name for name in pile if name not in names] + names[::-1]
+            data["discard"] = []
+            core.game = game = state_from_dict(data, catalogue=game.catalogue)
+        player = game.to_move
+        game.apply(Draw())
+        if game.pending is not None:
+            got = list(game.pending)
+        else:
+            got = [card for card in drawn if card in game.hand(player)]
+        if got != drawn:  # pragma: no cover - the engine's draw order changed
+            raise AssertionError(f"the engine drew {got}, chance chose {drawn}")
+
+    # ------------------------------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            verb = "deal" if self._core.game is None else "draw"
+            return f"{verb} {DECK[action]}"
+        return self._core.spec.space.describe(action)
+
+    def __str__(self) -> str:
+        core = self._core
+        game = core.game
+        if game is None:
+            return f"dealing: {format_cards([DECK[i] for i in core.dealt], sort=False) or '-'}"
+        text = str(game)
+        if core.drawn is not None:
+            text += f"\ndrawing: {format_cards([DECK[i] for i in core.drawn], sort=False) or '-'}"
+        elif core.partial:
+            text += f"\nbuilding: {self.builder()!r}"
+        return text
+
+    # ------------------------------------------------------------------
+    def view_builder(self, player: int) -> tuple[Any, MoveBuilder | None]:
+        """The view of ``player`` and, if they are to move, their decision in progress."""
+        game = self._core.game
+        if game is None:
+            return None, None
+        builder = None
+        if self.current_player() == player:
+            builder = self.builder()
+        return game.view(player), builder
+
+    def actions_for(self, move: Move | str) -> list[int]:
+        """The atomic actions that play ``move`` for the player to move (from the start).
+
+        >>> register()
+        >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+        >>> for card in range(10):
+        ...     state.apply_action(card)
+        >>> [state.action_to_string(a) for a in state.actions_for("keep LOV2 LOV3 LOV4")]
+        ['discard MYT7']
+        """
+        return self.builder().actions_for(move)
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> PasticheState:
+        """A state the player cannot tell from this one, the unseen cards dealt at random.
+
+        ``sampler`` is called for one number in [0, 1) that seeds the deal.
+        Only states where a player is to move are resampled; a chance node is
+        returned as a copy.
+        """
+        state = self.clone()
+        core: _Core = state._core
+        game = core.game
+        if game is None or core.drawn is not None or game.is_over:
+            return state  # type: ignore[no-any-return]
+        rng = random.Random(float(sampler()))
+        data = state_to_dict(game)
+        players = game.players
+        own_discards = self._own_discards(player)
+        slots: list[tuple[str, int, int]] = []
+        for seat in range(players):
+            if seat != player:
+                slots.extend(("hands", seat, i) for i in range(len(data["hands"][seat])))
+        slots.extend(("deck", 0, i) for i in range(len(data["deck"])))
+        for i, entry in enumerate(data["discard"]):
+            if not entry["face_up"] and entry["card"] not in own_discards:
+                slots.append(("discard", 0, i))
+        if data["pending"] is not None and game.to_move != player:
+            slots.extend(("pending", 0, i) for i in range(2))
+        unseen = [_get(data, slot) for slot in slots]
+        rng.shuffle(unseen)
+        for slot, card in zip(slots, unseen, strict=True):
+            _put(data, slot, card)
+        core.game = state_from_dict(data, catalogue=game.catalogue)
+        core.builder = None
+        return state  # type: ignore[no-any-return]
+
+    def _own_discards(self, player: int) -> set[str]:
+        """The cards ``player`` discarded face down at setup (they know them, R16)."""
+        game = self._core.game
+        assert game is not None
+        keeps = [move for move in game.history if isinstance(move, Keep)]
+        seat = player - 2  # seats 2 and later keep in seat order (R10)
+        if not 0 <= seat < len(keeps):
+            return set()
+        start = sum(DEAL_SIZES[:player])
+        dealt = {DECK[i] for i in self._core.dealt[start : start + DEAL_SIZES[player]]}
+        return {str(card) for card in dealt - set(keeps[seat].cards)}
+
+
+def _get(data: dict[str, Any], slot: tuple[str, int, int]) -> str:
+    field, seat, index = slot
+    if field == "hands":
+        return str(data["hands"][seat][index])
+    if field == "discard":
+        return str(data["discard"][index]["card"])
+    return str(data[field][index])
+
+
+def _put(data: dict[str, Any], slot: tuple[str, int, int], card: str) -> None:
+    field, seat, index = slot
+    if field == "hands":
+        data["hands"][seat][index] = card
+    elif field == "discard":
+        data["discard"][index]["card"] = card
+    else:
+        data[field][index] = card
+
+
+class PasticheObserver:
+    """OpenSpiel's observer for ``python_pastiche``: one player's view, as tensor and text.
+
+    ``tensor`` is the flat :class:`~pastiche_core.rl.observation.ObservationEncoder`
+    vector and ``dict`` its fields, each in its shape.
+
+    >>> register()
+    >>> game = pyspiel.load_game("python_pastiche(players=3)")
+    >>> observer = game.make_py_observer()
+    >>> sorted(observer.dict)[:3], observer.tensor.shape
+    (['building_cited', 'building_discards', 'building_gifts'], (1345,))
+    """
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self.encoder = encoder
+        self.tensor: npt.NDArray[np.float32] = np.zeros(encoder.size, dtype=np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = encoder.unpack(self.tensor)
+
+    def set_from(self, state: PasticheState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s observation of ``state`` (zeros while dealing)."""
+        view, builder = state.view_builder(player)
+        if view is None:
+            self.tensor.fill(0)
+            return
+        self.encoder.encode(view, builder, out=self.tensor)
+
+    def string_from(self, state: PasticheState, player: int) -> str:
+        """``player``'s observation of ``state`` as text."""
+        view, builder = state.view_builder(player)
+        if view is None:
+            own = _dealt_to(state, player)
+            return f"player {player}, dealing: hand {format_cards(own) or '-'}"
+        return self.encoder.text(view, builder)
+
+
+def _dealt_to(state: PasticheState, player: int) -> list[Card]:
+    dealt = state._core.dealt
+    start = sum(DEAL_SIZES[:player])
+    return [DECK[i] for i in dealt[start : start + DEAL_SIZES[player]]]
+
+
+class ScoreEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots: the current scores, no rollout.
+
+    :meth:`evaluate` gives each player ``(score - mean) / scale`` clipped to
+    [-1, 1] (the final returns at the end); :meth:`prior` is uniform. Cheap, so
+    a search of a few dozen simulations per decision plays a game in seconds.
+
+    >>> register()
+    >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+    >>> ScoreEvaluator().evaluate(state).tolist()
+    [0.0, 0.0, 0.0]
+    """
+
+    def __init__(self, scale: float = 10.0) -> None:
+        if not scale > 0:
+            raise InvalidArgumentError(f"scale must be positive, got {scale!r}")
+        self.scale = scale
+
+    def evaluate(self, state: PasticheState) -> npt.NDArray[np.float64]:
+        """Per player, the score margin over the mean, scaled into [-1, 1]."""
+        if state.is_terminal():
+            return np.array(state.returns(), dtype=np.float64)
+        game = state.game
+        if game is None:
+            return np.zeros(state.num_players(), dtype=np.float64)
+        scores = np.array(game.scores(), dtype=np.float64)
+        margins: npt.NDArray[np.float64] = np.clip((scores - scores.mean()) / self.scale, -1, 1)
+        return margins
+
+    def prior(self, state: PasticheState) -> Sequence[tuple[int, float]]:
+        """Uniform over the legal actions (the chance outcomes at a chance node)."""
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def register() -> None:
+    """Register ``python_pastiche`` with OpenSpiel (again is harmless).
+
+    >>> register(); "python_pastiche" in pyspiel.registered_names()
+    True
+    """
+    if GAME_TYPE.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(GAME_TYPE, PasticheGame)

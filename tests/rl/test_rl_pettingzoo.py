@@ -1,0 +1,168 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, rewards, errors."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from builders import MINI
+from pettingzoo import test as pettingzoo_test
+
+from pastiche_core import Catalogue, IllegalMoveError, InvalidArgumentError, InvalidCatalogueError
+from pastiche_core.pettingzoo import PasticheEnv, env, raw_env, winner_returns
+
+
+def play_out(game_env: PasticheEnv, rng: random.Random) -> int:
+    """Play random legal actions until every agent is done; the actions played."""
+    steps = 0
+    for agent in game_env.agent_iter():
+        observation, _, terminated, truncated, _ = game_env.last()
+        if terminated or truncated:
+            game_env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal), f"{agent} has no legal action"
+        game_env.step(int(rng.choice(legal)))
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pettingzoo_api_test(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(players=players), num_cycles=300)
+    assert "Passed API test" in capsys.readouterr().out
+    # api_test warns about dict observations (vector and mask) unless the environment
+    # is one of PettingZoo's own card and board games, which use the same dicts.
+    assert {str(w.message) for w in caught} <= {
+        "Observation is not a NumPy array",
+        "Observation space for each agent probably should be gymnasium.spaces.box or "
+        "gymnasium.spaces.discrete",
+    }
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+def test_pettingzoo_api_test_unwrapped(capsys: pytest.CaptureFixture[str]) -> None:
+    pettingzoo_test.api_test(raw_env(players=4, render_mode="ansi"), num_cycles=200)
+    assert "Passed API test" in capsys.readouterr().out
+
+
+def test_pettingzoo_seed_test() -> None:
+    pettingzoo_test.seed_test(lambda: env(players=4), num_cycles=300)
+    pettingzoo_test.seed_test(lambda: env(players=3, catalogue=MINI), num_cycles=300)
+
+
+def test_whole_games_end_with_zero_sum_rewards() -> None:
+    rng = random.Random(1)
+    game_env = PasticheEnv(players=4)
+    for seed in range(3):
+        game_env.reset(seed=seed)
+        returns: dict[str, float] = {}
+        for agent in game_env.agent_iter():
+            observation, reward, terminated, truncated, info = game_env.last()
+            if terminated or truncated:
+                returns[agent] = reward
+                assert info["winners"] == game_env.game.winners()
+                game_env.step(None)
+                continue
+            assert reward == 0
+            legal = np.flatnonzero(observation["action_mask"])
+            game_env.step(int(rng.choice(legal)))
+        assert game_env.agents == []
+        assert game_env.game.is_over
+        expected = winner_returns(4, game_env.game.winners())
+        assert [returns[f"player_{seat}"] for seat in range(4)] == expected
+        assert sum(returns.values()) == pytest.approx(0)
+
+
+def test_winner_returns() -> None:
+    assert winner_returns(3, (1,)) == [-0.5, 1.0, -0.5]
+    assert winner_returns(4, (0, 1)) == [1 / 3, 1 / 3, -1 / 3, -1 / 3]
+    assert winner_returns(5, (0, 1, 2, 3, 4)) == [0.0] * 5
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    first, second = PasticheEnv(players=3), PasticheEnv(players=3)
+    first.reset(seed=11)
+    second.reset(seed=11)
+    assert play_out(first, random.Random(2)) == play_out(second, random.Random(2))
+    assert first.game.history == second.game.history
+    first.reset()
+    second.reset()
+    assert first.game.seed == second.game.seed != 11
+
+
+def test_only_the_agent_to_move_has_legal_actions() -> None:
+    game_env = PasticheEnv(players=4)
+    game_env.reset(seed=3)
+    mover = game_env.agent_selection
+    for agent in game_env.agents:
+        mask = game_env.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == mover)
+        assert mask.dtype == np.int8
+    observation = game_env.observe(mover)
+    assert game_env.observe(mover) is observation  # cached until the next step
+
+
+def test_illegal_actions_and_bad_arguments() -> None:
+    game_env = PasticheEnv(players=3)
+    game_env.reset(seed=7)
+    with pytest.raises(IllegalMoveError, match="not legal now"):
+        game_env.step(game_env.space.DRAW)
+    with pytest.raises(InvalidArgumentError, match="expected an action, got None"):
+        game_env.step(None)
+    with pytest.raises(InvalidArgumentError, match="render_mode must be None or 'ansi'"):
+        PasticheEnv(render_mode="human")
+    with pytest.raises(InvalidCatalogueError):
+        PasticheEnv(catalogue="no-such-catalogue.toml")
+    with pytest.raises(InvalidArgumentError, match="catalogue must be"):
+        PasticheEnv(catalogue=3)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="players must be from 3 to 5"):
+        env(players=6)
+
+
+def test_numpy_actions_are_accepted() -> None:
+    game_env = PasticheEnv(players=3)
+    game_env.reset(seed=7)
+    action = np.flatnonzero(game_env.observe("player_2")["action_mask"])[0]
+    game_env.step(np.int64(action))
+    assert game_env.agent_selection == "player_0"
+
+
+def test_catalogues_and_render() -> None:
+    game_env = PasticheEnv(players=3, catalogue=MINI, render_mode="ansi")
+    assert game_env.space.novels == ("pair", "run-3")
+    game_env.reset(seed=2)
+    text = game_env.render()
+    assert text is not None
+    assert text.startswith("<Game 3 players, seed 2")
+    assert PasticheEnv(catalogue="default").catalogue is Catalogue.default()
+    quiet = PasticheEnv(players=3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert quiet.render() is None
+    assert caught
+    assert str(quiet) == "pastiche_v0"
+
+
+def test_render_shows_a_decision_in_progress() -> None:
+    game_env = PasticheEnv(players=5, render_mode="ansi")
+    game_env.reset(seed=4)
+    for _ in range(2):  # seats 2 and 3 discard one card each
+        game_env.step(
+            int(np.flatnonzero(game_env.observe(game_env.agent_selection)["action_mask"])[0])
+        )
+    game_env.step(int(np.flatnonzero(game_env.observe("player_4")["action_mask"])[0]))
+    assert game_env.agent_selection == "player_4"  # seat 4 discards a second card
+    text = game_env.render()
+    assert text is not None
+    assert "building: <MoveBuilder player 4, discarding" in text
