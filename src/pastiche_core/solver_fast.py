@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -328,11 +328,19 @@ def _check(deadline: Deadline | None) -> None:
 
 
 def _novel_options(
-    ctx: _Context, spec: NovelSpec, card_level: bool, deadline: Deadline | None
+    ctx: _Context,
+    spec: NovelSpec,
+    card_level: bool,
+    deadline: Deadline | None,
+    combos: Iterable[tuple[int, ...]] | None = None,
 ) -> Iterator[PublishOption]:
-    """The options of one Novel in engine order (lazy; the deadline is checked per combo)."""
+    """The options of one Novel in engine order (lazy; the deadline is checked per combo).
+
+    ``combos`` are the rank multisets to split (by default every one the pattern
+    finds in the pool); :func:`search` passes those its count found productive.
+    """
     assert spec.pattern is not None
-    for combo in spec.pattern.combinations(ctx.pool):
+    for combo in spec.pattern.combinations(ctx.pool) if combos is None else combos:
         _check(deadline)
         if not card_level:
             yield from _combo_options(ctx, spec.id, spec.points, combo)
@@ -342,7 +350,11 @@ def _novel_options(
 
 
 def _cost_counts(
-    ctx: _Context, spec: NovelSpec, card_level: bool, deadline: Deadline | None
+    ctx: _Context,
+    spec: NovelSpec,
+    card_level: bool,
+    deadline: Deadline | None,
+    productive: list[tuple[int, ...]] | None = None,
 ) -> dict[tuple[int, int], int]:
     """How many options of one Novel have each (played, gifts), counted without listing them.
 
@@ -350,7 +362,9 @@ def _cost_counts(
     add their costs, and the states that break R5 or ``max_gifts`` are dropped
     exactly where the enumeration prunes them, so the counts are the lengths of
     the lists :func:`options` would return. Card by card (R8's separate mode), a
-    piece counts once per choice of its hand cards.
+    piece counts once per choice of its hand cards. The rank multisets with at
+    least one option are appended to ``productive``, so listing them later needs
+    neither the pattern's search again nor the multisets without options.
     """
     assert spec.pattern is not None
     limit = ctx.limit
@@ -376,9 +390,13 @@ def _cost_counts(
             states = following
             if not states:
                 break
+        found = False
         for costs, ways in states.items():
             if costs[0]:  # R4: pastiche alone is not a publish
                 totals[costs] = totals.get(costs, 0) + ways
+                found = True
+        if found and productive is not None:
+            productive.append(combo)
     return totals
 
 
@@ -436,10 +454,12 @@ def search(
     ctx = _context(position, constraints)
     specs = list(_novels(ctx))
     costs: dict[str, dict[tuple[int, int], int]] = {}
+    productive: dict[str, list[tuple[int, ...]]] = {}
     stopped_by: str | None = None
     try:
         for spec in specs:
-            counted = _cost_counts(ctx, spec, card_level, clock)
+            combos = productive[spec.id] = []
+            counted = _cost_counts(ctx, spec, card_level, clock, combos)
             if counted:
                 costs[spec.id] = counted
     except _StoppedError:
@@ -458,7 +478,7 @@ def search(
             share = shares.get(spec.id, 0)
             if not share:
                 continue
-            listed = _novel_options(ctx, spec, card_level, listing)
+            listed = _novel_options(ctx, spec, card_level, listing, productive[spec.id])
             for count, option in enumerate(listed, start=1):
                 found.append(option)
                 if count == share:
