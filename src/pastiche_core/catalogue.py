@@ -70,11 +70,23 @@ class NovelSpec:
     """
 
     id: str
+    """The unique id that moves, positions and files name the Novel by (``'straight-5'``):
+    non-empty, at most 32 characters, without spaces, ``,`` or ``:`` (R3)."""
     name: str
+    """The name printed on the card (``'5-Card Straight'``): non-empty, at most 64 characters."""
     pattern: Pattern | None
+    """The requirement the played and cited cards must meet exactly (R4); ``None`` only for the End
+    Flag, which is never published (R12)."""
     points: int
+    """The points the Novel scores as a Masterpiece (R13), or the End Flag's (R12): 0 to 99 in a
+    catalogue; the sources print 1 to 9 (R2)."""
     copies: int
+    """The copies of the card in the supply, first come, first served (R2, R6): 1 to 20 in a
+    catalogue, exactly 1 for the End Flag."""
     provenance: str = "custom"
+    """Where the entry comes from, free text of at most 200 characters: in the default catalogue
+    ``'printed'`` or ``'reconstructed'`` (with a note for the totals, R2); ``'custom'`` unless
+    given."""
 
     @property
     def publishable(self) -> bool:
@@ -172,6 +184,8 @@ class Catalogue(Mapping[str, NovelSpec]):
         self._specs = specs
         self._by_id = by_id
         self.name = name
+        """The catalogue's name (``'default'`` for R2's), as messages, records and simulation
+        summaries name it: non-empty, at most 64 characters."""
 
     # Mapping interface -------------------------------------------------
     def __getitem__(self, novel_id: str) -> NovelSpec:

@@ -74,9 +74,14 @@ class Command:
     """
 
     name: str
+    """The subcommand's name on the command line: ``pastiche NAME``."""
     help: str
+    """The one-line description that ``pastiche --help`` lists and the subcommand's own ``--help``
+    opens with."""
     configure: Callable[[argparse.ArgumentParser], None]
+    """Adds the subcommand's arguments to its :class:`argparse.ArgumentParser`."""
     run: Callable[[argparse.Namespace], int]
+    """Runs the subcommand on the parsed arguments and returns the exit status (0 on success)."""
 
 
 class _UsageError(Exception):
@@ -123,10 +128,16 @@ class ProgressBar:
         self, stream: TextIO, *, force: bool = False, width: int = 30, delay: float = 0.5
     ) -> None:
         self.stream = stream
+        """The stream the bar is drawn on (standard error for ``pastiche simulate``)."""
         self.width = width
+        """The width of the bar itself, in characters."""
         self.force = force
+        """Whether the bar is drawn on any stream from the start, not only on a terminal after
+        ``delay``."""
         self.delay = 0.0 if force else delay
+        """Seconds the run must last before the bar appears (0 when ``force``)."""
         self.enabled = force or _is_tty(stream)
+        """Whether the bar may be drawn at all: ``force``, or ``stream`` is a terminal."""
         self._start = time.monotonic()
         self._progress: Any = None
         self._task: Any = None

@@ -48,9 +48,15 @@ class Constraints:
     """
 
     keep: frozenset[Card]
+    """Hand cards that must stay in hand, neither played nor given; each must be in the position's
+    hand."""
     no_cite: frozenset[int]
+    """Seats, 0 to 4 (R10), whose Masterpieces must not be cited; the player's own seat forbids
+    citing their own Masterpieces."""
     max_gifts: int | None
+    """The most gift cards an option may owe in all (R5), 0 or more; ``None`` for no limit."""
     min_points: int | None
+    """The fewest points a Novel must be worth to be published, 0 or more; ``None`` for no limit."""
 
     def __init__(
         self,

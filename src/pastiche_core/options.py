@@ -53,10 +53,18 @@ class PublishOption:
     """
 
     novel: str
+    """The id of the Novel published, in the position's catalogue."""
     played: tuple[Card, ...]
+    """The hand cards played, in deck order (R4): the lowest cards of each rank unless options are
+    listed card by card (R8). One card makes an instant Masterpiece (R7)."""
     cited: tuple[str, ...]
+    """The ids of the Masterpieces cited (R4), in the position's table order; empty when none is."""
     gifts: tuple[tuple[int, int], ...]
+    """``(owner, count)`` pairs sorted by owner: the cards owed to each other player, one per cited
+    Masterpiece of theirs (R5). Citing one's own is free."""
     points: int
+    """The points the Novel is worth, from its catalogue entry (scored while it is a Masterpiece,
+    R13)."""
 
     @property
     def played_count(self) -> int:

@@ -64,8 +64,14 @@ class Masterpiece:
     """
 
     id: str
+    """The id citations name it by, unique in the position: any non-empty string (``'m1'``; from a
+    game, the novel's reference such as ``'1:straight-5'``)."""
     owner: int
+    """The seat of the player who owns it, 0 to 4 (R10); citing another player's Masterpiece costs a
+    gift (R5)."""
     card: Card
+    """Its one remaining card, which a citation adds to the publish (R4); a string such as
+    ``'SCI7'`` is parsed."""
 
     def __post_init__(self) -> None:
         if isinstance(self.card, str):
@@ -106,12 +112,23 @@ class Position:
     """
 
     player: int
+    """The seat asking, 0 to 4 (R10)."""
     hand: tuple[Card, ...]
+    """The player's hand in deck order, each card once."""
     masterpieces: tuple[Masterpiece, ...]
+    """The Masterpieces on the table, the player's own included (R4), in the order given; their ids
+    and cards are distinct."""
     held_novels: frozenset[str]
+    """Ids of the Novels the player already holds, Published or Masterpiece: they cannot be
+    published again (R6)."""
     supply: Mapping[str, int]
+    """Copies left in the supply for every Novel id of the catalogue, End Flag included (R6): 0 to
+    the catalogue's copies, all of them for an id not given. Read-only."""
     catalogue: Catalogue
+    """The Novel catalogue (R2, R3): the default one unless given."""
     constraints: Constraints
+    """The position's own hint constraints (none by default); :func:`~pastiche_core.solver.solve`
+    honours them unless given others."""
 
     def __init__(
         self,

@@ -70,9 +70,15 @@ class GameRecord:
     """
 
     players: int
+    """The number of players, 3 to 5 (R10), checked when the record is read or replayed."""
     seed: int
+    """The seed of the game's generator, which fixes the deal and every shuffle (R14); a record file
+    holds a 64-bit integer."""
     catalogue: Catalogue = field(default_factory=Catalogue.default)
+    """The catalogue the game is played with: the default one (R2) unless given."""
     moves: tuple[Move, ...] = ()
+    """Every decision from the deal on, in order, setup keeps included; notation strings given are
+    parsed into moves."""
 
     def __repr__(self) -> str:
         """Compact: a record can hold hundreds of moves.

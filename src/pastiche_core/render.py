@@ -55,8 +55,11 @@ class Swatch(NamedTuple):
     """The colours of one genre: card ``fill``, text ``ink`` and card ``edge``."""
 
     fill: str
+    """The card's background colour, a CSS hex colour such as ``'#1e6fc2'``."""
     ink: str
+    """The colour of the card's text, drawn on ``fill``."""
     edge: str
+    """The colour of the card's border, a darker shade of ``fill``."""
 
 
 PALETTE: MappingProxyType[Genre, Swatch] = MappingProxyType(

@@ -99,15 +99,32 @@ class PublishReport:
     """
 
     position: Position
+    """The position asked about: hand, table, held Novels, supply and catalogue."""
     engine: str
+    """The engine that answered: ``'fast'`` or ``'cpsat'``
+    (:data:`~pastiche_core.solver.ENGINES`)."""
     options: tuple[PublishOption, ...]
+    """The options listed, each distinct (R8), Novel by Novel in catalogue order, then by cards
+    played, gifts and R8 key: every option, unless ``stopped_by`` is set."""
     pareto: Mapping[str, tuple[tuple[int, int], ...]]
+    """Per Novel with an option, its Pareto front of ``(played, gifts)`` (R9), played ascending and
+    gifts descending; complete unless ``stopped_by`` is ``'time_limit'``."""
     counts: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    """Per Novel with an option, the exact number of its options (card by card when ``card_level``).
+    A Novel is missing when the time limit cut the search first, or when the CP-SAT engine's listing
+    was cut short (it counts by listing)."""
     stopped_by: str | None = None
+    """``None`` for a complete answer, else the limit that cut it short: ``'max_options'`` or
+    ``'time_limit'`` (:data:`~pastiche_core.limits.STOPPED_BY`)."""
     constraints: Constraints = _NO_CONSTRAINTS
+    """The hint constraints the answer honours: the position's own unless others were given."""
     card_level: bool = False
+    """Whether options tell physical cards apart rather than ranks (R8's separate mode, fast engine
+    only)."""
     time_limit: float | None = None
+    """The time limit of the query in seconds, ``None`` for none."""
     max_options: int | None = None
+    """The most options the query would list, ``None`` for all."""
 
     @property
     def complete(self) -> bool:
@@ -185,8 +202,14 @@ class Best:
     """
 
     option: PublishOption
+    """The option chosen: best for ``goal``, ties going to catalogue order, then to the smallest R8
+    key."""
     goal: str
+    """What the option is best for: a key of :data:`GOALS` (``'points'``, ``'fewest-gifts'``,
+    ``'fewest-played'`` or ``'points-per-card'``)."""
     complete: bool = True
+    """``False`` when the time limit cut the search short: the option is then the best found, not
+    necessarily the best there is."""
 
     def __str__(self) -> str:
         option = self.option

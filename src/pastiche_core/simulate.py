@@ -45,17 +45,32 @@ class SimulationSummary:
     """
 
     players: int
+    """The number of seats in every game, 3 to 5 (R10)."""
     games: int
+    """The number of games played, at least 1."""
     seed: int
+    """The seed of the run: game ``i`` is dealt from :func:`game_seed` ``(seed, i)`` (R14)."""
     catalogue: str
+    """The name of the catalogue the games were played with."""
     mean_turns: float
+    """Turns per game on average, setup excluded: each Write, Read, Publish or Pass is one turn
+    (R11)."""
     mean_decisions: float
+    """Decisions per game on average: every move of the game's history, setup keeps, the choice
+    after a draw and the End Flag's card included."""
     mean_scores: tuple[float, ...]
+    """Each seat's final points on average, Masterpieces plus the End Flag (R13), by seat."""
     mean_masterpieces: tuple[float, ...]
+    """Each seat's number of Masterpieces at the end on average, by seat."""
     wins_by_seat: tuple[int, ...]
+    """Games won by each seat, by seat; a shared win (R13) counts once for each winner."""
     shared_games: int
+    """The number of games that ended in a shared win (R13)."""
     endings: dict[str, int] = field(hash=False)
+    """Games per ending: ``'countdown'`` (R12) and ``'all-pass'`` (R11), both always present
+    (:data:`ENDINGS`)."""
     max_turns: int
+    """The most turns one game took."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; the same run always gives the same dict.

@@ -69,8 +69,15 @@ class CpSatResult(Generic[T]):
     """
 
     value: T
+    """The answer: the options, the fronts per Novel or the optimum, as the query gives it (``None``
+    for an optimum when the Novel has no option)."""
     complete: bool
+    """Whether the answer is proven whole: ``False`` when the time limit cut it short (or, for
+    :func:`options`, ``max_options``)."""
     status: str
+    """``'optimal'`` (complete, with an answer), ``'infeasible'`` (complete, nothing to publish),
+    ``'feasible'`` (cut short with a partial answer) or ``'unknown'`` (cut short with nothing
+    found)."""
 
 
 # ----------------------------------------------------------------------

@@ -411,9 +411,17 @@ class SearchResult:
     """
 
     options: list[PublishOption]
+    """The options listed, Novel by Novel in catalogue order, each distinct (R8) unless card by
+    card: every option, or a fair share of ``max_options`` per Novel."""
     fronts: dict[str, list[tuple[int, int]]]
+    """Per Novel counted, its Pareto front of ``(played, gifts)`` (R9), played ascending and gifts
+    descending."""
     counts: dict[str, int]
+    """Per Novel with an option, the exact number of its options; Novels the time limit kept from
+    being counted are missing."""
     stopped_by: str | None
+    """``None`` for a complete answer, else ``'max_options'`` (counts and fronts still complete) or
+    ``'time_limit'``."""
 
     @property
     def complete(self) -> bool:

@@ -30,8 +30,12 @@ class TableNovel:
     """
 
     owner: int
+    """The seat of the player in whose play area it lies, 0 to 4 (R10)."""
     novel: str
+    """The id of the Novel card, in the game's catalogue (never the End Flag, R12)."""
     cards: tuple[Card, ...]
+    """The Story cards under it, in play order: two or more make it Published, one a Masterpiece
+    (R7, R11)."""
 
     @property
     def ref(self) -> NovelRef:

@@ -98,6 +98,8 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         "render_modes": ["ansi"],
         "is_parallelizable": False,
     }
+    """PettingZoo's metadata: the name ``'pastiche_v0'``, the render modes (``'ansi'``) and
+    ``is_parallelizable`` (``False``)."""
 
     def __init__(
         self,
@@ -110,12 +112,21 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         cat = _catalogue(catalogue)
         self.encoder = ObservationEncoder(players, cat)
+        """The observation layout for this environment's players and catalogue."""
         self.space = ActionSpace(cat)
+        """The atomic action layout of the catalogue; every action space is
+        ``Discrete(space.size)``."""
         self.catalogue = cat
+        """The catalogue every game is played with."""
         self.players = players
+        """The number of seats, 3 to 5 (R10)."""
         self.render_mode = render_mode
+        """``None`` or ``'ansi'`` (:meth:`render` then returns the table as text)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        """The agent names, one per seat: agent ``'player_i'`` plays seat ``i``."""
         self.agents = list(self.possible_agents)
+        """The agents still in the episode: all of them until the game ends, then each leaves after
+        its last ``step(None)``."""
         observation_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
@@ -127,11 +138,15 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        """Per agent, the same ``Dict`` space: ``'observation'`` (``float32``, from 0 to
+        ``encoder.high``) and ``'action_mask'`` (``int8``, 0 or 1 per action)."""
         self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
             agent: gymnasium.spaces.Discrete(self.space.size) for agent in self.possible_agents
         }
+        """Per agent, ``Discrete(space.size)``."""
         self._seeds = random.Random()
         self.game = Game(players=players, seed=0, catalogue=cat)
+        """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
         self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move))
         self._stamp = 0  # counts steps and resets: observations are cached per stamp
         self._cache: dict[str, Observation] = {}

@@ -139,10 +139,14 @@ class ActionSpace:
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+        """The catalogue whose publishable Novels make the ``novel`` block."""
         self.novel_specs: tuple[NovelSpec, ...] = self.catalogue.publishable
+        """The publishable Novels, in catalogue order."""
         self.novels: tuple[str, ...] = tuple(spec.id for spec in self.novel_specs)
+        """Their ids, in the order of the ``novel`` block's actions."""
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
         self.size = _FIRST_BLOCK + len(_BLOCKS) * _CARDS + len(self.novels)
+        """The number of actions (357 for the default catalogue)."""
 
     def __len__(self) -> int:
         return self.size
@@ -701,7 +705,9 @@ class MoveBuilder:
                 f"got the view of player {view.player}"
             )
         self.space = space
+        """The action layout the actions are read in."""
         self.view = view
+        """The view of the player to move, whose decision is being built."""
         self._stage = Stage.START
         self._table: _Table | None = None
         self._novel_mask: list[int] | None = None

@@ -99,8 +99,12 @@ class Field:
     """
 
     name: str
+    """The field's name, as the module's layout table gives it (``'hand'``, ``'scores'``, ...)."""
     offset: int
+    """The position of the field's first value in the observation vector."""
     shape: tuple[int, ...]
+    """The field's shape: ``(49,)`` for a card plane, ``(n, 49)`` for one plane per seat, and so
+    on."""
 
     @property
     def size(self) -> int:
@@ -143,8 +147,11 @@ class ObservationEncoder:
                 f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
             )
         self.players = players
+        """The number of players, 3 to 5 (R10)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+        """The catalogue; its publishable Novels make the ``k`` Novel slots."""
         self.novels = tuple(spec.id for spec in self.catalogue.publishable)
+        """The ids of the publishable Novels in catalogue order: the ``k`` Novel slots."""
         n, k = players, len(self.novels)
         shapes: list[tuple[str, tuple[int, ...]]] = [
             ("hand", (_CARDS,)),
@@ -185,7 +192,9 @@ class ObservationEncoder:
             fields.append(field)
             offset += field.size
         self.fields: tuple[Field, ...] = tuple(fields)
+        """Every field of the layout, in vector order."""
         self.size = offset
+        """The length of the observation vector (1471 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
         # The last view encoded and its vector without the decision in progress: a
@@ -205,6 +214,7 @@ class ObservationEncoder:
             high[self.slice(name)] = value
         high[self.slice("supply")] = [spec.copies for spec in specs]
         self.high: npt.NDArray[np.float32] = high
+        """The largest value each position of the vector can take: 1, or the bound of a count."""
 
     def __repr__(self) -> str:
         return f"<ObservationEncoder {self.players} players, {self.size} values>"

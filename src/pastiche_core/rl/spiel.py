@@ -147,9 +147,14 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
             )
         catalogue = _catalogue(str(values["catalogue"]))
         self.catalogue = catalogue
+        """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
+        file)."""
         self.players = players
+        """The number of players, 3 to 5 (R10), from the ``players`` parameter."""
         self.space = ActionSpace(catalogue)
+        """The atomic action layout: OpenSpiel's distinct actions."""
         self.encoder = ObservationEncoder(players, catalogue)
+        """The layout of every player's observation tensor."""
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
             max_chance_outcomes=_CARDS,
@@ -483,8 +488,12 @@ class PasticheObserver:
 
     def __init__(self, encoder: ObservationEncoder) -> None:
         self.encoder = encoder
+        """The observation layout."""
         self.tensor: npt.NDArray[np.float32] = np.zeros(encoder.size, dtype=np.float32)
+        """The flat observation vector that :meth:`set_from` fills (zeros while dealing)."""
         self.dict: dict[str, npt.NDArray[np.float32]] = encoder.unpack(self.tensor)
+        """The fields of :attr:`tensor` by name, each in its shape; views of the tensor, so they
+        change with it."""
 
     def set_from(self, state: PasticheState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state`` (zeros while dealing)."""
@@ -526,6 +535,8 @@ class ScoreEvaluator:
         if not scale > 0:
             raise InvalidArgumentError(f"scale must be positive, got {scale!r}")
         self.scale = scale
+        """The score margin over the mean that counts as 1 (positive); larger margins are
+        clipped."""
 
     def evaluate(self, state: PasticheState) -> npt.NDArray[np.float64]:
         """Per player, the score margin over the mean, scaled into [-1, 1]."""

@@ -35,9 +35,14 @@ class AnswerCache:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
+        """The most bytes of answers kept in all; 0 keeps none, and a larger answer is never
+        kept."""
         self.size = 0
+        """The bytes of the answers kept now."""
         self.hits = 0
+        """Lookups that found an answer, since the cache was made."""
         self.misses = 0
+        """Lookups that found none, since the cache was made."""
         self._answers: OrderedDict[Hashable, bytes] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -71,8 +71,13 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, path: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        """The HTTP status of the answer, one of this module's constants (400 to 503); JSON-RPC
+        errors carry it in ``data``."""
         self.message = message
+        """What went wrong, in words, without the path."""
         self.path = path
+        """The JSON path of the offending value in the request (``'$.hand[1]'``), or ``None`` when
+        the error is not about a value of the body."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON error document."""

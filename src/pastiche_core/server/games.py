@@ -117,9 +117,16 @@ class LegalListing:
     """
 
     moves: tuple[str, ...] = ()
+    """The moves in notation: every legal move that is not a publish, then one publish per distinct
+    option (R8), at most ``legal_publishes`` of them. Outside the action phase, the first
+    ``legal_publishes`` legal moves."""
     count: int = 0
+    """The number of legal moves, card by card: each choice of gift cards is a move of its own."""
     publish_options: int = 0
+    """The number of distinct publish options (R8) counted; 0 outside the action phase."""
     complete: bool = True
+    """Whether nothing was left out: every legal move listed, or in the action phase every publish
+    option."""
 
 
 _NO_MOVES = LegalListing()
@@ -135,12 +142,22 @@ class GameSession:
     """
 
     id: str
+    """The game's id in the service's routes and requests (16 URL-safe characters from
+    :func:`new_game_id`)."""
     game: Game
+    """The game itself, with its seed and every move (R14)."""
     seats: tuple[str, ...]
+    """The kind of each seat: ``'human'`` (:data:`HUMAN`) or the name of a bot of :data:`BOTS`."""
     tokens: tuple[str | None, ...] = ()
+    """Per seat, the SHA-256 of its token (:func:`token_hash`), ``None`` for a bot or before
+    :meth:`issue_tokens`; the tokens themselves are never kept."""
     created: float = field(default_factory=time.time)
+    """When the game was created, in wall-clock seconds since the epoch."""
     touched: float = field(default_factory=time.time)
+    """When a request last used the game, in wall-clock seconds by the store's clock; a game left
+    alone for ``ServerLimits.game_ttl`` is dropped."""
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    """Held while a request reads or changes the game, so requests on one game run one at a time."""
     _legal: tuple[int, int, LegalListing] | None = field(default=None, repr=False)
 
     @classmethod

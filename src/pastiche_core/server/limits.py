@@ -67,23 +67,46 @@ class ServerLimits:
     """
 
     max_body_bytes: int = MAX_JSON_BYTES
+    """The largest request body, in bytes (HTTP answers 413 past it)."""
     body_time_limit: float = 30.0
+    """Seconds a request body may take to arrive (HTTP answers 408 past them)."""
     max_connections: int = 512
+    """HTTP connections served at once (503 beyond)."""
     max_line_bytes: int = MAX_JSON_BYTES + 65_536
+    """The longest JSON-RPC line, in bytes (error ``-32600`` past it): a largest body with room for
+    the envelope."""
     time_limit: float = 2.0
+    """Seconds a publishes request searches unless it asks for another time limit."""
     max_time_limit: float = 10.0
+    """The longest time limit a publishes request may ask for, in seconds (at most
+    :data:`~pastiche_core.limits.MAX_TIME_LIMIT`)."""
     max_options: int = CLI_MAX_OPTIONS
+    """Options a publishes request lists unless it asks for another number."""
     max_max_options: int = 10_000
+    """The most options a publishes request may ask for."""
     budget_ms: int = 300
+    """Milliseconds of analysis a hint gets unless the body asks for another budget."""
     max_budget_ms: int = 5_000
+    """The largest analysis budget a hint may ask for, in milliseconds."""
     max_games: int = 1_000
+    """Games kept at once; a new game beyond drops the one left alone longest."""
     game_ttl: float = 6 * 3600.0
+    """Seconds a game nobody touches is kept (6 hours by default)."""
     cached_games: int = 256
+    """With a store file, games kept replayed in memory; the others are replayed from their moves
+    when asked for (R14)."""
     bot_time_limit: float = 5.0
+    """Seconds the bots may play in one request after a human's move."""
     bot_decisions: int = 2_000
+    """Decisions the bots may take in one request after a human's move."""
     legal_publishes: int = 100
+    """Publish options a seat's legal moves list at most; outside the action phase, the cap on the
+    whole list."""
     legal_time_limit: float = 1.0
+    """Seconds spent finding the publish options of a seat's legal moves."""
     answer_cache_bytes: int = 16 * 2**20
+    """Bytes of HTTP publishes answers kept for repeated requests (16 MiB by default, 0 for
+    none)."""
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -130,13 +130,17 @@ class Service:
         bots: Mapping[str, BotFactory] | None = None,
     ) -> None:
         self.limits = limits if limits is not None else ServerLimits()
+        """The bounds every request is held to."""
         self.store: GameStore = (
             store
             if store is not None
             else MemoryStore(max_games=self.limits.max_games, ttl=self.limits.game_ttl)
         )
+        """Where the games are kept: in memory unless a store is given."""
         self.bots = BOTS if bots is None else bots
+        """The bots a game may seat: factories by name, each making a bot from its seed."""
         self.answers = AnswerCache(self.limits.answer_cache_bytes)
+        """Encoded HTTP publishes answers, at most ``limits.answer_cache_bytes`` of them."""
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
 

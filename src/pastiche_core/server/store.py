@@ -92,8 +92,11 @@ class MemoryStore:
         self, max_games: int = 1_000, ttl: float = 6 * 3600.0, clock: Clock = time.time
     ) -> None:
         self.max_games = max_games
+        """The most games kept; a new game beyond drops the one left alone longest."""
         self.ttl = ttl
+        """Seconds a game nobody touches is kept."""
         self.clock = clock
+        """The wall clock, in seconds since the epoch (:func:`time.time` unless given)."""
         self._games: OrderedDict[str, GameSession] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -191,10 +194,16 @@ class SqliteStore:
         clock: Clock = time.time,
     ) -> None:
         self.path = Path(path)
+        """The SQLite file, created if missing (its folder must exist)."""
         self.max_games = max_games
+        """The most games kept; a new game beyond drops the one left alone longest."""
         self.ttl = ttl
+        """Seconds a game nobody touches is kept."""
         self.cached = cached
+        """The most games kept replayed in memory; the others are replayed from their moves when
+        asked for (R14)."""
         self.clock = clock
+        """The wall clock, in seconds since the epoch (:func:`time.time` unless given)."""
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, GameSession] = OrderedDict()
         # Sessions still used by a request stay the one copy of their game.
