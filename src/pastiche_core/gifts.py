@@ -388,8 +388,8 @@ def to_publish(
 ) -> Publish:
     """The game move for ``option``, with gift cards chosen by ``policy`` (R4–R7).
 
-    ``position`` must come from a game (:meth:`Game.position
-    <pastiche_core.game.Game.position>`), whose Masterpiece ids are novel
+    ``position`` must come from a game
+    (:meth:`~pastiche_core.game.Game.position`), whose Masterpiece ids are novel
     references ``OWNER:NOVEL``; any other id raises
     :class:`~pastiche_core.errors.InvalidNotationError` naming it. An option
     that is not legal in ``position`` (under ``constraints``) raises

@@ -87,8 +87,9 @@ class Masterpiece:
 class Position:
     """One player's publish question, validated on construction.
 
-    ``supply`` maps every publishable Novel id to the copies left (ids missing
-    from the mapping given to the constructor have all their copies). The
+    ``supply`` maps every Novel id of the catalogue, the End Flag included, to
+    the copies left (ids missing from the mapping given to the constructor have
+    all their copies). The
     player and every owner are seats 0 to 4 (R10), and nobody owns more
     Masterpieces than the catalogue has publishable Novels (R6). Invalid input
     raises :class:`~pastiche_core.errors.InvalidStateError` naming the field.

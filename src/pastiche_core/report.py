@@ -93,9 +93,11 @@ class PublishReport:
     ``counts`` has the exact number of options of every Novel that has any
     (card by card when ``card_level``); ``pareto`` their fronts; ``options``
     lists them, or at most ``max_options`` of them. ``stopped_by`` is ``None``
-    when nothing was cut short, else ``"max_options"`` (the counts and fronts
-    are still complete) or ``"time_limit"`` (Novels missing from ``counts``
-    were not examined and more options may exist).
+    when nothing was cut short, else ``"max_options"`` (the fronts are still
+    complete, and so are the counts of the fast engine, which counts without
+    listing; the CP-SAT engine counts only a complete listing, so its
+    ``counts`` are then empty) or ``"time_limit"`` (Novels missing from
+    ``counts`` were not examined and more options may exist).
     """
 
     position: Position

@@ -61,8 +61,9 @@ class CpSatResult(Generic[T]):
     """A CP-SAT answer: the value, whether it is complete, and the solver status.
 
     ``status`` is ``'optimal'`` (complete, with an answer), ``'infeasible'``
-    (complete, nothing to publish), ``'feasible'`` (cut short by the time limit
-    with a partial answer) or ``'unknown'`` (cut short with nothing found).
+    (complete, nothing to publish), ``'feasible'`` (cut short by the time limit,
+    or by ``max_options`` when listing, with a partial answer) or ``'unknown'``
+    (cut short with nothing found).
 
     >>> CpSatResult([], complete=True, status="infeasible")
     CpSatResult(value=[], complete=True, status='infeasible')

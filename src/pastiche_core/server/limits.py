@@ -53,7 +53,8 @@ class ServerLimits:
     for at most ``bot_time_limit`` seconds and ``bot_decisions`` decisions per
     request; past either the answer says ``"waiting": true`` and the next
     request goes on. A seat's legal moves list at most ``legal_publishes``
-    publish options, found within ``legal_time_limit`` seconds.
+    publish options, found within ``legal_time_limit`` seconds (outside the
+    action phase, where there are no publishes, it caps the whole list).
 
     **Answers.** HTTP answers to ``POST /v1/publishes`` that no clock cut
     short are kept, ``answer_cache_bytes`` of them at most (16 MiB; 0 keeps
