@@ -68,7 +68,7 @@ __all__ = ["DEFAULT_PUBLISH_OPTIONS", "GreedyBot", "GreedyGiftPolicy"]
 DEFAULT_PUBLISH_OPTIONS = 200
 """Publish options the greedy bot asks the solver for, at most (a fair share per Novel)."""
 
-_FULL_EVALUATIONS = 12
+_FULL_EVALUATIONS = 8
 """Options scored in full (gifts chosen, prospects after), best first by a quick score."""
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
@@ -54,6 +54,8 @@ __all__ = ["Outlook", "Weights", "counts_of", "horizon_of"]
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _INFEASIBLE = (math.inf, 0, 0)
+_MEMO_SIZE = 4096
+"""Hands whose prospects one outlook remembers (one decision evaluates a few hundred)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,9 @@ class Outlook:
     pool: RankCounts
     horizon: int | None = None
     weights: Weights = Weights()
+    _memo: dict[tuple[int, ...], float] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of_view(
@@ -227,20 +232,6 @@ class Outlook:
         return replace(self, horizon=max(0, self.horizon - turns))
 
     # ------------------------------------------------------------------
-    def _need(self, hand: Sequence[int], rank: int, count: int) -> tuple[float, int, int]:
-        """(cost, played, missing) to have ``count`` cards of ``rank``: own, hand, rival, missing."""
-        left = count
-        take = min(self.own[rank], left)
-        left -= take
-        played = min(hand[rank], left)
-        left -= played
-        cited = min(self.rival[rank], left)
-        left -= cited
-        # Obtainable: cards of the rank neither in the hand nor locked (pool excludes locked).
-        if left > self.pool[rank] - hand[rank]:
-            return _INFEASIBLE
-        return (cited * self.weights.rival_cite + left, played + left, left)
-
     def novel_value(self, spec: NovelSpec, hand: Sequence[int]) -> float:
         """What completing ``spec`` from ``hand`` is worth now, in points (see the module).
 
@@ -252,7 +243,36 @@ class Outlook:
         >>> outlook.novel_value(spec, counts_of("SCI7 HOR7"))  # one card missing
         0.126
         """
-        cost, played, missing = self._completion(spec, hand)
+        return self._value(spec, _Needs(self, hand))
+
+    def prospects(self, hand: Sequence[int]) -> float:
+        """The hand's publishing prospects: Novel values, best first, weighted by ``spread``.
+
+        >>> from pastiche_core import Game
+        >>> outlook = Outlook.of_view(Game(players=3, seed=7).view(0))
+        >>> outlook.prospects(counts_of("SCI7 HOR7 MYS7")) > outlook.prospects(counts_of("SCI7 HOR7"))
+        True
+        """
+        key = tuple(hand)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        needs = _Needs(self, hand)
+        values = sorted((self._value(spec, needs) for spec in self.novels), reverse=True)
+        total = 0.0
+        weight = 1.0
+        for value in values:
+            if value <= 0.0:
+                break
+            total += weight * value
+            weight *= self.weights.spread
+        if len(self._memo) < _MEMO_SIZE:
+            self._memo[key] = total
+        return total
+
+    # ------------------------------------------------------------------
+    def _value(self, spec: NovelSpec, needs: _Needs) -> float:
+        cost, played, missing = self._completion(spec, needs)
         if cost == math.inf:
             return 0.0
         if played == 0:  # R4: at least one card from the hand
@@ -264,65 +284,26 @@ class Outlook:
             w.read_factor ** (played - 1)
         )
 
-    def prospects(self, hand: Sequence[int]) -> float:
-        """The hand's publishing prospects: Novel values, best first, weighted by ``spread``.
-
-        >>> from pastiche_core import Game
-        >>> outlook = Outlook.of_view(Game(players=3, seed=7).view(0))
-        >>> outlook.prospects(counts_of("SCI7 HOR7 MYS7")) > outlook.prospects(counts_of("SCI7 HOR7"))
-        True
-        """
-        values = sorted((self.novel_value(spec, hand) for spec in self.novels), reverse=True)
-        total = 0.0
-        weight = 1.0
-        for value in values:
-            if value <= 0.0:
-                break
-            total += weight * value
-            weight *= self.weights.spread
-        return total
-
-    # ------------------------------------------------------------------
-    def _completion(self, spec: NovelSpec, hand: Sequence[int]) -> tuple[float, int, int]:
+    def _completion(self, spec: NovelSpec, needs: _Needs) -> tuple[float, int, int]:
         pattern = spec.pattern
         if isinstance(pattern, Straight):
-            return self._straight(pattern.length, hand)
+            return needs.straight(pattern.length)
         if isinstance(pattern, OfAKind):
-            return min(
-                (self._need(hand, rank, pattern.count) for rank in _RANKS),
-                default=_INFEASIBLE,
-            )
+            return min(needs.table(pattern.count)[1:])
         if isinstance(pattern, Pairs):
-            return self._pairs(pattern.pairs, hand)
+            return self._pairs(pattern.pairs, needs)
         if isinstance(pattern, Total):
-            return self._total(pattern.count, pattern.target, hand)
+            return self._total(pattern.count, pattern.target, needs.hand)
         return _INFEASIBLE  # a user-defined pattern: no prospects (the solver still finds it)
 
-    def _straight(self, length: int, hand: Sequence[int]) -> tuple[float, int, int]:
-        best = _INFEASIBLE
-        if length > MAX_RANK:
-            return best
-        singles = [self._need(hand, rank, 1) if rank else _INFEASIBLE for rank in range(14)]
-        for low in range(MIN_RANK, MAX_RANK - length + 2):
-            cost = 0.0
-            played = missing = 0
-            for rank in range(low, low + length):
-                c, p, m = singles[rank]
-                cost += c
-                played += p
-                missing += m
-            if (cost, played) < best[:2]:
-                best = (cost, played, missing)
-        return best
-
-    def _pairs(self, pairs: int, hand: Sequence[int]) -> tuple[float, int, int]:
-        needs = sorted(self._need(hand, rank, 2) for rank in _RANKS)[:pairs]
-        if len(needs) < pairs or needs[-1][0] == math.inf:
+    def _pairs(self, pairs: int, needs: _Needs) -> tuple[float, int, int]:
+        chosen = sorted(needs.table(2)[1:])[:pairs]
+        if len(chosen) < pairs or chosen[-1][0] == math.inf:
             return _INFEASIBLE
         return (
-            sum(n[0] for n in needs),
-            sum(n[1] for n in needs),
-            sum(n[2] for n in needs),
+            sum(n[0] for n in chosen),
+            sum(n[1] for n in chosen),
+            sum(n[2] for n in chosen),
         )
 
     def _total(self, count: int, target: int, hand: Sequence[int]) -> tuple[float, int, int]:
@@ -335,10 +316,9 @@ class Outlook:
         # Exact: can `count` free items add up to `target`? (bitsets of reachable sums)
         if len(items) >= count:
             reach = [1] + [0] * count
-            mask = (1 << (target + 1)) - 1
             for index, rank in enumerate(items):
                 for size in range(min(index + 1, count), 0, -1):
-                    reach[size] |= (reach[size - 1] << rank) & mask
+                    reach[size] |= reach[size - 1] << rank
             if reach[count] >> target & 1:
                 return (0.0, count - min(own_items, count - 1), 0)
         ordered = sorted(items)
@@ -351,3 +331,66 @@ class Outlook:
             if low <= target - missing and high >= target - MAX_RANK * missing:
                 return (float(missing), missing + used - min(own_items, used), missing)
         return _INFEASIBLE
+
+
+class _Needs:
+    """The costs of one hand's rank requirements, each table computed once per evaluation."""
+
+    __slots__ = ("_outlook", "_singles", "_tables", "hand")
+
+    def __init__(self, outlook: Outlook, hand: Sequence[int]) -> None:
+        self._outlook = outlook
+        self.hand = hand
+        self._tables: dict[int, list[tuple[float, int, int]]] = {}
+        self._singles: tuple[list[float], list[int], list[int], list[int]] | None = None
+
+    def table(self, count: int) -> list[tuple[float, int, int]]:
+        """Per rank (index 0 unused), (cost, played, missing) to have ``count`` cards of it."""
+        found = self._tables.get(count)
+        if found is not None:
+            return found
+        outlook = self._outlook
+        own, rival, pool, hand = outlook.own, outlook.rival, outlook.pool, self.hand
+        cite = outlook.weights.rival_cite
+        found = [_INFEASIBLE]
+        for rank in _RANKS:
+            left = count - own[rank] if own[rank] < count else 0
+            held = hand[rank]
+            played = held if held < left else left
+            left -= played
+            cited = rival[rank] if rival[rank] < left else left
+            left -= cited
+            if left > pool[rank] - held:
+                found.append(_INFEASIBLE)
+            else:
+                found.append((cited * cite + left, played + left, left))
+        self._tables[count] = found
+        return found
+
+    def get(self, rank: int, count: int) -> tuple[float, int, int]:
+        """(cost, played, missing) to have ``count`` cards of ``rank``."""
+        return self.table(count)[rank]
+
+    def straight(self, length: int) -> tuple[float, int, int]:
+        """The cheapest run of ``length`` ranks, by prefix sums over the ranks."""
+        if length > MAX_RANK or length < 1:
+            return _INFEASIBLE
+        if self._singles is None:
+            costs, played, missing, blocked = [0.0], [0], [0], [0]
+            for c, p, m in self.table(1)[1:]:
+                out = c == math.inf
+                costs.append(costs[-1] + (0.0 if out else c))
+                played.append(played[-1] + p)
+                missing.append(missing[-1] + m)
+                blocked.append(blocked[-1] + out)
+            self._singles = (costs, played, missing, blocked)
+        costs, played, missing, blocked = self._singles
+        best = _INFEASIBLE
+        for low in range(MIN_RANK - 1, MAX_RANK - length + 1):
+            high = low + length
+            if blocked[high] != blocked[low]:
+                continue
+            key = (costs[high] - costs[low], played[high] - played[low])
+            if key < best[:2]:
+                best = (key[0], key[1], missing[high] - missing[low])
+        return best
