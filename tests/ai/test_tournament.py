@@ -18,12 +18,15 @@ from pastiche_core.ai import (
     MAX_TOURNAMENT_GAMES,
     GameTask,
     TournamentResult,
+    run_in_pool,
+    run_in_process,
     run_tournament,
     runners,
     schedule,
     tournament,
     wilson_interval,
 )
+from pastiche_core.bots import DecisionLimitError
 from pastiche_core.cli import main
 from pastiche_core.errors import InvalidArgumentError
 from pastiche_core.game import GameResult
@@ -136,7 +139,18 @@ def test_the_same_with_a_process_pool(small: TournamentResult) -> None:
     assert done == [(1, 3), (2, 3), (3, 3)]
 
 
-@pytest.fixture(scope="module")
+def test_a_pool_keeps_order_beyond_its_window() -> None:
+    tasks = schedule(["random"] * 3, games=20, seed=4)  # 20 games, 8 in flight at most
+    assert run_in_pool(tasks, workers=2) == run_in_process(tasks)
+
+
+def test_a_failing_game_stops_the_pool() -> None:
+    tasks = schedule(["random"] * 3, games=6, seed=4, max_decisions=5)
+    with pytest.raises(DecisionLimitError):
+        run_in_pool(tasks, workers=2)
+
+
+@pytest.fixture
 def local_ray() -> Iterator[Any]:
     if not HAS_RAY:
         pytest.skip("ray is not installed (the 'ray' extra)")

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -47,6 +48,9 @@ __all__ = [
 
 MAX_WORKERS = 256
 """The most worker processes a local pool may start."""
+
+_IN_FLIGHT_PER_WORKER = 4
+"""Games submitted ahead per worker: enough to keep workers busy, few enough to wait on cheaply."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` each time a game finishes."""
@@ -126,19 +130,26 @@ def run_in_pool(
     if workers == 1 or len(tasks) <= 1:
         return run_in_process(tasks, progress)
     results: list[GameResult | None] = [None] * len(tasks)
+    queue = iter(enumerate(tasks))
+    window = _IN_FLIGHT_PER_WORKER * workers
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        pending: dict[Future[GameResult], int] = {
-            pool.submit(_run_task, task): index for index, task in enumerate(tasks)
-        }
+        in_flight: dict[Future[GameResult], int] = {}
+
+        def fill() -> None:
+            for index, task in itertools.islice(queue, window - len(in_flight)):
+                in_flight[pool.submit(_run_task, task)] = index
+
         done_count = 0
         try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            fill()
+            while in_flight:
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    results[pending.pop(future)] = future.result()
+                    results[in_flight.pop(future)] = future.result()
                     done_count += 1
                     if progress is not None:
                         progress(done_count, len(tasks))
+                fill()
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
@@ -185,15 +196,20 @@ def run_on_ray(
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_run_task)
-        refs = [remote.remote(task) for task in tasks]
-        where = {ref: index for index, ref in enumerate(refs)}
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        window = _IN_FLIGHT_PER_WORKER * max(1, cpus)
+        queue = iter(enumerate(tasks))
+        in_flight: dict[Any, int] = {}
         results: list[GameResult | None] = [None] * len(tasks)
-        pending = list(refs)
         done_count = 0
-        while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
+        while True:
+            for index, task in itertools.islice(queue, window - len(in_flight)):
+                in_flight[remote.remote(task)] = index
+            if not in_flight:
+                break
+            finished, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in finished:
-                results[where[ref]] = ray.get(ref)
+                results[in_flight.pop(ref)] = ray.get(ref)
                 done_count += 1
                 if progress is not None:
                     progress(done_count, len(tasks))
