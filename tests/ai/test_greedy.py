@@ -144,13 +144,15 @@ def test_does_not_help_a_rival_near_the_end(cards: str) -> None:
     assert decide(calm) == Read(calm.table(1)[0].ref, Card.parse("MYS7"))
 
 
-def test_publishes_an_instant_masterpiece_citing_its_own_first() -> None:
+@pytest.mark.parametrize("max_options", [200, 1])
+def test_publishes_an_instant_masterpiece_citing_its_own_first(max_options: int) -> None:
+    # With max_options=1 the listing is cut short: the solver's optima are added to it.
     tables = {
         0: {"kind-3": "SCI7", "pairs-3": "HOR7", "straight-5": "MYT7"},
         1: {"total-5": "MAG7"},
     }
-    game = build_game(4, hands={0: "MYS7 FAN12 LOV3"}, tables=tables)
-    move = decide(game)
+    game = build_game(4, hands={0: "MYS7 FAN12 LOV3 LOV6 MYS6 FAN6"}, tables=tables)
+    move = decide(game, GreedyBot(1, max_options=max_options))
     assert isinstance(move, Publish)
     assert move.novel == "kind-5"
     assert move.played == (Card.parse("MYS7"),)

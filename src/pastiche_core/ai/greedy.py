@@ -20,7 +20,9 @@ ties go to its seeded generator, so a seed replays the same game.
   rival close to the end a Masterpiece (reading can only help a novel's owner,
   so this is how it spoils them).
 * **Publish** (R4–R9): the solver (:func:`~pastiche_core.solver.solve`)
-  lists the options; each is worth its points (discounted by the reads it
+  lists the options (when there are more than ``max_options``, a fair share
+  of each Novel plus :func:`~pastiche_core.solver.best`'s optima for points,
+  fewest gifts and points per card); each is worth its points (discounted by the reads it
   still needs; an instant Masterpiece, R7, counts in full) plus the prospects
   of the cards it keeps, minus its gifts (a gift to the leader or to a player
   near 15 points costs more). The gifts are chosen by
@@ -57,7 +59,7 @@ from ..gifts import gift_candidates, to_publish
 from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..options import Constraints, PublishOption
 from ..position import Position
-from ..solver import solve
+from ..solver import best, solve
 from ..table import TableNovel
 from ..view import PlayerView
 from .heuristics import Outlook, Weights, counts_of
@@ -70,6 +72,9 @@ DEFAULT_PUBLISH_OPTIONS = 200
 
 _FULL_EVALUATIONS = 8
 """Options scored in full (gifts chosen, prospects after), best first by a quick score."""
+
+_GOALS = ("points", "fewest-gifts", "points-per-card")
+"""The solver's optima added to a listing cut short by ``max_options``."""
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _TIE = 1e-9
@@ -420,7 +425,13 @@ class GreedyBot:
     ) -> list[tuple[float, Move]]:
         position = position_of(view, self.catalogue)
         report = solve(position, max_options=self.max_options, time_limit=None)
-        if not report.options:
+        options = list(report.options)
+        if report.stopped_by == "max_options":  # the listing is a sample: add the optima
+            for goal in _GOALS:
+                choice = best(position, goal=goal, time_limit=None)
+                if choice is not None and choice.option not in options:
+                    options.append(choice.option)
+        if not options:
             return []
         w = self.weights
         turns = after.horizon
@@ -443,7 +454,7 @@ class GreedyBot:
             )
 
         quick = sorted(
-            report.options,
+            options,
             key=lambda o: -(worth(o) - gift_cost(o) - 0.05 * (o.played_count + o.gift_count)),
         )[:_FULL_EVALUATIONS]
         policy = GreedyGiftPolicy.of_view(view, self.catalogue, w)
