@@ -18,6 +18,7 @@ from pastiche_core import (
     Keep,
     LegalMoves,
     Move,
+    Pass,
     Phase,
     Position,
     Publish,
@@ -105,6 +106,13 @@ def test_takes_a_useful_discard_and_draws_otherwise() -> None:
     assert decide(useful) == TakeDiscard()
     useless = build_game(4, hands={0: "SCI7 HOR7 MAG13"}, discard="MYS7 LOV2")
     assert decide(useless) == Draw()
+
+
+def test_passes_when_nothing_else_is_legal() -> None:
+    # No deck, no discard, no Published novel: only a pass (R11).
+    game = build_game(4, hands={0: "MYT1 MAG13"}, deck="", leftover=1)
+    assert list(game.legal_moves) == [Pass()]
+    assert decide(game) == Pass()
 
 
 def test_flags_the_least_useful_card() -> None:

@@ -29,7 +29,8 @@ ties go to its seeded generator, so a seed replays the same game.
   :class:`GreedyGiftPolicy`: the cards the player needs least, the leader
   getting those least useful to them.
 * **End Flag** (R12): the card the player needs least.
-* **Pass** (R11): only when nothing else is legal.
+* **Pass** (R11): worth nothing; legal only when neither Write nor Read is,
+  so it is played when no publish is worth more.
 
 Reaching 15 points (R12) earns the End Flag; the bot counts it, plus a point
 when it leads and minus one when it would start the countdown behind. During
@@ -121,7 +122,7 @@ def _least_useful(
     chosen: list[Card] = []
     for _ in range(count):
         before = outlook.prospects(counts)
-        best: tuple[float, int] | None = None
+        lowest: tuple[float, int] | None = None
         pick = 0
         seen: set[int] = set()
         for index, card in enumerate(left):
@@ -132,8 +133,8 @@ def _least_useful(
             loss = before - outlook.prospects(counts)
             counts[card.rank] += 1
             key = (loss, card.rank)
-            if best is None or key < best:
-                best, pick = key, index
+            if lowest is None or key < lowest:
+                lowest, pick = key, index
         card = left.pop(pick)
         counts[card.rank] -= 1
         chosen.append(card)
@@ -346,9 +347,9 @@ class GreedyBot:
             for novel in table:
                 if len(novel.cards) >= 2:
                     scored.extend(self._reads(view, novel, gains, now))
-        scored.extend(self._publishes(view, hand, base, after))
-        if not scored:
+        if not scored:  # neither Write nor Read: passing is legal (R11), worth nothing
             scored.append((0.0, Pass()))
+        scored.extend(self._publishes(view, hand, base, after))
         return scored
 
     def _draw_value(self, view: PlayerView, gains: list[float], unseen: Sequence[int]) -> float:
