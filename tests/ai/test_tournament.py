@@ -177,6 +177,25 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
         run_tournament(BOTS, games=1, backend="ray")
 
 
+def test_an_unreachable_cluster_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NoCluster:
+        """Stands in for the ray module: never initialised, and init cannot connect."""
+
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**kwargs: Any) -> None:
+            raise ConnectionError(f"could not connect to {kwargs.get('address')}")
+
+    monkeypatch.setattr(runners, "_import_ray", lambda: NoCluster)
+    with pytest.raises(
+        InvalidArgumentError, match="cannot start or reach the Ray cluster at 'head:1'"
+    ):
+        run_tournament(BOTS, games=1, backend="ray", address="head:1")
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -29,6 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._text import quote
 from ..bots import DEFAULT_MAX_DECISIONS
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
@@ -184,15 +185,21 @@ def run_on_ray(
     left running. Otherwise this connects to the cluster at ``address`` (for
     instance ``"auto"`` or ``"ray://head:10001"``) or, with ``address=None``,
     starts a local instance, and shuts it down at the end. Without the Ray
-    extra it raises :class:`~pastiche_core.errors.InvalidArgumentError`.
+    extra, or when Ray cannot start or reach the cluster, it raises
+    :class:`~pastiche_core.errors.InvalidArgumentError`. (Ray may retry a
+    connection for a while before it gives up.)
     """
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
-        if address:
-            ray.init(address=address, logging_level=logging.WARNING)
-        else:
-            ray.init(include_dashboard=False, logging_level=logging.WARNING)
+        try:
+            if address:
+                ray.init(address=address, logging_level=logging.WARNING)
+            else:
+                ray.init(include_dashboard=False, logging_level=logging.WARNING)
+        except Exception as error:  # Ray's own errors: connection, runtime, ...
+            where = f"the Ray cluster at {quote(address)}" if address else "a local Ray instance"
+            raise InvalidArgumentError(f"cannot start or reach {where}: {error}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_run_task)
