@@ -14,7 +14,7 @@ from the hand and the Masterpieces on the table:
   rank are not locked in Masterpieces or under the End Flag.
 
 A Novel needing ``missing`` cards (plus the rival citations' share) and
-``played`` cards from the hand is worth::
+``played`` cards from the hand is worth:
 
     prospect × points × missing_factor ** cost × read_factor ** (played − 1)
 
