@@ -279,7 +279,14 @@ class GreedyBot:
 
     # ------------------------------------------------------------------
     def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
-        """The best move by the heuristic; exact ties broken by the seeded generator."""
+        """The best move by the heuristic; exact ties broken by the seeded generator.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8")
+        >>> GreedyBot(1).choose(game.view(0), game.legal_moves) in game.legal_moves
+        True
+        """
         phase = view.phase
         if phase is Phase.ACTION:
             scored = self._action(view, legal)

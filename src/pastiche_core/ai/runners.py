@@ -73,7 +73,12 @@ class GameTask:
     index: int = field(default=0, compare=False)
 
     def run(self) -> GameResult:
-        """Play the game and return its result (:func:`~pastiche_core.ai.match.match_result`)."""
+        """Play the game and return its result (:func:`~pastiche_core.ai.match.match_result`).
+
+        >>> task = GameTask(seed=3, bots=("greedy", "random", "random"))
+        >>> task.run() == task.run()
+        True
+        """
         return match_result(
             self.seed,
             self.bots,
@@ -187,8 +192,13 @@ def run_on_ray(
     starts a local instance, and shuts it down at the end. Without the Ray
     extra, or when Ray cannot start or reach the cluster, it raises
     :class:`~pastiche_core.errors.InvalidArgumentError`. (Ray may retry a
-    connection for a while before it gives up.)
+    connection for a while before it gives up.) No task, no Ray:
+
+    >>> run_on_ray([])
+    []
     """
+    if not tasks:
+        return []
     ray = _import_ray()
     started = False
     if not ray.is_initialized():

@@ -108,22 +108,38 @@ class BotStanding:
 
     @property
     def win_rate(self) -> float:
-        """Wins per seat played."""
+        """Wins per seat played.
+
+        >>> BotStanding("random", 0, 0.0, 0.0, 0.0).win_rate
+        0.0
+        """
         return self.wins / self.games if self.games else 0.0
 
     @property
     def ci95(self) -> tuple[float, float]:
-        """The 95 % Wilson interval of :attr:`win_rate`."""
+        """The 95 % Wilson interval of :attr:`win_rate`.
+
+        >>> [round(x, 3) for x in BotStanding("greedy", 10, 10.0, 0.0, 0.0).ci95]
+        [0.722, 1.0]
+        """
         return wilson_interval(self.wins, self.games)
 
     @property
     def mean_score(self) -> float:
-        """The bot's final score, averaged over the seats it played."""
+        """The bot's final score, averaged over the seats it played.
+
+        >>> BotStanding("greedy", 4, 3.5, 70.0, 9.0).mean_score
+        17.5
+        """
         return self.score_total / self.games if self.games else 0.0
 
     @property
     def mean_margin(self) -> float:
-        """Its score minus the best other score of the game, averaged."""
+        """Its score minus the best other score of the game, averaged.
+
+        >>> BotStanding("greedy", 4, 3.5, 70.0, 9.0).mean_margin
+        2.25
+        """
         return self.margin_total / self.games if self.games else 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -171,7 +187,12 @@ class TournamentResult:
         raise KeyError(f"bot {name!r} did not play in this tournament")
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``pastiche-tournament`` document (version 1): the same for a seed, however run."""
+        """The ``pastiche-tournament`` document (version 1): the same for a seed, however run.
+
+        >>> result = run_tournament(["random"] * 3, games=2, seed=4)
+        >>> result.to_dict()["format"], result.to_dict()["bots"][0]["games"]
+        ('pastiche-tournament', 6)
+        """
         return {
             "format": TOURNAMENT_FORMAT,
             "version": TOURNAMENT_VERSION,
