@@ -1,8 +1,10 @@
 """The ``pastiche`` command line.
 
-Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]`` and
-``pastiche publishes POSITION.json [--json] [--engine fast|cpsat] ...`` (also
-``python -m pastiche_core ...``). Every error in the input prints one line,
+Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]``,
+``pastiche publishes POSITION.json [--json] [--engine fast|cpsat] ...``,
+``pastiche serve [--host H] [--port P] [--stdio]`` and
+``pastiche tournament --bots greedy,random,random,random --games 200 [--json] ...``
+(also ``python -m pastiche_core ...``). Every error in the input prints one line,
 ``pastiche: error: ...``, on stderr and exits with status 2.
 
 Subcommands are :class:`Command` entries of :data:`COMMANDS`: a name, a help
@@ -70,7 +72,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes', 'serve']
+    ['simulate', 'publishes', 'serve', 'tournament']
     """
 
     name: str
@@ -514,6 +516,125 @@ def _run_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# tournament
+# ----------------------------------------------------------------------
+def _bot_list(text: str) -> list[str]:
+    from .ai.registry import check_bot_names
+
+    if too_long(text):
+        raise argparse.ArgumentTypeError(
+            f"expected bot names such as 'greedy,random', got {quote(text)}"
+        )
+    names = [name.strip() for name in text.split(",")]
+    try:
+        checked = check_bot_names(names)
+    except PasticheError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if not MIN_PLAYERS <= len(checked) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"expected one bot per seat, {MIN_PLAYERS} to {MAX_PLAYERS} names (R10), "
+            f"got {len(checked)} in {quote(text)}"
+        )
+    return list(checked)
+
+
+def _configure_tournament(parser: argparse.ArgumentParser) -> None:
+    from .ai.registry import BOTS, MAX_BUDGET_MS
+    from .ai.runners import MAX_WORKERS
+    from .ai.tournament import MAX_TOURNAMENT_GAMES
+
+    parser.add_argument(
+        "--bots",
+        type=_bot_list,
+        required=True,
+        metavar="NAME,NAME,...",
+        help=f"one bot per seat, 3 to 5 names among {', '.join(BOTS)}; seats rotate game "
+        "by game so each bot plays every seat",
+    )
+    parser.add_argument(
+        "--games",
+        type=_int_range("games", 1, MAX_TOURNAMENT_GAMES),
+        default=100,
+        help=f"games to play, at most {MAX_TOURNAMENT_GAMES:,} (default 100)",
+    )
+    parser.add_argument(
+        "--seed", type=_int_range("seed"), default=0, help="seed of the whole run (default 0)"
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=_int_range("budget ms", 1, MAX_BUDGET_MS),
+        metavar="N",
+        help="thinking time per decision for the bots that search (the others ignore it)",
+    )
+    parser.add_argument(
+        "--catalogue",
+        default="default",
+        metavar="default|PATH.toml",
+        help="the Novel catalogue: 'default' or a TOML file (default 'default')",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_int_range("workers", 1, MAX_WORKERS),
+        metavar="K",
+        help="local worker processes (default: one per CPU; 1 plays in this process)",
+    )
+    where.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: on a local instance, or on the cluster at ADDRESS "
+        "(needs the 'ray' extra)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as JSON (deterministic: the same for a seed however run)",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: on a terminal, without --json, "
+        "for runs longer than half a second)",
+    )
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    from .ai.runners import default_workers
+    from .ai.tournament import run_tournament
+
+    catalogue = load_catalogue(args.catalogue)
+    options = {} if args.budget_ms is None else {"budget_ms": args.budget_ms}
+    if args.progress is None:
+        bar = ProgressBar(sys.stderr, force=False)
+        bar.enabled = bar.enabled and not args.json
+    else:
+        bar = ProgressBar(sys.stderr, force=args.progress)
+        bar.enabled = args.progress
+    try:
+        result = run_tournament(
+            args.bots,
+            args.games,
+            args.seed,
+            catalogue=catalogue,
+            options=options,
+            workers=args.workers if args.workers is not None else default_workers(),
+            backend="process" if args.ray is None else "ray",
+            address=args.ray or None,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(result.format())
+    return EXIT_OK
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
@@ -533,6 +654,12 @@ COMMANDS: tuple[Command, ...] = (
         "with a web table at /",
         _configure_serve,
         _run_serve,
+    ),
+    Command(
+        "tournament",
+        "play bots against each other, seats rotated; win rates with confidence intervals",
+        _configure_tournament,
+        _run_tournament,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""

@@ -1,0 +1,264 @@
+"""How strong and how fast the bots are: a strength ladder and decisions per second.
+
+Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games M] [--repeats R]``.
+
+1. **Strength ladder**, 4-player games. Each rung is a tournament
+   (:func:`pastiche_core.ai.run_tournament`: seats rotate on shared deals) of
+   ``N`` games between a subject bot and three opponents; the table gives the
+   subject's win rate with its 95 % Wilson interval, the ratio to parity (25 %),
+   the mean score and the mean margin (its score minus the best other score).
+   A rung is one line of :data:`LADDER`.
+2. **Speed**: ``M`` games a run where every seat is the same bot, ``R`` runs,
+   the bots interleaved run by run; decisions per second of the whole game
+   (engine included) as the median of the runs with min and max, the ratio to
+   the random bot measured in the same runs, and the median, 95th percentile
+   and maximum time of one ``choose`` call over every run. The process is
+   pinned to one CPU (``--cpu``) for this part, where the OS allows it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pastiche_core import Game, LegalMoves, Move, PlayerView
+from pastiche_core.ai import default_workers, make_bot, run_tournament
+from pastiche_core.bots import Bot, derive_seed, play_game
+from pastiche_core.movegen import clear_caches
+from pastiche_core.simulate import game_seed
+
+PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of the ladder: the subject bot (seat list's first name) against the others."""
+
+    label: str
+    bots: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def subject(self) -> str:
+        """The bot whose figures the row shows.
+
+        >>> Rung("x", ("greedy", "random", "random", "random")).subject
+        'greedy'
+        """
+        return self.bots[0]
+
+
+LADDER: list[Rung] = [
+    Rung("greedy vs 3 random", ("greedy", "random", "random", "random")),
+]
+"""The strength ladder, weakest rung first; add a rung with one line."""
+
+LADDER_HEADER = ("rung", "games", "win %", "95 % CI", "vs parity", "mean score", "mean margin")
+
+SPEED_BOTS: list[str] = ["random", "greedy"]
+"""The bots whose decisions per second are measured (the first is the ratios' reference)."""
+
+
+# ----------------------------------------------------------------------
+# Strength
+# ----------------------------------------------------------------------
+def ladder(games: int, seed: int, workers: int) -> list[list[str]]:
+    """The ladder's rows as table cells, one tournament per rung."""
+    rows = []
+    for rung in LADDER:
+        start = time.perf_counter()
+        result = run_tournament(rung.bots, games, seed, options=rung.options, workers=workers)
+        bot = result.standing(rung.subject)
+        low, high = bot.ci95
+        parity = 1 / PLAYERS
+        rows.append(
+            [
+                rung.label,
+                f"{games:,}",
+                f"{100 * bot.win_rate:.1f}",
+                f"[{100 * low:.1f}, {100 * high:.1f}]",
+                f"{bot.win_rate / parity:.2f}x",
+                f"{bot.mean_score:.2f}",
+                f"{bot.mean_margin:+.2f}",
+            ]
+        )
+        print(f"  {rung.label}: {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return rows
+
+
+# ----------------------------------------------------------------------
+# Speed
+# ----------------------------------------------------------------------
+class Timed:
+    """Wraps a bot and records the time of each of its decisions."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The wrapped bot's move, timed."""
+        start = time.perf_counter()
+        move = self.bot.choose(view, legal)
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+@dataclass
+class Speed:
+    """One bot's runs: decisions per second of each run and every decision's time."""
+
+    name: str
+    rates: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        """Median decisions per second over the runs."""
+        return statistics.median(self.rates)
+
+
+def _run_games(name: str, seeds: Sequence[int], times: list[float]) -> tuple[float, int]:
+    clear_caches()  # every run starts cold, as a fresh process would
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        bots: list[Bot] = [
+            Timed(make_bot(name, derive_seed(seed, "bot", seat)), times) for seat in range(PLAYERS)
+        ]
+        game: Game = play_game(PLAYERS, seed, bots=bots)
+        decisions += len(game.history)
+    return time.perf_counter() - start, decisions
+
+
+def speed(games: int, repeats: int, seed: int) -> list[Speed]:
+    """Every speed bot plays the same games ``repeats`` times, interleaved run by run."""
+    seeds = [game_seed(seed, index) for index in range(games)]
+    found = [Speed(name) for name in SPEED_BOTS]
+    for _ in range(repeats):
+        for row in found:
+            elapsed, decisions = _run_games(row.name, seeds, row.times)
+            row.rates.append(decisions / elapsed)
+    return found
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share`` quantile (nearest rank) of ``values``.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.95), percentile([5.0], 0.5)
+    (4.0, 5.0)
+    """
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))
+    return ordered[index]
+
+
+# ----------------------------------------------------------------------
+# Report
+# ----------------------------------------------------------------------
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Columns right-aligned but the first, a rule under the header.
+
+    >>> print(table(["bot", "n"], [["greedy", "12"]]))
+       bot   n
+    ------  --
+    greedy  12
+    """
+    lines = [list(header), *[list(row) for row in rows]]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    out = []
+    for index, line in enumerate(lines):
+        cells = [line[0].ljust(widths[0]) if index else line[0].rjust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
+        out.append("  ".join(cells))
+        if index == 0:
+            out.append("  ".join("-" * width for width in widths))
+    return "\n".join(out)
+
+
+def _pin_one_core(cpu: int | None) -> str:
+    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
+    if cpu is not None and cpu < 0:
+        return "not pinned"
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (unsupported)"
+    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return f"pinned to CPU {chosen}"
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure the ladder, then the speed, and print both tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=_positive, default=200, help="games per rung (200)")
+    parser.add_argument(
+        "--workers", type=_positive, default=None, help="processes for the ladder (one per CPU)"
+    )
+    parser.add_argument("--speed-games", type=_positive, default=6, help="games per speed run (6)")
+    parser.add_argument("--repeats", type=_positive, default=5, help="speed runs per bot (5)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the games (2024)")
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: do not pin)")
+    parser.add_argument("--skip-ladder", action="store_true", help="measure the speed only")
+    args = parser.parse_args(argv)
+    workers = args.workers if args.workers is not None else default_workers()
+    print(f"bot benchmark: Python {sys.version.split()[0]}, seed {args.seed}")
+    if not args.skip_ladder:
+        print(
+            f"\nStrength ladder: {PLAYERS}-player games, {args.games:,} per rung, seats rotated "
+            f"on shared deals, {workers} worker(s)"
+        )
+        rows = ladder(args.games, args.seed, workers)
+        print(table(LADDER_HEADER, rows))
+        print(f"parity: {100 / PLAYERS:.1f} %; intervals: Wilson, each seat's game a trial")
+    where = _pin_one_core(args.cpu)
+    print(
+        f"\nSpeed: {args.speed_games} games a run, every seat the same bot, "
+        f"median of {args.repeats} runs, {where}"
+    )
+    found = speed(args.speed_games, args.repeats, args.seed)
+    reference = found[0]
+    cells = []
+    for row in found:
+        ms = [1000 * t for t in row.times]
+        cells.append(
+            [
+                row.name,
+                f"{row.median:,.0f}",
+                f"{min(row.rates):,.0f}",
+                f"{max(row.rates):,.0f}",
+                f"{reference.median / row.median:,.1f}x",
+                f"{statistics.median(ms):.3f}",
+                f"{percentile(ms, 0.95):.3f}",
+                f"{max(ms):.1f}",
+            ]
+        )
+    header = [
+        "bot",
+        "decisions/s",
+        "min",
+        "max",
+        f"slower than {reference.name}",
+        "choose ms p50",
+        "p95",
+        "max",
+    ]
+    print(table(header, cells))
+    print("decisions/s: whole games, engine included; choose ms: the bot's own time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""One game between registered bots, from a seed: the unit of work of a tournament.
+
+:func:`play_match` deals a game from ``seed`` (R10, R14), gives seat ``i`` the
+bot ``make_bot(bots[i], derive_seed(seed, "bot", i))``, plays it to its end and
+returns its :class:`~pastiche_core.record.GameRecord`. It is pure: the same
+arguments give the same record, in any process or on any machine (it pickles
+for process pools and Ray), as long as the bots are deterministic — the
+registered ones are, whatever time they are given.
+
+>>> record = play_match(7, ["greedy", "random", "random"])
+>>> record.players, record.seed, record.replay().is_over
+(3, 7, True)
+>>> play_match(7, ["greedy", "random", "random"]) == record
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._text import quote
+from ..bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
+from ..catalogue import Catalogue
+from ..errors import InvalidArgumentError
+from ..game import MAX_PLAYERS, MIN_PLAYERS, Game, GameResult
+from ..record import GameRecord
+from .registry import _check_options, check_bot_names, make_bot
+
+__all__ = ["match_result", "play_match"]
+
+
+def _checked(
+    seed: int,
+    bots: Sequence[str],
+    players: int | None,
+    catalogue: Catalogue | None,
+    options: Mapping[str, Any] | None,
+) -> tuple[tuple[str, ...], int, Catalogue, dict[str, Any]]:
+    names = check_bot_names(bots)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"seed must be an integer, got {quote(seed)}")
+    seats = len(names) if players is None else players
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise InvalidArgumentError(f"players must be an integer, got {quote(seats)}")
+    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise InvalidArgumentError(
+            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R10), got {seats}"
+        )
+    if len(names) != seats:
+        raise InvalidArgumentError(f"expected one bot per seat ({seats}), got {len(names)}")
+    if catalogue is not None and not isinstance(catalogue, Catalogue):
+        raise InvalidArgumentError(f"catalogue must be a Catalogue, got {quote(catalogue)}")
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    extra = dict(options or {})
+    if "catalogue" in extra:
+        raise InvalidArgumentError("give the catalogue as the catalogue argument, not an option")
+    _check_options(extra)
+    return names, seats, cat, extra
+
+
+def _play(
+    seed: int,
+    bots: Sequence[str],
+    players: int | None,
+    catalogue: Catalogue | None,
+    options: Mapping[str, Any] | None,
+    max_decisions: int,
+) -> Game:
+    names, seats, cat, extra = _checked(seed, bots, players, catalogue, options)
+    seated = [
+        make_bot(name, derive_seed(seed, "bot", seat), catalogue=cat, **extra)
+        for seat, name in enumerate(names)
+    ]
+    return play_game(seats, seed, bots=seated, catalogue=cat, max_decisions=max_decisions)
+
+
+def play_match(
+    seed: int,
+    bots: Sequence[str],
+    players: int | None = None,
+    catalogue: Catalogue | None = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+) -> GameRecord:
+    """Play one game of the registered ``bots`` (one name per seat) dealt from ``seed``.
+
+    ``players`` defaults to ``len(bots)``; ``catalogue`` to the default one.
+    ``options`` go to every bot (:data:`~pastiche_core.ai.registry.BOT_OPTIONS`,
+    e.g. ``{"budget_ms": 300}``; each bot takes those it uses), and so does the
+    catalogue. The game is bounded: past ``max_decisions`` decisions it raises
+    :class:`~pastiche_core.bots.DecisionLimitError`. Bad arguments raise
+    :class:`~pastiche_core.errors.InvalidArgumentError` before any card is dealt.
+
+    >>> record = play_match(3, ["random"] * 4, options={"budget_ms": 50})
+    >>> len(record.moves) > 20
+    True
+    >>> play_match(3, ["random", "random"])
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
+    """
+    return GameRecord.of(_play(seed, bots, players, catalogue, options, max_decisions))
+
+
+def match_result(
+    seed: int,
+    bots: Sequence[str],
+    players: int | None = None,
+    catalogue: Catalogue | None = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+) -> GameResult:
+    """The result of the game :func:`play_match` plays with the same arguments (R13).
+
+    Tournaments run this: the same game, without the record's moves to send
+    back.
+
+    >>> result = match_result(7, ["greedy", "random", "random"])
+    >>> result == play_match(7, ["greedy", "random", "random"]).replay().result
+    True
+    """
+    result = _play(seed, bots, players, catalogue, options, max_decisions).result
+    assert result is not None  # play_game returns only finished games
+    return result
