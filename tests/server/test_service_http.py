@@ -354,7 +354,7 @@ def test_bad_moves(body: dict[str, Any], status: int, path: str) -> None:
     [
         ({"players": 6}, "$.players"),
         ({"players": "4"}, "$.players"),
-        ({"seats": ["human", "greedy", "random"]}, "$.seats[1]"),
+        ({"seats": ["human", "genius", "random"]}, "$.seats[1]"),
         ({"seats": ["human", 1, "random"]}, "$.seats[1]"),
         ({"seats": ["random", "random", "random"]}, "$.seats"),
         ({"seats": ["human", "random"]}, "$.seats"),

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import itertools
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..ai.registry import make_bot
 from ..bots import Bot, RandomBot, derive_seed
 from ..catalogue import Catalogue
 from ..game import Game, Phase
@@ -66,9 +68,10 @@ BotFactory = Callable[[int], Bot]
 BOTS: Mapping[str, BotFactory] = MappingProxyType(
     {
         "random": RandomBot,
+        "greedy": functools.partial(make_bot, "greedy"),
     }
 )
-"""The bots a game may seat, by name: adding one is one line here."""
+"""The bots a game may seat, by name (:mod:`pastiche_core.ai`): adding one is one line here."""
 
 
 def new_game_id() -> str:
