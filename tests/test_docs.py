@@ -283,3 +283,26 @@ def test_pictures_are_made_from_the_examples_and_up_to_date() -> None:
     for name in ("game.svg", "jerome.svg"):
         assert f"](images/{name})" in pages["tutorial.md"]
     assert '--8<-- "docs/images/jerome-report.html"' in pages["tutorial.md"]
+
+
+def test_the_header_links_the_repository_of_the_clone(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("repository", DOCS / "repository.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.web_address("git@github.com:o/p.git") == "https://github.com/o/p"
+    assert (
+        module.web_address("https://user:secret@example.org/o/p.git") == "https://example.org/o/p"
+    )
+    assert module.web_address("/local/p.git") is None
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    assert module.origin_address(clone) is None
+    subprocess.run(
+        ["git", "-C", str(clone), "remote", "add", "origin", "git@github.com:o/pastiche.git"],
+        check=True,
+    )
+    assert module.origin_address(clone) == "https://github.com/o/pastiche"
+    config = {"repo_url": None, "config_file_path": str(clone / "mkdocs.yml")}
+    assert module.on_config(config)["repo_url"] == "https://github.com/o/pastiche"
