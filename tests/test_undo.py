@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Game, IllegalMoveError, InvalidArgumentError, InvalidNotationError
+from pastiche_core import (
+    Game,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidStateError,
+)
 from pastiche_core.io import state_from_json, state_to_json
 
 
@@ -111,3 +117,64 @@ def test_legal_moves_kept_across_an_undo_follow_the_game() -> None:
     game.apply("take")
     assert not any(str(move).startswith("choose") for move in legal)
     assert list(legal) == list(game.legal_moves)
+
+
+def test_a_copy_undoing_and_replaying_a_draw_leaves_the_original_untouched() -> None:
+    """Undo records are shared by copies: taking back a draw must not hand the record out."""
+    game = Game(players=3, seed=7)
+    game.apply("keep MYT1 HOR7 HOR8")
+    before = game.copy()
+    game.apply("draw")
+    twin = game.copy()
+    twin.undo()
+    twin.apply("draw")  # draws from the deck the undo restored
+    game.undo()
+    assert game == before
+
+
+def test_the_seats_of_a_history_come_from_its_records_whatever_the_deal() -> None:
+    game = Game(players=4, seed=5)
+    play(game, random.Random(5), 30)
+    seats = game.history_seats()
+    # Deal the hidden cards anew: the game is no longer its seed's, its records still tell.
+    cards = [c for p in (1, 2, 3) for c in game.hand(p)] + list(game.deck)
+    shuffled = cards.copy()
+    random.Random(1).shuffle(shuffled)
+    twin = game.renamed(dict(zip(cards, shuffled, strict=True)))
+    assert twin.history_seats() == seats
+    # Without records the seats come from replaying the seed, which fails here.
+    twin._undo = []
+    with pytest.raises(InvalidStateError, match="replaying them from seed 5 fails"):
+        twin.history_seats()
+    plain = game.copy()
+    plain._undo = []
+    assert plain.history_seats() == seats
+
+
+@given(seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
+def test_a_renamed_game_plays_and_undoes_as_the_original(seed: int, choices: int) -> None:
+    game = Game(players=4, seed=seed)
+    play(game, random.Random(choices), 60)
+    rng = random.Random(seed)
+    hidden = [c for p in (1, 2, 3) for c in game.hand(p)] + list(game.deck)
+    shuffled = hidden.copy()
+    rng.shuffle(shuffled)
+    renaming = dict(zip(hidden, shuffled, strict=True))
+    back = {new: old for old, new in renaming.items()}
+    twin = game.renamed(renaming)
+    assert twin.renamed(back) == game
+    assert twin.renamed(back).history == game.history
+    assert [len(twin.hand(p)) for p in range(4)] == [len(game.hand(p)) for p in range(4)]
+    while game.history:
+        game.undo()
+        twin.undo()
+        assert twin.renamed(back) == game
+
+
+def test_a_renaming_must_be_a_permutation_of_cards() -> None:
+    game = Game(players=3, seed=1)
+    with pytest.raises(InvalidArgumentError, match="a permutation"):
+        game.renamed({game.deck[0]: game.deck[1]})
+    with pytest.raises(InvalidArgumentError, match="maps cards to cards"):
+        game.renamed({"SCI7": "SCI7"})  # type: ignore[dict-item]
+    assert game.renamed({}) == game

@@ -30,7 +30,7 @@ state untouched.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -47,6 +47,7 @@ from .movegen import LegalMoves, ListSegment, PublishSegment, ReadSegment, Segme
 from .moves import (
     Choose,
     Draw,
+    Gift,
     Keep,
     Move,
     NovelRef,
@@ -729,6 +730,12 @@ class Game:
     def history_seats(self) -> list[int]:
         """The seat that made each move of :attr:`history`, in order.
 
+        Each move keeps its seat in its undo record, so this works for any game
+        built by :meth:`apply`, whatever its deal. A game whose moves carry no
+        records (one assembled field by field) replays its seed and history
+        instead; if that replay fails (the game was not dealt from its seed),
+        :class:`~pastiche_core.errors.InvalidStateError` says so.
+
         >>> game = Game(players=3, seed=7)
         >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
         >>> game.history_seats()
@@ -739,7 +746,72 @@ class Game:
         from .record import GameRecord  # a game whose moves carry no records: replay them
 
         replayed = GameRecord(self.players, self.seed, self.catalogue, tuple(self.history))
-        return [before[1] for before, _ in replayed.replay()._undo]
+        try:
+            return [before[1] for before, _ in replayed.replay()._undo]
+        except IllegalMoveError as error:
+            raise InvalidStateError(
+                f"the seats of the history are unknown: its moves carry no undo records and "
+                f"replaying them from seed {self.seed} fails ({error})"
+            ) from None
+
+    def renamed(self, cards: Mapping[Card, Card]) -> Game:
+        """A copy in which every card is renamed by the permutation ``cards``.
+
+        Cards not in ``cards`` keep their names. The renaming reaches every place a
+        card is named: hands, deck, discard pile, table, End Flag, the drawn
+        cards, the history and the undo records, so the copy is a game that
+        could have been dealt and played that way — provided the renaming keeps
+        every public fact (a search renames only cards the searching player has
+        not seen, which deals the unseen cards anew, R16). ``cards`` must map a
+        set of cards onto itself.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8")
+        >>> a, b = Card.parse("MYT1"), Card.parse("LOV4")
+        >>> twin = game.renamed({a: b, b: a})
+        >>> twin.hand(2)[:1], twin.history
+        ((Card.parse('LOV4'),), [Move.parse('keep LOV4 HOR7 HOR8')])
+        >>> game.renamed({a: b})
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: a renaming must map a set of cards onto itself (a permutation)
+        """
+        if set(cards) != set(cards.values()):
+            raise InvalidArgumentError(
+                "a renaming must map a set of cards onto itself (a permutation)"
+            )
+        for card in itertools.chain(cards, cards.values()):
+            if not isinstance(card, Card):
+                raise InvalidArgumentError(f"a renaming maps cards to cards, got {card!r}")
+        if not cards:
+            return self.copy()
+
+        def one(card: Card) -> Card:
+            return cards.get(card, card)
+
+        def many(group: Iterable[Card]) -> list[Card]:
+            return [cards.get(card, card) for card in group]
+
+        twin = self.copy(history=False)
+        twin.deck = many(self.deck)
+        twin._discard = many(self._discard)
+        twin._face_down = set(many(self._face_down))
+        twin._hands = [set(many(hand)) for hand in self._hands]
+        twin._tables = [
+            {nid: tuple(many(held)) for nid, held in table.items()} for table in self._tables
+        ]
+        twin.flag = None if self.flag is None else (self.flag[0], one(self.flag[1]))
+        twin.pending = (
+            None if self.pending is None else (one(self.pending[0]), one(self.pending[1]))
+        )
+        twin.history = [_rename_move(move, one) for move in self.history]
+        twin._undo = [
+            _rename_undo(move, record, one)
+            for move, record in zip(self.history, self._undo, strict=False)
+        ]
+        if len(self._undo) != len(self.history):
+            twin._undo = []
+        return twin
 
     # ------------------------------------------------------------------
     # Taking moves back
@@ -792,7 +864,13 @@ class Game:
             del self._discard[len(self._discard) - len(change) :]
             self._face_down.difference_update(change)
         elif isinstance(move, Draw):
-            self.deck, self._discard, self._face_down, taken = change
+            deck, discard, face_down, taken = change
+            # Copies: the record may be shared with a copy of the game (copy() is shallow).
+            self.deck, self._discard, self._face_down = (
+                deck.copy(),
+                discard.copy(),
+                face_down.copy(),
+            )
             if taken is not None:
                 hand.remove(taken)
         elif isinstance(move, Choose):
@@ -940,6 +1018,54 @@ class Game:
 
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
+
+
+def _rename_move(move: Move, one: Callable[[Card], Card]) -> Move:
+    """``move`` with its cards renamed by ``one`` (see :meth:`Game.renamed`)."""
+    if isinstance(move, Keep):
+        return Keep(tuple(map(one, move.cards)), tuple(map(one, move.discard)))
+    if isinstance(move, Choose):
+        return Choose(one(move.card))
+    if isinstance(move, TakeFlag):
+        return TakeFlag(one(move.card))
+    if isinstance(move, Read):
+        return Read(move.source, one(move.card))
+    if isinstance(move, Publish):
+        return Publish(
+            move.novel,
+            tuple(map(one, move.played)),
+            move.cited,
+            tuple(Gift(gift.to, one(gift.card)) for gift in move.gifts),
+        )
+    return move  # draw, take and pass name no card
+
+
+def _rename_undo(move: Move, record: _Undo, one: Callable[[Card], Card]) -> _Undo:
+    """An undo record of ``move`` with its cards renamed by ``one``."""
+    before, change = record
+    pending, flag = before[3], before[9]
+    before = (
+        *before[:3],
+        None if pending is None else (one(pending[0]), one(pending[1])),
+        *before[4:9],
+        None if flag is None else (flag[0], one(flag[1])),
+        *before[10:],
+    )
+    if isinstance(move, Keep):
+        change = [one(card) for card in change]
+    elif isinstance(move, Draw):
+        deck, discard, face_down, taken = change
+        change = (
+            [one(card) for card in deck],
+            [one(card) for card in discard],
+            {one(card) for card in face_down},
+            None if taken is None else one(taken),
+        )
+    elif isinstance(move, TakeDiscard):
+        change = (one(change[0]), change[1])
+    elif isinstance(move, Read):
+        change = tuple(one(card) for card in change)
+    return before, change
 
 
 def _as_move(move: object) -> Move:

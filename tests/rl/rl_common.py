@@ -15,6 +15,7 @@ from typing import Any
 
 from pastiche_core import Catalogue, Game, Move, state_from_dict, state_to_dict
 from pastiche_core.rl import ActionSpace, MoveBuilder
+from pastiche_core.view import setup_discarders
 
 __all__ = ["atomic_moves", "atomic_positions", "complete_moves", "hidden_slots", "swap_hidden"]
 
@@ -83,8 +84,12 @@ def hidden_slots(data: dict[str, Any], player: int) -> list[Slot]:
         if seat != player:
             slots.extend(("hands", seat, i) for i in range(len(hand)))
     slots.extend(("deck", 0, i) for i in range(len(data["deck"])))
+    # Face-down cards are setup discards; the player's own are shown to them (R16).
+    discarders = setup_discarders(data["players"])
     slots.extend(
-        ("discard", 0, i) for i, entry in enumerate(data["discard"]) if not entry["face_up"]
+        ("discard", 0, i)
+        for i, entry in enumerate(data["discard"])
+        if not entry["face_up"] and not (i < len(discarders) and discarders[i] == player)
     )
     if data["pending"] is not None and data["to_move"] != player:
         slots.extend(("pending", 0, i) for i in range(2))

@@ -36,6 +36,7 @@ from pastiche_core import (
     IllegalMoveError,
     InvalidArgumentError,
     InvalidNotationError,
+    Keep,
     NovelRef,
     NovelSpec,
     OfAKind,
@@ -482,3 +483,48 @@ def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
             assert bool(_combos(spec, table, first=True)) == bool(generic)
             compared += bool(generic)
     assert compared
+
+
+# ----------------------------------------------------------------------
+# R15: the setup discards come in the order they are discarded
+# ----------------------------------------------------------------------
+def test_a_seat_discarding_two_chooses_their_order() -> None:
+    game = Game(5, seed=3)
+    game.apply(game.legal_moves[0])
+    game.apply(game.legal_moves[0])
+    assert game.to_move == 4
+    hand = game.hand(4)
+    builder = builder_for(game)
+    assert builder.legal_actions() == [SPACE.discard(card) for card in hand]
+    # Any card first, then any other: the second discarded lies on top (R15).
+    first, second = hand[3], hand[0]
+    assert builder.push(SPACE.discard(first)) is None
+    assert builder.legal_actions() == [SPACE.discard(c) for c in hand if c != first]
+    keep = builder.push(SPACE.discard(second))
+    assert keep == Keep(hand[1:3] + hand[4:], (first, second))
+    assert keep in game.legal_moves
+    assert_one_to_one(game)
+    # A keep written without an order is the card-order discard, as the game records it.
+    assert builder_for(game).actions_for(f"keep {hand[1]} {hand[2]} {hand[4]}") == [
+        SPACE.discard(hand[0]),
+        SPACE.discard(hand[3]),
+    ]
+    ordered = f"keep {hand[1]} {hand[2]} {hand[4]} discard {hand[3]} {hand[0]}"
+    assert builder_for(game).actions_for(ordered) == [SPACE.discard(first), SPACE.discard(second)]
+    game.apply(keep)
+    assert game.discard[-2:] == (first, second)
+
+
+def test_a_seat_discarding_one_has_one_keep_per_card() -> None:
+    game = Game(4, seed=8)
+    hand = game.hand(2)
+    builder = builder_for(game)
+    for card in hand:
+        keep = builder.copy().push(SPACE.discard(card))
+        assert keep == Keep(tuple(c for c in hand if c != card))
+        assert keep is not None
+        assert keep.discard == ()
+    kept = [c for c in hand if c != hand[0]]
+    written = f"keep {' '.join(map(str, kept))} discard {hand[0]}"
+    assert builder.actions_for(written) == [SPACE.discard(hand[0])]
+    assert_one_to_one(game)

@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rl_common import atomic_positions, swap_hidden
 
-from pastiche_core import Card, Game, InvalidArgumentError, Phase
-from pastiche_core.rl import ActionSpace, Field, MoveBuilder, ObservationEncoder
+from pastiche_core import DECK, Card, Game, InvalidArgumentError, Phase
+from pastiche_core.rl import ActionSpace, Field, Knowledge, MoveBuilder, ObservationEncoder
+from pastiche_core.view import setup_discarders
 
 ENCODER = ObservationEncoder(players=4)
 
@@ -34,7 +35,7 @@ def test_fields_tile_the_vector() -> None:
             offset += field.size
         assert offset == encoder.size
         n, k = players, 10
-        planes = (5 + 2 * n + k + 4) * 49
+        planes = (6 + 3 * n + k + 4) * 49
         assert encoder.size == planes + 2 * n * k + 2 * k + 8 * n + 3 + 5 + 1 + 2 + 1 + 4
     assert Field("x", 3, (2, 5)).size == 10
     assert ENCODER.high.shape == (ENCODER.size,)
@@ -214,3 +215,70 @@ def test_encoder_rejects_a_view_of_another_size() -> None:
     with pytest.raises(InvalidArgumentError, match="this encoder is for 4 players"):
         ENCODER.encode(Game(3).view(0))
     assert repr(ENCODER) == f"<ObservationEncoder 4 players, {ENCODER.size} values>"
+
+
+def test_own_face_down_discards_have_their_plane() -> None:
+    game = Game(5, seed=3)
+    for _ in range(3):
+        game.apply(game.legal_moves[0])
+    encoder = ObservationEncoder(5)
+    discarders = setup_discarders(5)
+    for player in range(5):
+        parts = encoder.unpack(encoder.encode(game.view(player)))
+        mine = [str(c) for i, c in enumerate(game.discard) if discarders[i] == player]
+        assert sorted(cards_of(parts["discard_own"])) == sorted(mine)
+        assert parts["discard_face_up"].sum() == parts["discard_top"].sum() == 0
+        assert parts["piles"].tolist()[1:] == [4, 4]
+    text = encoder.text(game.view(4))
+    own = " ".join(str(c) for c in game.discard[2:])
+    assert f"(top face down, 4 face down), own face down (bottom first): {own}" in text
+
+
+def test_known_hands_come_from_the_knowledge() -> None:
+    game = build_game(
+        3,
+        hands={0: "SCI7 HOR7", 1: "MYT1", 2: "MAG13 FAN12"},
+        tables={2: {"straight-5": "MYT3 LOV4 SCI5 HOR6 MYS7"}},
+        discard="MYT2 LOV3",
+    )
+    knowledge = Knowledge.of(game, 2)
+    game.apply("take")  # player 0 takes LOV3
+    knowledge.update(game)
+    game.apply("read 2:straight-5 MYS7")  # player 1 reads MYS7
+    knowledge.update(game)
+    encoder = ObservationEncoder(3)
+    view = game.view(2)
+    parts = encoder.unpack(encoder.encode(view, knowledge=knowledge))
+    # Seats relative to player 2: player 0 is seat 1, player 1 seat 2.
+    assert [cards_of(row) for row in parts["known_hands"]] == [[], ["LOV3"], ["MYS7"]]
+    assert encoder.unpack(encoder.encode(view))["known_hands"].sum() == 0
+    assert "known in hands: P0 LOV3, P1 MYS7" in encoder.text(view, knowledge=knowledge)
+    with pytest.raises(InvalidArgumentError, match="the knowledge is player 0's"):
+        encoder.encode(view, knowledge=Knowledge.of(game, 0))
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]), data=st.data())
+def test_observations_with_knowledge_ignore_unseen_cards(
+    seed: int, players: int, data: st.DataObject
+) -> None:
+    """Renaming the cards a player never saw (a new deal of them) changes nothing they observe."""
+    rng = random.Random(seed)
+    encoder = ObservationEncoder(players)
+    compared = 0
+    for game in itertools.islice(atomic_positions(players, seed), 0, None, 6):
+        player = data.draw(st.integers(0, players - 1))
+        knowledge = Knowledge.of(game, player)
+        unseen = [card for card in DECK if card.index not in knowledge.seen]
+        dealt = unseen.copy()
+        rng.shuffle(dealt)
+        twin = game.renamed(dict(zip(unseen, dealt, strict=True)))
+        other = Knowledge.of(twin, player)
+        view, twin_view = game.view(player), twin.view(player)
+        assert view == twin_view
+        assert np.array_equal(
+            encoder.encode(view, knowledge=knowledge), encoder.encode(twin_view, knowledge=other)
+        )
+        assert encoder.text(view, knowledge=knowledge) == encoder.text(twin_view, knowledge=other)
+        compared += unseen != dealt
+    assert compared

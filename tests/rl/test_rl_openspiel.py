@@ -97,6 +97,9 @@ def test_draws_are_chance_nodes_including_the_reshuffle() -> None:
                     assert list(after.pending) == drawn
                 if any(card not in deck for card in drawn):
                     seen_reshuffle += 1
+                    # The game keeps its history and the seat of every move.
+                    assert len(after.history_seats()) == len(after.history)
+                    assert after.view(0).history[-1][1] in ("draw", "choose ?")
                 else:
                     seen_plain += 1
                 continue
@@ -127,8 +130,12 @@ def test_observations_are_the_encoder_of_the_view() -> None:
     while state.game is None or state.game.turn < 12:
         state.apply_action(random_action(state, rng))
     view = state.game.view(2)
-    assert np.array_equal(np.array(state.observation_tensor(2), np.float32), encoder.encode(view))
-    assert state.observation_string(2) == encoder.text(view)
+    knowledge = state.knowledge(2)
+    assert knowledge is not None
+    assert knowledge.moves == len(state.game.history)
+    vector = encoder.encode(view, knowledge=knowledge)
+    assert np.array_equal(np.array(state.observation_tensor(2), np.float32), vector)
+    assert state.observation_string(2) == encoder.text(view, knowledge=knowledge)
     observer = game.make_py_observer()
     observer.set_from(state, 2)
     assert observer.dict["hand"].sum() == len(view.hand)
@@ -152,7 +159,7 @@ def test_clones_are_independent() -> None:
 def test_resampling_keeps_what_the_player_sees() -> None:
     rng = random.Random(8)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    changed = 0
+    changed = held_known = 0
     for _ in range(3):
         state = load(4).new_initial_state()
         while not state.is_terminal():
@@ -164,6 +171,18 @@ def test_resampling_keeps_what_the_player_sees() -> None:
                 assert other.observation_tensor(player) == state.observation_tensor(player)
                 mine = state.game.hand(player)
                 assert other.game.hand(player) == mine
+                # R16: the whole view is the same, public history included, and every
+                # card the player has seen stays where it is.
+                assert other.game.view(player) == state.game.view(player)
+                assert other.game.history_seats() == state.game.history_seats()
+                known = state.knowledge(player)
+                assert known is not None
+                for index, holder in known.holders.items():
+                    assert DECK[index] in other.game.hand(holder)
+                    held_known += 1
+                for seat in range(4):
+                    for index, holder in other.knowledge(seat).holders.items():
+                        assert DECK[index] in other.game.hand(holder)
                 changed += str(other) != str(state)
                 probe = other.clone()
                 for _ in range(30):
@@ -172,6 +191,7 @@ def test_resampling_keeps_what_the_player_sees() -> None:
                     probe.apply_action(random_action(probe, rng))
             state.apply_action(random_action(state, rng))
     assert changed > 10
+    assert held_known
 
 
 def test_bots_play_through_atomic_actions() -> None:

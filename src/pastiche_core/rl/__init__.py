@@ -8,7 +8,9 @@ The one public face of the subpackage (it needs the ``rl`` extra:
   atomic actions from one fixed space, with the mask of the legal ones;
 * :class:`ObservationEncoder`, :class:`Field`
   (:mod:`pastiche_core.rl.observation`): a player's view as a fixed-size array
-  with a documented layout, and as text.
+  with a documented layout, and as text;
+* :class:`Knowledge` (:mod:`pastiche_core.rl.knowledge`): what a player has
+  seen of the cards over the game, and the other hands they know cards of (R16).
 
 The environments built on them live behind their own faces:
 :mod:`pastiche_core.pettingzoo` (an AEC environment) and
@@ -21,12 +23,13 @@ The environments built on them live behind their own faces:
 >>> builder = MoveBuilder(space, game.view(game.to_move))
 >>> observation = encoder.encode(builder.view, builder)
 >>> len(space), observation.shape, len(builder.legal_actions())
-(357, (1471,), 4)
+(357, (1716,), 4)
 """
 
 from __future__ import annotations
 
 from .encoding import ActionSpace, MoveBuilder, Stage
+from .knowledge import Knowledge
 
 try:
     from .observation import Field, ObservationEncoder
@@ -37,4 +40,4 @@ except ModuleNotFoundError as error:  # pragma: no cover - only without the extr
         name=error.name,
     ) from error
 
-__all__ = ["ActionSpace", "Field", "MoveBuilder", "ObservationEncoder", "Stage"]
+__all__ = ["ActionSpace", "Field", "Knowledge", "MoveBuilder", "ObservationEncoder", "Stage"]

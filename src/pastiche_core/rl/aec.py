@@ -19,7 +19,7 @@ other player ``-1/(n - 1)``, so a sole winner gets 1.
 'player_2'
 >>> observation, reward, terminated, truncated, info = env.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
-((1345,), 4)
+((1541,), 4)
 >>> env.step(env.space.discard(env.game.hand(2)[0]))
 >>> env.agent_selection, env.game.phase.value
 ('player_0', 'action')
@@ -39,6 +39,7 @@ from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game
 from .encoding import ActionSpace, MoveBuilder
+from .knowledge import Knowledge
 from .observation import ObservationEncoder
 
 __all__ = ["PasticheEnv", "returns", "winner_returns"]
@@ -148,6 +149,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game = Game(players=players, seed=0, catalogue=cat)
         """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
         self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move))
+        self._knowledge = [Knowledge.of(self.game, seat) for seat in range(players)]
         self._stamp = 0  # counts steps and resets: observations are cached per stamp
         self._cache: dict[str, Observation] = {}
         self._cache_at = -1
@@ -182,7 +184,17 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game = Game(players=self.players, seed=game_seed, catalogue=self.catalogue)
         self._start()
 
+    def knowledge(self, agent: str) -> Knowledge:
+        """What ``agent`` has seen of the cards so far (the observation's ``known_hands``).
+
+        >>> env = PasticheEnv(players=3); env.reset(seed=7)
+        >>> env.knowledge("player_2").moves
+        0
+        """
+        return self._knowledge[self.possible_agents.index(agent)]
+
     def _start(self) -> None:
+        self._knowledge = [Knowledge.of(self.game, seat) for seat in range(self.players)]
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -213,12 +225,13 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         seat = self.possible_agents.index(agent)
         builder = self._builder
         mask = np.zeros(self.space.size, dtype=np.int8)
+        knowledge = self._knowledge[seat]
         if seat == builder.view.player and not self.game.is_over:
             view = builder.view
             mask[builder.legal_actions()] = 1
-            vector = self.encoder.encode(view, builder)
+            vector = self.encoder.encode(view, builder, knowledge=knowledge)
         else:
-            vector = self.encoder.encode(self.game.view(seat))
+            vector = self.encoder.encode(self.game.view(seat), knowledge=knowledge)
         observation: Observation = {"observation": vector, "action_mask": mask}
         self._cache[agent] = observation
         return observation
@@ -240,6 +253,8 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if move is not None:
             game = self.game
             game.apply(move)
+            for knowledge in self._knowledge:
+                knowledge.update(game)
             if game.is_over:
                 for seat, value in enumerate(returns(game)):
                     self.rewards[self.possible_agents[seat]] = value

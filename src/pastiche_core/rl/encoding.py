@@ -28,7 +28,8 @@ action              meaning
 ==================  ==================================================================
 
 **Sequences.** Draw, take, pass, choose, flag and read are one action each. A
-setup keep is one discard action per card discarded, in ascending card order.
+setup keep is one discard action per card discarded, in the order they are
+discarded: a seat that discards two cards puts the second on top (R15).
 A publish is: the Novel; then its cards in the *canonical order* — by rank,
 hand cards before Masterpieces within a rank, then by card — each a play or a
 cite; then confirm; then one gift action per card owed, to the owners in
@@ -1047,15 +1048,10 @@ class MoveBuilder:
         return available, owner_left, later, previous
 
     def _keep_mask(self) -> list[int]:
-        hand = sorted(card.index for card in self.view.hand)
-        to_discard = len(hand) - KEEP_SIZE - len(self._discards)
-        previous = self._discards[-1] if self._discards else -1
+        # R15: the discards come in the order they are discarded, any card first.
+        chosen = self._discards
         base = self.space.discard(DECK[0])
-        actions = []
-        for position, index in enumerate(hand):
-            if index > previous and len(hand) - position - 1 >= to_discard - 1:
-                actions.append(base + index)
-        return actions
+        return sorted(base + card.index for card in self.view.hand if card.index not in chosen)
 
     # ------------------------------------------------------------------
     # Playing actions
@@ -1123,8 +1119,11 @@ class MoveBuilder:
             self._stage = Stage.DISCARDING
             if len(view.hand) - len(self._discards) > KEEP_SIZE:
                 return None
-            gone = set(self._discards)
-            return Keep(tuple(card for card in view.hand if card.index not in gone))
+            gone = self._discards
+            kept = tuple(card for card in view.hand if card.index not in gone)
+            if len(gone) < 2:
+                return Keep(kept)  # R15: one discard has no order to choose
+            return Keep(kept, tuple(DECK[index] for index in gone))
         if kind == "novel":
             assert isinstance(argument, str)
             self._start_publish(space.novel_specs[space.novels.index(argument)])
@@ -1213,6 +1212,8 @@ class MoveBuilder:
             raise IllegalMoveError("actions_for needs a builder at the start of a decision")
         if isinstance(move, str):
             move = Move.parse(move)
+        if isinstance(move, Keep):
+            move = self._ordered_keep(move)
         actions = self._sequence(move)
         twin = MoveBuilder(self.space, self.view)
         twin._table = self._table
@@ -1226,6 +1227,15 @@ class MoveBuilder:
         if result is None or result != move:
             raise IllegalMoveError(f"'{move}' is not a legal move of player {self.view.player} now")
         return actions
+
+    def _ordered_keep(self, move: Keep) -> Keep:
+        """The keep as the game records it (R15): a discard order only for two cards,
+        the card order when none is given."""
+        kept = set(move.cards)
+        dropped = tuple(card for card in self.view.hand if card not in kept)
+        if len(dropped) < 2:
+            return Keep(move.cards) if move.discard else move
+        return move if move.discard else Keep(move.cards, dropped)
 
     def _sequence(self, move: Move) -> list[int]:
         space = self.space
@@ -1242,6 +1252,8 @@ class MoveBuilder:
         if isinstance(move, Read):
             return [space.read(move.card)]
         if isinstance(move, Keep):
+            if move.discard:
+                return [space.discard(card) for card in move.discard]
             kept = set(move.cards)
             return [space.discard(card) for card in self.view.hand if card not in kept]
         if isinstance(move, Publish):

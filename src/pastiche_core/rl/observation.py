@@ -20,9 +20,12 @@ field                       shape        content
 ``drawn``                   49           the two drawn cards, while choosing (R11)
 ``discard_top``             49           the top discard, if face up
 ``discard_face_up``         49           every face-up card of the discard pile
+``discard_own``             49           own face-down setup discards in the pile (R16)
 ``flag_card``               49           the card under the End Flag (R12)
 ``published``               n × 49       cards in each seat's Published novels
 ``masterpieces``            n × 49       the card of each seat's Masterpieces
+``known_hands``             n × 49       cards known from the history to lie in each
+                                         other seat's hand (R16; seat 0 stays empty)
 ``novel_cards``             k × 49       cards lying under each Novel (any owner)
 ``building_played``         49           hand cards chosen to play so far
 ``building_cited``          49           Masterpiece cards chosen to cite so far
@@ -50,17 +53,19 @@ field                       shape        content
 
 The ``building_*``, ``stage``, ``building_novel`` and ``gifts_owed`` fields are
 the player's own decision in progress; they stay empty in any other player's
-observation. The own face-down setup discards are not shown (the view does not
-hold them yet).
+observation. ``known_hands`` comes from the player's
+:class:`~pastiche_core.rl.knowledge.Knowledge` (what the public history and
+their own moves showed: a card taken face up from the discard pile, a card
+read, a gift they gave); it stays empty when none is given.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=4, seed=3)
 >>> encoder = ObservationEncoder(players=4)
 >>> encoder.size
-1471
+1716
 >>> obs = encoder.encode(game.view(0))
 >>> obs.dtype, obs.shape, int(obs[encoder.slice("hand")].sum())
-(dtype('float32'), (1471,), 3)
+(dtype('float32'), (1716,), 3)
 >>> print(encoder.text(game.view(0)).splitlines()[1])
 hand: MYT6 LOV4 FAN8
 """
@@ -79,6 +84,7 @@ from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
 from .encoding import MoveBuilder, Stage
+from .knowledge import Knowledge
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -120,7 +126,7 @@ class ObservationEncoder:
 
     >>> encoder = ObservationEncoder(players=3)
     >>> encoder.field("published")
-    Field(name='published', offset=245, shape=(3, 49))
+    Field(name='published', offset=294, shape=(3, 49))
     >>> ObservationEncoder(players=6)
     Traceback (most recent call last):
     ...
@@ -158,9 +164,11 @@ class ObservationEncoder:
             ("drawn", (_CARDS,)),
             ("discard_top", (_CARDS,)),
             ("discard_face_up", (_CARDS,)),
+            ("discard_own", (_CARDS,)),
             ("flag_card", (_CARDS,)),
             ("published", (n, _CARDS)),
             ("masterpieces", (n, _CARDS)),
+            ("known_hands", (n, _CARDS)),
             ("novel_cards", (k, _CARDS)),
             ("building_played", (_CARDS,)),
             ("building_cited", (_CARDS,)),
@@ -197,9 +205,12 @@ class ObservationEncoder:
         """The length of the observation vector (1471 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
-        # The last view encoded and its vector without the decision in progress: a
-        # decision of several actions re-encodes the same view at every action.
-        self._last: tuple[PlayerView, npt.NDArray[np.float32]] | None = None
+        # The last view encoded (with its knowledge) and its vector without the
+        # decision in progress: a decision of several actions re-encodes the same
+        # view at every action.
+        self._last: (
+            tuple[PlayerView, tuple[Knowledge, int] | None, npt.NDArray[np.float32]] | None
+        ) = None
         high = np.ones(self.size, dtype=np.float32)
         specs = self.catalogue.publishable
         points = sum(spec.points * spec.copies for spec in self.catalogue.specs)
@@ -265,12 +276,14 @@ class ObservationEncoder:
         view: PlayerView,
         builder: MoveBuilder | None = None,
         out: npt.NDArray[np.float32] | None = None,
+        knowledge: Knowledge | None = None,
     ) -> npt.NDArray[np.float32]:
         """The observation of ``view``'s player; ``builder`` adds their decision in progress.
 
         ``builder`` is used only when it belongs to the same player (the one to
-        move). The result is a new array unless ``out`` is given (then ``out``
-        is filled and returned).
+        move); ``knowledge`` (the same player's, at the same moment) fills
+        ``known_hands``. The result is a new array unless ``out`` is given (then
+        ``out`` is filled and returned).
 
         >>> from pastiche_core import Game
         >>> encoder = ObservationEncoder(players=3)
@@ -283,12 +296,17 @@ class ObservationEncoder:
             raise InvalidArgumentError(
                 f"this encoder is for {self.players} players, the view has {view.players}"
             )
+        if knowledge is not None and knowledge.player != view.player:
+            raise InvalidArgumentError(
+                f"the knowledge is player {knowledge.player}'s, the view player {view.player}'s"
+            )
+        stamp = None if knowledge is None else (knowledge, knowledge.moves)
         last = self._last
-        if last is not None and last[0] is view:
-            base = last[1]
+        if last is not None and last[0] is view and last[1] == stamp:
+            base = last[2]
         else:
-            base = self._public(view)
-            self._last = (view, base)
+            base = self._public(view, knowledge)
+            self._last = (view, stamp, base)
         if out is None:
             out = base.copy()
         else:
@@ -317,7 +335,7 @@ class ObservationEncoder:
                 out[at["gifts_owed"] + (owner - me) % n] = count
         return out
 
-    def _public(self, view: PlayerView) -> npt.NDArray[np.float32]:
+    def _public(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
         """The vector of everything but the decision in progress."""
         out = np.zeros(self.size, dtype=np.float32)
         at = self._at
@@ -331,15 +349,17 @@ class ObservationEncoder:
             drawn = at["drawn"]
             ones += [drawn + card.index for card in view.pending]
         discard = view.discard
-        if discard and discard[-1] is not None:
+        hidden = view.face_down
+        if discard and discard[-1] is not None and len(discard) - 1 not in hidden:
             ones.append(at["discard_top"] + discard[-1].index)
-        face_up = at["discard_face_up"]
-        face_down = 0
-        for card in discard:
-            if card is None:
-                face_down += 1
-            else:
-                ones.append(face_up + card.index)
+        face_up, own = at["discard_face_up"], at["discard_own"]
+        for index, shown in enumerate(discard):
+            if shown is not None:
+                ones.append((own if index in hidden else face_up) + shown.index)
+        if knowledge is not None and knowledge.holders:
+            known = at["known_hands"]
+            for card_index, holder in knowledge.holders.items():
+                ones.append(known + ((holder - me) % n) * _CARDS + card_index)
         if view.flag is not None:
             ones.append(at["flag_card"] + view.flag[1].index)
             ones.append(at["flag_owner"] + (view.flag[0] - me) % n)
@@ -377,7 +397,7 @@ class ObservationEncoder:
         piles = at["piles"]
         counts.append((piles, view.deck_size))
         counts.append((piles + 1, len(discard)))
-        counts.append((piles + 2, face_down))
+        counts.append((piles + 2, len(hidden)))
         ones.append(at["phase"] + _PHASE_INDEX[view.phase])
         if view.phase is not Phase.OVER:
             ones.append(at["to_move"] + (view.to_move - me) % n)
@@ -398,7 +418,12 @@ class ObservationEncoder:
         return out
 
     # ------------------------------------------------------------------
-    def text(self, view: PlayerView, builder: MoveBuilder | None = None) -> str:
+    def text(
+        self,
+        view: PlayerView,
+        builder: MoveBuilder | None = None,
+        knowledge: Knowledge | None = None,
+    ) -> str:
         """The same information as :meth:`encode`, as readable text (seats absolute).
 
         >>> from pastiche_core import Game
@@ -424,9 +449,13 @@ class ObservationEncoder:
             lines.append(f"drawn: {format_cards(view.pending, sort=False)}")
         piles = f"deck {view.deck_size}, discard {len(view.discard)}"
         if view.discard:
-            top = view.discard[-1]
-            face_down = sum(1 for card in view.discard if card is None)
-            piles += f" (top {'face down' if top is None else top}, {face_down} face down)"
+            hidden = view.face_down
+            last = len(view.discard) - 1
+            top = "face down" if last in hidden else str(view.discard[last])
+            piles += f" (top {top}, {len(hidden)} face down)"
+            own = [card for index in hidden if (card := view.discard[index]) is not None]
+            if own:
+                piles += f", own face down (bottom first): {format_cards(own, sort=False)}"
         lines.append(piles)
         for owner, seat_table in enumerate(view.tables):
             novels = " ".join(str(novel) for novel in seat_table) or "-"
@@ -440,6 +469,12 @@ class ObservationEncoder:
         lines.append(
             "supply: " + ", ".join(f"{novel} {copies}" for novel, copies in view.supply if copies)
         )
+        if knowledge is not None and knowledge.holders:
+            known = knowledge.known_hands()
+            lines.append(
+                "known in hands: "
+                + ", ".join(f"P{seat} {format_cards(cards)}" for seat, cards in known.items())
+            )
         if view.passes:
             lines.append(f"passes in succession: {view.passes}")
         if view.trigger is not None:

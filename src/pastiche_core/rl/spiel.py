@@ -22,12 +22,16 @@ parameter names a shipped catalogue or a TOML file
 * **Observations** are :class:`~pastiche_core.rl.observation.ObservationEncoder`
   tensors and texts of the player's view (no perfect-recall information state:
   use ``use_observation_string=True`` with search bots).
-* :meth:`PasticheState.resample_from_infostate` deals the cards a player
-  cannot see at random (other hands, the deck, other players' face-down
-  discards and drawn cards), keeping everything the observation shows, so
-  OpenSpiel's ISMCTS bot can search. It does not track cards whose place the
-  public history reveals (a card taken face up from the discard pile stays in
-  that hand): the observation does not carry the history.
+* :meth:`PasticheState.resample_from_infostate` deals anew, at random, the
+  cards the player has never seen (R16: other hands, the deck, other players'
+  face-down discards and drawn cards), so OpenSpiel's ISMCTS bot can search.
+  Every card the player has seen stays where it is — a card taken face up
+  from the discard pile stays in the taker's hand — and the history is
+  renamed with the cards (:meth:`~pastiche_core.game.Game.renamed`), so the
+  sampled state is a whole game the player cannot tell from this one. (A seen
+  card that a later hidden move may have moved — a gift between two other
+  players, a draw after the pile was reshuffled into the deck — also stays:
+  there the sample knows a little more than the player.)
 * :data:`GAME_TYPE` ``max_game_length`` is a true bound (see :func:`max_game_length`).
 
 >>> import pyspiel
@@ -58,9 +62,11 @@ from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Game
 from ..io.state import state_from_dict, state_to_dict
-from ..moves import Draw, Keep, Move
+from ..moves import Draw, Move
+from ..view import setup_discarders
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
+from .knowledge import Knowledge
 from .observation import ObservationEncoder
 
 __all__ = [
@@ -193,7 +199,7 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
 class _Core:
     """Everything a state holds; copying it is what cloning a state costs."""
 
-    __slots__ = ("builder", "dealt", "drawn", "game", "partial", "spec")
+    __slots__ = ("builder", "dealt", "drawn", "game", "knowledge", "partial", "spec")
 
     def __init__(self, spec: PasticheGame) -> None:
         self.spec = spec  # shared by every copy
@@ -202,6 +208,7 @@ class _Core:
         self.drawn: list[int] | None = None  # the cards of a Write ① being drawn
         self.builder: MoveBuilder | None = None
         self.partial: list[int] = []  # the atomic actions of the decision in progress
+        self.knowledge: list[Knowledge] = []  # what each player has seen (R16)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         twin = _Core(self.spec)
@@ -209,7 +216,14 @@ class _Core:
         twin.game = None if self.game is None else self.game.copy()
         twin.drawn = None if self.drawn is None else self.drawn.copy()
         twin.partial = self.partial.copy()
+        twin.knowledge = [knowledge.copy() for knowledge in self.knowledge]
         return twin
+
+    def applied(self) -> None:
+        """Let every player's knowledge follow the move just applied to the game."""
+        assert self.game is not None
+        for knowledge in self.knowledge:
+            knowledge.update(self.game)
 
 
 class PasticheState(pyspiel.State):  # type: ignore[misc]
@@ -301,7 +315,8 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         if core.game is None:
             core.dealt.append(int(action))
             if len(core.dealt) == self._deal_size():
-                core.game = self._dealt_game()
+                core.game = game = self._dealt_game()
+                core.knowledge = [Knowledge.of(game, seat) for seat in range(game.players)]
             return
         if core.drawn is not None:
             core.drawn.append(int(action))
@@ -319,6 +334,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             core.drawn = []  # the cards drawn are chance nodes
             return
         core.game.apply(move)
+        core.applied()
 
     def _dealt_game(self) -> Game:
         """The game after the deal: hands as dealt, the deck the cards left (order unused)."""
@@ -349,15 +365,15 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             rest = [card for card in game.deck if card not in drawn]
             game.deck[:] = rest + drawn[::-1]
         else:
-            # A reshuffle (R11): the deck's cards come first, then the discard pile's.
-            data = state_to_dict(game)
-            pile = [entry["card"] for entry in data["discard"]]
-            names = [str(card) for card in drawn]
-            data["deck"] = [name for name in pile if name not in names] + names[::-1]
-            data["discard"] = []
-            core.game = game = state_from_dict(data, catalogue=game.catalogue)
+            # A reshuffle (R11), as chance made it: the deck's cards (drawn first),
+            # then the discard pile's, with the drawn ones on top.
+            pile = list(game.discard)
+            game.deck[:] = [card for card in pile if card not in drawn] + drawn[::-1]
+            game._discard.clear()
+            game._face_down.clear()
         player = game.to_move
         game.apply(Draw())
+        core.applied()
         if game.pending is not None:
             got = list(game.pending)
         else:
@@ -408,11 +424,16 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         return self.builder().actions_for(move)
 
     def resample_from_infostate(self, player: int, sampler: Any) -> PasticheState:
-        """A state the player cannot tell from this one, the unseen cards dealt at random.
+        """A state the player cannot tell from this one, the cards they never saw dealt anew.
 
-        ``sampler`` is called for one number in [0, 1) that seeds the deal.
-        Only states where a player is to move are resampled; a chance node is
-        returned as a copy.
+        ``sampler`` is called for one number in [0, 1) that seeds the deal. The
+        cards in places hidden from ``player`` (other hands, the deck, other
+        players' face-down discards, drawn cards they do not choose from) that
+        ``player`` has never seen are shuffled among those places; the seen ones
+        stay (see the module docstring). The whole game is renamed with them
+        (:meth:`~pastiche_core.game.Game.renamed`): history, undo records and
+        every player's knowledge. Only states where a player is to move are
+        resampled; any other is returned as a copy.
         """
         state = self.clone()
         core: _Core = state._core
@@ -420,57 +441,36 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         if game is None or core.drawn is not None or game.is_over:
             return state  # type: ignore[no-any-return]
         rng = random.Random(float(sampler()))
-        data = state_to_dict(game)
-        players = game.players
-        own_discards = self._own_discards(player)
-        slots: list[tuple[str, int, int]] = []
-        for seat in range(players):
+        seen = core.knowledge[player].seen
+        hidden: list[Card] = []
+        for seat in range(game.players):
             if seat != player:
-                slots.extend(("hands", seat, i) for i in range(len(data["hands"][seat])))
-        slots.extend(("deck", 0, i) for i in range(len(data["deck"])))
-        for i, entry in enumerate(data["discard"]):
-            if not entry["face_up"] and entry["card"] not in own_discards:
-                slots.append(("discard", 0, i))
-        if data["pending"] is not None and game.to_move != player:
-            slots.extend(("pending", 0, i) for i in range(2))
-        unseen = [_get(data, slot) for slot in slots]
-        rng.shuffle(unseen)
-        for slot, card in zip(slots, unseen, strict=True):
-            _put(data, slot, card)
-        core.game = state_from_dict(data, catalogue=game.catalogue)
+                hidden.extend(game.hand(seat))
+        hidden.extend(game.deck)
+        discarders = setup_discarders(game.players)
+        for index, card in enumerate(game.discard):
+            if game.is_face_down(card) and not (
+                index < len(discarders) and discarders[index] == player
+            ):
+                hidden.append(card)
+        if game.pending is not None and game.to_move != player:
+            hidden.extend(game.pending)
+        unseen = [card for card in hidden if card.index not in seen]
+        dealt = unseen.copy()
+        rng.shuffle(dealt)
+        renaming = {old: new for old, new in zip(unseen, dealt, strict=True) if old != new}
+        if renaming:
+            core.game = game.renamed(renaming)
+            core.knowledge = [knowledge.renamed(renaming) for knowledge in core.knowledge]
+            indexes = {old.index: new.index for old, new in renaming.items()}
+            core.dealt = [indexes.get(card, card) for card in core.dealt]
         core.builder = None
         return state  # type: ignore[no-any-return]
 
-    def _own_discards(self, player: int) -> set[str]:
-        """The cards ``player`` discarded face down at setup (they know them, R16)."""
-        game = self._core.game
-        assert game is not None
-        keeps = [move for move in game.history if isinstance(move, Keep)]
-        seat = player - 2  # seats 2 and later keep in seat order (R10)
-        if not 0 <= seat < len(keeps):
-            return set()
-        start = sum(DEAL_SIZES[:player])
-        dealt = {DECK[i] for i in self._core.dealt[start : start + DEAL_SIZES[player]]}
-        return {str(card) for card in dealt - set(keeps[seat].cards)}
-
-
-def _get(data: dict[str, Any], slot: tuple[str, int, int]) -> str:
-    field, seat, index = slot
-    if field == "hands":
-        return str(data["hands"][seat][index])
-    if field == "discard":
-        return str(data["discard"][index]["card"])
-    return str(data[field][index])
-
-
-def _put(data: dict[str, Any], slot: tuple[str, int, int], card: str) -> None:
-    field, seat, index = slot
-    if field == "hands":
-        data["hands"][seat][index] = card
-    elif field == "discard":
-        data["discard"][index]["card"] = card
-    else:
-        data[field][index] = card
+    def knowledge(self, player: int) -> Knowledge | None:
+        """What ``player`` has seen of the cards (R16), once the deal is complete."""
+        core = self._core
+        return core.knowledge[player] if core.knowledge else None
 
 
 class PasticheObserver:
@@ -483,7 +483,7 @@ class PasticheObserver:
     >>> game = pyspiel.load_game("python_pastiche(players=3)")
     >>> observer = game.make_py_observer()
     >>> sorted(observer.dict)[:3], observer.tensor.shape
-    (['building_cited', 'building_discards', 'building_gifts'], (1345,))
+    (['building_cited', 'building_discards', 'building_gifts'], (1541,))
     """
 
     def __init__(self, encoder: ObservationEncoder) -> None:
@@ -501,7 +501,7 @@ class PasticheObserver:
         if view is None:
             self.tensor.fill(0)
             return
-        self.encoder.encode(view, builder, out=self.tensor)
+        self.encoder.encode(view, builder, out=self.tensor, knowledge=state.knowledge(player))
 
     def string_from(self, state: PasticheState, player: int) -> str:
         """``player``'s observation of ``state`` as text."""
@@ -509,7 +509,7 @@ class PasticheObserver:
         if view is None:
             own = _dealt_to(state, player)
             return f"player {player}, dealing: hand {format_cards(own) or '-'}"
-        return self.encoder.text(view, builder)
+        return self.encoder.text(view, builder, knowledge=state.knowledge(player))
 
 
 def _dealt_to(state: PasticheState, player: int) -> list[Card]:
