@@ -30,6 +30,7 @@ state untouched.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -127,6 +128,7 @@ class Game:
         "_discard",
         "_face_down",
         "_hands",
+        "_public",
         "_tables",
         "_undo",
         "catalogue",
@@ -180,6 +182,7 @@ class Game:
         self.end_reason: str | None = None
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
+        self._public: _Public | None = None
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -194,7 +197,7 @@ class Game:
         ...
         pastiche_core.errors.InvalidArgumentError: player must be a seat from 0 to 2, got 3
         """
-        return tuple(sorted(self._hands[self._seat(player)]))
+        return tuple(sorted(self._hands[self._seat(player)], key=_INDEX))
 
     def _seat(self, player: object) -> int:
         """``player`` if it is a seat of this game, else a clear error."""
@@ -259,8 +262,23 @@ class Game:
         return self.masterpiece_points(player) + flag_points
 
     def scores(self) -> tuple[int, ...]:
-        """Every player's :meth:`score`."""
-        return tuple(self.score(p) for p in range(self.players))
+        """Every player's :meth:`score`.
+
+        >>> Game(players=3).scores()
+        (0, 0, 0)
+        """
+        scores = self._masterpiece_points()
+        if self.flag is not None:
+            scores[self.flag[0]] += self.catalogue.end_flag.points
+        return tuple(scores)
+
+    def _masterpiece_points(self) -> list[int]:
+        """Every seat's :meth:`masterpiece_points`, in one pass over the table."""
+        specs = self.catalogue._by_id
+        return [
+            sum(specs[nid].points for nid, cards in table.items() if len(cards) == 1)
+            for table in self._tables
+        ]
 
     @property
     def is_over(self) -> bool:
@@ -429,6 +447,7 @@ class Game:
         twin.end_reason = self.end_reason
         twin.history = self.history.copy() if history else []
         twin._undo = self._undo.copy() if history else []
+        twin._public = self._public if history else None  # immutable: shared
         return twin
 
     __copy__ = copy
@@ -754,6 +773,46 @@ class Game:
                 f"replaying them from seed {self.seed} fails ({error})"
             ) from None
 
+    def _public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
+        """The history as ``viewer`` may know it (R16), built once per move and shared.
+
+        One tuple per viewer, extended by the moves played since the last call;
+        an undo cuts them back, and copies share them (they are immutable). The
+        last move they cover is kept with them, so a history replaced in place
+        is noticed and read again.
+        """
+        history = self.history
+        cached = self._public
+        done = 0
+        if cached is not None:
+            notes, last = cached
+            done = len(notes[0])
+            if done > len(history) or (done and history[done - 1] is not last):
+                done = 0  # the history was replaced: read it again
+        if cached is None or done < len(history):
+            from .view import public_notation
+
+            seats = self.history_seats()
+            added: list[list[tuple[int, str]]] = [[] for _ in range(self.players)]
+            for index in range(done, len(history)):
+                move, seat = history[index], seats[index]
+                text = str(move)
+                hidden = public_notation(move, seat, (seat + 1) % self.players)
+                gifts = isinstance(move, Publish) and bool(move.gifts)
+                for seen_by, notes_of in enumerate(added):
+                    if seen_by == seat:
+                        notes_of.append((seat, text))
+                    elif gifts:
+                        notes_of.append((seat, public_notation(move, seat, seen_by)))
+                    else:
+                        notes_of.append((seat, hidden))
+            if cached is not None and done:
+                grown = tuple(old + tuple(new) for old, new in zip(cached[0], added, strict=True))
+            else:
+                grown = tuple(tuple(new) for new in added)
+            cached = self._public = (grown, history[-1] if history else None)
+        return cached[0][viewer]
+
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
 
@@ -841,6 +900,9 @@ class Game:
             return self._undo_by_replay()
         move = self.history.pop()
         before, change = self._undo.pop()
+        if self._public is not None and len(self._public[0][0]) > len(self.history):
+            notes = tuple(seen[: len(self.history)] for seen in self._public[0])
+            self._public = (notes, self.history[-1] if self.history else None)
         (
             self.phase,
             self.to_move,
@@ -928,9 +990,13 @@ class Game:
                 self._finish("countdown")
                 return
         elif self.trigger is None:
+            points = self._masterpiece_points()
+            if max(points) < END_THRESHOLD:
+                self._next_turn()
+                return
             for offset in range(self.players):
                 candidate = (self.current + offset) % self.players
-                if self.masterpiece_points(candidate) >= END_THRESHOLD:
+                if points[candidate] >= END_THRESHOLD:
                     # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
                     self.trigger = candidate
                     self.turns_left = 2 * self.players - 1
@@ -1018,6 +1084,12 @@ class Game:
 
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
+
+_Public = tuple[tuple[tuple[tuple[int, str], ...], ...], Move | None]
+"""The public history per viewer (``(seat, notation)`` per move, R16) and the last move it covers."""
+
+_INDEX = operator.attrgetter("index")
+"""Sort key of cards: their place in the deck (faster than comparing cards)."""
 
 
 def _rename_move(move: Move, one: Callable[[Card], Card]) -> Move:
