@@ -130,6 +130,7 @@ class Game:
         "_hands",
         "_public",
         "_tables",
+        "_trusted",
         "_undo",
         "catalogue",
         "current",
@@ -183,6 +184,7 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: _Public | None = None
+        self._trusted: tuple[Move, _Stamp] | None = None
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -382,6 +384,12 @@ class Game:
         ...
         pastiche_core.errors.InvalidNotationError: invalid move 42: expected a Move or its notation, such as 'draw'
         """
+        trusted = self._trusted
+        if trusted is not None and trusted[0] is move and trusted[1] == self._stamp():
+            # The very move object the legal moves of this position gave out (see
+            # LegalMoves.__getitem__): legal by construction, canonical already.
+            self._apply_legal(move)
+            return
         move = _as_move(move)
         reason = self.violation(move)
         if reason is not None:
@@ -389,6 +397,15 @@ class Game:
         if isinstance(move, Keep):
             move = self._canonical_keep(move)
         self._apply_legal(move)
+
+    def _stamp(self) -> _Stamp:
+        """Where the game is in its history: the number of moves and the last one.
+
+        After an undo and another move the length is the same but the last move
+        differs; the same move again gives the same position (R14).
+        """
+        history = self.history
+        return (len(history), history[-1] if history else None)
 
     def _canonical_keep(self, move: Keep) -> Keep:
         """The keep as the legal moves list it: the discard order given only for two (R15).
@@ -448,6 +465,7 @@ class Game:
         twin.history = self.history.copy() if history else []
         twin._undo = self._undo.copy() if history else []
         twin._public = self._public if history else None  # immutable: shared
+        twin._trusted = None
         return twin
 
     __copy__ = copy
@@ -792,10 +810,14 @@ class Game:
         if cached is None or done < len(history):
             from .view import public_notation
 
-            seats = self.history_seats()
+            records = self._undo
+            if len(records) == len(history):
+                seats = [records[index][0][1] for index in range(done, len(history))]
+            else:
+                seats = self.history_seats()[done:]
             added: list[list[tuple[int, str]]] = [[] for _ in range(self.players)]
-            for index in range(done, len(history)):
-                move, seat = history[index], seats[index]
+            for index, seat in enumerate(seats, done):
+                move = history[index]
                 text = str(move)
                 hidden = public_notation(move, seat, (seat + 1) % self.players)
                 gifts = isinstance(move, Publish) and bool(move.gifts)
@@ -1087,6 +1109,9 @@ _Undo = tuple[tuple[Any, ...], Any]
 
 _Public = tuple[tuple[tuple[tuple[int, str], ...], ...], Move | None]
 """The public history per viewer (``(seat, notation)`` per move, R16) and the last move it covers."""
+
+_Stamp = tuple[int, Move | None]
+"""A position in the history (see :meth:`Game._stamp`)."""
 
 _INDEX = operator.attrgetter("index")
 """Sort key of cards: their place in the deck (faster than comparing cards)."""

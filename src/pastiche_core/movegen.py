@@ -531,11 +531,7 @@ class LegalMoves:
         self._plan_at: tuple[int, Move | None] = (-1, None)
 
     def _segments(self) -> list[Segment]:
-        history = self._game.history
-        # The number of moves and the last one: after an undo and another move the
-        # length is the same but the last move differs; the same move again gives
-        # the same position (the engine is deterministic, R14).
-        stamp = (len(history), history[-1] if history else None)
+        stamp = self._game._stamp()
         if stamp != self._plan_at:  # the game moved on since the plan was made
             self._plan = self._game._segments()
             self._plan_at = stamp
@@ -562,7 +558,10 @@ class LegalMoves:
         if index >= 0:
             for segment in self._segments():
                 if index < segment.count:
-                    return segment.at(index)
+                    move = segment.at(index)
+                    # Game.apply trusts this very object in this very position.
+                    self._game._trusted = (move, self._plan_at)
+                    return move
                 index -= segment.count
         raise IndexError("legal move index out of range")
 
