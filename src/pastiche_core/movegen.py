@@ -358,6 +358,7 @@ def publish_segments(
     max_size = hand_size + sum(own)
     masterpieces = _Masterpieces(tables)
     payable: PayableTotals | None = None
+    shapes_of: dict[int, tuple[_Shape, ...]] = {}  # the ways to fill (rank, need), per position
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
         if supply[spec.id] <= 0 or spec.id in held:
@@ -395,10 +396,13 @@ def publish_segments(
                 count: int | None = total - pastiche_only
             else:
                 count = None
-            options = [
-                _rank_shapes((need, h[rank], marked.get(rank, no_masterpieces)))
-                for rank, need in zip(ranks, needs, strict=True)
-            ]
+            options = []
+            for rank, need in zip(ranks, needs, strict=True):
+                shapes = shapes_of.get(rank * 64 + need)
+                if shapes is None:
+                    key = (need, h[rank], marked.get(rank, no_masterpieces))
+                    shapes = shapes_of[rank * 64 + need] = _rank_shapes(key)
+                options.append(shapes)
             floor = [0] * (len(ranks) + 1)
             for index in range(len(ranks) - 1, -1, -1):
                 need, rank = needs[index], ranks[index]
