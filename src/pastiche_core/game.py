@@ -61,6 +61,7 @@ from .moves import (
 from .rng import GameRng
 from .rules import owed_text, publish_violation
 from .table import TableNovel
+from .view import public_notation
 
 if TYPE_CHECKING:
     from .position import Position
@@ -183,7 +184,7 @@ class Game:
         self.end_reason: str | None = None
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
-        self._public: _Public | None = None
+        self._public: list[_Public | None] | None = None
         self._trusted: tuple[Move, _Stamp] | None = None
 
     # ------------------------------------------------------------------
@@ -228,7 +229,18 @@ class Game:
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
         seat = self._seat(player)
-        return tuple(TableNovel(seat, nid, cards) for nid, cards in self._tables[seat].items())
+        made = _TABLE_NOVELS
+        if len(made) > 4096:
+            made.clear()
+        novels = []
+        for nid, cards in self._tables[seat].items():
+            # The same immutable novel while its cards are the same object (views are
+            # made at every decision; the table changes only when a novel is published or read).
+            novel = made.get((seat, nid))
+            if novel is None or novel.cards is not cards:
+                novel = made[seat, nid] = TableNovel(seat, nid, cards)
+            novels.append(novel)
+        return tuple(novels)
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -276,9 +288,9 @@ class Game:
 
     def _masterpiece_points(self) -> list[int]:
         """Every seat's :meth:`masterpiece_points`, in one pass over the table."""
-        specs = self.catalogue._by_id
+        points = _points(self.catalogue)
         return [
-            sum(specs[nid].points for nid, cards in table.items() if len(cards) == 1)
+            sum([points[nid] for nid, cards in table.items() if len(cards) == 1])
             for table in self._tables
         ]
 
@@ -464,7 +476,8 @@ class Game:
         twin.end_reason = self.end_reason
         twin.history = self.history.copy() if history else []
         twin._undo = self._undo.copy() if history else []
-        twin._public = self._public if history else None  # immutable: shared
+        # Each viewer's public history is immutable: the copy shares them.
+        twin._public = self._public.copy() if history and self._public is not None else None
         twin._trusted = None
         return twin
 
@@ -792,48 +805,43 @@ class Game:
             ) from None
 
     def _public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
-        """The history as ``viewer`` may know it (R16), built once per move and shared.
+        """The history as ``viewer`` may know it (R16), built once per move.
 
-        One tuple per viewer, extended by the moves played since the last call;
-        an undo cuts them back, and copies share them (they are immutable). The
-        last move they cover is kept with them, so a history replaced in place
+        Each viewer's is a tuple extended by the moves played since it was last
+        asked for; an undo cuts it back, and copies share it (it is immutable).
+        The last move it covers is kept with it, so a history replaced in place
         is noticed and read again.
         """
         history = self.history
-        cached = self._public
+        public = self._public
+        if public is None:
+            public = self._public = [None] * self.players
+        cached = public[viewer]
         done = 0
         if cached is not None:
             notes, last = cached
-            done = len(notes[0])
+            done = len(notes)
             if done > len(history) or (done and history[done - 1] is not last):
                 done = 0  # the history was replaced: read it again
-        if cached is None or done < len(history):
-            from .view import public_notation
-
-            records = self._undo
-            if len(records) == len(history):
-                seats = [records[index][0][1] for index in range(done, len(history))]
-            else:
-                seats = self.history_seats()[done:]
-            added: list[list[tuple[int, str]]] = [[] for _ in range(self.players)]
-            for index, seat in enumerate(seats, done):
-                move = history[index]
-                text = str(move)
-                hidden = public_notation(move, seat, (seat + 1) % self.players)
-                gifts = isinstance(move, Publish) and bool(move.gifts)
-                for seen_by, notes_of in enumerate(added):
-                    if seen_by == seat:
-                        notes_of.append((seat, text))
-                    elif gifts:
-                        notes_of.append((seat, public_notation(move, seat, seen_by)))
-                    else:
-                        notes_of.append((seat, hidden))
-            if cached is not None and done:
-                grown = tuple(old + tuple(new) for old, new in zip(cached[0], added, strict=True))
-            else:
-                grown = tuple(tuple(new) for new in added)
-            cached = self._public = (grown, history[-1] if history else None)
-        return cached[0][viewer]
+            elif done == len(history):
+                return notes
+        records = self._undo
+        if len(records) == len(history):
+            seats = [records[index][0][1] for index in range(done, len(history))]
+        else:
+            seats = self.history_seats()[done:]
+        added = [
+            (
+                seat,
+                str(history[index])
+                if seat == viewer
+                else public_notation(history[index], seat, viewer),
+            )
+            for index, seat in enumerate(seats, done)
+        ]
+        notes = cached[0] + tuple(added) if cached is not None and done else tuple(added)
+        public[viewer] = (notes, history[-1] if history else None)
+        return notes
 
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
@@ -922,9 +930,12 @@ class Game:
             return self._undo_by_replay()
         move = self.history.pop()
         before, change = self._undo.pop()
-        if self._public is not None and len(self._public[0][0]) > len(self.history):
-            notes = tuple(seen[: len(self.history)] for seen in self._public[0])
-            self._public = (notes, self.history[-1] if self.history else None)
+        if self._public is not None:
+            kept, last = len(self.history), self.history[-1] if self.history else None
+            self._public = [
+                (cached[0][:kept], last) if cached is not None and len(cached[0]) > kept else cached
+                for cached in self._public
+            ]
         (
             self.phase,
             self.to_move,
@@ -1107,8 +1118,27 @@ class Game:
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
 
-_Public = tuple[tuple[tuple[tuple[int, str], ...], ...], Move | None]
-"""The public history per viewer (``(seat, notation)`` per move, R16) and the last move it covers."""
+_Public = tuple[tuple[tuple[int, str], ...], Move | None]
+"""A viewer's public history (``(seat, notation)`` per move, R16) and the last move it covers."""
+
+_TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
+"""The novels :meth:`Game.table` made, reused while their cards are the same tuple."""
+
+_POINTS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+
+def _points(catalogue: Catalogue) -> dict[str, int]:
+    """Novel id -> points, made once per catalogue."""
+    entry = _POINTS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_POINTS) >= 64:
+            _POINTS.clear()
+        entry = _POINTS[id(catalogue)] = (
+            catalogue,
+            {spec.id: spec.points for spec in catalogue.specs},
+        )
+    return entry[1]
+
 
 _Stamp = tuple[int, Move | None]
 """A position in the history (see :meth:`Game._stamp`)."""

@@ -89,11 +89,9 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:
         """The view of ``player`` in ``game`` (same as ``game.view(player)``)."""
-        from .game import Phase
-
         if not 0 <= player < game.players:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
-        show_pending = game.phase is Phase.CHOOSE and game.to_move == player
+        show_pending = game.phase.value == "choose" and game.to_move == player
         # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
         pile = game._discard
         hidden = game._face_down
@@ -190,9 +188,10 @@ def public_notation(move: Move, seat: int, viewer: int) -> str:
     if isinstance(move, Choose):
         return f"choose {HIDDEN}"
     if isinstance(move, Publish) and move.gifts:
-        head = str(Publish(move.novel, move.played, move.cited))
-        gifts = " ".join(
-            str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts
-        )
-        return f"{head} gift {gifts}"
+        parts = ["publish", move.novel, format_cards(move.played)]
+        if move.cited:
+            parts += ["cite", *map(str, move.cited)]
+        parts.append("gift")
+        parts += [str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts]
+        return " ".join(part for part in parts if part)
     return str(move)
