@@ -103,7 +103,6 @@ class PublishSegment:
         "_memo",
         "count",
         "hand",
-        "hand_by_rank",
         "limit",
         "mp_by_rank",
         "novel",
@@ -117,7 +116,6 @@ class PublishSegment:
         ranks: tuple[int, ...],
         options: list[tuple[_Shape, ...]],
         hand: set[Card],
-        hand_by_rank: dict[int, list[Card]],
         mp_by_rank: _Masterpieces,
         count: int | None = None,
         floor: list[int] | None = None,
@@ -126,7 +124,6 @@ class PublishSegment:
         self.ranks = ranks
         self.options = options
         self.hand = hand
-        self.hand_by_rank = hand_by_rank
         self.mp_by_rank = mp_by_rank
         self.limit = len(hand)
         self._memo: dict[int, int] = {}
@@ -143,10 +140,19 @@ class PublishSegment:
         """
         options = self.options
         limit = self.limit
-        if index == len(options):
-            if not played:
-                return 0  # R4: pastiche alone is not a publish
-            return _gift_ways(limit - played, code)
+        following = index + 1
+        if following >= len(options):
+            if index == len(options):
+                if not played:
+                    return 0  # R4: pastiche alone is not a publish
+                return _gift_ways(limit - played, code)
+            # The last rank: count the gifts at once (not worth remembering).
+            found = 0
+            room = limit - played - owed  # R5: every gift is a card of the hand
+            for from_hand, _, weight, step, extra in options[index]:
+                if from_hand + extra <= room and played + from_hand:
+                    found += weight * _gift_ways(limit - played - from_hand, code + step)
+            return found
         key = (code << 16) | (played << 8) | index
         memo = self._memo
         found = memo.get(key)
@@ -155,11 +161,19 @@ class PublishSegment:
             room = limit - played - owed  # R5: every gift is a card of the hand
             if self._floor[index] > room:
                 return 0  # R5: the gifts could no longer all be paid
-            following = index + 1
-            if following == len(options):  # the last rank: count the gifts at once
+            if following == len(options) - 1:  # the last two ranks: no calls for the last
+                last_shapes = options[following]
                 for from_hand, _, weight, step, extra in options[index]:
-                    if from_hand + extra <= room and played + from_hand:
-                        found += weight * _gift_ways(limit - played - from_hand, code + step)
+                    if from_hand + extra > room:
+                        continue
+                    now, stepped, left = played + from_hand, code + step, room - from_hand - extra
+                    inner = 0
+                    for hand_last, _, weight_last, step_last, extra_last in last_shapes:
+                        if hand_last + extra_last <= left and now + hand_last:
+                            inner += weight_last * _gift_ways(
+                                limit - now - hand_last, stepped + step_last
+                            )
+                    found += weight * inner
             else:
                 for from_hand, _, weight, step, extra in options[index]:
                     if from_hand + extra <= room:
@@ -202,7 +216,7 @@ class PublishSegment:
         parts: list[tuple[Sequence[Any], int]] = []
         for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
             if from_hand:
-                parts.append((self.hand_by_rank[rank], from_hand))
+                parts.append((self.mp_by_rank.hand(rank), from_hand))
         hand_parts = len(parts)
         for rank, (_, cited, _, _, _) in zip(self.ranks, shapes, strict=True):
             for owner, taken in enumerate(cited):
@@ -296,13 +310,23 @@ Segment = ListSegment | ReadSegment | PublishSegment
 
 
 class _Masterpieces:
-    """The Masterpieces on the table by rank and owner, built only when a move is decoded."""
+    """The hand cards and the Masterpieces by rank (and owner), built only when a move is made."""
 
-    __slots__ = ("_by_rank", "_tables")
+    __slots__ = ("_by_rank", "_hand", "_hand_by_rank", "_tables")
 
-    def __init__(self, tables: Sequence[dict[str, tuple[Card, ...]]]) -> None:
+    def __init__(self, hand: set[Card], tables: Sequence[dict[str, tuple[Card, ...]]]) -> None:
+        self._hand = hand
         self._tables = tables
         self._by_rank: dict[tuple[int, int], list[NovelRef]] | None = None
+        self._hand_by_rank: dict[int, list[Card]] | None = None
+
+    def hand(self, rank: int) -> list[Card]:
+        """The hand cards of ``rank``, in card order."""
+        if self._hand_by_rank is None:
+            self._hand_by_rank = {}
+            for card in sorted(self._hand, key=_INDEX):
+                self._hand_by_rank.setdefault(card.rank, []).append(card)
+        return self._hand_by_rank[rank]
 
     def refs(self, rank: int, owner: int) -> list[NovelRef]:
         if self._by_rank is None:
@@ -326,12 +350,9 @@ def publish_segments(
     if not hand:
         return []
     players = len(tables)
-    hand_by_rank: dict[int, list[Card]] = {}
-    for card in sorted(hand, key=_INDEX):
-        hand_by_rank.setdefault(card.rank, []).append(card)
     h = [0] * 14
-    for rank, cards_of_rank in hand_by_rank.items():
-        h[rank] = len(cards_of_rank)
+    for card in hand:
+        h[card.rank] += 1
     counts = h.copy()
     own = [0] * 14
     by_rank: dict[int, list[int]] = {}
@@ -356,7 +377,7 @@ def publish_segments(
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
     max_size = hand_size + sum(own)
-    masterpieces = _Masterpieces(tables)
+    masterpieces = _Masterpieces(hand, tables)
     payable: PayableTotals | None = None
     shapes_of: dict[int, tuple[_Shape, ...]] = {}  # the ways to fill (rank, need), per position
     segments: list[PublishSegment] = []
@@ -408,7 +429,7 @@ def publish_segments(
                 need, rank = needs[index], ranks[index]
                 floor[index] = floor[index + 1] + (need - own[rank] if need > own[rank] else 0)
             segment = PublishSegment(
-                spec.id, tuple(ranks), options, hand, hand_by_rank, masterpieces, count, floor
+                spec.id, tuple(ranks), options, hand, masterpieces, count, floor
             )
             if segment.count:
                 segments.append(segment)
