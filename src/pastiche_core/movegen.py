@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Card
 from .moves import Gift, Move, NovelRef, Publish, Read
-from .patterns import OfAKind, Pattern, Straight, Total
+from .patterns import OfAKind, Pairs, Pattern, Straight, Total
 
 if TYPE_CHECKING:
     from .catalogue import Catalogue, NovelSpec
@@ -401,9 +401,29 @@ def publish_segments(
             assert isinstance(pattern, OfAKind)
             need = pattern.count
             groups = [((rank,), (need,)) for rank in range(1, 14) if pool[rank] >= need]
+        elif kind is Pairs:
+            assert isinstance(pattern, Pairs)
+            doubled = [rank for rank in range(1, 14) if pool[rank] >= 2]
+            twos = (2,) * pattern.pairs
+            groups = [(chosen, twos) for chosen in itertools.combinations(doubled, pattern.pairs)]
         else:
             groups = map(_grouped, pattern.combinations(pool))
         for ranks, needs in groups:
+            # Per index, the fewest hand cards the ranks from there on cost (R5); and at
+            # least one of them must take a hand card (R4).
+            width = len(ranks)
+            floor = [0] * (width + 1)
+            cost = 0
+            playable = False
+            for index in range(width - 1, -1, -1):
+                need, rank = needs[index], ranks[index]
+                mine = own[rank]
+                if need > mine:
+                    cost += need - mine
+                floor[index] = cost
+                playable = playable or h[rank] > 0
+            if cost > hand_size or not playable:
+                continue
             if others.isdisjoint(ranks):
                 # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
                 # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
@@ -424,10 +444,6 @@ def publish_segments(
                     key = (need, h[rank], marked.get(rank, no_masterpieces))
                     shapes = shapes_of[rank * 64 + need] = _rank_shapes(key)
                 options.append(shapes)
-            floor = [0] * (len(ranks) + 1)
-            for index in range(len(ranks) - 1, -1, -1):
-                need, rank = needs[index], ranks[index]
-                floor[index] = floor[index + 1] + (need - own[rank] if need > own[rank] else 0)
             segment = PublishSegment(
                 spec.id, tuple(ranks), options, hand, masterpieces, count, floor
             )
