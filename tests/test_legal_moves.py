@@ -6,10 +6,12 @@ legal moves than the checks can afford, only the first ones are checked.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections import Counter
 
+import pytest
 from builders import (
     as_publish,
     assert_invariants,
@@ -21,7 +23,7 @@ from builders import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Card, Game, Gift, Move, Phase, Publish
+from pastiche_core import Card, Game, Gift, IllegalMoveError, Move, Phase, Publish
 
 CAP = 2500
 """Positions with at most this many legal moves are enumerated completely."""
@@ -222,3 +224,37 @@ def test_a_kept_legal_moves_view_follows_the_game() -> None:
         if len(first) < 200:
             assert len(legal) == len(first)
         game.apply(rng.choice(first))
+
+
+def test_a_move_indexed_from_the_legal_moves_is_applied_without_checking_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checked: list[Move | str] = []
+    original = Game.violation
+
+    def counting(self: Game, move: Move | str) -> str | None:
+        checked.append(move)
+        return original(self, move)
+
+    monkeypatch.setattr(Game, "violation", counting)
+    game = Game(players=4, seed=3)
+    rng = random.Random(3)
+    for _ in range(80):
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    assert checked == []  # each one was the object the legal moves gave out for that position
+    move = game.legal_moves[0]
+    game.apply(str(move))  # notation: checked
+    assert checked == [move]
+    game.undo()
+    game.apply(move)  # back in the position it was given out for: trusted
+    assert checked == [move]
+    game.undo()
+    twin = game.copy()
+    twin.apply(game.legal_moves[0])  # given out by another game: checked
+    assert len(checked) == 2
+    stale = game.legal_moves[0]
+    game.apply(game.legal_moves[len(game.legal_moves) - 1])
+    with contextlib.suppress(IllegalMoveError):
+        game.apply(stale)  # given out before the last move: checked
+    assert len(checked) == 3

@@ -254,3 +254,37 @@ def test_r16_a_view_cannot_show_another_seats_face_down_card() -> None:
     other["discard"] = ["FAN10"]
     with pytest.raises(InvalidStateError, match=r"^\$\.discard\[0\]: a face-down card shows only"):
         view_from_dict(other)
+
+
+def test_r16_the_public_history_follows_undo_copies_and_replaced_histories() -> None:
+    """The public history is built once per move and shared; it stays exact however the game moves."""
+
+    def expected(game: Game, player: int) -> tuple[tuple[int, str], ...]:
+        seats = game.history_seats()
+        return tuple(
+            (seat, public_notation(move, seat, player))
+            for seat, move in zip(seats, game.history, strict=True)
+        )
+
+    game = Game(4, seed=21)
+    rng = random.Random(21)
+    copies: list[tuple[Game, list[tuple[tuple[int, str], ...]]]] = []
+    for step in range(150):
+        if game.is_over:
+            break
+        if game.history and rng.random() < 0.25:
+            game.undo()
+        else:
+            legal = game.legal_moves
+            game.apply(legal[rng.randrange(len(legal))])
+        player = rng.randrange(4)
+        assert game.view(player).history == expected(game, player)
+        if step % 20 == 0:
+            copies.append((game.copy(), [game.view(p).history for p in range(4)]))
+    for twin, histories in copies:  # the original moved on: the copies did not
+        assert [twin.view(p).history for p in range(4)] == histories
+    # A history replaced in place is read again.
+    game.history = list(game.history)
+    game.history[-1:] = []
+    game._undo = game._undo[: len(game.history)]
+    assert game.view(0).history == expected(game, 0)

@@ -18,6 +18,7 @@ Card.parse('SCI9')
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from enum import Enum
@@ -41,6 +42,8 @@ __all__ = [
 
 MIN_RANK = 1
 MAX_RANK = 13
+
+_INDEX = operator.attrgetter("index")
 
 
 class Genre(Enum):
@@ -139,10 +142,11 @@ class Card:
     [Card.parse('MYT6'), Card.parse('SCI7'), Card.parse('SCI9')]
     """
 
-    __slots__ = ("genre", "index", "rank")
+    __slots__ = ("_text", "genre", "index", "rank")
     genre: Genre
     rank: int
     index: int
+    _text: str
     _cache: ClassVar[dict[tuple[Genre, int], Card]] = {}
 
     def __new__(cls, genre: Genre, rank: int) -> Card:
@@ -168,6 +172,7 @@ class Card:
         object.__setattr__(card, "genre", genre)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "index", genre.order * 7 + rank - genre.low)
+        object.__setattr__(card, "_text", f"{genre.code}{rank}")  # notation, made once
         cls._cache[(genre, rank)] = card
         return card
 
@@ -213,7 +218,7 @@ class Card:
         return self.index >= other.index
 
     def __str__(self) -> str:
-        return f"{self.genre.code}{self.rank}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
@@ -384,5 +389,5 @@ def format_cards(cards: Iterable[Card], *, sort: bool = True) -> str:
     >>> format_cards(parse_cards("SCI9 MYT6 SCI7"))
     'MYT6 SCI7 SCI9'
     """
-    items: Iterator[Card] | list[Card] = sorted(cards) if sort else iter(cards)
-    return " ".join(str(card) for card in items)
+    items: Iterator[Card] | list[Card] = sorted(cards, key=_INDEX) if sort else iter(cards)
+    return " ".join([str(card) for card in items])

@@ -30,6 +30,7 @@ state untouched.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -60,6 +61,7 @@ from .moves import (
 from .rng import GameRng
 from .rules import owed_text, publish_violation
 from .table import TableNovel
+from .view import public_notation
 
 if TYPE_CHECKING:
     from .position import Position
@@ -127,7 +129,9 @@ class Game:
         "_discard",
         "_face_down",
         "_hands",
+        "_public",
         "_tables",
+        "_trusted",
         "_undo",
         "catalogue",
         "current",
@@ -180,6 +184,8 @@ class Game:
         self.end_reason: str | None = None
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
+        self._public: list[_Public | None] | None = None
+        self._trusted: tuple[Move, _Stamp] | None = None
 
     # ------------------------------------------------------------------
     # Reading the state
@@ -194,7 +200,7 @@ class Game:
         ...
         pastiche_core.errors.InvalidArgumentError: player must be a seat from 0 to 2, got 3
         """
-        return tuple(sorted(self._hands[self._seat(player)]))
+        return tuple(sorted(self._hands[self._seat(player)], key=_INDEX))
 
     def _seat(self, player: object) -> int:
         """``player`` if it is a seat of this game, else a clear error."""
@@ -223,7 +229,18 @@ class Game:
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
         seat = self._seat(player)
-        return tuple(TableNovel(seat, nid, cards) for nid, cards in self._tables[seat].items())
+        made = _TABLE_NOVELS
+        if len(made) > 4096:
+            made.clear()
+        novels = []
+        for nid, cards in self._tables[seat].items():
+            # The same immutable novel while its cards are the same object (views are
+            # made at every decision; the table changes only when a novel is published or read).
+            novel = made.get((seat, nid))
+            if novel is None or novel.cards is not cards:
+                novel = made[seat, nid] = TableNovel(seat, nid, cards)
+            novels.append(novel)
+        return tuple(novels)
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -259,8 +276,23 @@ class Game:
         return self.masterpiece_points(player) + flag_points
 
     def scores(self) -> tuple[int, ...]:
-        """Every player's :meth:`score`."""
-        return tuple(self.score(p) for p in range(self.players))
+        """Every player's :meth:`score`.
+
+        >>> Game(players=3).scores()
+        (0, 0, 0)
+        """
+        scores = self._masterpiece_points()
+        if self.flag is not None:
+            scores[self.flag[0]] += self.catalogue.end_flag.points
+        return tuple(scores)
+
+    def _masterpiece_points(self) -> list[int]:
+        """Every seat's :meth:`masterpiece_points`, in one pass over the table."""
+        points = _points(self.catalogue)
+        return [
+            sum([points[nid] for nid, cards in table.items() if len(cards) == 1])
+            for table in self._tables
+        ]
 
     @property
     def is_over(self) -> bool:
@@ -364,6 +396,12 @@ class Game:
         ...
         pastiche_core.errors.InvalidNotationError: invalid move 42: expected a Move or its notation, such as 'draw'
         """
+        trusted = self._trusted
+        if trusted is not None and trusted[0] is move and trusted[1] == self._stamp():
+            # The very move object the legal moves of this position gave out (see
+            # LegalMoves.__getitem__): legal by construction, canonical already.
+            self._apply_legal(move)
+            return
         move = _as_move(move)
         reason = self.violation(move)
         if reason is not None:
@@ -371,6 +409,15 @@ class Game:
         if isinstance(move, Keep):
             move = self._canonical_keep(move)
         self._apply_legal(move)
+
+    def _stamp(self) -> _Stamp:
+        """Where the game is in its history: the number of moves and the last one.
+
+        After an undo and another move the length is the same but the last move
+        differs; the same move again gives the same position (R14).
+        """
+        history = self.history
+        return (len(history), history[-1] if history else None)
 
     def _canonical_keep(self, move: Keep) -> Keep:
         """The keep as the legal moves list it: the discard order given only for two (R15).
@@ -429,6 +476,9 @@ class Game:
         twin.end_reason = self.end_reason
         twin.history = self.history.copy() if history else []
         twin._undo = self._undo.copy() if history else []
+        # Each viewer's public history is immutable: the copy shares them.
+        twin._public = self._public.copy() if history and self._public is not None else None
+        twin._trusted = None
         return twin
 
     __copy__ = copy
@@ -754,6 +804,45 @@ class Game:
                 f"replaying them from seed {self.seed} fails ({error})"
             ) from None
 
+    def _public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
+        """The history as ``viewer`` may know it (R16), built once per move.
+
+        Each viewer's is a tuple extended by the moves played since it was last
+        asked for; an undo cuts it back, and copies share it (it is immutable).
+        The last move it covers is kept with it, so a history replaced in place
+        is noticed and read again.
+        """
+        history = self.history
+        public = self._public
+        if public is None:
+            public = self._public = [None] * self.players
+        cached = public[viewer]
+        done = 0
+        if cached is not None:
+            notes, last = cached
+            done = len(notes)
+            if done > len(history) or (done and history[done - 1] is not last):
+                done = 0  # the history was replaced: read it again
+            elif done == len(history):
+                return notes
+        records = self._undo
+        if len(records) == len(history):
+            seats = [records[index][0][1] for index in range(done, len(history))]
+        else:
+            seats = self.history_seats()[done:]
+        added = [
+            (
+                seat,
+                str(history[index])
+                if seat == viewer
+                else public_notation(history[index], seat, viewer),
+            )
+            for index, seat in enumerate(seats, done)
+        ]
+        notes = cached[0] + tuple(added) if cached is not None and done else tuple(added)
+        public[viewer] = (notes, history[-1] if history else None)
+        return notes
+
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
 
@@ -841,6 +930,12 @@ class Game:
             return self._undo_by_replay()
         move = self.history.pop()
         before, change = self._undo.pop()
+        if self._public is not None:
+            kept, last = len(self.history), self.history[-1] if self.history else None
+            self._public = [
+                (cached[0][:kept], last) if cached is not None and len(cached[0]) > kept else cached
+                for cached in self._public
+            ]
         (
             self.phase,
             self.to_move,
@@ -928,9 +1023,13 @@ class Game:
                 self._finish("countdown")
                 return
         elif self.trigger is None:
+            points = self._masterpiece_points()
+            if max(points) < END_THRESHOLD:
+                self._next_turn()
+                return
             for offset in range(self.players):
                 candidate = (self.current + offset) % self.players
-                if self.masterpiece_points(candidate) >= END_THRESHOLD:
+                if points[candidate] >= END_THRESHOLD:
                     # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
                     self.trigger = candidate
                     self.turns_left = 2 * self.players - 1
@@ -1018,6 +1117,34 @@ class Game:
 
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
+
+_Public = tuple[tuple[tuple[int, str], ...], Move | None]
+"""A viewer's public history (``(seat, notation)`` per move, R16) and the last move it covers."""
+
+_TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
+"""The novels :meth:`Game.table` made, reused while their cards are the same tuple."""
+
+_POINTS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+
+def _points(catalogue: Catalogue) -> dict[str, int]:
+    """Novel id -> points, made once per catalogue."""
+    entry = _POINTS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_POINTS) >= 64:
+            _POINTS.clear()
+        entry = _POINTS[id(catalogue)] = (
+            catalogue,
+            {spec.id: spec.points for spec in catalogue.specs},
+        )
+    return entry[1]
+
+
+_Stamp = tuple[int, Move | None]
+"""A position in the history (see :meth:`Game._stamp`)."""
+
+_INDEX = operator.attrgetter("index")
+"""Sort key of cards: their place in the deck (faster than comparing cards)."""
 
 
 def _rename_move(move: Move, one: Callable[[Card], Card]) -> Move:

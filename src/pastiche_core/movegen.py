@@ -23,20 +23,23 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+import operator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Card
 from .moves import Gift, Move, NovelRef, Publish, Read
+from .patterns import OfAKind, Pairs, Pattern, Straight, Total
 
 if TYPE_CHECKING:
-    from .catalogue import Catalogue
+    from .catalogue import Catalogue, NovelSpec
     from .game import Game
 
 __all__ = ["LegalMoves", "clear_caches"]
 
 _T = TypeVar("_T")
 _OWED_BITS = 8  # gifts owed per owner, packed into one integer (adding merges)
+_INDEX = operator.attrgetter("index")
 
 # One way to fill one rank: (cards from the hand, Masterpieces cited per owner,
 # number of concrete card and Masterpiece choices, gifts owed as a packed code, their sum).
@@ -88,17 +91,22 @@ class PublishSegment:
     order (the last choice varies fastest). :meth:`at` decodes an index in that
     order. Shapes that play no card (R4) or cannot pay their gifts (R5) are
     pruned as soon as they are known to fail.
+
+    The count is the number of completions of an empty choice, counted rank by
+    rank with each (rank, cards played, gifts owed) counted once; the table of
+    those counts stays with the segment, so :meth:`at` finds the shape of an
+    index by descending it, rank by rank, without walking the shapes before it.
     """
 
     __slots__ = (
+        "_floor",
+        "_memo",
         "count",
         "hand",
-        "hand_by_rank",
-        "keys",
         "limit",
         "mp_by_rank",
         "novel",
-        "player",
+        "options",
         "ranks",
     )
 
@@ -106,30 +114,78 @@ class PublishSegment:
         self,
         novel: str,
         ranks: tuple[int, ...],
-        keys: tuple[_RankKey, ...],
-        player: int,
+        options: list[tuple[_Shape, ...]],
         hand: set[Card],
-        hand_by_rank: dict[int, list[Card]],
         mp_by_rank: _Masterpieces,
-        count: int,
+        count: int | None = None,
+        floor: list[int] | None = None,
     ) -> None:
         self.novel = novel
         self.ranks = ranks
-        self.keys = keys
-        self.player = player
+        self.options = options
         self.hand = hand
-        self.hand_by_rank = hand_by_rank
         self.mp_by_rank = mp_by_rank
         self.limit = len(hand)
-        self.count = count
+        self._memo: dict[int, int] = {}
+        # Per index, the fewest hand cards the ranks from there on cost (R5): a
+        # choice with less room left has no completion.
+        self._floor = floor if floor is not None else [0] * (len(options) + 1)
+        self.count = self._completions(0, 0, 0, 0) if count is None else count
+
+    def _completions(self, index: int, played: int, code: int, owed: int) -> int:
+        """Moves that complete a choice of the ranks before ``index`` (R4, R5).
+
+        The choice so far plays ``played`` hand cards and owes gifts ``code``
+        (per owner, packed; ``owed`` in all).
+        """
+        options = self.options
+        limit = self.limit
+        following = index + 1
+        if following >= len(options):
+            if index == len(options):
+                if not played:
+                    return 0  # R4: pastiche alone is not a publish
+                return _gift_ways(limit - played, code)
+            # The last rank: count the gifts at once (not worth remembering).
+            found = 0
+            room = limit - played - owed  # R5: every gift is a card of the hand
+            for from_hand, _, weight, step, extra in options[index]:
+                if from_hand + extra <= room and played + from_hand:
+                    found += weight * _gift_ways(limit - played - from_hand, code + step)
+            return found
+        key = (code << 16) | (played << 8) | index
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            found = 0
+            room = limit - played - owed  # R5: every gift is a card of the hand
+            if self._floor[index] > room:
+                return 0  # R5: the gifts could no longer all be paid
+            if following == len(options) - 1:  # the last two ranks: no calls for the last
+                last_shapes = options[following]
+                for from_hand, _, weight, step, extra in options[index]:
+                    if from_hand + extra > room:
+                        continue
+                    now, stepped, left = played + from_hand, code + step, room - from_hand - extra
+                    inner = 0
+                    for hand_last, _, weight_last, step_last, extra_last in last_shapes:
+                        if hand_last + extra_last <= left and now + hand_last:
+                            inner += weight_last * _gift_ways(
+                                limit - now - hand_last, stepped + step_last
+                            )
+                    found += weight * inner
+            else:
+                for from_hand, _, weight, step, extra in options[index]:
+                    if from_hand + extra <= room:
+                        found += weight * self._completions(
+                            following, played + from_hand, code + step, owed + extra
+                        )
+            memo[key] = found
+        return found
 
     def _shapes(self) -> Iterator[tuple[tuple[_Shape, ...], tuple[tuple[int, int], ...], int, int]]:
         """(shape per rank, gifts owed per owner, moves in the shape, ways to give the gifts)."""
-        player = self.player
-        options = [
-            _rank_shapes((need, in_hand, _mark_own(owners, player)))
-            for need, in_hand, owners in self.keys
-        ]
+        options = self.options
         limit = self.limit
         chosen: list[_Shape] = []
         last = len(options)
@@ -160,7 +216,7 @@ class PublishSegment:
         parts: list[tuple[Sequence[Any], int]] = []
         for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
             if from_hand:
-                parts.append((self.hand_by_rank[rank], from_hand))
+                parts.append((self.mp_by_rank.hand(rank), from_hand))
         hand_parts = len(parts)
         for rank, (_, cited, _, _, _) in zip(self.ranks, shapes, strict=True):
             for owner, taken in enumerate(cited):
@@ -182,11 +238,38 @@ class PublishSegment:
                     yield Publish(self.novel, played, cited, gifts)
 
     def at(self, index: int) -> Publish:
-        for shapes, owed, count, gift_ways in self._shapes():
-            if index < count:
-                return self._decode(shapes, owed, gift_ways, index)
-            index -= count
-        raise IndexError(index)  # pragma: no cover - callers stay below count
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        # Descend rank by rank: the moves of a choice so far are its completions
+        # times the ways its cards can be chosen, and shapes come in walk order.
+        options = self.options
+        limit = self.limit
+        chosen: list[_Shape] = []
+        played = code = owed = 0
+        ways = 1
+        for rank_index, shapes in enumerate(options):
+            room = limit - played - owed
+            for shape in shapes:
+                from_hand, _, weight, step, extra = shape
+                if from_hand + extra > room:
+                    continue
+                block = (
+                    ways
+                    * weight
+                    * self._completions(
+                        rank_index + 1, played + from_hand, code + step, owed + extra
+                    )
+                )
+                if index < block:
+                    chosen.append(shape)
+                    ways *= weight
+                    played += from_hand
+                    code += step
+                    owed += extra
+                    break
+                index -= block
+        pairs = _owed_pairs(code)
+        return self._decode(chosen, pairs, _gift_count(limit - played, pairs), index)
 
     def _decode(
         self,
@@ -227,13 +310,23 @@ Segment = ListSegment | ReadSegment | PublishSegment
 
 
 class _Masterpieces:
-    """The Masterpieces on the table by rank and owner, built only when a move is decoded."""
+    """The hand cards and the Masterpieces by rank (and owner), built only when a move is made."""
 
-    __slots__ = ("_by_rank", "_tables")
+    __slots__ = ("_by_rank", "_hand", "_hand_by_rank", "_tables")
 
-    def __init__(self, tables: Sequence[dict[str, tuple[Card, ...]]]) -> None:
+    def __init__(self, hand: set[Card], tables: Sequence[dict[str, tuple[Card, ...]]]) -> None:
+        self._hand = hand
         self._tables = tables
         self._by_rank: dict[tuple[int, int], list[NovelRef]] | None = None
+        self._hand_by_rank: dict[int, list[Card]] | None = None
+
+    def hand(self, rank: int) -> list[Card]:
+        """The hand cards of ``rank``, in card order."""
+        if self._hand_by_rank is None:
+            self._hand_by_rank = {}
+            for card in sorted(self._hand, key=_INDEX):
+                self._hand_by_rank.setdefault(card.rank, []).append(card)
+        return self._hand_by_rank[rank]
 
     def refs(self, rank: int, owner: int) -> list[NovelRef]:
         if self._by_rank is None:
@@ -257,12 +350,11 @@ def publish_segments(
     if not hand:
         return []
     players = len(tables)
-    hand_by_rank: dict[int, list[Card]] = {}
-    for card in sorted(hand):
-        hand_by_rank.setdefault(card.rank, []).append(card)
-    counts = [0] * 14
-    for rank, cards_of_rank in hand_by_rank.items():
-        counts[rank] = len(cards_of_rank)
+    h = [0] * 14
+    for card in hand:
+        h[card.rank] += 1
+    counts = h.copy()
+    own = [0] * 14
     by_rank: dict[int, list[int]] = {}
     for owner, table in enumerate(tables):
         for cards in table.values():
@@ -272,52 +364,142 @@ def publish_segments(
                     by_rank[rank] = [0] * players
                 by_rank[rank][owner] += 1
                 counts[rank] += 1
-    mp_counts = {rank: tuple(owners) for rank, owners in by_rank.items()}
-    pool = tuple(counts)
+                if owner == player:
+                    own[rank] += 1
+    # Per rank, once: the Masterpieces per owner (the player's own marked as free,
+    # R5) and whether another player's can be cited there.
+    marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
+    others = {rank for rank, owners in by_rank.items() if sum(owners) > owners[player]}
     no_masterpieces = (0,) * players
+    pool = tuple(counts)
     hand_size = len(hand)
     held = tables[player]
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
-    max_size = hand_size + sum(1 for cards in held.values() if len(cards) == 1)
-    masterpieces = _Masterpieces(tables)
+    max_size = hand_size + sum(own)
+    masterpieces = _Masterpieces(hand, tables)
+    payable: PayableTotals | None = None
+    shapes_of: dict[int, tuple[_Shape, ...]] = {}  # the ways to fill (rank, need), per position
     segments: list[PublishSegment] = []
-    for spec in catalogue.publishable:
-        pattern = spec.pattern
-        if pattern is None or supply[spec.id] <= 0 or spec.id in held:
+    for spec, pattern, size in _publishable(catalogue):
+        if supply[spec.id] <= 0 or spec.id in held:
             continue  # R6: first come, first served, and one copy per player
-        size = pattern.size
         if size is not None and size > max_size:
             continue
-        for combo in pattern.combinations(pool):
-            ranks: list[int] = []
-            keys: list[_RankKey] = []
-            previous = 0
-            for rank in combo:
-                if rank == previous:
-                    need, in_hand, owners = keys[-1]
-                    keys[-1] = (need + 1, in_hand, owners)
-                else:
-                    ranks.append(rank)
-                    in_hand = len(hand_by_rank.get(rank, ()))
-                    keys.append((1, in_hand, mp_counts.get(rank, no_masterpieces)))
-                    previous = rank
-            key_tuple = tuple(keys)
-            count = _count_keys(_canonical(key_tuple, player), hand_size)
-            if count:
-                segments.append(
-                    PublishSegment(
-                        spec.id,
-                        tuple(ranks),
-                        key_tuple,
-                        player,
-                        hand,
-                        hand_by_rank,
-                        masterpieces,
-                        count,
-                    )
-                )
+        groups: Iterable[tuple[Sequence[int], Sequence[int]]]
+        kind = type(pattern)
+        if kind is Total:
+            # Only the multisets the hand can pay for (R4, R5): a count of zero is no segment.
+            assert isinstance(pattern, Total)
+            if payable is None:
+                payable = PayableTotals(pool, h, own, hand_size)
+            groups = payable.groups(pattern.count, pattern.target)
+        elif kind is Straight:
+            assert isinstance(pattern, Straight)
+            groups = _straights(pattern.length, pool)
+        elif kind is OfAKind:
+            assert isinstance(pattern, OfAKind)
+            need = pattern.count
+            groups = [((rank,), (need,)) for rank in range(1, 14) if pool[rank] >= need]
+        elif kind is Pairs:
+            assert isinstance(pattern, Pairs)
+            doubled = [rank for rank in range(1, 14) if pool[rank] >= 2]
+            twos = (2,) * pattern.pairs
+            groups = [(chosen, twos) for chosen in itertools.combinations(doubled, pattern.pairs)]
+        else:
+            groups = map(_grouped, pattern.combinations(pool))
+        for ranks, needs in groups:
+            # Per index, the fewest hand cards the ranks from there on cost (R5); and at
+            # least one of them must take a hand card (R4).
+            width = len(ranks)
+            floor = [0] * (width + 1)
+            cost = 0
+            playable = False
+            for index in range(width - 1, -1, -1):
+                need, rank = needs[index], ranks[index]
+                mine = own[rank]
+                if need > mine:
+                    cost += need - mine
+                floor[index] = cost
+                playable = playable or h[rank] > 0
+            if cost > hand_size or not playable:
+                continue
+            if others.isdisjoint(ranks):
+                # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
+                # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
+                total = 1
+                pastiche_only = 1
+                for rank, need in zip(ranks, needs, strict=True):
+                    total *= math.comb(h[rank] + own[rank], need)
+                    pastiche_only *= math.comb(own[rank], need)
+                if total == pastiche_only:
+                    continue
+                count: int | None = total - pastiche_only
+            else:
+                count = None
+            options = []
+            for rank, need in zip(ranks, needs, strict=True):
+                shapes = shapes_of.get(rank * 64 + need)
+                if shapes is None:
+                    key = (need, h[rank], marked.get(rank, no_masterpieces))
+                    shapes = shapes_of[rank * 64 + need] = _rank_shapes(key)
+                options.append(shapes)
+            segment = PublishSegment(
+                spec.id, tuple(ranks), options, hand, masterpieces, count, floor
+            )
+            if segment.count:
+                segments.append(segment)
     return segments
+
+
+_PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
+
+
+def _publishable(catalogue: Catalogue) -> list[tuple[NovelSpec, Pattern, int | None]]:
+    """The publishable Novels of ``catalogue`` with their patterns and sizes, made once."""
+    entry = _PUBLISHABLE.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_PUBLISHABLE) >= 64:
+            _PUBLISHABLE.clear()
+        specs = [
+            (spec, spec.pattern, spec.pattern.size)
+            for spec in catalogue.publishable
+            if spec.pattern is not None
+        ]
+        entry = _PUBLISHABLE[id(catalogue)] = (catalogue, specs)
+    return entry[1]
+
+
+def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int, ...]]]:
+    """The runs of ``length`` ranks all in ``pool`` (as :meth:`Straight.combinations`), grouped."""
+    found = []
+    ones = (1,) * length
+    run = 0
+    for rank in range(1, 14):
+        run = run + 1 if pool[rank] else 0
+        if run >= length:
+            found.append((range(rank - length + 1, rank + 1), ones))
+    return found
+
+
+def _expanded(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards per rank as the sorted tuple of their ranks."""
+    return tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
+
+
+def _grouped(combo: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """A sorted rank multiset as its distinct ranks and how many of each."""
+    ranks: list[int] = []
+    needs: list[int] = []
+    previous = 0
+    for rank in combo:
+        if rank == previous:
+            needs[-1] += 1
+        else:
+            ranks.append(rank)
+            needs.append(1)
+            previous = rank
+    return ranks, needs
 
 
 def _mark_own(owners: tuple[int, ...], player: int) -> tuple[int, ...]:
@@ -327,77 +509,148 @@ def _mark_own(owners: tuple[int, ...], player: int) -> tuple[int, ...]:
     return tuple(-n - 1 if owner == player else n for owner, n in enumerate(owners))
 
 
-def _canonical(keys: tuple[_RankKey, ...], player: int) -> tuple[_RankKey, ...]:
-    """Rank keys up to a renaming of the other owners, the player's own first and marked.
+@functools.lru_cache(maxsize=1 << 12)
+def _gift_ways(cards: int, code: int) -> int:
+    """Ways to give the gifts of packed ``code`` from ``cards`` unplayed cards (R5)."""
+    return _gift_count(cards, _owed_pairs(code))
 
-    The count of a segment does not depend on which other players own the cited
-    Masterpieces, only on how the citations group by owner, so renaming them in
-    order of appearance lets one cached count serve many positions.
+
+class PayableTotals:
+    """The rank multisets of a :class:`~pastiche_core.patterns.Total` the hand can pay for.
+
+    A multiset of ``pool`` (cards per rank: hand and every Masterpiece) can be
+    published when, per rank, the hand and the Masterpieces hold enough cards;
+    every card but the player's own Masterpieces costs a card of the hand
+    (played, or given as a gift, R5), at most ``limit`` in all; and at least one
+    hand card is played (R4: a free own Masterpiece then gives way to one).
+    These are exactly the multisets with at least one card-level publish.
+
+    The pattern's own search counts every completion before it yields one; this
+    one walks the ranks from the highest down and prunes on the sum (each card
+    left is worth 1 to the current rank), on the cards left, on the cost (own
+    Masterpieces are the only free cards) and on failures already seen, so
+    asking whether one exists stops at the first.
+
+    >>> from pastiche_core.patterns import rank_counts
+    >>> hand = rank_counts([12, 13, 12, 10])
+    >>> search = PayableTotals(hand, hand, (0,) * 14, limit=4)
+    >>> search.every(4, 47), search.exists(4, 48)
+    ([(10, 12, 12, 13)], False)
     """
-    order: dict[int, int] = {}
-    for _, _, owners in keys:
-        for owner, n in enumerate(owners):
-            if n and owner != player and owner not in order:
-                order[owner] = len(order) + 1
-    canonical = []
-    width = len(order) + 1
-    for need, in_hand, owners in keys:
-        slots = [0] * width
-        own = owners[player]
-        slots[0] = -own - 1 if own else 0
-        for owner, slot in order.items():
-            slots[slot] = owners[owner]
-        canonical.append((need, in_hand, tuple(slots)))
-    return tuple(canonical)
 
-
-def _count_keys(keys: tuple[_RankKey, ...], limit: int) -> int:
-    """Moves in a segment given its :func:`_canonical` keys and the hand size."""
-    if len(keys[0][2]) == 1:
-        # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
-        # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
-        total = 1
-        pastiche_only = 1
-        for need, in_hand, (marked,) in keys:
-            own = -marked - 1 if marked else 0
-            total *= math.comb(in_hand + own, need)
-            pastiche_only *= math.comb(own, need)
-        return total - pastiche_only
-    return _segment_count(keys, limit)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _segment_count(keys: tuple[_RankKey, ...], limit: int) -> int:
-    """Moves in a segment given its :func:`_canonical` keys and the hand size.
-
-    Dynamic programming over the ranks, cached across positions. The state is
-    (cards played, gifts owed per owner as a packed code, total gifts); owners
-    stay apart because the number of ways to hand out gifts depends on how many
-    each owner gets.
-    """
-    # A state packs (cards played, total gifts, gifts per owner) into one integer:
-    # played + gifts never exceed the hand, so 8 bits each leave room for the code.
-    states: dict[int, int] = {0: 1}
-    for key in keys:
-        following: dict[int, int] = {}
-        steps = [
-            (from_hand + (extra << 8) + (code << 16), from_hand + extra, weight)
-            for from_hand, _, weight, code, extra in _rank_shapes(key)
-        ]
-        for state, ways in states.items():
-            used = (state & 0xFF) + ((state >> 8) & 0xFF)
-            for step, cost, weight in steps:
-                if used + cost > limit:
-                    continue  # R5: the gifts could no longer all be paid
-                following[state + step] = following.get(state + step, 0) + ways * weight
-        if not following:
-            return 0
-        states = following
-    return sum(
-        ways * _gift_count(limit - (state & 0xFF), _owed_pairs(state >> 16))
-        for state, ways in states.items()
-        if state & 0xFF  # R4: pastiche alone is not a publish
+    __slots__ = (
+        "cap",
+        "counts",
+        "fails",
+        "found",
+        "h",
+        "limit",
+        "lowest",
+        "own",
+        "own_pre",
+        "pool",
     )
+
+    def __init__(
+        self, pool: Sequence[int], hand: Sequence[int], own: Sequence[int], limit: int
+    ) -> None:
+        self.pool, self.h, self.own, self.limit = pool, hand, own, limit
+        cap = [0] * 14
+        own_pre = [0] * 14
+        for rank in range(1, 14):
+            cap[rank] = cap[rank - 1] + pool[rank]
+            own_pre[rank] = own_pre[rank - 1] + own[rank]
+        self.cap, self.own_pre = cap, own_pre
+        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
+        lowest = [0]
+        for rank in range(1, 14):
+            for _ in range(pool[rank]):
+                lowest.append(lowest[-1] + rank)
+        self.lowest = lowest
+        self.counts = [0] * 14
+        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
+        self.found: list[tuple[int, ...]] | None = None
+
+    def exists(self, count: int, target: int) -> bool:
+        """Whether some multiset of ``count`` ranks adding up to ``target`` can be paid for."""
+        self.found = None
+        return self._walk(13, count, target, 0, False, False)
+
+    def every(self, count: int, target: int) -> list[tuple[int, ...]]:
+        """Every such multiset as a sorted tuple of ranks, in sorted order (as the pattern's)."""
+        self.found = []
+        self._walk(13, count, target, 0, False, False)
+        found = [
+            tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
+            for counts in self.found
+        ]
+        found.sort()
+        return found
+
+    def groups(self, count: int, target: int) -> list[tuple[list[int], list[int]]]:
+        """Every such multiset as its distinct ranks and how many of each, in sorted order."""
+        self.found = []
+        self._walk(13, count, target, 0, False, False)
+        found = self.found
+        if len(found) > 1:
+            found.sort(key=_expanded)
+        return [
+            ([rank for rank in range(1, 14) if counts[rank]], [n for n in counts[1:] if n])
+            for counts in found
+        ]
+
+    def rank_counts(self, count: int, target: int) -> list[tuple[int, ...]]:
+        """Every such multiset as cards per rank (14 counts, index 0 unused)."""
+        self.found = []
+        self._walk(13, count, target, 0, False, False)
+        return self.found
+
+    def _walk(self, rank: int, left: int, need: int, cost: int, free: bool, hand: bool) -> bool:
+        limit = self.limit
+        if not left:
+            if need or not hand or cost + (0 if free else 1) > limit:
+                return False
+            if self.found is not None:
+                self.found.append(tuple(self.counts))
+            return True
+        pool = self.pool
+        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
+        lowest = self.lowest
+        if (  # then of the rank below
+            (need < lowest[left] if left < len(lowest) else True)
+            or need > top * rank + (left - top) * (rank - 1)
+            or self.cap[rank] < left
+            or cost + left - self.own_pre[rank] > limit
+        ):
+            return False
+        key = (rank, left, need, free, hand)
+        failed = self.fails.get(key)
+        if failed is not None and cost >= failed:
+            return False
+        h, mine = self.h[rank], self.own[rank]
+        found = False
+        counts = self.counts
+        for taken in range(min(pool[rank], left, need // rank), -1, -1):
+            spent = cost + (taken - mine if taken > mine else 0)
+            if spent > limit:
+                continue
+            counts[rank] = taken
+            if self._walk(
+                rank - 1,
+                left - taken,
+                need - taken * rank,
+                spent,
+                free or (taken > mine and h > 0),
+                hand or (taken > 0 and h > 0),
+            ):
+                found = True
+                if self.found is None:
+                    counts[rank] = 0
+                    return True
+        counts[rank] = 0
+        if not found:
+            self.fails[key] = cost if failed is None else min(failed, cost)
+        return found
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -468,7 +721,7 @@ def clear_caches() -> None:
 
     >>> clear_caches()
     """
-    _segment_count.cache_clear()
+    _gift_ways.cache_clear()
     _rank_shapes.cache_clear()
     _owed_pairs.cache_clear()
 
@@ -531,11 +784,7 @@ class LegalMoves:
         self._plan_at: tuple[int, Move | None] = (-1, None)
 
     def _segments(self) -> list[Segment]:
-        history = self._game.history
-        # The number of moves and the last one: after an undo and another move the
-        # length is the same but the last move differs; the same move again gives
-        # the same position (the engine is deterministic, R14).
-        stamp = (len(history), history[-1] if history else None)
+        stamp = self._game._stamp()
         if stamp != self._plan_at:  # the game moved on since the plan was made
             self._plan = self._game._segments()
             self._plan_at = stamp
@@ -562,7 +811,10 @@ class LegalMoves:
         if index >= 0:
             for segment in self._segments():
                 if index < segment.count:
-                    return segment.at(index)
+                    move = segment.at(index)
+                    # Game.apply trusts this very object in this very position.
+                    self._game._trusted = (move, self._plan_at)
+                    return move
                 index -= segment.count
         raise IndexError("legal move index out of range")
 

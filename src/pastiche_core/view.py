@@ -30,6 +30,7 @@ two other seats.
 from __future__ import annotations
 
 import itertools
+import operator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from .game import Game, Phase
 
 __all__ = ["PlayerView", "public_notation", "setup_discarders"]
+
+_INDEX = operator.attrgetter("index")
 
 HIDDEN = "?"
 """How the public history writes a card the player may not know (R16)."""
@@ -86,22 +89,29 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:
         """The view of ``player`` in ``game`` (same as ``game.view(player)``)."""
-        from .game import Phase
-
         if not 0 <= player < game.players:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
-        show_pending = game.phase is Phase.CHOOSE and game.to_move == player
+        show_pending = game.phase.value == "choose" and game.to_move == player
         # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
-        discarders = setup_discarders(game.players)
-        discard: list[Card | None] = []
-        face_down: list[int] = []
-        for index, card in enumerate(game.discard):
-            if game.is_face_down(card):
-                face_down.append(index)
-                mine = index < len(discarders) and discarders[index] == player
-                discard.append(card if mine else None)
-            else:
-                discard.append(card)
+        pile = game._discard
+        hidden = game._face_down
+        discard: tuple[Card | None, ...]
+        face_down: tuple[int, ...] = ()
+        if hidden:
+            discarders = setup_discarders(game.players)
+            shown: list[Card | None] = []
+            down: list[int] = []
+            for index, card in enumerate(pile):
+                if card in hidden:
+                    down.append(index)
+                    mine = index < len(discarders) and discarders[index] == player
+                    shown.append(card if mine else None)
+                else:
+                    shown.append(card)
+            discard, face_down = tuple(shown), tuple(down)
+        else:
+            discard = tuple(pile)
+        hands = game._hands
         return cls(
             player=player,
             players=game.players,
@@ -109,10 +119,10 @@ class PlayerView:
             to_move=game.to_move,
             current=game.current,
             turn=game.turn,
-            hand=game.hand(player),
-            hand_sizes=tuple(len(game.hand(p)) for p in range(game.players)),
-            deck_size=game.deck_size,
-            discard=tuple(discard),
+            hand=tuple(sorted(hands[player], key=_INDEX)),
+            hand_sizes=tuple(map(len, hands)),
+            deck_size=len(game.deck),
+            discard=discard,
             tables=tuple(game.table(p) for p in range(game.players)),
             supply=tuple(game.supply.items()),
             flag=game.flag,
@@ -122,11 +132,8 @@ class PlayerView:
             turns_left=game.turns_left,
             end_reason=game.end_reason,
             scores=game.scores(),
-            face_down=tuple(face_down),
-            history=tuple(
-                (seat, public_notation(move, seat, player))
-                for seat, move in zip(game.history_seats(), game.history, strict=True)
-            ),
+            face_down=face_down,
+            history=game._public_history(player),
             catalogue=game.catalogue,
         )
 
@@ -181,9 +188,10 @@ def public_notation(move: Move, seat: int, viewer: int) -> str:
     if isinstance(move, Choose):
         return f"choose {HIDDEN}"
     if isinstance(move, Publish) and move.gifts:
-        head = str(Publish(move.novel, move.played, move.cited))
-        gifts = " ".join(
-            str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts
-        )
-        return f"{head} gift {gifts}"
+        parts = ["publish", move.novel, format_cards(move.played)]
+        if move.cited:
+            parts += ["cite", *map(str, move.cited)]
+        parts.append("gift")
+        parts += [str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts]
+        return " ".join(part for part in parts if part)
     return str(move)

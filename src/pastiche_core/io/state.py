@@ -310,6 +310,8 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     game.end_reason = end_reason
     game.history = []
     game._undo = []
+    game._public = None
+    game._trusted = None
     from ..invariants import check_invariants  # here: it imports this package in turn
 
     check_invariants(game)

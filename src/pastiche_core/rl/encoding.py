@@ -68,6 +68,7 @@ from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 from ..game import KEEP_SIZE, Phase
+from ..movegen import PayableTotals
 from ..moves import (
     Choose,
     Draw,
@@ -525,122 +526,16 @@ def _fits(
     return cost <= limit
 
 
-class _TotalCombos:
-    """The rank multisets of a :class:`~pastiche_core.patterns.Total` that pass :func:`_feasible`.
-
-    The pattern's own search counts every completion before it yields one; this
-    one walks the ranks from the highest down and prunes on the sum (each card
-    left is worth 1 to the current rank), on the cards left, on the cost (own
-    Masterpieces are the only free cards) and on failures already seen, so
-    asking whether one exists stops at the first. It yields exactly the
-    multisets of ``pattern.combinations(pool)`` for which
-    ``_feasible(table, counts, _NO_CHOICE, _START, 0, 0)`` holds.
-    """
-
-    __slots__ = (
-        "cap",
-        "counts",
-        "fails",
-        "found",
-        "h",
-        "limit",
-        "lowest",
-        "own",
-        "own_pre",
-        "pool",
-    )
-
-    def __init__(self, table: _Table) -> None:
-        self.h, self.own, self.limit = table.h, table.own, table.limit
-        self.pool = table.pool
-        own = table.own
-        cap = [0] * _RANKS
-        own_pre = [0] * _RANKS
-        for rank in range(1, _RANKS):
-            cap[rank] = cap[rank - 1] + self.pool[rank]
-            own_pre[rank] = own_pre[rank - 1] + own[rank]
-        self.cap, self.own_pre = cap, own_pre
-        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
-        lowest = [0]
-        for rank in range(1, _RANKS):
-            for _ in range(min(self.pool[rank], _MAX_TOTAL_CARDS + 1 - len(lowest))):
-                lowest.append(lowest[-1] + rank)
-        self.lowest = lowest
-        self.counts = [0] * _RANKS
-        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
-        self.found: list[tuple[int, ...]] | None = None
-
-    def exists(self, count: int, target: int) -> bool:
-        """Whether some multiset passes."""
-        self.found = None
-        return self._walk(_RANKS - 1, count, target, 0, False, False)
-
-    def every(self, count: int, target: int) -> list[tuple[int, ...]]:
-        """Every multiset that passes, as rank counts."""
-        self.found = []
-        self._walk(_RANKS - 1, count, target, 0, False, False)
-        return self.found
-
-    def _walk(self, rank: int, left: int, need: int, cost: int, free: bool, hand: bool) -> bool:
-        limit = self.limit
-        if not left:
-            if need or not hand or cost + (0 if free else 1) > limit:
-                return False
-            if self.found is not None:
-                self.found.append(tuple(self.counts))
-            return True
-        pool = self.pool
-        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
-        lowest = self.lowest
-        if (  # then of the rank below
-            (need < lowest[left] if left < len(lowest) else True)
-            or need > top * rank + (left - top) * (rank - 1)
-            or self.cap[rank] < left
-            or cost + left - self.own_pre[rank] > limit
-        ):
-            return False
-        key = (rank, left, need, free, hand)
-        failed = self.fails.get(key)
-        if failed is not None and cost >= failed:
-            return False
-        h, mine = self.h[rank], self.own[rank]
-        found = False
-        counts = self.counts
-        for taken in range(min(pool[rank], left, need // rank), -1, -1):
-            spent = cost + (taken - mine if taken > mine else 0)
-            if spent > limit:
-                continue
-            counts[rank] = taken
-            if self._walk(
-                rank - 1,
-                left - taken,
-                need - taken * rank,
-                spent,
-                free or (taken > mine and h > 0),
-                hand or (taken > 0 and h > 0),
-            ):
-                found = True
-                if self.found is None:
-                    counts[rank] = 0
-                    return True
-        counts[rank] = 0
-        if not found:
-            self.fails[key] = cost if failed is None else min(failed, cost)
-        return found
-
-
-_MAX_TOTAL_CARDS = _CARDS
-
-
 def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]]:
     """The rank counts of ``spec``'s multisets that pass :func:`_feasible` (only one if ``first``)."""
     pattern = spec.pattern
     assert pattern is not None
     if type(pattern) is Total:
-        search = _TotalCombos(table)
+        # The rank multisets the hand can pay for are exactly those that pass _feasible.
+        search = PayableTotals(table.pool, table.h, table.own, table.limit)
         if first:
             return [()] if search.exists(pattern.count, pattern.target) else []
-        return search.every(pattern.count, pattern.target)
+        return search.rank_counts(pattern.count, pattern.target)
     found = []
     for combo in pattern.combinations(table.pool):
         counts = _counts(combo)

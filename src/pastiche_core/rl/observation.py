@@ -341,28 +341,33 @@ class ObservationEncoder:
         at = self._at
         n = self.players
         me = view.player
-        ones: list[int] = []
-        counts: list[tuple[int, int]] = []
         hand = at["hand"]
-        ones += [hand + card.index for card in view.hand]
+        ones = [hand + card.index for card in view.hand]
+        add = ones.append
         if view.pending is not None:
             drawn = at["drawn"]
             ones += [drawn + card.index for card in view.pending]
         discard = view.discard
         hidden = view.face_down
-        if discard and discard[-1] is not None and len(discard) - 1 not in hidden:
-            ones.append(at["discard_top"] + discard[-1].index)
-        face_up, own = at["discard_face_up"], at["discard_own"]
-        for index, shown in enumerate(discard):
-            if shown is not None:
-                ones.append((own if index in hidden else face_up) + shown.index)
+        if discard:
+            face_up, own = at["discard_face_up"], at["discard_own"]
+            if hidden:
+                for index, shown in enumerate(discard):
+                    if shown is not None:
+                        add((own if index in hidden else face_up) + shown.index)
+            else:
+                ones += [face_up + card.index for card in discard]  # type: ignore[union-attr]
+            top = discard[-1]
+            if top is not None and len(discard) - 1 not in hidden:
+                add(at["discard_top"] + top.index)
         if knowledge is not None and knowledge.holders:
             known = at["known_hands"]
             for card_index, holder in knowledge.holders.items():
-                ones.append(known + ((holder - me) % n) * _CARDS + card_index)
-        if view.flag is not None:
-            ones.append(at["flag_card"] + view.flag[1].index)
-            ones.append(at["flag_owner"] + (view.flag[0] - me) % n)
+                add(known + ((holder - me) % n) * _CARDS + card_index)
+        flag = view.flag
+        if flag is not None:
+            add(at["flag_card"] + flag[1].index)
+            add(at["flag_owner"] + (flag[0] - me) % n)
         novel_index = self._novel_index
         k = len(self.novels)
         published, masterpieces, novel_cards = (
@@ -372,49 +377,59 @@ class ObservationEncoder:
         )
         held_published, held_masterpiece = at["held_published"], at["held_masterpiece"]
         for owner, seat_table in enumerate(view.tables):
+            if not seat_table:
+                continue
             seat = (owner - me) % n
+            seat_published = published + seat * _CARDS
+            seat_masterpieces = masterpieces + seat * _CARDS
             for novel in seat_table:
                 index = novel_index[novel.novel]
                 cards = novel.cards
+                under = novel_cards + index * _CARDS
                 if len(cards) == 1:
-                    ones.append(masterpieces + seat * _CARDS + cards[0].index)
-                    ones.append(held_masterpiece + seat * k + index)
+                    only = cards[0].index
+                    add(seat_masterpieces + only)
+                    add(held_masterpiece + seat * k + index)
+                    add(under + only)
                 else:
-                    base = published + seat * _CARDS
-                    ones += [base + card.index for card in cards]
-                    ones.append(held_published + seat * k + index)
-                base = novel_cards + index * _CARDS
-                ones += [base + card.index for card in cards]
+                    for card in cards:
+                        add(seat_published + card.index)
+                        add(under + card.index)
+                    add(held_published + seat * k + index)
+        add(at["phase"] + _PHASE_INDEX[view.phase])
+        if view.phase is not Phase.OVER:
+            add(at["to_move"] + (view.to_move - me) % n)
+            add(at["current"] + (view.current - me) % n)
+        add(at["seat"] + me)
+        if view.turns_left is not None:
+            add(at["countdown"])
+        if view.trigger is not None:
+            add(at["trigger"] + (view.trigger - me) % n)
+            if flag is None and view.phase is not Phase.FLAG:
+                add(at["flag_lost"])
+        out[ones] = 1.0
+        # Counts.
+        where: list[int] = []
+        values: list[int] = []
         supply = at["supply"]
         for novel_id, copies in view.supply:
-            if copies and novel_id in novel_index:
-                counts.append((supply + novel_index[novel_id], copies))
+            if copies:
+                found = novel_index.get(novel_id)
+                if found is not None:
+                    where.append(supply + found)
+                    values.append(copies)
         hand_sizes, scores = at["hand_sizes"], at["scores"]
         for owner in range(n):
             seat = (owner - me) % n
-            counts.append((hand_sizes + seat, view.hand_sizes[owner]))
-            counts.append((scores + seat, view.scores[owner]))
+            where += (hand_sizes + seat, scores + seat)
+            values += (view.hand_sizes[owner], view.scores[owner])
         piles = at["piles"]
-        counts.append((piles, view.deck_size))
-        counts.append((piles + 1, len(discard)))
-        counts.append((piles + 2, len(hidden)))
-        ones.append(at["phase"] + _PHASE_INDEX[view.phase])
-        if view.phase is not Phase.OVER:
-            ones.append(at["to_move"] + (view.to_move - me) % n)
-            ones.append(at["current"] + (view.current - me) % n)
-        ones.append(at["seat"] + me)
-        counts.append((at["passes"], view.passes))
+        where += (piles, piles + 1, piles + 2, at["passes"])
+        values += (view.deck_size, len(discard), len(hidden), view.passes)
         if view.turns_left is not None:
-            ones.append(at["countdown"])
-            counts.append((at["countdown"] + 1, view.turns_left))
-        if view.trigger is not None:
-            ones.append(at["trigger"] + (view.trigger - me) % n)
-            if view.flag is None and view.phase is not Phase.FLAG:
-                ones.append(at["flag_lost"])
-        out[ones] = 1.0
-        if counts:
-            where, values = zip(*counts, strict=True)
-            out[list(where)] = values
+            where.append(at["countdown"] + 1)
+            values.append(view.turns_left)
+        out[where] = values
         return out
 
     # ------------------------------------------------------------------
