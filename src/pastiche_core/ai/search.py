@@ -1,0 +1,596 @@
+"""Information-set Monte Carlo tree search over determinizations, and the bot that uses it.
+
+The search answers one decision of one player from their
+:class:`~pastiche_core.view.PlayerView` alone (R16); it never sees the hidden
+state. Each *simulation*:
+
+1. samples a determinization of the view (:func:`~pastiche_core.ai.determinize.determinize`):
+   the hidden cards dealt consistently with everything the player has seen;
+2. walks down the tree of the player's own decisions: at each, the moves
+   legal in this determinization are *available*; an available move never
+   tried is tried first, else the one with the best upper confidence bound
+   (UCB1 with availability counts, as information-set MCTS does);
+3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
+   seat's decisions (the opponents are modelled by the policy), and every
+   decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
+   or to the end of the game;
+4. scores the end of the playout with
+   :func:`~pastiche_core.ai.playout.evaluate` — the real result if the game
+   ended, else a win probability and margin estimated from the position — and
+   adds it to every node of the walk.
+
+The tree holds only the player's own information sets: nodes are keyed by the
+player's moves, whatever the other seats did in between. At the root the moves
+are the decision's *compact action set* (:func:`candidate_moves`); below it,
+the policy's :data:`TREE_WIDTH` best moves.
+
+**Compact action set.** Keeps, chooses, End Flag cards, Writes, Reads and Pass
+are the decision's moves as they are. Publishes are not the card-level
+publishes (there can be millions) but R8 options: the solver's options
+(:func:`~pastiche_core.solver.solve` with ``max_options`` =
+:data:`PUBLISH_OPTIONS`), the best option for each goal of
+:func:`~pastiche_core.solver.best`, and the policy's own best publishes, each
+turned into a move by :func:`~pastiche_core.gifts.to_publish` with
+:class:`LeastFitPolicy` choosing the gifts.
+
+**Budgets and determinism.** A budget is a number of simulations. A budget in
+milliseconds is turned into simulations at a fixed rate,
+:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), so the same view, budget
+and seed always do the same work and give the same answer, whatever the
+machine. Wall-clock time is only a safety ceiling: if the budget's
+milliseconds run out before the simulations do (a slow or busy machine), the
+search stops there and says it is not complete.
+
+>>> from pastiche_core import Game
+>>> game = Game(players=4, seed=3)
+>>> result = search(game.view(2), simulations=24, seed=1)
+>>> result.simulations_run, result.complete, result.best in game.legal_moves
+(24, True, True)
+>>> search(game.view(2), simulations=24, seed=1) == result
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..bots import derive_seed
+from ..cards import Card
+from ..errors import InvalidArgumentError, PasticheError
+from ..game import KEEP_SIZE, LegalMoves, Phase
+from ..gifts import gift_candidates, to_publish
+from ..moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    Pass,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from ..options import Constraints, PublishOption, option_key
+from ..position import Masterpiece, Position
+from ..report import GOALS
+from ..solver import best, solve
+from ..view import PlayerView
+from .determinize import Knowledge, determinize
+from .playout import PlayoutPolicy, Situation, card_fit, evaluate
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "EXPLORATION",
+    "HORIZON_ROUNDS",
+    "MAX_BUDGET_MS",
+    "MAX_SIMULATIONS",
+    "PUBLISH_OPTIONS",
+    "SIMULATIONS_PER_MS",
+    "TREE_WIDTH",
+    "LeastFitPolicy",
+    "MoveStats",
+    "SearchBot",
+    "SearchResult",
+    "candidate_moves",
+    "position_of",
+    "search",
+    "simulations_for",
+]
+
+DEFAULT_BUDGET_MS = 300
+"""The default budget of a hint, in milliseconds."""
+MAX_BUDGET_MS = 10_000
+"""The largest budget accepted, in milliseconds: one analysis never runs longer."""
+SIMULATIONS_PER_MS = 0.25
+"""Simulations a millisecond of budget buys: the fixed rate that makes a time budget
+deterministic. Measured so that the default budget's simulations take about half of
+it on a two-core machine under load (see the benchmark)."""
+MAX_SIMULATIONS = 5_000
+"""The most simulations one search runs (the budget cap in simulations)."""
+HORIZON_ROUNDS = 2
+"""Rounds of play (turns of every seat) after which a playout stops and is evaluated."""
+EXPLORATION = 0.35
+"""The UCB1 exploration constant (rewards are win probabilities in [0, 1])."""
+TREE_WIDTH = 3
+"""Below the root, the number of the policy's best moves the tree considers."""
+MAX_TREE_DEPTH = 3
+"""The player's own decisions kept in the tree along one simulation."""
+PUBLISH_OPTIONS = 12
+"""The solver's options listed for the compact action set (R8), besides each goal's best."""
+SHRINK = 1.0
+"""Prior simulations at the search's average with which each move's estimate starts."""
+_SOLVER_TIME = 2.0
+"""Seconds the solver may take for the action set (a safety net; it takes milliseconds)."""
+
+
+def check_budget(budget_ms: object) -> int:
+    """``budget_ms`` if it is a whole number of milliseconds from 1 to :data:`MAX_BUDGET_MS`.
+
+    >>> check_budget(300)
+    300
+    >>> check_budget(0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
+    """
+    if isinstance(budget_ms, bool) or not isinstance(budget_ms, int):
+        raise InvalidArgumentError(
+            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms!r}"
+        )
+    if not 1 <= budget_ms <= MAX_BUDGET_MS:
+        raise InvalidArgumentError(
+            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms}"
+        )
+    return budget_ms
+
+
+def check_simulations(simulations: object) -> int:
+    """``simulations`` if it is a whole number from 1 to :data:`MAX_SIMULATIONS`.
+
+    >>> check_simulations(-1)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
+    """
+    if isinstance(simulations, bool) or not isinstance(simulations, int):
+        raise InvalidArgumentError(
+            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations!r}"
+        )
+    if not 1 <= simulations <= MAX_SIMULATIONS:
+        raise InvalidArgumentError(
+            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations}"
+        )
+    return simulations
+
+
+def simulations_for(budget_ms: int) -> int:
+    """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
+
+    >>> simulations_for(300), simulations_for(1)
+    (75, 1)
+    """
+    check_budget(budget_ms)
+    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
+
+
+# ----------------------------------------------------------------------
+# The compact action set
+# ----------------------------------------------------------------------
+def position_of(view: PlayerView) -> Position:
+    """The publish position of the view's player, Masterpieces named ``OWNER:NOVEL``.
+
+    >>> from pastiche_core import Game
+    >>> position_of(Game(players=3, seed=7).view(0)).hand
+    (Card.parse('LOV4'), Card.parse('LOV7'), Card.parse('MAG8'))
+    """
+    catalogue = view.catalogue
+    return Position(
+        player=view.player,
+        hand=view.hand,
+        masterpieces=tuple(
+            Masterpiece(str(novel.ref), novel.owner, novel.cards[0])
+            for table in view.tables
+            for novel in table
+            if novel.masterpiece
+        ),
+        held_novels=frozenset(novel.novel for novel in view.tables[view.player]),
+        supply={
+            novel: copies
+            for novel, copies in view.supply
+            if novel in catalogue and catalogue[novel].publishable
+        },
+        catalogue=catalogue,
+    )
+
+
+class LeastFitPolicy:
+    """A gift policy (R5): give the spare cards that fit the rest of the hand least.
+
+    A card's fit is the playout policy's
+    (:func:`~pastiche_core.ai.playout.card_fit`): cards of the same rank,
+    citable Masterpieces of that rank, near ranks, common ranks. No search, so
+    it is cheap enough for every option of an action set. The cards chosen
+    go to the owners in ascending seat order.
+
+    >>> from pastiche_core import Position
+    >>> from pastiche_core.options import make_option
+    >>> pos = Position.quick("SCI7 HOR7 MYT1 FAN9 MYS9", table="1:kind-3=1:MYS7")
+    >>> option = make_option(pos, "kind-3", [7, 7], [(1, 7)])
+    >>> LeastFitPolicy().choose(pos, option)
+    (Gift(to=1, card=Card.parse('MYT1')),)
+    """
+
+    def choose(
+        self, position: Position, option: PublishOption, constraints: Constraints | None = None
+    ) -> tuple[Gift, ...]:
+        """The spare cards that fit least, per owner (R5)."""
+        spare = gift_candidates(position, option, constraints)
+        owed = option.gift_count
+        if not owed:
+            return ()
+        played = set(option.played)
+        hand = [0] * 14
+        for card in position.hand:
+            if card not in played:
+                hand[card.rank] += 1
+        table = [0] * 14
+        for masterpiece in position.masterpieces:
+            table[masterpiece.card.rank] += 1
+
+        def fit(card: Card) -> tuple[float, int]:
+            hand[card.rank] -= 1
+            value = card_fit(card, hand, table)
+            hand[card.rank] += 1
+            return (value, card.index)
+
+        chosen = sorted(sorted(spare, key=fit)[:owed])
+        gifts: list[Gift] = []
+        start = 0
+        for owner, count in sorted(option.gifts):
+            gifts.extend(Gift(owner, card) for card in chosen[start : start + count])
+            start += count
+        return tuple(gifts)
+
+    def __repr__(self) -> str:
+        return "LeastFitPolicy()"
+
+
+def candidate_moves(
+    view: PlayerView, *, policy: PlayoutPolicy | None = None, time_limit: float = _SOLVER_TIME
+) -> tuple[list[Move], bool]:
+    """The compact action set of the view's decision (see the module), and whether it is whole.
+
+    The moves are legal in the view's position (they depend on nothing hidden)
+    and come in the policy's order of preference, best first. The flag is
+    ``False`` when the solver's ``time_limit`` cut the publishes short. A view
+    with nothing to decide for its player gives no moves.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> moves, whole = candidate_moves(game.view(2))
+    >>> len(moves), whole, all(move in game.legal_moves for move in moves)
+    (4, True, True)
+    >>> candidate_moves(game.view(0))
+    ([], True)
+    """
+    chooser = policy if policy is not None else PlayoutPolicy()
+    if view.phase is Phase.OVER or view.to_move != view.player:
+        return [], True
+    whole = True
+    moves: list[Move] = []
+    if view.phase is Phase.KEEP:
+        hand = sorted(view.hand)
+        for kept in itertools.combinations(hand, KEEP_SIZE):
+            dropped = [card for card in hand if card not in kept]
+            if len(dropped) < 2:
+                moves.append(Keep(kept))
+            else:  # R15: the order of two discards is part of the decision
+                moves.extend(Keep(kept, order) for order in itertools.permutations(dropped))
+    elif view.phase is Phase.CHOOSE:
+        assert view.pending is not None
+        moves.extend(Choose(card) for card in view.pending)
+    elif view.phase is Phase.FLAG:
+        moves.extend(TakeFlag(card) for card in view.hand)
+    else:
+        writes = view.deck_size > 0 or bool(view.discard)
+        if writes:
+            moves.append(Draw())
+        if view.discard:
+            moves.append(TakeDiscard())
+        reads = False
+        for table in view.tables:
+            for novel in table:
+                if len(novel.cards) >= 2:
+                    reads = True
+                    moves.extend(Read(novel.ref, card) for card in novel.cards)
+        publishes, whole = _publishes(view, chooser, time_limit)
+        moves.extend(publishes)
+        if not writes and not reads:
+            moves.append(Pass())
+    sit = Situation.of_view(view)
+    values = [chooser.value(sit, move) for move in moves]
+    order = sorted(range(len(moves)), key=lambda i: -values[i])
+    return [moves[i] for i in order], whole
+
+
+def _publishes(
+    view: PlayerView, policy: PlayoutPolicy, time_limit: float
+) -> tuple[list[Move], bool]:
+    """Publishes for the action set: solver options, each goal's best, the policy's own."""
+    if not view.hand:
+        return [], True
+    position = position_of(view)
+    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=time_limit)
+    whole = report.stopped_by != "time_limit"
+    options: dict[object, PublishOption] = {}
+    for option in report.options:
+        options.setdefault(option_key(position, option), option)
+    for goal in GOALS:
+        found = best(position, goal=goal, time_limit=time_limit)
+        if found is not None:
+            options.setdefault(option_key(position, found.option), found.option)
+            whole = whole and found.complete
+    gifts = LeastFitPolicy()
+    moves: dict[Move, None] = {}
+    for option in options.values():
+        moves.setdefault(to_publish(option, position, gifts), None)
+    for _, move in policy.publishes(Situation.of_view(view), limit=3):
+        moves.setdefault(move, None)
+    return list(moves), whole
+
+
+# ----------------------------------------------------------------------
+# The search
+# ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MoveStats:
+    """One candidate move of a search: its estimates and the simulations behind them.
+
+    ``win`` is the estimated probability of winning after the move (a shared
+    win counts as a fraction, R13) and ``margin`` the expected final score
+    less the best other player's; both start from the search's average with
+    the weight of :data:`SHRINK` simulations, so a move tried once is not
+    ranked on one lucky playout. ``prior`` is the playout policy's value of
+    the move, in points.
+    """
+
+    move: Move
+    visits: int
+    win: float
+    margin: float
+    prior: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer of :func:`search`: the candidate moves ranked best first, and the work done.
+
+    Moves that some simulation tried come first, by estimated win probability
+    (then visits); moves the budget did not reach follow in the policy's
+    order with 0 visits and the search's average estimates. ``complete`` is
+    ``False`` when the wall-clock ceiling stopped the simulations, when a
+    candidate was never tried, or when the solver was cut short.
+    """
+
+    player: int
+    phase: Phase
+    moves: tuple[MoveStats, ...]
+    simulations: int
+    simulations_run: int
+    complete: bool
+    knowledge: Knowledge = field(compare=False, repr=False)
+
+    @property
+    def best(self) -> Move | None:
+        """The top-ranked move, or ``None`` when there is nothing to decide."""
+        return self.moves[0].move if self.moves else None
+
+
+class _Node:
+    """A node of the tree: one of the player's moves after the moves above it."""
+
+    __slots__ = ("available", "children", "margin", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.wins = 0.0
+        self.margin = 0.0
+
+    def select(self, moves: Sequence[Move]) -> tuple[Move, _Node, bool]:
+        """The move to follow among ``moves`` (available here), its node, and whether it is new."""
+        children = self.children
+        fresh: Move | None = None
+        for move in moves:
+            child = children.get(move)
+            if child is None:
+                if fresh is None:
+                    fresh = move
+            else:
+                child.available += 1
+        if fresh is not None:
+            child = _Node()
+            child.available = 1
+            children[fresh] = child
+            return fresh, child, True
+        chosen: Move = moves[0]
+        best_score = -math.inf
+        for move in moves:
+            child = children[move]
+            score = child.wins / child.visits + EXPLORATION * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                chosen, best_score = move, score
+        return chosen, children[chosen], False
+
+
+def search(
+    view: PlayerView,
+    *,
+    simulations: int,
+    seed: int = 0,
+    deadline: float | None = None,
+    policy: PlayoutPolicy | None = None,
+    candidates: tuple[list[Move], bool] | None = None,
+) -> SearchResult:
+    """Search the view's decision with ``simulations`` simulations (see the module).
+
+    ``seed`` seeds every random choice, so the same view, budget and seed give
+    the same result. ``deadline`` is a :func:`time.monotonic` instant after
+    which no new simulation starts (the safety ceiling); ``None`` for none.
+    ``candidates`` is :func:`candidate_moves`' answer, if already known. A
+    view with nothing to decide for its player gives no moves.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> search(game.view(0), simulations=10).moves
+    ()
+    """
+    check_simulations(simulations)
+    chooser = policy if policy is not None else PlayoutPolicy()
+    knowledge = Knowledge.of(view)
+    moves, whole = candidates if candidates is not None else candidate_moves(view, policy=chooser)
+    if not moves:
+        return SearchResult(view.player, view.phase, (), 0, 0, True, knowledge)
+    sit = Situation.of_view(view)
+    priors = {move: chooser.value(sit, move) for move in moves}
+    root = _Node()
+    run = 0
+    stopped = False
+    if moves:
+        rng = random.Random(seed)
+        player = view.player
+        horizon = HORIZON_ROUNDS * view.players
+        for _ in range(simulations):
+            if deadline is not None and time.monotonic() >= deadline:
+                stopped = True
+                break
+            game = determinize(view, rng, knowledge)
+            until = game.turn + horizon
+            path: list[_Node] = []
+            node = root
+            grow = True
+            while not game.is_over and game.turn < until:
+                if grow and game.to_move == player and len(path) < MAX_TREE_DEPTH:
+                    if path:
+                        ranked = chooser.ranked(Situation.of_game(game, player))
+                        available = [move for _, move in ranked[:TREE_WIDTH]]
+                    else:
+                        available = moves
+                    move, node, new = node.select(available)
+                    path.append(node)
+                    grow = not new
+                else:
+                    move = chooser.game_move(game, rng)
+                game.apply(move)
+            win, margin = evaluate(game, player)
+            root.visits += 1
+            root.wins += win
+            root.margin += margin
+            for node in path:
+                node.visits += 1
+                node.wins += win
+                node.margin += margin
+            run += 1
+    stats = _rank(moves, root, priors)
+    complete = whole and not stopped and all(item.visits for item in stats)
+    return SearchResult(view.player, view.phase, stats, simulations, run, complete, knowledge)
+
+
+def _rank(moves: Sequence[Move], root: _Node, priors: dict[Move, float]) -> tuple[MoveStats, ...]:
+    """The root's moves with their estimates, tried moves first by win probability."""
+    mean_win = root.wins / root.visits if root.visits else 0.0
+    mean_margin = root.margin / root.visits if root.visits else 0.0
+    tried: list[tuple[tuple[float, int, int], MoveStats]] = []
+    untried: list[MoveStats] = []
+    for index, move in enumerate(moves):
+        child = root.children.get(move)
+        visits = child.visits if child is not None else 0
+        if child is None or not visits:
+            untried.append(MoveStats(move, 0, mean_win, mean_margin, priors[move]))
+            continue
+        win = (child.wins + SHRINK * mean_win) / (visits + SHRINK)
+        margin = (child.margin + SHRINK * mean_margin) / (visits + SHRINK)
+        tried.append(((-win, -visits, index), MoveStats(move, visits, win, margin, priors[move])))
+    tried.sort(key=lambda item: item[0])
+    return tuple(item for _, item in tried) + tuple(untried)
+
+
+# ----------------------------------------------------------------------
+# The bot
+# ----------------------------------------------------------------------
+class SearchBot:
+    """A :class:`~pastiche_core.bots.Bot` that plays the move :func:`search` ranks first.
+
+    Give ``budget_ms`` (turned into simulations at :data:`SIMULATIONS_PER_MS`,
+    with the milliseconds as a wall-clock ceiling) or ``simulations`` (no
+    ceiling: fully reproducible on any machine). Each decision is searched
+    with a seed derived from ``seed`` and the view (``derive_seed``), so a bot
+    replays the same game for the same seed, and it only ever reads the view
+    it is given. A decision with one candidate is answered without search.
+    Picklable.
+
+    >>> from pastiche_core import play_game
+    >>> from pastiche_core.ai.playout import PolicyBot
+    >>> bots = [SearchBot(1, simulations=8)] + [PolicyBot(seat) for seat in range(1, 4)]
+    >>> game = play_game(players=4, seed=2, bots=bots)
+    >>> game.is_over
+    True
+    """
+
+    __slots__ = ("budget_ms", "seed", "simulations")
+
+    def __init__(
+        self, seed: int = 0, *, budget_ms: int | None = None, simulations: int | None = None
+    ) -> None:
+        if budget_ms is not None and simulations is not None:
+            raise InvalidArgumentError("give either budget_ms or simulations, not both")
+        if simulations is not None:
+            check_simulations(simulations)
+        else:
+            budget_ms = check_budget(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.simulations = simulations
+
+    def __repr__(self) -> str:
+        budget = (
+            f"simulations={self.simulations}"
+            if self.simulations is not None
+            else f"budget_ms={self.budget_ms}"
+        )
+        return f"SearchBot(seed={self.seed!r}, {budget})"
+
+    def __getstate__(self) -> tuple[int, int | None, int | None]:
+        return (self.seed, self.budget_ms, self.simulations)
+
+    def __setstate__(self, state: tuple[int, int | None, int | None]) -> None:
+        self.seed, self.budget_ms, self.simulations = state
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The search's best move for ``view`` (one of ``legal``)."""
+        if len(legal) == 1:
+            return legal[0]
+        seed = derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
+        deadline = None
+        if self.simulations is not None:
+            simulations = self.simulations
+        else:
+            assert self.budget_ms is not None
+            simulations = simulations_for(self.budget_ms)
+            deadline = time.monotonic() + self.budget_ms / 1000
+        try:
+            result = search(view, simulations=simulations, seed=seed, deadline=deadline)
+        except PasticheError:
+            result = None
+        move = result.best if result is not None else None
+        if move is None or move not in legal:
+            return legal[0]
+        return move
