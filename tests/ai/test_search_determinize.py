@@ -37,6 +37,10 @@ def _places(game: Game) -> list[object]:
     return places
 
 
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
 def _check_sample(game: Game, seat: int, sample_seed: int) -> Game:
     view = game.view(seat)
     knowledge = Knowledge.of(view)
@@ -132,16 +136,16 @@ def test_a_card_read_by_another_seat_is_dealt_to_that_seat() -> None:
 def test_a_gift_between_other_seats_widens_where_a_known_card_may_be() -> None:
     """Player 1 read HOR7, then gave player 3 a hidden gift: either may hold HOR7 now."""
     located = {Card.parse("HOR7"): {1}}
-    _publish(located, "publish kind-3 MYS8 FAN8 cite 3:kind-5 gift 3:?".split(), 1, 0)
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 3:kind-5 gift 3:?"), 1, 0)
     assert located == {Card.parse("HOR7"): {1, 3}}
-    _publish(located, "publish kind-3 MAG9 FAN9 cite 2:kind-3 gift 2:?".split(), 3, 0)
+    _publish(located, _words("publish kind-3 MAG9 FAN9 cite 2:kind-3 gift 2:?"), 3, 0)
     assert located == {Card.parse("HOR7"): {1, 2, 3}}
-    _publish(located, "publish kind-3 HOR7 FAN7 SCI7".split(), 2, 0)
+    _publish(located, _words("publish kind-3 HOR7 FAN7 SCI7"), 2, 0)
     assert located == {}  # played: on the table now
     located = {Card.parse("HOR7"): {1}}
-    _publish(located, "publish kind-3 MYS8 FAN8 cite 0:kind-5 gift 0:HOR7".split(), 1, 0)
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 0:kind-5 gift 0:HOR7"), 1, 0)
     assert located == {}  # given to the player, who holds it
-    _publish(located, "publish kind-3 MYS8 FAN8 cite 2:kind-5 gift 2:SCI9".split(), 0, 0)
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 2:kind-5 gift 2:SCI9"), 0, 0)
     assert located == {Card.parse("SCI9"): {2}}  # the player's own gift
 
 
@@ -165,7 +169,8 @@ def test_a_composed_view_without_history_samples() -> None:
     game = played(5, 9, 40)
     view = dataclasses.replace(game.view(3), history=())
     knowledge = Knowledge.of(view)
-    assert not knowledge.history_used and knowledge.located == ()
+    assert not knowledge.history_used
+    assert knowledge.located == ()
     _check_view_sample(view)
 
 

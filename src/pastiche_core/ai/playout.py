@@ -104,11 +104,11 @@ class Weights:
     * ``fit_value``: points per unit of :func:`card_fit`.
 
     >>> Weights().maturity
-    0.6
+    0.67
     """
 
-    maturity: float = 0.6
-    gift_cost: float = 0.12
+    maturity: float = 0.67
+    gift_cost: float = 0.25
     card_cost: float = 0.03
     rival_share: float = 0.5
     draw_value: float = 0.3
@@ -117,7 +117,7 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 """The weights of the default policy."""
-EVAL_MATURITY = 0.6
+EVAL_MATURITY = 0.67
 """In :func:`evaluate`: the share of its points a Published novel is worth per card above one."""
 HAND_VALUE = 0.08
 """In :func:`evaluate`: points per hand card (cards become publishes)."""
