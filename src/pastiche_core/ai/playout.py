@@ -492,8 +492,9 @@ class PlayoutPolicy:
             return []
         best.sort()
         found: dict[Publish, float] = {}
+        lookup = _Lookup(sit)
         for negative, _, novel, combo, cite_first in best:
-            move = _fill(novel, combo, sit, cite_first, counts)
+            move = _fill(novel, combo, lookup, cite_first, counts)
             if move is not None and move not in found:
                 found[move] = -negative
                 if len(found) >= limit:
@@ -649,22 +650,30 @@ def _publish_value(
     return value - w.gift_cost * gifts - w.card_cost * played
 
 
+class _Lookup:
+    """A situation's hand cards and Masterpieces by rank, for building publishes."""
+
+    __slots__ = ("by_rank", "hand", "others", "own")
+
+    def __init__(self, sit: Situation) -> None:
+        self.hand = sorted(sit.hand)
+        self.by_rank: dict[int, list[Card]] = {}
+        for card in self.hand:
+            self.by_rank.setdefault(card.rank, []).append(card)
+        self.own: dict[int, list[NovelRef]] = {}
+        self.others: dict[int, list[NovelRef]] = {}
+        for owner, table in enumerate(sit.tables):
+            for name, under in table.items():
+                if len(under) == 1:
+                    target = self.own if owner == sit.player else self.others
+                    target.setdefault(under[0].rank, []).append(NovelRef(owner, name))
+
+
 def _fill(
-    novel: str, combo: tuple[int, ...], sit: Situation, cite_first: bool, counts: _Counts
+    novel: str, combo: tuple[int, ...], lookup: _Lookup, cite_first: bool, counts: _Counts
 ) -> Publish | None:
     """The publish that :func:`_costs` costed, with its cards, citations and gifts."""
-    hand = sorted(sit.hand)
-    player = sit.player
-    by_rank: dict[int, list[Card]] = {}
-    for card in hand:
-        by_rank.setdefault(card.rank, []).append(card)
-    own: dict[int, list[NovelRef]] = {}
-    others: dict[int, list[NovelRef]] = {}
-    for owner, table in enumerate(sit.tables):
-        for name, under in table.items():
-            if len(under) == 1:
-                target = own if owner == player else others
-                target.setdefault(under[0].rank, []).append(NovelRef(owner, name))
+    hand, by_rank, own, others = lookup.hand, lookup.by_rank, lookup.own, lookup.others
     need: dict[int, int] = {}
     for rank in combo:
         need[rank] = need.get(rank, 0) + 1

@@ -91,11 +91,13 @@ __all__ = [
     "MAX_SIMULATIONS",
     "PUBLISH_OPTIONS",
     "SIMULATIONS_PER_MS",
+    "TREE_DEPTH",
     "TREE_WIDTH",
     "LeastFitPolicy",
     "MoveStats",
     "SearchBot",
     "SearchResult",
+    "Settings",
     "candidate_moves",
     "position_of",
     "search",
@@ -118,12 +120,31 @@ EXPLORATION = 0.35
 """The UCB1 exploration constant (rewards are win probabilities in [0, 1])."""
 TREE_WIDTH = 3
 """Below the root, the number of the policy's best moves the tree considers."""
-MAX_TREE_DEPTH = 3
+TREE_DEPTH = 3
 """The player's own decisions kept in the tree along one simulation."""
 PUBLISH_OPTIONS = 12
 """The solver's options listed for the compact action set (R8), besides each goal's best."""
 SHRINK = 1.0
 """Prior simulations at the search's average with which each move's estimate starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The search's parameters; the defaults are the module's constants.
+
+    >>> Settings().horizon_rounds == HORIZON_ROUNDS
+    True
+    """
+
+    exploration: float = EXPLORATION
+    horizon_rounds: int = HORIZON_ROUNDS
+    tree_width: int = TREE_WIDTH
+    tree_depth: int = TREE_DEPTH
+    shrink: float = SHRINK
+
+
+DEFAULT_SETTINGS = Settings()
+"""The settings of :func:`search` unless others are given."""
 _SOLVER_TIME = 2.0
 """Seconds the solver may take for the action set (a safety net; it takes milliseconds)."""
 
@@ -403,7 +424,7 @@ class _Node:
         self.wins = 0.0
         self.margin = 0.0
 
-    def select(self, moves: Sequence[Move]) -> tuple[Move, _Node, bool]:
+    def select(self, moves: Sequence[Move], exploration: float) -> tuple[Move, _Node, bool]:
         """The move to follow among ``moves`` (available here), its node, and whether it is new."""
         children = self.children
         fresh: Move | None = None
@@ -423,7 +444,7 @@ class _Node:
         best_score = -math.inf
         for move in moves:
             child = children[move]
-            score = child.wins / child.visits + EXPLORATION * math.sqrt(
+            score = child.wins / child.visits + exploration * math.sqrt(
                 math.log(child.available) / child.visits
             )
             if score > best_score:
@@ -439,6 +460,7 @@ def search(
     deadline: float | None = None,
     policy: PlayoutPolicy | None = None,
     candidates: tuple[list[Move], bool] | None = None,
+    settings: Settings = DEFAULT_SETTINGS,
 ) -> SearchResult:
     """Search the view's decision with ``simulations`` simulations (see the module).
 
@@ -467,7 +489,8 @@ def search(
     if moves:
         rng = random.Random(seed)
         player = view.player
-        horizon = HORIZON_ROUNDS * view.players
+        horizon = settings.horizon_rounds * view.players
+        width, depth, exploration = settings.tree_width, settings.tree_depth, settings.exploration
         for _ in range(simulations):
             if deadline is not None and time.monotonic() >= deadline:
                 stopped = True
@@ -478,13 +501,13 @@ def search(
             node = root
             grow = True
             while not game.is_over and game.turn < until:
-                if grow and game.to_move == player and len(path) < MAX_TREE_DEPTH:
+                if grow and game.to_move == player and len(path) < depth:
                     if path:
                         ranked = chooser.ranked(Situation.of_game(game, player))
-                        available = [move for _, move in ranked[:TREE_WIDTH]]
+                        available = [move for _, move in ranked[:width]]
                     else:
                         available = moves
-                    move, node, new = node.select(available)
+                    move, node, new = node.select(available, exploration)
                     path.append(node)
                     grow = not new
                 else:
@@ -499,12 +522,14 @@ def search(
                 node.wins += win
                 node.margin += margin
             run += 1
-    stats = _rank(moves, root, priors)
+    stats = _rank(moves, root, priors, settings.shrink)
     complete = whole and not stopped and all(item.visits for item in stats)
     return SearchResult(view.player, view.phase, stats, simulations, run, complete, knowledge)
 
 
-def _rank(moves: Sequence[Move], root: _Node, priors: dict[Move, float]) -> tuple[MoveStats, ...]:
+def _rank(
+    moves: Sequence[Move], root: _Node, priors: dict[Move, float], shrink: float
+) -> tuple[MoveStats, ...]:
     """The root's moves with their estimates, tried moves first by win probability."""
     mean_win = root.wins / root.visits if root.visits else 0.0
     mean_margin = root.margin / root.visits if root.visits else 0.0
@@ -516,8 +541,8 @@ def _rank(moves: Sequence[Move], root: _Node, priors: dict[Move, float]) -> tupl
         if child is None or not visits:
             untried.append(MoveStats(move, 0, mean_win, mean_margin, priors[move]))
             continue
-        win = (child.wins + SHRINK * mean_win) / (visits + SHRINK)
-        margin = (child.margin + SHRINK * mean_margin) / (visits + SHRINK)
+        win = (child.wins + shrink * mean_win) / (visits + shrink)
+        margin = (child.margin + shrink * mean_margin) / (visits + shrink)
         tried.append(((-win, -visits, index), MoveStats(move, visits, win, margin, priors[move])))
     tried.sort(key=lambda item: item[0])
     return tuple(item for _, item in tried) + tuple(untried)
@@ -545,10 +570,15 @@ class SearchBot:
     True
     """
 
-    __slots__ = ("budget_ms", "seed", "simulations")
+    __slots__ = ("budget_ms", "seed", "settings", "simulations")
 
     def __init__(
-        self, seed: int = 0, *, budget_ms: int | None = None, simulations: int | None = None
+        self,
+        seed: int = 0,
+        *,
+        budget_ms: int | None = None,
+        simulations: int | None = None,
+        settings: Settings = DEFAULT_SETTINGS,
     ) -> None:
         if budget_ms is not None and simulations is not None:
             raise InvalidArgumentError("give either budget_ms or simulations, not both")
@@ -559,6 +589,7 @@ class SearchBot:
         self.seed = seed
         self.budget_ms = budget_ms
         self.simulations = simulations
+        self.settings = settings
 
     def __repr__(self) -> str:
         budget = (
@@ -568,16 +599,19 @@ class SearchBot:
         )
         return f"SearchBot(seed={self.seed!r}, {budget})"
 
-    def __getstate__(self) -> tuple[int, int | None, int | None]:
-        return (self.seed, self.budget_ms, self.simulations)
+    def __getstate__(self) -> tuple[int, int | None, int | None, Settings]:
+        return (self.seed, self.budget_ms, self.simulations, self.settings)
 
-    def __setstate__(self, state: tuple[int, int | None, int | None]) -> None:
-        self.seed, self.budget_ms, self.simulations = state
+    def __setstate__(self, state: tuple[int, int | None, int | None, Settings]) -> None:
+        self.seed, self.budget_ms, self.simulations, self.settings = state
 
-    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
-        """The search's best move for ``view`` (one of ``legal``)."""
-        if len(legal) == 1:
-            return legal[0]
+    def think(self, view: PlayerView) -> SearchResult:
+        """The search this bot runs for ``view``: seeded and budgeted as the bot is.
+
+        >>> from pastiche_core import Game
+        >>> SearchBot(2, simulations=6).think(Game(players=3, seed=7).view(2)).simulations_run
+        6
+        """
         seed = derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
         deadline = None
         if self.simulations is not None:
@@ -586,11 +620,18 @@ class SearchBot:
             assert self.budget_ms is not None
             simulations = simulations_for(self.budget_ms)
             deadline = time.monotonic() + self.budget_ms / 1000
+        return search(
+            view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
+        )
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The search's best move for ``view`` (one of ``legal``)."""
+        if len(legal) == 1:
+            return legal[0]
         try:
-            result = search(view, simulations=simulations, seed=seed, deadline=deadline)
-        except PasticheError:
-            result = None
-        move = result.best if result is not None else None
+            move = self.think(view).best
+        except PasticheError:  # pragma: no cover - a view from a game is always consistent
+            move = None
         if move is None or move not in legal:
             return legal[0]
         return move
