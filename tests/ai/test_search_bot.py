@@ -28,6 +28,7 @@ from pastiche_core.ai.search import (
     MAX_SIMULATIONS,
     SIMULATIONS_PER_MS,
     SearchBot,
+    Settings,
     candidate_moves,
     check_budget,
     search,
@@ -85,15 +86,23 @@ def test_search_is_reproducible_and_follows_the_seed() -> None:
     )
 
 
-def test_ranking_puts_tried_moves_first_by_estimate() -> None:
+def test_ranking_puts_tried_moves_first_by_round_then_estimate() -> None:
     game = played(4, 3, 60)
     view = game.view(game.to_move)
     result = search(view, simulations=40, seed=1)
+    assert len(result.moves) > 2
     tried = [item for item in result.moves if item.visits]
-    wins = [item.win for item in tried]
-    assert wins == sorted(wins, reverse=True)
+    keys = [(item.rounds, item.win) for item in tried]
+    assert keys == sorted(keys, reverse=True)
+    assert tried[0].rounds > tried[-1].rounds
     assert all(0.0 <= item.win <= 1.0 for item in result.moves)
     assert result.moves[: len(tried)] == tuple(tried)
+    # The halving shares the budget on common deals; survivors get more simulations.
+    assert tried[0].visits >= max(item.visits for item in tried[1:])
+    ucb = search(view, simulations=40, seed=1, settings=Settings(root="ucb"))
+    wins = [item.win for item in ucb.moves if item.visits]
+    assert wins == sorted(wins, reverse=True)
+    assert {item.rounds for item in ucb.moves} == {0}
 
 
 def test_too_few_simulations_leave_moves_untried_and_say_so() -> None:

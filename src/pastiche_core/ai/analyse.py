@@ -121,9 +121,10 @@ class Analysis:
     ``moves`` are ranked best first (empty when the player has nothing to
     decide: not their move, or the game is over). ``simulations`` is the work
     the budget bought and ``simulations_run`` the work done; ``complete`` is
-    ``False`` when the budget's wall-clock ceiling stopped the search early,
-    when a candidate move was never simulated or when the solver was cut
-    short. ``str`` is a table; ``to_dict`` is the hint document.
+    ``False`` when the budget's wall-clock ceiling stopped the search early or
+    cut an explanation short, when a candidate move was never simulated or
+    when the solver was cut short: only then may the same input give another
+    answer. ``str`` is a table; ``to_dict`` is the hint document.
 
     >>> from pastiche_core import Game
     >>> analysis = analyse(Game(players=3, seed=7).view(2), simulations=8, seed=2)
@@ -340,7 +341,8 @@ def analyse(
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
     budget buys, the ceiling staying ``budget_ms``. The same view, budget,
     simulations and seed give the same analysis unless the ceiling stops it
-    (then ``complete`` is ``False``). A view with nothing to decide for its
+    (then ``complete`` is ``False``; explanations written after the ceiling
+    leave out what rivals could publish). A view with nothing to decide for its
     player gives an empty ranking. Bad arguments raise
     :class:`~pastiche_core.errors.InvalidArgumentError`.
 
@@ -370,16 +372,21 @@ def analyse(
         policy=policy,
         candidates=candidates,
     )
-    return _analysis(view, result, budget, seed)
+    return _analysis(view, result, budget, seed, deadline)
 
 
-def _analysis(view: PlayerView, result: SearchResult, budget: int, seed: int) -> Analysis:
+def _analysis(
+    view: PlayerView, result: SearchResult, budget: int, seed: int, deadline: float
+) -> Analysis:
     ranked = []
     rivals = RIVAL_CHECKS
+    complete = result.complete
     for stats in result.moves:
         check = isinstance(stats.move, Publish) and bool(stats.move.gifts) and rivals > 0
         if check:
             rivals -= 1
+            if time.monotonic() >= deadline:  # past the ceiling: the check is left out
+                check = complete = False
         ranked.append(
             RankedMove(
                 stats.move,
@@ -394,7 +401,7 @@ def _analysis(view: PlayerView, result: SearchResult, budget: int, seed: int) ->
         view.phase,
         budget,
         seed,
-        result.complete,
+        complete,
         tuple(ranked),
         result.simulations,
         result.simulations_run,
@@ -452,8 +459,8 @@ def explain(view: PlayerView, move: Move, knowledge: Knowledge, *, rivals: bool 
     >>> from pastiche_core import Game, Move
     >>> game = Game(players=3, seed=7)
     >>> view = game.view(2)
-    >>> explain(view, Move.parse("keep HOR7 HOR8 MAG9"), Knowledge.of(view))
-    'keeps HOR7 HOR8 MAG9, discards MYT1 face down'
+    >>> explain(view, Move.parse("keep HOR7 HOR8 FAN10"), Knowledge.of(view))
+    'keeps HOR7 HOR8 FAN10, discards MYT1 face down'
     """
     if isinstance(move, Publish):
         return _explain_publish(view, move, knowledge, rivals)

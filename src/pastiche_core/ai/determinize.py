@@ -30,7 +30,7 @@ game) is ignored: only the visible cards then constrain the deal.
 >>> import random
 >>> from pastiche_core import Game, check_invariants
 >>> game = Game(players=4, seed=7)
->>> for move in ["keep MYT3 SCI5 HOR10", "keep MYT2 LOV8 MYS9", "draw", "choose FAN10"]:
+>>> for move in ["keep MYT1 HOR7 HOR8", "keep MYT5 SCI5 HOR5", "draw", "choose FAN9"]:
 ...     game.apply(move)
 >>> view = game.view(1)
 >>> sample = determinize(view, random.Random(1))

@@ -261,7 +261,7 @@ class PlayoutPolicy:
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
     >>> [str(move) for _, move in PlayoutPolicy().ranked(Situation.of_game(game, 2))][:2]
-    ['keep HOR7 HOR8 MAG9', 'keep MYT1 HOR7 HOR8']
+    ['keep HOR7 HOR8 FAN10', 'keep MYT1 HOR7 HOR8']
     """
 
     __slots__ = ("combinations", "explore", "weights")
@@ -339,8 +339,8 @@ class PlayoutPolicy:
         >>> from pastiche_core import Game, Move
         >>> sit = Situation.of_game(Game(players=3, seed=7), 2)
         >>> policy = PlayoutPolicy()
-        >>> policy.value(sit, Move.parse("keep HOR7 HOR8 MAG9")) > policy.value(
-        ...     sit, Move.parse("keep MYT1 HOR8 MAG9"))
+        >>> policy.value(sit, Move.parse("keep HOR7 HOR8 FAN10")) > policy.value(
+        ...     sit, Move.parse("keep MYT1 HOR8 FAN10"))
         True
         """
         w = self.weights
@@ -792,7 +792,9 @@ def evaluate(game: Game, player: int) -> tuple[float, float]:
     (see the module).
 
     >>> from pastiche_core import Game
-    >>> evaluate(Game(players=4, seed=1), 0)
+    >>> game = Game(players=4, seed=1)
+    >>> game.apply("keep HOR6 HOR7 MYS7"); game.apply("keep MYT5 LOV5 FAN7")
+    >>> evaluate(game, 0)   # after setup: all alike
     (0.25, 0.0)
     """
     if game.is_over:

@@ -6,10 +6,11 @@ state. Each *simulation*:
 
 1. samples a determinization of the view (:func:`~pastiche_core.ai.determinize.determinize`):
    the hidden cards dealt consistently with everything the player has seen;
-2. walks down the tree of the player's own decisions: at each, the moves
-   legal in this determinization are *available*; an available move never
-   tried is tried first, else the one with the best upper confidence bound
-   (UCB1 with availability counts, as information-set MCTS does);
+2. plays one of the root's candidate moves (see below), then walks down the
+   tree of the player's own later decisions: at each, the moves legal in this
+   determinization are *available*; an available move never tried is tried
+   first, else the one with the best upper confidence bound (UCB1 with
+   availability counts, as information-set MCTS does);
 3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
    seat's decisions (the opponents are modelled by the policy), and every
    decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
@@ -22,7 +23,15 @@ state. Each *simulation*:
 The tree holds only the player's own information sets: nodes are keyed by the
 player's moves, whatever the other seats did in between. At the root the moves
 are the decision's *compact action set* (:func:`candidate_moves`); below it,
-the policy's :data:`TREE_WIDTH` best moves.
+the policy's :data:`TREE_WIDTH` best moves, for :data:`TREE_DEPTH` decisions.
+
+**The root: sequential halving.** With a few dozen simulations and a dozen
+candidates, the estimates are noisy, and most of the noise is the deal. The
+root therefore shares its budget by sequential halving with common random
+numbers: in rounds of equal budget, every remaining candidate is simulated on
+the same deals with the same playout draws (a *batch* per deal), and after
+each round the better half (by mean win probability) goes on; the last
+survivor is the answer. ``Settings(root="ucb")`` uses UCB1 at the root too.
 
 **Compact action set.** Keeps, chooses, End Flag cards, Writes, Reads and Pass
 are the decision's moves as they are. Publishes are not the card-level
@@ -132,15 +141,28 @@ SHRINK = 1.0
 class Settings:
     """The search's parameters; the defaults are the module's constants.
 
+    ``root`` is how the root's moves share the simulations: ``"halving"``
+    (sequential halving with common random numbers, the default) or
+    ``"ucb"`` (UCB1, as at the other nodes).
+
     >>> Settings().horizon_rounds == HORIZON_ROUNDS
     True
+    >>> Settings(root="best-first")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: root must be 'halving' or 'ucb', got 'best-first'
     """
 
+    root: str = "halving"
     exploration: float = EXPLORATION
     horizon_rounds: int = HORIZON_ROUNDS
     tree_width: int = TREE_WIDTH
     tree_depth: int = TREE_DEPTH
     shrink: float = SHRINK
+
+    def __post_init__(self) -> None:
+        if self.root not in ("halving", "ucb"):
+            raise InvalidArgumentError(f"root must be 'halving' or 'ucb', got {self.root!r}")
 
 
 DEFAULT_SETTINGS = Settings()
@@ -377,7 +399,8 @@ class MoveStats:
     less the best other player's; both start from the search's average with
     the weight of :data:`SHRINK` simulations, so a move tried once is not
     ranked on one lucky playout. ``prior`` is the playout policy's value of
-    the move, in points.
+    the move, in points. ``rounds`` is how many rounds of sequential halving
+    the move took part in (0 with a UCB root).
     """
 
     move: Move
@@ -385,15 +408,19 @@ class MoveStats:
     win: float
     margin: float
     prior: float
+    rounds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """The answer of :func:`search`: the candidate moves ranked best first, and the work done.
 
-    Moves that some simulation tried come first, by estimated win probability
-    (then visits); moves the budget did not reach follow in the policy's
-    order with 0 visits and the search's average estimates. ``complete`` is
+    Moves that some simulation tried come first: by the number of halving
+    rounds they survived, then by estimated win probability (then visits). A
+    move dropped in an early round may show a higher estimate, from fewer
+    simulations, than one that went on: the halving compared them on the same
+    deals. Moves the budget did not reach follow in the policy's order with 0
+    visits and the search's average estimates. ``complete`` is
     ``False`` when the wall-clock ceiling stopped the simulations, when a
     candidate was never tried, or when the solver was cut short.
     """
@@ -452,6 +479,130 @@ class _Node:
         return chosen, children[chosen], False
 
 
+class _Searcher:
+    """The state of one search: the view, the tree, the policy and the settings."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        knowledge: Knowledge,
+        moves: Sequence[Move],
+        policy: PlayoutPolicy,
+        settings: Settings,
+        deadline: float | None,
+    ) -> None:
+        self.view = view
+        self.knowledge = knowledge
+        self.moves = moves
+        self.policy = policy
+        self.settings = settings
+        self.deadline = deadline
+        self.root = _Node()
+        self.run = 0
+        self.stopped = False
+
+    def out_of_time(self) -> bool:
+        """Whether the wall-clock ceiling has passed (then the search stops)."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    def simulate(self, first: Move | None, deal: random.Random, play: random.Random) -> None:
+        """One simulation: a determinization from ``deal``, the tree, a playout from ``play``.
+
+        ``first`` forces the root move (sequential halving); ``None`` lets UCB choose it.
+        """
+        settings, policy, player = self.settings, self.policy, self.view.player
+        game = determinize(self.view, deal, self.knowledge)
+        until = game.turn + settings.horizon_rounds * self.view.players
+        path: list[_Node] = []
+        node = self.root
+        grow = True
+        while not game.is_over and game.turn < until:
+            if grow and game.to_move == player and len(path) < settings.tree_depth:
+                if not path and first is not None:
+                    move = first
+                    child = node.children.get(move)
+                    new = child is None
+                    if child is None:
+                        child = node.children[move] = _Node()
+                    child.available += 1
+                    node = child
+                else:
+                    if path:
+                        ranked = policy.ranked(Situation.of_game(game, player))
+                        available = [move for _, move in ranked[: settings.tree_width]]
+                    else:
+                        available = list(self.moves)
+                    move, node, new = node.select(available, settings.exploration)
+                path.append(node)
+                grow = not new
+            else:
+                move = policy.game_move(game, play)
+            game.apply(move)
+        win, margin = evaluate(game, player)
+        for node in (self.root, *path):
+            node.visits += 1
+            node.wins += win
+            node.margin += margin
+        self.run += 1
+
+    def ucb(self, simulations: int, seed: int) -> None:
+        """UCB1 at the root: one generator for every simulation."""
+        rng = random.Random(seed)
+        for _ in range(simulations):
+            if self.out_of_time():
+                return
+            self.simulate(None, rng, rng)
+
+    def halving(self, simulations: int, seed: int) -> dict[Move, int]:
+        """Sequential halving at the root, with common random numbers; the round each move reached.
+
+        Rounds split the budget evenly; in a round every remaining move is
+        simulated on the same deals and the same playout draws (one *batch* per
+        deal), then the better half (by mean win probability) goes on.
+        """
+        remaining = list(self.moves)
+        reached = dict.fromkeys(remaining, 0)
+        rounds = max(1, math.ceil(math.log2(len(remaining))))
+        left = simulations
+        batch = 0
+        for round_index in range(rounds):
+            share = left // (rounds - round_index)
+            batches = max(1, share // len(remaining))
+            for _ in range(batches):
+                if left < 1 or self.out_of_time():
+                    break
+                deal_seed = derive_seed(seed, "deal", batch)
+                play_seed = derive_seed(seed, "play", batch)
+                batch += 1
+                for move in remaining[:left]:  # a short budget reaches the first moves only
+                    if self.out_of_time():
+                        break
+                    self.simulate(move, random.Random(deal_seed), random.Random(play_seed))
+                    left -= 1
+            for move in remaining:
+                reached[move] = round_index + 1
+            if len(remaining) == 1 or self.stopped or left < 1:
+                break
+            children = self.root.children
+            remaining.sort(key=lambda move: -_mean(children.get(move)))
+            remaining = remaining[: math.ceil(len(remaining) / 2)]
+        # What the rounds left over (rounding) goes to the moves still in the race.
+        while left >= len(remaining) and not self.out_of_time():
+            deal_seed = derive_seed(seed, "deal", batch)
+            play_seed = derive_seed(seed, "play", batch)
+            batch += 1
+            for move in remaining:
+                self.simulate(move, random.Random(deal_seed), random.Random(play_seed))
+                left -= 1
+        return reached
+
+
+def _mean(node: _Node | None) -> float:
+    return node.wins / node.visits if node is not None and node.visits else -1.0
+
+
 def search(
     view: PlayerView,
     *,
@@ -483,67 +634,42 @@ def search(
         return SearchResult(view.player, view.phase, (), 0, 0, True, knowledge)
     sit = Situation.of_view(view)
     priors = {move: chooser.value(sit, move) for move in moves}
-    root = _Node()
-    run = 0
-    stopped = False
-    if moves:
-        rng = random.Random(seed)
-        player = view.player
-        horizon = settings.horizon_rounds * view.players
-        width, depth, exploration = settings.tree_width, settings.tree_depth, settings.exploration
-        for _ in range(simulations):
-            if deadline is not None and time.monotonic() >= deadline:
-                stopped = True
-                break
-            game = determinize(view, rng, knowledge)
-            until = game.turn + horizon
-            path: list[_Node] = []
-            node = root
-            grow = True
-            while not game.is_over and game.turn < until:
-                if grow and game.to_move == player and len(path) < depth:
-                    if path:
-                        ranked = chooser.ranked(Situation.of_game(game, player))
-                        available = [move for _, move in ranked[:width]]
-                    else:
-                        available = moves
-                    move, node, new = node.select(available, exploration)
-                    path.append(node)
-                    grow = not new
-                else:
-                    move = chooser.game_move(game, rng)
-                game.apply(move)
-            win, margin = evaluate(game, player)
-            root.visits += 1
-            root.wins += win
-            root.margin += margin
-            for node in path:
-                node.visits += 1
-                node.wins += win
-                node.margin += margin
-            run += 1
-    stats = _rank(moves, root, priors, settings.shrink)
-    complete = whole and not stopped and all(item.visits for item in stats)
-    return SearchResult(view.player, view.phase, stats, simulations, run, complete, knowledge)
+    searcher = _Searcher(view, knowledge, moves, chooser, settings, deadline)
+    if settings.root == "halving":
+        reached = searcher.halving(simulations, seed)
+    else:
+        searcher.ucb(simulations, seed)
+        reached = dict.fromkeys(moves, 0)
+    stats = _rank(moves, searcher.root, priors, settings.shrink, reached)
+    complete = whole and not searcher.stopped and all(item.visits for item in stats)
+    return SearchResult(
+        view.player, view.phase, stats, simulations, searcher.run, complete, knowledge
+    )
 
 
 def _rank(
-    moves: Sequence[Move], root: _Node, priors: dict[Move, float], shrink: float
+    moves: Sequence[Move],
+    root: _Node,
+    priors: dict[Move, float],
+    shrink: float,
+    reached: dict[Move, int],
 ) -> tuple[MoveStats, ...]:
-    """The root's moves with their estimates, tried moves first by win probability."""
+    """The root's moves with their estimates: tried moves first, by round reached then estimate."""
     mean_win = root.wins / root.visits if root.visits else 0.0
     mean_margin = root.margin / root.visits if root.visits else 0.0
-    tried: list[tuple[tuple[float, int, int], MoveStats]] = []
+    tried: list[tuple[tuple[int, float, int, int], MoveStats]] = []
     untried: list[MoveStats] = []
     for index, move in enumerate(moves):
         child = root.children.get(move)
         visits = child.visits if child is not None else 0
         if child is None or not visits:
-            untried.append(MoveStats(move, 0, mean_win, mean_margin, priors[move]))
+            untried.append(MoveStats(move, 0, mean_win, mean_margin, priors[move], 0))
             continue
         win = (child.wins + shrink * mean_win) / (visits + shrink)
         margin = (child.margin + shrink * mean_margin) / (visits + shrink)
-        tried.append(((-win, -visits, index), MoveStats(move, visits, win, margin, priors[move])))
+        key = (-reached[move], -win, -visits, index)
+        stats = MoveStats(move, visits, win, margin, priors[move], reached[move])
+        tried.append((key, stats))
     tried.sort(key=lambda item: item[0])
     return tuple(item for _, item in tried) + tuple(untried)
 
