@@ -16,7 +16,15 @@ Move.parse('keep ...')
 
 from __future__ import annotations
 
-from .analyse import HINT_FORMAT, HINT_VERSION, Analysis, RankedMove, analyse, explain
+from .analyse import (
+    HINT_FORMAT,
+    HINT_VERSION,
+    Analysis,
+    RankedMove,
+    analyse,
+    explain,
+    load_view,
+)
 from .determinize import Knowledge, determinize
 from .playout import PlayoutPolicy, PolicyBot, Weights, evaluate
 from .search import (
@@ -51,6 +59,7 @@ __all__ = [
     "determinize",
     "evaluate",
     "explain",
+    "load_view",
     "search",
     "simulations_for",
 ]

@@ -422,9 +422,9 @@ def _fit(card: Card, hand: Sequence[Card]) -> str:
         return f"pairs with {same[0]}"
     if same:
         return f"a {_ordinal(len(same) + 1)} {card.rank} with {format_cards(same)}"
-    near = [other for other in hand if abs(other.rank - card.rank) == 1]
+    near = sorted({other.rank for other in hand if abs(other.rank - card.rank) == 1})
     if near:
-        return f"next to {format_cards(near)}"
+        return "next to the " + " and ".join(f"{rank}s" for rank in near) + " in hand"
     return ""
 
 

@@ -264,7 +264,7 @@ class PlayoutPolicy:
     ['keep HOR7 HOR8 FAN10', 'keep MYT1 HOR7 HOR8']
     """
 
-    __slots__ = ("combinations", "explore", "weights")
+    __slots__ = ("_specs", "combinations", "explore", "weights")
 
     def __init__(
         self,
@@ -276,6 +276,7 @@ class PlayoutPolicy:
         self.explore = explore
         self.combinations = combinations
         self.weights = weights
+        self._specs: tuple[Catalogue, tuple[_Spec, ...]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -299,6 +300,19 @@ class PlayoutPolicy:
 
     def __setstate__(self, state: tuple[float, int, Weights]) -> None:
         self.explore, self.combinations, self.weights = state
+        self._specs = None
+
+    def _publishable(self, catalogue: Catalogue) -> tuple[_Spec, ...]:
+        """The catalogue's publishable Novels as ``(id, points, pattern, size)``, kept per policy."""
+        cached = self._specs
+        if cached is None or cached[0] is not catalogue:
+            specs = tuple(
+                (spec.id, spec.points, spec.pattern, spec.pattern.size)
+                for spec in catalogue.publishable
+                if spec.pattern is not None
+            )
+            cached = self._specs = (catalogue, specs)
+        return cached[1]
 
     # ------------------------------------------------------------------
     def ranked(self, sit: Situation, *, publishes: int = 3) -> list[tuple[float, Move]]:
@@ -463,38 +477,41 @@ class PlayoutPolicy:
         citable = sum(own) + sum(others)
         turns_left = sit.turns_left
         w = self.weights
-        best: list[tuple[float, int, str, tuple[int, ...], bool]] = []
+        best: list[tuple[float, int, str, _Runs, bool]] = []
         order = 0
-        for spec in sit.catalogue.publishable:
-            pattern = spec.pattern
-            if pattern is None or sit.supply.get(spec.id, 0) <= 0 or spec.id in held:
+        supply = sit.supply
+        for novel, points, pattern, size in self._publishable(sit.catalogue):
+            if supply.get(novel, 0) <= 0 or novel in held:
                 continue  # R6
-            size = pattern.size
             if size is not None:
                 if size > size_limit:
                     continue
                 fewest = max(1, size - citable)
-                bound = spec.points * _maturity(fewest, w.maturity) - w.card_cost * fewest
+                bound = points * _maturity(fewest, w.maturity) - w.card_cost * fewest
                 if bound <= floor:
                     continue
-            for combo in _combinations(spec.id, pattern, available, self.combinations):
-                pastiche = any(others[rank] for rank in combo)
+            for runs in _combinations(pattern, available, self.combinations):
+                pastiche = False
+                for rank, _ in runs:
+                    if others[rank]:
+                        pastiche = True
+                        break
                 for cite_first in (False, True) if pastiche else (False,):
-                    costs = _costs(combo, in_hand, own, others, cite_first, len(hand))
+                    costs = _costs(runs, in_hand, own, others, cite_first, len(hand))
                     if costs is None:
                         continue
-                    value = _publish_value(spec.points, *costs, turns_left, w)
+                    value = _publish_value(points, costs[0], costs[1], turns_left, w)
                     if value <= floor:
                         continue
                     order += 1
-                    best.append((-value, order, spec.id, combo, cite_first))
+                    best.append((-value, order, novel, runs, cite_first))
         if not best:
             return []
         best.sort()
         found: dict[Publish, float] = {}
         lookup = _Lookup(sit)
-        for negative, _, novel, combo, cite_first in best:
-            move = _fill(novel, combo, lookup, cite_first, counts)
+        for negative, _, novel, runs, cite_first in best:
+            move = _fill(novel, runs, lookup, cite_first, counts)
             if move is not None and move not in found:
                 found[move] = -negative
                 if len(found) >= limit:
@@ -502,20 +519,36 @@ class PlayoutPolicy:
         return [(value, move) for move, value in found.items()]
 
 
-def _combinations(
-    novel: str, pattern: Pattern, available: tuple[int, ...], limit: int
-) -> tuple[tuple[int, ...], ...]:
-    """The first ``limit`` rank combinations of ``pattern`` over ``available``.
+_Runs = tuple[tuple[int, int], ...]
+"""A rank multiset as ``(rank, count)`` runs, ranks ascending."""
+_Spec = tuple[str, int, Pattern, int | None]
+
+
+def _runs(combo: Sequence[int]) -> _Runs:
+    """``combo`` (sorted ranks) as runs: ``(7, 7, 9)`` is ``((7, 2), (9, 1))``."""
+    runs: list[tuple[int, int]] = []
+    for rank in combo:
+        if runs and runs[-1][0] == rank:
+            runs[-1] = (rank, runs[-1][1] + 1)
+        else:
+            runs.append((rank, 1))
+    return tuple(runs)
+
+
+def _combinations(pattern: Pattern, available: tuple[int, ...], limit: int) -> tuple[_Runs, ...]:
+    """The first ``limit`` rank combinations of ``pattern`` over ``available``, as runs.
 
     Cached for hashable patterns (every built-in kind); a user-defined pattern
     that cannot be hashed is asked each time.
     """
     if type(pattern) is Total:
-        return _total_combinations(pattern.count, pattern.target, available, limit)
+        found = _total_combinations(pattern.count, pattern.target, available, limit)
+        return tuple(_runs(combo) for combo in found)
     try:
         return _cached_combinations(cast(Hashable, pattern), available, limit)
     except TypeError:
-        return tuple(itertools.islice(pattern.combinations(available), limit))
+        listed = itertools.islice(pattern.combinations(available), limit)
+        return tuple(_runs(combo) for combo in listed)
 
 
 def _total_combinations(
@@ -573,43 +606,38 @@ def _total_combinations(
 @functools.lru_cache(maxsize=8192)
 def _cached_combinations(
     pattern: Hashable, available: tuple[int, ...], limit: int
-) -> tuple[tuple[int, ...], ...]:
+) -> tuple[_Runs, ...]:
     combinations = cast(Pattern, pattern).combinations(available)
-    return tuple(itertools.islice(combinations, limit))
+    return tuple(_runs(combo) for combo in itertools.islice(combinations, limit))
 
 
 def _costs(
-    combo: tuple[int, ...],
+    runs: _Runs,
     in_hand: Sequence[int],
     own: Sequence[int],
     others: Sequence[int],
     cite_first: bool,
     hand_size: int,
 ) -> tuple[int, int] | None:
-    """``(cards played, gifts)`` of filling ``combo`` one way, or ``None`` if R4 or R5 fails."""
+    """``(cards played, gifts)`` of filling ``runs`` one way, or ``None`` if R4 or R5 fails."""
     played = gifts = 0
     spare_own = False
-    previous = 0
-    for index, rank in enumerate(combo):
-        if rank == previous:
-            continue
-        previous = rank
-        need = 1
-        for later in combo[index + 1 :]:
-            if later != rank:
-                break
-            need += 1
-        take = min(need, own[rank])
-        if take and in_hand[rank]:
-            spare_own = True
-        need -= take
+    for rank, need in runs:
+        mine = own[rank]
+        cards = in_hand[rank]
+        if mine:
+            take = need if need < mine else mine
+            if cards:
+                spare_own = True
+            need -= take
         if cite_first:
-            cite = min(need, others[rank])
+            theirs = others[rank]
+            cite = need if need < theirs else theirs
             from_hand = need - cite
-            if from_hand > in_hand[rank]:
+            if from_hand > cards:
                 return None
         else:
-            from_hand = min(need, in_hand[rank])
+            from_hand = need if need < cards else cards
             cite = need - from_hand
             if cite > others[rank]:
                 return None
@@ -670,13 +698,11 @@ class _Lookup:
 
 
 def _fill(
-    novel: str, combo: tuple[int, ...], lookup: _Lookup, cite_first: bool, counts: _Counts
+    novel: str, runs: _Runs, lookup: _Lookup, cite_first: bool, counts: _Counts
 ) -> Publish | None:
     """The publish that :func:`_costs` costed, with its cards, citations and gifts."""
     hand, by_rank, own, others = lookup.hand, lookup.by_rank, lookup.own, lookup.others
-    need: dict[int, int] = {}
-    for rank in combo:
-        need[rank] = need.get(rank, 0) + 1
+    need = dict(runs)
     played: list[Card] = []
     cited: list[NovelRef] = []
     owed: dict[int, int] = {}

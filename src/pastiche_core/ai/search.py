@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
-from ..game import KEEP_SIZE, LegalMoves, Phase
+from ..game import KEEP_SIZE, Game, LegalMoves, Phase
 from ..gifts import gift_candidates, to_publish
 from ..moves import (
     Choose,
@@ -507,13 +507,17 @@ class _Searcher:
             self.stopped = True
         return self.stopped
 
-    def simulate(self, first: Move | None, deal: random.Random, play: random.Random) -> None:
-        """One simulation: a determinization from ``deal``, the tree, a playout from ``play``.
+    def deal(self, rng: random.Random) -> Game:
+        """A determinization of the view (see :func:`determinize`)."""
+        return determinize(self.view, rng, self.knowledge)
 
-        ``first`` forces the root move (sequential halving); ``None`` lets UCB choose it.
+    def simulate(self, first: Move | None, game: Game, play: random.Random) -> None:
+        """One simulation from the determinization ``game``: the tree, a playout from ``play``.
+
+        ``first`` forces the root move (sequential halving); ``None`` lets UCB
+        choose it. ``game`` is played on.
         """
         settings, policy, player = self.settings, self.policy, self.view.player
-        game = determinize(self.view, deal, self.knowledge)
         until = game.turn + settings.horizon_rounds * self.view.players
         path: list[_Node] = []
         node = self.root
@@ -553,7 +557,7 @@ class _Searcher:
         for _ in range(simulations):
             if self.out_of_time():
                 return
-            self.simulate(None, rng, rng)
+            self.simulate(None, self.deal(rng), rng)
 
     def halving(self, simulations: int, seed: int) -> dict[Move, int]:
         """Sequential halving at the root, with common random numbers; the round each move reached.
@@ -573,13 +577,13 @@ class _Searcher:
             for _ in range(batches):
                 if left < 1 or self.out_of_time():
                     break
-                deal_seed = derive_seed(seed, "deal", batch)
+                dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
                 play_seed = derive_seed(seed, "play", batch)
                 batch += 1
                 for move in remaining[:left]:  # a short budget reaches the first moves only
                     if self.out_of_time():
                         break
-                    self.simulate(move, random.Random(deal_seed), random.Random(play_seed))
+                    self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
                     left -= 1
             for move in remaining:
                 reached[move] = round_index + 1
@@ -590,11 +594,11 @@ class _Searcher:
             remaining = remaining[: math.ceil(len(remaining) / 2)]
         # What the rounds left over (rounding) goes to the moves still in the race.
         while left >= len(remaining) and not self.out_of_time():
-            deal_seed = derive_seed(seed, "deal", batch)
+            dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
             play_seed = derive_seed(seed, "play", batch)
             batch += 1
             for move in remaining:
-                self.simulate(move, random.Random(deal_seed), random.Random(play_seed))
+                self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
                 left -= 1
         return reached
 
