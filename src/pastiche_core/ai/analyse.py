@@ -143,7 +143,12 @@ class Analysis:
 
     @property
     def best(self) -> Move | None:
-        """The top-ranked move, ``None`` when there is nothing to decide."""
+        """The top-ranked move, ``None`` when there is nothing to decide.
+
+        >>> from pastiche_core import Game
+        >>> analyse(Game(players=3, seed=7).view(0), budget_ms=20).best is None
+        True
+        """
         return self.moves[0].move if self.moves else None
 
     def to_dict(self) -> dict[str, Any]:

@@ -187,7 +187,12 @@ class Situation:
 
     @classmethod
     def of_game(cls, game: Game, player: int) -> Situation:
-        """The situation of ``player`` in ``game`` (a determinization: every card is known)."""
+        """The situation of ``player`` in ``game`` (a determinization: every card is known).
+
+        >>> from pastiche_core import Game
+        >>> Situation.of_game(Game(players=3, seed=7), 2).phase
+        <Phase.KEEP: 'keep'>
+        """
         discard = game._discard
         top = discard[-1] if discard else None
         if top is not None and game.is_face_down(top):
@@ -209,7 +214,12 @@ class Situation:
 
     @classmethod
     def of_view(cls, view: PlayerView) -> Situation:
-        """The situation of the view's player."""
+        """The situation of the view's player.
+
+        >>> from pastiche_core import Game
+        >>> len(Situation.of_view(Game(players=3, seed=7).view(1)).hand)
+        3
+        """
         return cls(
             view.player,
             view.players,
@@ -320,6 +330,12 @@ class PlayoutPolicy:
 
         At most ``publishes`` publishes are included (the best). Ties keep the
         order in which the moves were generated.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> value, move = PlayoutPolicy().ranked(Situation.of_game(game, 2))[0]
+        >>> str(move), round(value, 2)
+        ('keep HOR7 HOR8 FAN10', 0.41)
         """
         if sit.phase is Phase.KEEP:
             scored = self._keeps(sit)
@@ -335,7 +351,13 @@ class PlayoutPolicy:
         return [scored[i] for i in order]
 
     def pick(self, sit: Situation, rng: random.Random) -> Move:
-        """The policy's move: the best, or the second best with probability ``explore``."""
+        """The policy's move: the best, or the second best with probability ``explore``.
+
+        >>> from pastiche_core import Game
+        >>> sit = Situation.of_game(Game(players=3, seed=7), 2)
+        >>> PlayoutPolicy(explore=0).pick(sit, random.Random(0))
+        Move.parse('keep HOR7 HOR8 FAN10')
+        """
         ranked = self.ranked(sit, publishes=1)
         if not ranked:
             raise ValueError(f"player {sit.player} has no move in the {sit.phase.value} phase")
@@ -344,7 +366,12 @@ class PlayoutPolicy:
         return ranked[0][1]
 
     def game_move(self, game: Game, rng: random.Random) -> Move:
-        """The policy's move for the player to move in ``game``."""
+        """The policy's move for the player to move in ``game``.
+
+        >>> from pastiche_core import Game
+        >>> PlayoutPolicy(explore=0).game_move(Game(players=3, seed=7), random.Random(0))
+        Move.parse('keep HOR7 HOR8 FAN10')
+        """
         return self.pick(Situation.of_game(game, game.to_move), rng)
 
     def value(self, sit: Situation, move: Move) -> float:
@@ -778,7 +805,13 @@ class PolicyBot:
         return f"PolicyBot(seed={self.seed!r}, explore={self.policy.explore!r})"
 
     def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
-        """The policy's move for the view's player; the first legal move if it finds none legal."""
+        """The policy's move for the view's player; the first legal move if it finds none legal.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> PolicyBot(1).choose(game.view(2), game.legal_moves)
+        Move.parse('keep HOR7 HOR8 FAN10')
+        """
         move = self.policy.pick(Situation.of_view(view), self._rng)
         return move if move in legal else legal[0]
 

@@ -271,7 +271,14 @@ class LeastFitPolicy:
     def choose(
         self, position: Position, option: PublishOption, constraints: Constraints | None = None
     ) -> tuple[Gift, ...]:
-        """The spare cards that fit least, per owner (R5)."""
+        """The spare cards that fit least, per owner (R5).
+
+        >>> from pastiche_core import Position
+        >>> from pastiche_core.options import make_option
+        >>> pos = Position.quick("SCI7 HOR7 MYT1 MAG13 LOV2", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
+        >>> LeastFitPolicy().choose(pos, make_option(pos, "kind-3", [7], [(1, 7), (2, 7)]))
+        (Gift(to=1, card=Card.parse('MYT1')), Gift(to=2, card=Card.parse('MAG13')))
+        """
         spare = gift_candidates(position, option, constraints)
         owed = option.gift_count
         if not owed:
@@ -401,6 +408,11 @@ class MoveStats:
     ranked on one lucky playout. ``prior`` is the playout policy's value of
     the move, in points. ``rounds`` is how many rounds of sequential halving
     the move took part in (0 with a UCB root).
+
+    >>> from pastiche_core import Game
+    >>> stats = search(Game(players=3, seed=7).view(2), simulations=8).moves[0]
+    >>> stats.visits, stats.rounds, 0 <= stats.win <= 1
+    (3, 2, True)
     """
 
     move: Move
@@ -423,6 +435,11 @@ class SearchResult:
     visits and the search's average estimates. ``complete`` is
     ``False`` when the wall-clock ceiling stopped the simulations, when a
     candidate was never tried, or when the solver was cut short.
+
+    >>> from pastiche_core import Game
+    >>> result = search(Game(players=3, seed=7).view(2), simulations=8)
+    >>> len(result.moves), result.simulations_run, result.complete
+    (4, 8, True)
     """
 
     player: int
@@ -435,7 +452,12 @@ class SearchResult:
 
     @property
     def best(self) -> Move | None:
-        """The top-ranked move, or ``None`` when there is nothing to decide."""
+        """The top-ranked move, or ``None`` when there is nothing to decide.
+
+        >>> from pastiche_core import Game
+        >>> search(Game(players=3, seed=7).view(0), simulations=8).best is None
+        True
+        """
         return self.moves[0].move if self.moves else None
 
 
@@ -755,7 +777,13 @@ class SearchBot:
         )
 
     def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
-        """The search's best move for ``view`` (one of ``legal``)."""
+        """The search's best move for ``view`` (one of ``legal``).
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> SearchBot(1, simulations=8).choose(game.view(2), game.legal_moves) in game.legal_moves
+        True
+        """
         if len(legal) == 1:
             return legal[0]
         try:
