@@ -31,9 +31,13 @@ from pastiche_core.ai.search import (
     Settings,
     candidate_moves,
     check_budget,
+    position_of,
     search,
     simulations_for,
 )
+from pastiche_core.options import option_key
+from pastiche_core.report import GOALS
+from pastiche_core.solver import best
 
 
 @given(
@@ -72,6 +76,24 @@ def test_the_compact_action_set_is_legal_and_covers_every_kind(
         assert (move in moves) == (move in game.legal_moves), move
     if next(game.publish_moves(), None) is not None:
         assert any(isinstance(move, Publish) for move in moves)
+    # The best publish of every solver goal is a candidate (R8, R9).
+    position = position_of(game.view(seat))
+    keys = {_key(game, seat, move) for move in moves if isinstance(move, Publish)}
+    for goal in GOALS:
+        found = best(position, goal=goal)
+        if found is not None:
+            assert option_key(position, found.option) in keys, goal
+
+
+def _key(game: Game, seat: int, move: Publish) -> object:
+    """The R8 key of a publish move: Novel, played ranks, (owner or -1, rank) of citations."""
+    cited = []
+    for ref in move.cited:
+        novel = game.novel(ref)
+        assert novel is not None
+        cited.append((-1 if ref.owner == seat else ref.owner, novel.cards[0].rank))
+    played = tuple(sorted(card.rank for card in move.played))
+    return (move.novel, played, tuple(sorted(cited)))
 
 
 def test_search_is_reproducible_and_follows_the_seed() -> None:

@@ -38,7 +38,8 @@ are the decision's moves as they are. Publishes are not the card-level
 publishes (there can be millions) but R8 options: the solver's options
 (:func:`~pastiche_core.solver.solve` with ``max_options`` =
 :data:`PUBLISH_OPTIONS`), the best option for each goal of
-:func:`~pastiche_core.solver.best`, and the policy's own best publishes, each
+:func:`~pastiche_core.solver.best` (found from the same report's Pareto fronts,
+R9), and the policy's own best publishes, each
 turned into a move by :func:`~pastiche_core.gifts.to_publish` with
 :class:`LeastFitPolicy` choosing the gifts.
 
@@ -68,11 +69,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import solver_fast
 from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
 from ..game import KEEP_SIZE, Game, LegalMoves, Phase
 from ..gifts import gift_candidates, to_publish
+from ..limits import Deadline
 from ..moves import (
     Choose,
     Draw,
@@ -86,8 +89,8 @@ from ..moves import (
 )
 from ..options import Constraints, PublishOption, option_key
 from ..position import Masterpiece, Position
-from ..report import GOALS
-from ..solver import best, solve
+from ..report import GOALS, goal_key
+from ..solver import solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .playout import PlayoutPolicy, Situation, card_fit, evaluate
@@ -380,11 +383,25 @@ def _publishes(
     options: dict[object, PublishOption] = {}
     for option in report.options:
         options.setdefault(option_key(position, option), option)
+    # Each goal's best, as solver.best picks it (R9), from the fronts the report already has.
+    catalogue = position.catalogue
+    order = {name: index for index, name in enumerate(catalogue)}
+    targets: dict[tuple[str, tuple[int, int]], None] = {}
     for goal in GOALS:
-        found = best(position, goal=goal, time_limit=time_limit)
+        ranked = [
+            (goal_key(goal, catalogue[name].points, costs), order[name], name, costs)
+            for name, front in report.pareto.items()
+            for costs in front
+        ]
+        if ranked:
+            _, _, name, costs = min(ranked)
+            targets.setdefault((name, costs), None)
+    clock = Deadline(time_limit)
+    for name, costs in targets:
+        found, finished = solver_fast.option_with_costs(position, name, costs, deadline=clock)
+        whole = whole and finished
         if found is not None:
-            options.setdefault(option_key(position, found.option), found.option)
-            whole = whole and found.complete
+            options.setdefault(option_key(position, found), found)
     gifts = LeastFitPolicy()
     moves: dict[Move, None] = {}
     for option in options.values():
