@@ -72,7 +72,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes', 'serve', 'tournament']
+    ['simulate', 'publishes', 'serve', 'tournament', 'hint']
     """
 
     name: str
@@ -635,6 +635,63 @@ def _run_tournament(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# hint
+# ----------------------------------------------------------------------
+def _configure_hint(parser: argparse.ArgumentParser) -> None:
+    from .ai.analyse import MAX_SEED
+    from .ai.search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, MAX_SIMULATIONS
+
+    parser.add_argument(
+        "file",
+        metavar="FILE.json",
+        help="a player's view (pastiche-view) or a game state (pastiche-state, with --player); "
+        "'-' reads stdin",
+    )
+    parser.add_argument(
+        "--player",
+        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        metavar="N",
+        help="whose hint it is: needed for a state, of which only that player's view is used",
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=_int_range("budget", 1, MAX_BUDGET_MS),
+        default=DEFAULT_BUDGET_MS,
+        metavar="N",
+        help=f"milliseconds of thinking, 1 to {MAX_BUDGET_MS:,} (default {DEFAULT_BUDGET_MS}); "
+        "turned into a fixed number of simulations, the time being only a ceiling",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=_int_range("simulations", 1, MAX_SIMULATIONS),
+        metavar="N",
+        help="run N simulations instead of the number the budget buys (the budget stays the "
+        "ceiling)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_int_range("seed", 0, MAX_SEED),
+        default=0,
+        metavar="S",
+        help="the analysis seed (default 0): same input and seed, same output",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the pastiche-hint document (see the package's hint.schema.json)",
+    )
+
+
+def _run_hint(args: argparse.Namespace) -> int:
+    from .ai.analyse import analyse, load_view
+
+    view = load_view(args.file, player=args.player)
+    analysis = analyse(view, budget_ms=args.budget_ms, seed=args.seed, simulations=args.simulations)
+    print(analysis.to_json() if args.json else analysis)
+    return EXIT_OK
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
@@ -660,6 +717,12 @@ COMMANDS: tuple[Command, ...] = (
         "play bots against each other, seats rotated; win rates with confidence intervals",
         _configure_tournament,
         _run_tournament,
+    ),
+    Command(
+        "hint",
+        "rank the moves of a player's decision with win chances and explanations (search)",
+        _configure_hint,
+        _run_hint,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""

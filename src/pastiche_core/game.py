@@ -187,6 +187,63 @@ class Game:
         self._public: list[_Public | None] | None = None
         self._trusted: tuple[Move, _Stamp] | None = None
 
+    @classmethod
+    def _compose(
+        cls,
+        *,
+        catalogue: Catalogue,
+        players: int,
+        seed: int,
+        rng: GameRng,
+        deck: list[Card],
+        discard: list[Card],
+        face_down: set[Card],
+        hands: list[set[Card]],
+        tables: list[dict[str, tuple[Card, ...]]],
+        supply: dict[str, int],
+        flag: tuple[int, Card] | None,
+        phase: Phase,
+        to_move: int,
+        current: int,
+        pending: tuple[Card, Card] | None,
+        turn: int,
+        passes: int,
+        trigger: int | None,
+        turns_left: int | None,
+        end_reason: str | None,
+    ) -> Game:
+        """A game in exactly this state, with no history and empty caches.
+
+        For the state reader and for determinizations, which check what they
+        compose; every slot is set here so a new cache cannot be forgotten.
+        """
+        game = cls.__new__(cls)
+        game.catalogue = catalogue
+        game.players = players
+        game.seed = seed
+        game.rng = rng
+        game.deck = deck
+        game._discard = discard
+        game._face_down = face_down
+        game._hands = hands
+        game._tables = tables
+        game.supply = supply
+        game.flag = flag
+        game.phase = phase
+        game.to_move = to_move
+        game.current = current
+        game.pending = pending
+        game.turn = turn
+        game.passes = passes
+        game.trigger = trigger
+        game.turns_left = turns_left
+        game.end_reason = end_reason
+        game.history = []
+        game._undo = []
+        game._public = None
+        game._trusted = None
+        return game
+
     # ------------------------------------------------------------------
     # Reading the state
     # ------------------------------------------------------------------

@@ -155,8 +155,8 @@ class PublishSegment:
             return found
         key = (code << 16) | (played << 8) | index
         memo = self._memo
-        found = memo.get(key)
-        if found is None:
+        cached = memo.get(key)
+        if cached is None:
             found = 0
             room = limit - played - owed  # R5: every gift is a card of the hand
             if self._floor[index] > room:
@@ -181,7 +181,8 @@ class PublishSegment:
                             following, played + from_hand, code + step, owed + extra
                         )
             memo[key] = found
-        return found
+            return found
+        return cached
 
     def _shapes(self) -> Iterator[tuple[tuple[_Shape, ...], tuple[tuple[int, int], ...], int, int]]:
         """(shape per rank, gifts owed per owner, moves in the shape, ways to give the gifts)."""

@@ -12,6 +12,7 @@ from pastiche_core.ai import (
     BOT_OPTIONS,
     BOTS,
     GreedyBot,
+    SearchBot,
     make_bot,
     match_result,
     play_match,
@@ -45,9 +46,12 @@ def first_move_bot(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def test_the_registry_names_the_bots() -> None:
-    assert list(BOTS) == ["random", "greedy"]
+    assert list(BOTS) == ["random", "greedy", "search"]
     assert isinstance(make_bot("random", 4), RandomBot)
     assert isinstance(make_bot("greedy", 4), GreedyBot)
+    searching = make_bot("search", 4, budget_ms=120)
+    assert isinstance(searching, SearchBot)
+    assert (searching.seed, searching.budget_ms) == (4, 120)
     assert BOT_OPTIONS == ("budget_ms", "catalogue")
 
 
@@ -62,12 +66,12 @@ def test_make_bot_passes_each_bot_only_the_options_it_takes() -> None:
 @pytest.mark.parametrize(
     ("name", "seed", "options", "message"),
     [
-        ("robot", 1, {}, "unknown bot 'robot': expected one of random, greedy"),
+        ("robot", 1, {}, "unknown bot 'robot': expected one of random, greedy, search"),
         (3, 1, {}, "unknown bot 3"),
         ("greedy", "1", {}, "seed must be an integer"),
         ("greedy", True, {}, "seed must be an integer"),
         ("greedy", 1, {"depth": 2}, "unknown bot option 'depth'"),
-        ("greedy", 1, {"budget_ms": 0}, "budget_ms must be from 1 to 600,000, got 0"),
+        ("greedy", 1, {"budget_ms": 0}, "budget_ms must be from 1 to 10,000, got 0"),
         ("greedy", 1, {"budget_ms": 1.5}, "budget_ms must be an integer"),
         ("greedy", 1, {"catalogue": "default"}, "catalogue must be a Catalogue"),
     ],

@@ -39,8 +39,8 @@ def position_of(view: PlayerView, catalogue: Catalogue | None = None) -> Positio
     The hand is the view's; every novel on the table with exactly one card is a
     Masterpiece with id ``"OWNER:NOVEL"`` (the game's reference, so options turn
     into moves); the player's own novels are held (R6); the supply is the
-    view's. The view carries no catalogue: give the game's (default: the
-    default catalogue). A view of another catalogue raises
+    view's publishable Novels. The catalogue is the view's unless ``catalogue``
+    is given. A view that does not match the catalogue raises
     :class:`~pastiche_core.errors.InvalidArgumentError` naming the Novel.
 
     >>> from pastiche_core import Game, parse_cards
@@ -55,7 +55,7 @@ def position_of(view: PlayerView, catalogue: Catalogue | None = None) -> Positio
     ...
     pastiche_core.errors.InvalidArgumentError: the view's table holds novel 'run-9', which catalogue 'default' does not have: give the game's catalogue
     """
-    cat = catalogue if catalogue is not None else Catalogue.default()
+    cat = catalogue if catalogue is not None else view.catalogue
     masterpieces = []
     held = set()
     for table in view.tables:

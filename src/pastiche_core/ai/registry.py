@@ -7,7 +7,7 @@ others are for other bots: a time budget means nothing to a random player).
 Adding a bot is one entry in :data:`BOTS`.
 
 >>> sorted(BOTS)
-['greedy', 'random']
+['greedy', 'random', 'search']
 >>> make_bot("greedy", seed=3)
 GreedyBot(seed=3)
 >>> make_bot("random", seed=3, budget_ms=300)  # a budget is for bots that search
@@ -25,6 +25,7 @@ from ..bots import Bot, RandomBot
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from .greedy import GreedyBot
+from .search import MAX_BUDGET_MS, SearchBot
 
 __all__ = ["BOTS", "BOT_OPTIONS", "MAX_BUDGET_MS", "BotFactory", "check_bot_names", "make_bot"]
 
@@ -34,6 +35,7 @@ BotFactory = Callable[..., Bot]
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "search": SearchBot,
 }
 """The registered bots by name, in the order the command line lists them."""
 
@@ -42,9 +44,6 @@ BOT_OPTIONS = ("budget_ms", "catalogue")
 
 ``budget_ms`` is a thinking budget per decision in milliseconds (for bots that
 search); ``catalogue`` is the game's :class:`~pastiche_core.catalogue.Catalogue`."""
-
-MAX_BUDGET_MS = 600_000
-"""The largest ``budget_ms`` accepted: ten minutes per decision."""
 
 
 def check_bot_names(names: object) -> tuple[str, ...]:
@@ -55,7 +54,7 @@ def check_bot_names(names: object) -> tuple[str, ...]:
     >>> check_bot_names(["greedy", "grumpy"])
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy
+    pastiche_core.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
     """
     if isinstance(names, str | bytes) or not hasattr(names, "__iter__"):
         raise InvalidArgumentError(f"bots must be a list of bot names, got {quote(names)}")
@@ -108,14 +107,16 @@ def make_bot(name: str, seed: int, **options: Any) -> Bot:
     Unknown names and options, and option values out of range, raise
     :class:`~pastiche_core.errors.InvalidArgumentError` naming them.
 
-    >>> make_bot("search", 1)
+    >>> make_bot("search", 1, budget_ms=100)
+    SearchBot(seed=1, budget_ms=100)
+    >>> make_bot("grumpy", 1)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'search': expected one of random, greedy
+    pastiche_core.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
     >>> make_bot("greedy", 1, budget_ms=0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: budget_ms must be from 1 to 600,000, got 0
+    pastiche_core.errors.InvalidArgumentError: budget_ms must be from 1 to 10,000, got 0
     >>> make_bot("greedy", 1, depth=3)
     Traceback (most recent call last):
     ...

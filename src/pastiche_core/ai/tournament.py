@@ -334,7 +334,7 @@ def run_tournament(
     >>> run_tournament(["greedy", "random", "robot"], games=3)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'robot': expected one of random, greedy
+    pastiche_core.errors.InvalidArgumentError: unknown bot 'robot': expected one of random, greedy, search
     >>> run_tournament(["greedy", "random", "random"], games=0)
     Traceback (most recent call last):
     ...

@@ -287,31 +287,28 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     supply = _read_supply(root["supply"], "$.supply", cat)
     history = _read_history(root.get("history", []), "$.history")
 
-    game = Game.__new__(Game)
-    game.catalogue = cat
-    game.players = players
-    game.seed = seed
-    game.rng = GameRng(rng_state)
-    game.deck = deck
-    game._discard = discard
-    game._face_down = face_down
-    game._hands = hands
-    game._tables = tables
-    game.supply = supply
-    game.flag = flag
-    game.phase = phase
-    game.to_move = to_move
-    game.current = current
-    game.pending = pending
-    game.turn = turn
-    game.passes = passes
-    game.trigger = trigger
-    game.turns_left = turns_left
-    game.end_reason = end_reason
-    game.history = []
-    game._undo = []
-    game._public = None
-    game._trusted = None
+    game = Game._compose(
+        catalogue=cat,
+        players=players,
+        seed=seed,
+        rng=GameRng(rng_state),
+        deck=deck,
+        discard=discard,
+        face_down=face_down,
+        hands=hands,
+        tables=tables,
+        supply=supply,
+        flag=flag,
+        phase=phase,
+        to_move=to_move,
+        current=current,
+        pending=pending,
+        turn=turn,
+        passes=passes,
+        trigger=trigger,
+        turns_left=turns_left,
+        end_reason=end_reason,
+    )
     from ..invariants import check_invariants  # here: it imports this package in turn
 
     check_invariants(game)

@@ -69,6 +69,7 @@ BOTS: Mapping[str, BotFactory] = MappingProxyType(
     {
         "random": RandomBot,
         "greedy": functools.partial(make_bot, "greedy"),
+        "search": functools.partial(make_bot, "search"),
     }
 )
 """The bots a game may seat, by name (:mod:`pastiche_core.ai`): adding one is one line here."""

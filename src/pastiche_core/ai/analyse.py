@@ -1,0 +1,620 @@
+"""Hints: "what should I do now, and why?" for one player's view (R16).
+
+:func:`analyse` searches the view's decision (:func:`~pastiche_core.ai.search.search`)
+and returns an :class:`Analysis`: the candidate moves ranked best first, each
+with its estimated chance of winning, its expected final score margin (the
+player's score less the best other score), the simulations behind the
+estimates and a one-line explanation built from facts of the position — the
+points a publish scores now or once read down, the gifts and to whom, the
+copies of the Novel left in the supply, the cards kept, what a rival could
+publish with the gifts (the solver run on the cards the player knows to be in
+that rival's hand), the countdown of the end game.
+
+Its :meth:`~Analysis.to_dict` is the ``pastiche-hint`` document of the hint
+contract (``pastiche_core.io.schema("hint")``); the same view, budget and
+seed give the same document, byte for byte, and it depends on nothing the
+player cannot see.
+
+>>> from pastiche_core import Game
+>>> game = Game(players=4, seed=3)
+>>> analysis = analyse(game.view(2), simulations=16, seed=1)
+>>> analysis.moves[0].move in game.legal_moves, analysis.to_dict()["format"]
+(True, 'pastiche-hint')
+>>> analyse(game.view(0), budget_ms=50).moves   # not player 0's decision
+()
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from ..cards import Card, format_cards
+from ..errors import InvalidArgumentError, InvalidStateError
+from ..game import END_THRESHOLD, Phase
+from ..io.files import read_file
+from ..io.jsontext import MAX_JSON_BYTES, loads
+from ..io.state import STATE_FORMAT, state_from_dict
+from ..io.view import VIEW_FORMAT, view_from_dict
+from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
+from ..position import Masterpiece, Position
+from ..solver import best
+from ..view import PlayerView
+from .determinize import Knowledge
+from .playout import PlayoutPolicy
+from .search import (
+    DEFAULT_BUDGET_MS,
+    SearchResult,
+    candidate_moves,
+    check_budget,
+    check_simulations,
+    search,
+    simulations_for,
+)
+
+__all__ = [
+    "HINT_FORMAT",
+    "HINT_VERSION",
+    "MAX_SEED",
+    "RIVAL_CHECKS",
+    "Analysis",
+    "RankedMove",
+    "analyse",
+    "explain",
+    "load_view",
+]
+
+HINT_FORMAT = "pastiche-hint"
+"""The ``format`` of the hint document."""
+HINT_VERSION = 1
+"""The version of the hint document."""
+MAX_SEED = 2**64 - 1
+"""The largest seed an analysis accepts (seeds are 64-bit, from 0)."""
+RIVAL_CHECKS = 6
+"""Publishes, from the top of the ranking, whose explanation asks the solver what the
+gifts' recipients could publish with them (each check is one solver call)."""
+_RIVAL_TIME = 0.05
+"""Seconds one rival check may take (a safety net; it takes about a millisecond)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankedMove:
+    """One ranked move of an :class:`Analysis` (one entry of the hint document's ``moves``).
+
+    >>> from pastiche_core import Move
+    >>> RankedMove(Move.parse("draw"), 0.4, 1.25, 30, "draws").to_dict()["move"]
+    'draw'
+    """
+
+    move: Move
+    win_probability: float
+    margin: float
+    visits: int
+    explanation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as the hint document writes it.
+
+        >>> from pastiche_core import Move
+        >>> RankedMove(Move.parse("pass"), 0.5, -1.0, 3, "nothing else").to_dict()
+        {'move': 'pass', 'win_probability': 0.5, 'margin': -1.0, 'visits': 3, 'explanation': 'nothing else'}
+        """
+        return {
+            "move": str(self.move),
+            "win_probability": self.win_probability,
+            "margin": self.margin,
+            "visits": self.visits,
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The answer to "what should I do now, and why?" for one view.
+
+    ``moves`` are ranked best first (empty when the player has nothing to
+    decide: not their move, or the game is over). ``simulations`` is the work
+    the budget bought and ``simulations_run`` the work done; ``complete`` is
+    ``False`` when the budget's wall-clock ceiling stopped the search early or
+    cut an explanation short, when a candidate move was never simulated or
+    when the solver was cut short: only then may the same input give another
+    answer. ``str`` is a table; ``to_dict`` is the hint document.
+
+    >>> from pastiche_core import Game
+    >>> analysis = analyse(Game(players=3, seed=7).view(2), simulations=8, seed=2)
+    >>> analysis
+    <Analysis player 2, keep: 4 moves, best 'keep ...' ...% (...), 8 of 8 simulations, complete>
+    """
+
+    player: int
+    phase: Phase
+    budget_ms: int
+    seed: int
+    complete: bool
+    moves: tuple[RankedMove, ...]
+    simulations: int
+    simulations_run: int
+
+    @property
+    def best(self) -> Move | None:
+        """The top-ranked move, ``None`` when there is nothing to decide.
+
+        >>> from pastiche_core import Game
+        >>> analyse(Game(players=3, seed=7).view(0), budget_ms=20).best is None
+        True
+        """
+        return self.moves[0].move if self.moves else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``pastiche-hint`` document (see ``pastiche_core.io.schema("hint")``).
+
+        >>> from pastiche_core import Game
+        >>> data = analyse(Game(players=3, seed=7).view(0), budget_ms=20).to_dict()
+        >>> data
+        {'format': 'pastiche-hint', 'version': 1, 'player': 0, 'phase': 'keep', 'budget_ms': 20, 'seed': 0, 'complete': True, 'moves': []}
+        """
+        return {
+            "format": HINT_FORMAT,
+            "version": HINT_VERSION,
+            "player": self.player,
+            "phase": self.phase.value,
+            "budget_ms": self.budget_ms,
+            "seed": self.seed,
+            "complete": self.complete,
+            "moves": [move.to_dict() for move in self.moves],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The hint document as JSON text, keys in contract order.
+
+        >>> from pastiche_core import Game
+        >>> print(analyse(Game(players=3, seed=7).view(0), budget_ms=20).to_json(None))
+        {"format": "pastiche-hint", "version": 1, "player": 0, "phase": "keep", "budget_ms": 20, "seed": 0, "complete": true, "moves": []}
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def _status(self) -> str:
+        return "complete" if self.complete else "incomplete"
+
+    def __repr__(self) -> str:
+        if not self.moves:
+            return (
+                f"<Analysis player {self.player}, {self.phase.value}: nothing to decide, "
+                f"{self._status()}>"
+            )
+        top = self.moves[0]
+        return (
+            f"<Analysis player {self.player}, {self.phase.value}: {len(self.moves)} moves, "
+            f"best '{top.move}' {top.win_probability:.0%} ({top.margin:+.2f}), "
+            f"{self.simulations_run} of {self.simulations} simulations, {self._status()}>"
+        )
+
+    def _header(self) -> str:
+        return (
+            f"hint for player {self.player} ({self.phase.value}), budget {self.budget_ms} ms, "
+            f"seed {self.seed}: {self.simulations_run} of {self.simulations} simulations, "
+            f"{self._status()}"
+        )
+
+    def __str__(self) -> str:
+        """The ranking as a table: rank, move, win chance, margin, visits, explanation.
+
+        >>> from pastiche_core import Game
+        >>> print(analyse(Game(players=3, seed=7).view(0), budget_ms=20))
+        hint for player 0 (keep), budget 20 ms, seed 0: 0 of 0 simulations, complete
+        nothing to decide: it is not this player's decision
+        """
+        lines = [self._header()]
+        if not self.moves:
+            lines.append(self._nothing)
+            return "\n".join(lines)
+        rows = [("#", "move", "win", "margin", "visits", "why")]
+        for rank, entry in enumerate(self.moves, start=1):
+            rows.append(
+                (
+                    str(rank),
+                    str(entry.move),
+                    f"{entry.win_probability:.0%}",
+                    f"{entry.margin:+.2f}",
+                    str(entry.visits),
+                    entry.explanation,
+                )
+            )
+        widths = [max(len(row[col]) for row in rows) for col in range(5)]
+        right = (True, False, True, True, True)
+        for row in rows:
+            cells = [
+                row[col].rjust(widths[col]) if right[col] else row[col].ljust(widths[col])
+                for col in range(5)
+            ]
+            lines.append("  ".join([*cells, row[5]]).rstrip())
+        return "\n".join(lines)
+
+    @property
+    def _nothing(self) -> str:
+        if self.phase is Phase.OVER:
+            return "nothing to decide: the game is over"
+        return "nothing to decide: it is not this player's decision"
+
+    def _repr_html_(self) -> str:
+        """The ranking as an HTML table (Jupyter).
+
+        >>> from pastiche_core import Game
+        >>> "<table" in analyse(Game(players=3, seed=7).view(2), simulations=4)._repr_html_()
+        True
+        """
+        head = f"<p>{html.escape(self._header())}</p>"
+        if not self.moves:
+            return head + f"<p>{html.escape(self._nothing)}</p>"
+        cells = "".join(
+            "<tr>"
+            f"<td>{rank}</td><td><code>{html.escape(str(entry.move))}</code></td>"
+            f"<td>{entry.win_probability:.0%}</td><td>{entry.margin:+.2f}</td>"
+            f"<td>{entry.visits}</td><td>{html.escape(entry.explanation)}</td>"
+            "</tr>"
+            for rank, entry in enumerate(self.moves, start=1)
+        )
+        return (
+            head + "<table><thead><tr><th>#</th><th>move</th><th>win</th><th>margin</th>"
+            f"<th>visits</th><th>why</th></tr></thead><tbody>{cells}</tbody></table>"
+        )
+
+
+def load_view(
+    source: str | os.PathLike[str], *, player: int | None = None, stdin: IO[Any] | None = None
+) -> PlayerView:
+    """The view a hint is asked for: a view JSON, or a state JSON and a ``player``.
+
+    ``source`` is a file (read with the library's bounded file reader) or
+    ``"-"`` for standard input. A ``pastiche-view`` document is read by
+    :func:`~pastiche_core.io.view.view_from_dict`; ``player``, if given, must be
+    its player. A ``pastiche-state`` document is read (and verified) by
+    :func:`~pastiche_core.io.state.state_from_dict` and needs ``player``: only
+    ``game.view(player)`` is used, so the hint is exactly the one the view
+    would get. Anything else raises
+    :class:`~pastiche_core.errors.InvalidStateError` naming the problem.
+
+    >>> import io
+    >>> from pastiche_core import Game
+    >>> state = Game(players=3, seed=7).to_json()
+    >>> load_view("-", player=1, stdin=io.StringIO(state)) == Game(players=3, seed=7).view(1)
+    True
+    >>> load_view("-", stdin=io.StringIO(state))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: a state holds every player's cards: say whose hint it is with --player
+    """
+    if str(source) == "-":
+        stream = sys.stdin if stdin is None else stdin
+        buffer = getattr(stream, "buffer", None)
+        raw: str | bytes = (
+            buffer.read(MAX_JSON_BYTES + 1)
+            if buffer is not None
+            else stream.read(MAX_JSON_BYTES + 1)
+        )
+    else:
+        raw = read_file(source, what="hint file")
+    data = loads(raw, expected="a view or state JSON object")
+    kind = data.get("format") if isinstance(data, Mapping) else None
+    if kind == STATE_FORMAT:
+        if player is None:
+            raise InvalidStateError(
+                "a state holds every player's cards: say whose hint it is with --player"
+            )
+        game = state_from_dict(data)
+        if not 0 <= player < game.players:
+            raise InvalidStateError(
+                f"--player must be a seat from 0 to {game.players - 1}, got {player}"
+            )
+        return game.view(player)
+    if kind == VIEW_FORMAT or kind is None:
+        view = view_from_dict(data)
+        if player is not None and player != view.player:
+            raise InvalidStateError(
+                f"--player {player} does not match the view, which is player {view.player}'s"
+            )
+        return view
+    raise InvalidStateError(
+        f"$.format: expected {VIEW_FORMAT!r} or {STATE_FORMAT!r}, got {json.dumps(kind)[:60]}"
+    )
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InvalidArgumentError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    return seed
+
+
+def analyse(
+    view: PlayerView,
+    *,
+    budget_ms: int = DEFAULT_BUDGET_MS,
+    seed: int = 0,
+    simulations: int | None = None,
+) -> Analysis:
+    """Rank the moves of the view's decision, with estimates and explanations (see the module).
+
+    ``budget_ms`` (1 to :data:`~pastiche_core.ai.search.MAX_BUDGET_MS`) buys
+    :func:`~pastiche_core.ai.search.simulations_for` simulations and is the
+    wall-clock ceiling of the whole call; ``simulations`` (1 to
+    :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
+    budget buys, the ceiling staying ``budget_ms``. The same view, budget,
+    simulations and seed give the same analysis unless the ceiling stops it
+    (then ``complete`` is ``False``; explanations written after the ceiling
+    leave out what rivals could publish). A view with nothing to decide for its
+    player gives an empty ranking. Bad arguments raise
+    :class:`~pastiche_core.errors.InvalidArgumentError`.
+
+    >>> from pastiche_core import Game
+    >>> analyse(Game(players=3, seed=7).view(2), seed=-1)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: seed must be an integer from 0 to 2**64 - 1, got -1
+    """
+    start = time.monotonic()
+    budget = check_budget(budget_ms)
+    seed = _check_seed(seed)
+    planned = simulations_for(budget) if simulations is None else check_simulations(simulations)
+    if not isinstance(view, PlayerView):
+        raise InvalidArgumentError(f"view must be a PlayerView, got {type(view).__name__}")
+    deadline = start + budget / 1000
+    policy = PlayoutPolicy()
+    solver_time = max(0.001, min(2.0, deadline - time.monotonic()))
+    candidates = candidate_moves(view, policy=policy, time_limit=solver_time)
+    if not candidates[0]:
+        return Analysis(view.player, view.phase, budget, seed, True, (), 0, 0)
+    result = search(
+        view,
+        simulations=planned,
+        seed=seed,
+        deadline=deadline,
+        policy=policy,
+        candidates=candidates,
+    )
+    return _analysis(view, result, budget, seed, deadline)
+
+
+def _analysis(
+    view: PlayerView, result: SearchResult, budget: int, seed: int, deadline: float
+) -> Analysis:
+    ranked = []
+    rivals = RIVAL_CHECKS
+    complete = result.complete
+    for stats in result.moves:
+        check = isinstance(stats.move, Publish) and bool(stats.move.gifts) and rivals > 0
+        if check:
+            rivals -= 1
+            if time.monotonic() >= deadline:  # past the ceiling: the check is left out
+                check = complete = False
+        ranked.append(
+            RankedMove(
+                stats.move,
+                round(min(1.0, max(0.0, stats.win)), 3),
+                round(stats.margin, 2),
+                stats.visits,
+                explain(view, stats.move, result.knowledge, rivals=check),
+            )
+        )
+    return Analysis(
+        view.player,
+        view.phase,
+        budget,
+        seed,
+        complete,
+        tuple(ranked),
+        result.simulations,
+        result.simulations_run,
+    )
+
+
+# ----------------------------------------------------------------------
+# Explanations
+# ----------------------------------------------------------------------
+def _points(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _fit(card: Card, hand: Sequence[Card]) -> str:
+    """How ``card`` fits the hand: same rank, or a neighbour for a straight."""
+    same = [other for other in hand if other.rank == card.rank and other is not card]
+    if len(same) == 1:
+        return f"pairs with {same[0]}"
+    if same:
+        return f"a {_ordinal(len(same) + 1)} {card.rank} with {format_cards(same)}"
+    near = sorted({other.rank for other in hand if abs(other.rank - card.rank) == 1})
+    if near:
+        return "next to the " + " and ".join(f"{rank}s" for rank in near) + " in hand"
+    return ""
+
+
+def _ordinal(number: int) -> str:
+    return {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}.get(
+        number, f"{number}th"
+    )
+
+
+def _join(parts: Sequence[str]) -> str:
+    return "; ".join(part for part in parts if part)
+
+
+def _countdown(view: PlayerView) -> str:
+    if view.turns_left is None:
+        return ""
+    return f"{view.turns_left} turn{'s' if view.turns_left != 1 else ''} left"
+
+
+def _whose(view: PlayerView, owner: int) -> str:
+    return "your" if owner == view.player else f"player {owner}'s"
+
+
+def explain(view: PlayerView, move: Move, knowledge: Knowledge, *, rivals: bool = True) -> str:
+    """A one-line explanation of ``move`` in ``view``, from facts of the position.
+
+    With ``rivals``, a publish with gifts also says what each recipient could
+    then publish, from the gifts and the cards the player knows to be in
+    their hand (:class:`~pastiche_core.ai.determinize.Knowledge`), by the
+    solver.
+
+    >>> from pastiche_core import Game, Move
+    >>> game = Game(players=3, seed=7)
+    >>> view = game.view(2)
+    >>> explain(view, Move.parse("keep HOR7 HOR8 FAN10"), Knowledge.of(view))
+    'keeps HOR7 HOR8 FAN10, discards MYT1 face down'
+    """
+    if isinstance(move, Publish):
+        return _explain_publish(view, move, knowledge, rivals)
+    if isinstance(move, Read):
+        return _explain_read(view, move)
+    if isinstance(move, Draw):
+        if view.deck_size + len(view.discard) == 1:
+            return "takes the last card of the deck and the discard pile"
+        if view.deck_size < 2:
+            return _join(
+                [
+                    f"draws two cards, keeps one; the deck has {view.deck_size}, so the "
+                    "discard pile is reshuffled (R11)",
+                    _countdown(view),
+                ]
+            )
+        return _join([f"draws two of the {view.deck_size} deck cards, keeps one", _countdown(view)])
+    if isinstance(move, TakeDiscard):
+        top = view.discard[-1] if view.discard else None
+        if top is None:
+            return _join(["takes the face-down top discard, unseen", _countdown(view)])
+        return _join([f"takes {top} from the discard pile", _fit(top, view.hand), _countdown(view)])
+    if isinstance(move, Keep):
+        dropped = [card for card in view.hand if card not in move.cards]
+        text = f"keeps {format_cards(move.cards)}, discards {format_cards(dropped)} face down"
+        if len(move.discard) > 1:
+            text += f" with {move.discard[-1]} on top"
+        return text
+    if isinstance(move, Choose):
+        assert view.pending is not None
+        other = view.pending[1] if view.pending[0] is move.card else view.pending[0]
+        after = (view.player + 1) % view.players
+        return _join(
+            [
+                f"keeps {move.card}, discards {other} face up for player {after} to take",
+                _fit(move.card, view.hand),
+            ]
+        )
+    if isinstance(move, TakeFlag):
+        flag = view.catalogue.end_flag.points
+        rest = [card for card in view.hand if card is not move.card]
+        return _join(
+            [
+                f"puts {move.card} under the End Flag: +{_points(flag)} (R12)",
+                f"keeps {format_cards(rest)}" if rest else "",
+            ]
+        )
+    if isinstance(move, Pass):
+        return "no Write or Read is possible (R11)"
+    return str(move)  # pragma: no cover - every move kind is explained above
+
+
+def _explain_read(view: PlayerView, move: Read) -> str:
+    owner = move.source.owner
+    novel = move.source.novel
+    cards = next(item.cards for item in view.tables[owner] if item.novel == novel)
+    points = view.catalogue[novel].points
+    parts = [f"takes {move.card} from {_whose(view, owner)} {novel} ({len(cards)} cards)"]
+    if len(cards) == 2:
+        if owner == view.player:
+            parts.append(f"your {novel} becomes a Masterpiece: +{_points(points)}")
+        else:
+            parts.append(
+                f"player {owner}'s {novel} becomes a Masterpiece: +{_points(points)} for them"
+            )
+    parts.append(_fit(move.card, view.hand))
+    parts.append(_countdown(view))
+    return _join(parts)
+
+
+def _explain_publish(view: PlayerView, move: Publish, knowledge: Knowledge, rivals: bool) -> str:
+    spec = view.catalogue[move.novel]
+    played = len(move.played)
+    parts: list[str] = []
+    if played == 1:
+        now = sum(
+            view.catalogue[novel.novel].points
+            for novel in view.tables[view.player]
+            if novel.masterpiece
+        )
+        text = f"a Masterpiece at once: +{_points(spec.points)} now (R7)"
+        if view.trigger is None and now < END_THRESHOLD <= now + spec.points:
+            text += f", reaching {END_THRESHOLD}: the end is triggered (R12)"
+        parts.append(text)
+    else:
+        parts.append(
+            f"{_points(spec.points)} once read down from {played} cards to one ({played - 1} "
+            f"read{'s' if played > 2 else ''})"
+        )
+    if move.gifts:
+        by_owner: dict[int, list[Card]] = {}
+        for gift in move.gifts:
+            by_owner.setdefault(gift.to, []).append(gift.card)
+        parts.append(
+            "gives "
+            + ", ".join(
+                f"{format_cards(cards)} to player {owner}" for owner, cards in by_owner.items()
+            )
+        )
+    else:
+        parts.append("no gifts")
+    left = dict(view.supply).get(move.novel, 1) - 1
+    parts.append(f"the last {move.novel}" if left <= 0 else f"{left} {move.novel} left after")
+    gone = set(move.played) | {gift.card for gift in move.gifts}
+    kept = [card for card in view.hand if card not in gone]
+    parts.append(f"keeps {format_cards(kept)}" if kept else "empties the hand")
+    if rivals and move.gifts:
+        parts.extend(_rival_notes(view, move, knowledge))
+    countdown = _countdown(view)
+    if countdown and played > 1 and view.turns_left is not None and view.turns_left < played:
+        countdown += ": it may not be read down in time"
+    parts.append(countdown)
+    return _join(parts)
+
+
+def _rival_notes(view: PlayerView, move: Publish, knowledge: Knowledge) -> list[str]:
+    """What each recipient could publish with the gifts and their known cards (the solver)."""
+    catalogue = view.catalogue
+    masterpieces = [
+        Masterpiece(str(novel.ref), novel.owner, novel.cards[0])
+        for table in view.tables
+        for novel in table
+        if novel.masterpiece
+    ]
+    if len(move.played) == 1:  # R7: the new Masterpiece can be cited at once
+        masterpieces.append(Masterpiece(f"{view.player}:{move.novel}", view.player, move.played[0]))
+    supply = {
+        novel: copies
+        for novel, copies in view.supply
+        if novel in catalogue and catalogue[novel].publishable
+    }
+    supply[move.novel] = max(0, supply.get(move.novel, 1) - 1)
+    notes = []
+    recipients = sorted({gift.to for gift in move.gifts})
+    for owner in recipients:
+        given = [gift.card for gift in move.gifts if gift.to == owner]
+        known = [card for card in knowledge.known_cards(owner) if card not in given]
+        position = Position(
+            player=owner,
+            hand=(*given, *known),
+            masterpieces=tuple(masterpieces),
+            held_novels=frozenset(novel.novel for novel in view.tables[owner]),
+            supply=supply,
+            catalogue=catalogue,
+        )
+        found = best(position, time_limit=_RIVAL_TIME)
+        if found is None:
+            continue
+        option = found.option
+        what = f"{option.novel} ({_points(option.points)})"
+        notes.append(f"player {owner} could then publish {what} with {format_cards(option.played)}")
+    return notes

@@ -1,0 +1,785 @@
+"""Information-set Monte Carlo tree search over determinizations, and the bot that uses it.
+
+The search answers one decision of one player from their
+:class:`~pastiche_core.view.PlayerView` alone (R16); it never sees the hidden
+state. Each *simulation*:
+
+1. samples a determinization of the view (:func:`~pastiche_core.ai.determinize.determinize`):
+   the hidden cards dealt consistently with everything the player has seen;
+2. plays one of the root's candidate moves (see below), then walks down the
+   tree of the player's own later decisions: at each, the moves legal in this
+   determinization are *available*; an available move never tried is tried
+   first, else the one with the best upper confidence bound (UCB1 with
+   availability counts, as information-set MCTS does);
+3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
+   seat's decisions (the opponents are modelled by the policy), and every
+   decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
+   or to the end of the game;
+4. scores the end of the playout with
+   :func:`~pastiche_core.ai.playout.evaluate` — the real result if the game
+   ended, else a win probability and margin estimated from the position — and
+   adds it to every node of the walk.
+
+The tree holds only the player's own information sets: nodes are keyed by the
+player's moves, whatever the other seats did in between. At the root the moves
+are the decision's *compact action set* (:func:`candidate_moves`); below it,
+the policy's :data:`TREE_WIDTH` best moves, for :data:`TREE_DEPTH` decisions.
+
+**The root: sequential halving.** With a few dozen simulations and a dozen
+candidates, the estimates are noisy, and most of the noise is the deal. The
+root therefore shares its budget by sequential halving with common random
+numbers: in rounds of equal budget, every remaining candidate is simulated on
+the same deals with the same playout draws (a *batch* per deal), and after
+each round the better half (by mean win probability) goes on; the last
+survivor is the answer. ``Settings(root="ucb")`` uses UCB1 at the root too.
+
+**Compact action set.** Keeps, chooses, End Flag cards, Writes, Reads and Pass
+are the decision's moves as they are. Publishes are not the card-level
+publishes (there can be millions) but R8 options: the solver's options
+(:func:`~pastiche_core.solver.solve` with ``max_options`` =
+:data:`PUBLISH_OPTIONS`), the best option for each goal of
+:func:`~pastiche_core.solver.best` (found from the same report's Pareto fronts,
+R9), and the policy's own best publishes, each
+turned into a move by :func:`~pastiche_core.gifts.to_publish` with
+:class:`LeastFitPolicy` choosing the gifts.
+
+**Budgets and determinism.** A budget is a number of simulations. A budget in
+milliseconds is turned into simulations at a fixed rate,
+:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), so the same view, budget
+and seed always do the same work and give the same answer, whatever the
+machine. Wall-clock time is only a safety ceiling: if the budget's
+milliseconds run out before the simulations do (a slow or busy machine), the
+search stops there and says it is not complete.
+
+>>> from pastiche_core import Game
+>>> game = Game(players=4, seed=3)
+>>> result = search(game.view(2), simulations=24, seed=1)
+>>> result.simulations_run, result.complete, result.best in game.legal_moves
+(24, True, True)
+>>> search(game.view(2), simulations=24, seed=1) == result
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .. import solver_fast
+from ..bots import derive_seed
+from ..cards import Card
+from ..errors import InvalidArgumentError, PasticheError
+from ..game import KEEP_SIZE, Game, LegalMoves, Phase
+from ..gifts import gift_candidates, to_publish
+from ..limits import Deadline
+from ..moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    Pass,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from ..options import Constraints, PublishOption, option_key
+from ..position import Position
+from ..report import GOALS, goal_key
+from ..solver import solve
+from ..view import PlayerView
+from .determinize import Knowledge, determinize
+from .observation import position_of
+from .playout import PlayoutPolicy, Situation, card_fit, evaluate
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "EXPLORATION",
+    "HORIZON_ROUNDS",
+    "MAX_BUDGET_MS",
+    "MAX_SIMULATIONS",
+    "PUBLISH_OPTIONS",
+    "SIMULATIONS_PER_MS",
+    "TREE_DEPTH",
+    "TREE_WIDTH",
+    "LeastFitPolicy",
+    "MoveStats",
+    "SearchBot",
+    "SearchResult",
+    "Settings",
+    "candidate_moves",
+    "search",
+    "simulations_for",
+]
+
+DEFAULT_BUDGET_MS = 300
+"""The default budget of a hint, in milliseconds."""
+MAX_BUDGET_MS = 10_000
+"""The largest budget accepted, in milliseconds: one analysis never runs longer."""
+SIMULATIONS_PER_MS = 0.25
+"""Simulations a millisecond of budget buys: the fixed rate that makes a time budget
+deterministic. Measured so that the default budget's simulations take about half of
+it on a two-core machine under load (see the benchmark)."""
+MAX_SIMULATIONS = 5_000
+"""The most simulations one search runs (the budget cap in simulations)."""
+HORIZON_ROUNDS = 2
+"""Rounds of play (turns of every seat) after which a playout stops and is evaluated."""
+EXPLORATION = 0.35
+"""The UCB1 exploration constant (rewards are win probabilities in [0, 1])."""
+TREE_WIDTH = 3
+"""Below the root, the number of the policy's best moves the tree considers."""
+TREE_DEPTH = 3
+"""The player's own decisions kept in the tree along one simulation."""
+PUBLISH_OPTIONS = 12
+"""The solver's options listed for the compact action set (R8), besides each goal's best."""
+SHRINK = 1.0
+"""Prior simulations at the search's average with which each move's estimate starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The search's parameters; the defaults are the module's constants.
+
+    ``root`` is how the root's moves share the simulations: ``"halving"``
+    (sequential halving with common random numbers, the default) or
+    ``"ucb"`` (UCB1, as at the other nodes).
+
+    >>> Settings().horizon_rounds == HORIZON_ROUNDS
+    True
+    >>> Settings(root="best-first")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: root must be 'halving' or 'ucb', got 'best-first'
+    """
+
+    root: str = "halving"
+    exploration: float = EXPLORATION
+    horizon_rounds: int = HORIZON_ROUNDS
+    tree_width: int = TREE_WIDTH
+    tree_depth: int = TREE_DEPTH
+    shrink: float = SHRINK
+
+    def __post_init__(self) -> None:
+        if self.root not in ("halving", "ucb"):
+            raise InvalidArgumentError(f"root must be 'halving' or 'ucb', got {self.root!r}")
+
+
+DEFAULT_SETTINGS = Settings()
+"""The settings of :func:`search` unless others are given."""
+_SOLVER_TIME = 2.0
+"""Seconds the solver may take for the action set (a safety net; it takes milliseconds)."""
+
+
+def check_budget(budget_ms: object) -> int:
+    """``budget_ms`` if it is a whole number of milliseconds from 1 to :data:`MAX_BUDGET_MS`.
+
+    >>> check_budget(300)
+    300
+    >>> check_budget(0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
+    """
+    if isinstance(budget_ms, bool) or not isinstance(budget_ms, int):
+        raise InvalidArgumentError(
+            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms!r}"
+        )
+    if not 1 <= budget_ms <= MAX_BUDGET_MS:
+        raise InvalidArgumentError(
+            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms}"
+        )
+    return budget_ms
+
+
+def check_simulations(simulations: object) -> int:
+    """``simulations`` if it is a whole number from 1 to :data:`MAX_SIMULATIONS`.
+
+    >>> check_simulations(-1)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
+    """
+    if isinstance(simulations, bool) or not isinstance(simulations, int):
+        raise InvalidArgumentError(
+            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations!r}"
+        )
+    if not 1 <= simulations <= MAX_SIMULATIONS:
+        raise InvalidArgumentError(
+            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations}"
+        )
+    return simulations
+
+
+def simulations_for(budget_ms: int) -> int:
+    """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
+
+    >>> simulations_for(300), simulations_for(1)
+    (75, 1)
+    """
+    check_budget(budget_ms)
+    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
+
+
+# ----------------------------------------------------------------------
+# The compact action set
+# ----------------------------------------------------------------------
+class LeastFitPolicy:
+    """A gift policy (R5): give the spare cards that fit the rest of the hand least.
+
+    A card's fit is the playout policy's
+    (:func:`~pastiche_core.ai.playout.card_fit`): cards of the same rank,
+    citable Masterpieces of that rank, near ranks, common ranks. No search, so
+    it is cheap enough for every option of an action set. The cards chosen
+    go to the owners in ascending seat order.
+
+    >>> from pastiche_core import Position
+    >>> from pastiche_core.options import make_option
+    >>> pos = Position.quick("SCI7 HOR7 MYT1 FAN9 MYS9", table="1:kind-3=1:MYS7")
+    >>> option = make_option(pos, "kind-3", [7, 7], [(1, 7)])
+    >>> LeastFitPolicy().choose(pos, option)
+    (Gift(to=1, card=Card.parse('MYT1')),)
+    """
+
+    def choose(
+        self, position: Position, option: PublishOption, constraints: Constraints | None = None
+    ) -> tuple[Gift, ...]:
+        """The spare cards that fit least, per owner (R5).
+
+        >>> from pastiche_core import Position
+        >>> from pastiche_core.options import make_option
+        >>> pos = Position.quick("SCI7 HOR7 MYT1 MAG13 LOV2", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
+        >>> LeastFitPolicy().choose(pos, make_option(pos, "kind-3", [7], [(1, 7), (2, 7)]))
+        (Gift(to=1, card=Card.parse('MYT1')), Gift(to=2, card=Card.parse('MAG13')))
+        """
+        spare = gift_candidates(position, option, constraints)
+        owed = option.gift_count
+        if not owed:
+            return ()
+        played = set(option.played)
+        hand = [0] * 14
+        for card in position.hand:
+            if card not in played:
+                hand[card.rank] += 1
+        table = [0] * 14
+        for masterpiece in position.masterpieces:
+            table[masterpiece.card.rank] += 1
+
+        def fit(card: Card) -> tuple[float, int]:
+            hand[card.rank] -= 1
+            value = card_fit(card, hand, table)
+            hand[card.rank] += 1
+            return (value, card.index)
+
+        chosen = sorted(sorted(spare, key=fit)[:owed])
+        gifts: list[Gift] = []
+        start = 0
+        for owner, count in sorted(option.gifts):
+            gifts.extend(Gift(owner, card) for card in chosen[start : start + count])
+            start += count
+        return tuple(gifts)
+
+    def __repr__(self) -> str:
+        return "LeastFitPolicy()"
+
+
+def candidate_moves(
+    view: PlayerView, *, policy: PlayoutPolicy | None = None, time_limit: float = _SOLVER_TIME
+) -> tuple[list[Move], bool]:
+    """The compact action set of the view's decision (see the module), and whether it is whole.
+
+    The moves are legal in the view's position (they depend on nothing hidden)
+    and come in the policy's order of preference, best first. The flag is
+    ``False`` when the solver's ``time_limit`` cut the publishes short. A view
+    with nothing to decide for its player gives no moves.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> moves, whole = candidate_moves(game.view(2))
+    >>> len(moves), whole, all(move in game.legal_moves for move in moves)
+    (4, True, True)
+    >>> candidate_moves(game.view(0))
+    ([], True)
+    """
+    chooser = policy if policy is not None else PlayoutPolicy()
+    if view.phase is Phase.OVER or view.to_move != view.player:
+        return [], True
+    whole = True
+    moves: list[Move] = []
+    if view.phase is Phase.KEEP:
+        hand = sorted(view.hand)
+        for kept in itertools.combinations(hand, KEEP_SIZE):
+            dropped = [card for card in hand if card not in kept]
+            if len(dropped) < 2:
+                moves.append(Keep(kept))
+            else:  # R15: the order of two discards is part of the decision
+                moves.extend(Keep(kept, order) for order in itertools.permutations(dropped))
+    elif view.phase is Phase.CHOOSE:
+        assert view.pending is not None
+        moves.extend(Choose(card) for card in view.pending)
+    elif view.phase is Phase.FLAG:
+        moves.extend(TakeFlag(card) for card in view.hand)
+    else:
+        writes = view.deck_size > 0 or bool(view.discard)
+        if writes:
+            moves.append(Draw())
+        if view.discard:
+            moves.append(TakeDiscard())
+        reads = False
+        for table in view.tables:
+            for novel in table:
+                if len(novel.cards) >= 2:
+                    reads = True
+                    moves.extend(Read(novel.ref, card) for card in novel.cards)
+        publishes, whole = _publishes(view, chooser, time_limit)
+        moves.extend(publishes)
+        if not writes and not reads:
+            moves.append(Pass())
+    sit = Situation.of_view(view)
+    values = [chooser.value(sit, move) for move in moves]
+    order = sorted(range(len(moves)), key=lambda i: -values[i])
+    return [moves[i] for i in order], whole
+
+
+def _publishes(
+    view: PlayerView, policy: PlayoutPolicy, time_limit: float
+) -> tuple[list[Move], bool]:
+    """Publishes for the action set: solver options, each goal's best, the policy's own."""
+    if not view.hand:
+        return [], True
+    position = position_of(view)
+    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=time_limit)
+    whole = report.stopped_by != "time_limit"
+    options: dict[object, PublishOption] = {}
+    for option in report.options:
+        options.setdefault(option_key(position, option), option)
+    # Each goal's best, as solver.best picks it (R9), from the fronts the report already has.
+    catalogue = position.catalogue
+    order = {name: index for index, name in enumerate(catalogue)}
+    targets: dict[tuple[str, tuple[int, int]], None] = {}
+    for goal in GOALS:
+        ranked = [
+            (goal_key(goal, catalogue[name].points, costs), order[name], name, costs)
+            for name, front in report.pareto.items()
+            for costs in front
+        ]
+        if ranked:
+            _, _, name, costs = min(ranked)
+            targets.setdefault((name, costs), None)
+    clock = Deadline(time_limit)
+    for name, costs in targets:
+        found, finished = solver_fast.option_with_costs(position, name, costs, deadline=clock)
+        whole = whole and finished
+        if found is not None:
+            options.setdefault(option_key(position, found), found)
+    gifts = LeastFitPolicy()
+    moves: dict[Move, None] = {}
+    for option in options.values():
+        moves.setdefault(to_publish(option, position, gifts), None)
+    for _, move in policy.publishes(Situation.of_view(view), limit=3):
+        moves.setdefault(move, None)
+    return list(moves), whole
+
+
+# ----------------------------------------------------------------------
+# The search
+# ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MoveStats:
+    """One candidate move of a search: its estimates and the simulations behind them.
+
+    ``win`` is the estimated probability of winning after the move (a shared
+    win counts as a fraction, R13) and ``margin`` the expected final score
+    less the best other player's; both start from the search's average with
+    the weight of :data:`SHRINK` simulations, so a move tried once is not
+    ranked on one lucky playout. ``prior`` is the playout policy's value of
+    the move, in points. ``rounds`` is how many rounds of sequential halving
+    the move took part in (0 with a UCB root).
+
+    >>> from pastiche_core import Game
+    >>> stats = search(Game(players=3, seed=7).view(2), simulations=8).moves[0]
+    >>> stats.visits, stats.rounds, 0 <= stats.win <= 1
+    (3, 2, True)
+    """
+
+    move: Move
+    visits: int
+    win: float
+    margin: float
+    prior: float
+    rounds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer of :func:`search`: the candidate moves ranked best first, and the work done.
+
+    Moves that some simulation tried come first: by the number of halving
+    rounds they survived, then by estimated win probability (then visits). A
+    move dropped in an early round may show a higher estimate, from fewer
+    simulations, than one that went on: the halving compared them on the same
+    deals. Moves the budget did not reach follow in the policy's order with 0
+    visits and the search's average estimates. ``complete`` is
+    ``False`` when the wall-clock ceiling stopped the simulations, when a
+    candidate was never tried, or when the solver was cut short.
+
+    >>> from pastiche_core import Game
+    >>> result = search(Game(players=3, seed=7).view(2), simulations=8)
+    >>> len(result.moves), result.simulations_run, result.complete
+    (4, 8, True)
+    """
+
+    player: int
+    phase: Phase
+    moves: tuple[MoveStats, ...]
+    simulations: int
+    simulations_run: int
+    complete: bool
+    knowledge: Knowledge = field(compare=False, repr=False)
+
+    @property
+    def best(self) -> Move | None:
+        """The top-ranked move, or ``None`` when there is nothing to decide.
+
+        >>> from pastiche_core import Game
+        >>> search(Game(players=3, seed=7).view(0), simulations=8).best is None
+        True
+        """
+        return self.moves[0].move if self.moves else None
+
+
+class _Node:
+    """A node of the tree: one of the player's moves after the moves above it."""
+
+    __slots__ = ("available", "children", "margin", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.wins = 0.0
+        self.margin = 0.0
+
+    def select(self, moves: Sequence[Move], exploration: float) -> tuple[Move, _Node, bool]:
+        """The move to follow among ``moves`` (available here), its node, and whether it is new."""
+        children = self.children
+        fresh: Move | None = None
+        for move in moves:
+            child = children.get(move)
+            if child is None:
+                if fresh is None:
+                    fresh = move
+            else:
+                child.available += 1
+        if fresh is not None:
+            child = _Node()
+            child.available = 1
+            children[fresh] = child
+            return fresh, child, True
+        chosen: Move = moves[0]
+        best_score = -math.inf
+        for move in moves:
+            child = children[move]
+            score = child.wins / child.visits + exploration * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                chosen, best_score = move, score
+        return chosen, children[chosen], False
+
+
+class _Searcher:
+    """The state of one search: the view, the tree, the policy and the settings."""
+
+    def __init__(
+        self,
+        view: PlayerView,
+        knowledge: Knowledge,
+        moves: Sequence[Move],
+        policy: PlayoutPolicy,
+        settings: Settings,
+        deadline: float | None,
+    ) -> None:
+        self.view = view
+        self.knowledge = knowledge
+        self.moves = moves
+        self.policy = policy
+        self.settings = settings
+        self.deadline = deadline
+        self.root = _Node()
+        self.run = 0
+        self.stopped = False
+
+    def out_of_time(self) -> bool:
+        """Whether the wall-clock ceiling has passed (then the search stops)."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    def deal(self, rng: random.Random) -> Game:
+        """A determinization of the view (see :func:`determinize`)."""
+        return determinize(self.view, rng, self.knowledge)
+
+    def simulate(self, first: Move | None, game: Game, play: random.Random) -> None:
+        """One simulation from the determinization ``game``: the tree, a playout from ``play``.
+
+        ``first`` forces the root move (sequential halving); ``None`` lets UCB
+        choose it. ``game`` is played on.
+        """
+        settings, policy, player = self.settings, self.policy, self.view.player
+        until = game.turn + settings.horizon_rounds * self.view.players
+        path: list[_Node] = []
+        node = self.root
+        grow = True
+        while not game.is_over and game.turn < until:
+            if grow and game.to_move == player and len(path) < settings.tree_depth:
+                if not path and first is not None:
+                    move = first
+                    child = node.children.get(move)
+                    new = child is None
+                    if child is None:
+                        child = node.children[move] = _Node()
+                    child.available += 1
+                    node = child
+                else:
+                    if path:
+                        ranked = policy.ranked(Situation.of_game(game, player))
+                        available = [move for _, move in ranked[: settings.tree_width]]
+                    else:
+                        available = list(self.moves)
+                    move, node, new = node.select(available, settings.exploration)
+                path.append(node)
+                grow = not new
+            else:
+                move = policy.game_move(game, play)
+            game.apply(move)
+        win, margin = evaluate(game, player)
+        for node in (self.root, *path):
+            node.visits += 1
+            node.wins += win
+            node.margin += margin
+        self.run += 1
+
+    def ucb(self, simulations: int, seed: int) -> None:
+        """UCB1 at the root: one generator for every simulation."""
+        rng = random.Random(seed)
+        for _ in range(simulations):
+            if self.out_of_time():
+                return
+            self.simulate(None, self.deal(rng), rng)
+
+    def halving(self, simulations: int, seed: int) -> dict[Move, int]:
+        """Sequential halving at the root, with common random numbers; the round each move reached.
+
+        Rounds split the budget evenly; in a round every remaining move is
+        simulated on the same deals and the same playout draws (one *batch* per
+        deal), then the better half (by mean win probability) goes on.
+        """
+        remaining = list(self.moves)
+        reached = dict.fromkeys(remaining, 0)
+        rounds = max(1, math.ceil(math.log2(len(remaining))))
+        left = simulations
+        batch = 0
+        for round_index in range(rounds):
+            share = left // (rounds - round_index)
+            batches = max(1, share // len(remaining))
+            for _ in range(batches):
+                if left < 1 or self.out_of_time():
+                    break
+                dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
+                play_seed = derive_seed(seed, "play", batch)
+                batch += 1
+                for move in remaining[:left]:  # a short budget reaches the first moves only
+                    if self.out_of_time():
+                        break
+                    self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
+                    left -= 1
+            for move in remaining:
+                reached[move] = round_index + 1
+            if len(remaining) == 1 or self.stopped or left < 1:
+                break
+            children = self.root.children
+            remaining.sort(key=lambda move: -_mean(children.get(move)))
+            remaining = remaining[: math.ceil(len(remaining) / 2)]
+        # What the rounds left over (rounding) goes to the moves still in the race.
+        while left >= len(remaining) and not self.out_of_time():
+            dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
+            play_seed = derive_seed(seed, "play", batch)
+            batch += 1
+            for move in remaining:
+                self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
+                left -= 1
+        return reached
+
+
+def _mean(node: _Node | None) -> float:
+    return node.wins / node.visits if node is not None and node.visits else -1.0
+
+
+def search(
+    view: PlayerView,
+    *,
+    simulations: int,
+    seed: int = 0,
+    deadline: float | None = None,
+    policy: PlayoutPolicy | None = None,
+    candidates: tuple[list[Move], bool] | None = None,
+    settings: Settings = DEFAULT_SETTINGS,
+) -> SearchResult:
+    """Search the view's decision with ``simulations`` simulations (see the module).
+
+    ``seed`` seeds every random choice, so the same view, budget and seed give
+    the same result. ``deadline`` is a :func:`time.monotonic` instant after
+    which no new simulation starts (the safety ceiling); ``None`` for none.
+    ``candidates`` is :func:`candidate_moves`' answer, if already known. A
+    view with nothing to decide for its player gives no moves.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> search(game.view(0), simulations=10).moves
+    ()
+    """
+    check_simulations(simulations)
+    chooser = policy if policy is not None else PlayoutPolicy()
+    knowledge = Knowledge.of(view)
+    moves, whole = candidates if candidates is not None else candidate_moves(view, policy=chooser)
+    if not moves:
+        return SearchResult(view.player, view.phase, (), 0, 0, True, knowledge)
+    sit = Situation.of_view(view)
+    priors = {move: chooser.value(sit, move) for move in moves}
+    searcher = _Searcher(view, knowledge, moves, chooser, settings, deadline)
+    if settings.root == "halving":
+        reached = searcher.halving(simulations, seed)
+    else:
+        searcher.ucb(simulations, seed)
+        reached = dict.fromkeys(moves, 0)
+    stats = _rank(moves, searcher.root, priors, settings.shrink, reached)
+    complete = whole and not searcher.stopped and all(item.visits for item in stats)
+    return SearchResult(
+        view.player, view.phase, stats, simulations, searcher.run, complete, knowledge
+    )
+
+
+def _rank(
+    moves: Sequence[Move],
+    root: _Node,
+    priors: dict[Move, float],
+    shrink: float,
+    reached: dict[Move, int],
+) -> tuple[MoveStats, ...]:
+    """The root's moves with their estimates: tried moves first, by round reached then estimate."""
+    mean_win = root.wins / root.visits if root.visits else 0.0
+    mean_margin = root.margin / root.visits if root.visits else 0.0
+    tried: list[tuple[tuple[int, float, int, int], MoveStats]] = []
+    untried: list[MoveStats] = []
+    for index, move in enumerate(moves):
+        child = root.children.get(move)
+        visits = child.visits if child is not None else 0
+        if child is None or not visits:
+            untried.append(MoveStats(move, 0, mean_win, mean_margin, priors[move], 0))
+            continue
+        win = (child.wins + shrink * mean_win) / (visits + shrink)
+        margin = (child.margin + shrink * mean_margin) / (visits + shrink)
+        key = (-reached[move], -win, -visits, index)
+        stats = MoveStats(move, visits, win, margin, priors[move], reached[move])
+        tried.append((key, stats))
+    tried.sort(key=lambda item: item[0])
+    return tuple(item for _, item in tried) + tuple(untried)
+
+
+# ----------------------------------------------------------------------
+# The bot
+# ----------------------------------------------------------------------
+class SearchBot:
+    """A :class:`~pastiche_core.bots.Bot` that plays the move :func:`search` ranks first.
+
+    Give ``budget_ms`` (turned into simulations at :data:`SIMULATIONS_PER_MS`,
+    with the milliseconds as a wall-clock ceiling) or ``simulations`` (no
+    ceiling: fully reproducible on any machine). Each decision is searched
+    with a seed derived from ``seed`` and the view (``derive_seed``), so a bot
+    replays the same game for the same seed, and it only ever reads the view
+    it is given. A decision with one candidate is answered without search.
+    Picklable.
+
+    >>> from pastiche_core import play_game
+    >>> from pastiche_core.ai.playout import PolicyBot
+    >>> bots = [SearchBot(1, simulations=8)] + [PolicyBot(seat) for seat in range(1, 4)]
+    >>> game = play_game(players=4, seed=2, bots=bots)
+    >>> game.is_over
+    True
+    """
+
+    __slots__ = ("budget_ms", "seed", "settings", "simulations")
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget_ms: int | None = None,
+        simulations: int | None = None,
+        settings: Settings = DEFAULT_SETTINGS,
+    ) -> None:
+        if budget_ms is not None and simulations is not None:
+            raise InvalidArgumentError("give either budget_ms or simulations, not both")
+        if simulations is not None:
+            check_simulations(simulations)
+        else:
+            budget_ms = check_budget(DEFAULT_BUDGET_MS if budget_ms is None else budget_ms)
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.simulations = simulations
+        self.settings = settings
+
+    def __repr__(self) -> str:
+        budget = (
+            f"simulations={self.simulations}"
+            if self.simulations is not None
+            else f"budget_ms={self.budget_ms}"
+        )
+        return f"SearchBot(seed={self.seed!r}, {budget})"
+
+    def __getstate__(self) -> tuple[int, int | None, int | None, Settings]:
+        return (self.seed, self.budget_ms, self.simulations, self.settings)
+
+    def __setstate__(self, state: tuple[int, int | None, int | None, Settings]) -> None:
+        self.seed, self.budget_ms, self.simulations, self.settings = state
+
+    def think(self, view: PlayerView) -> SearchResult:
+        """The search this bot runs for ``view``: seeded and budgeted as the bot is.
+
+        >>> from pastiche_core import Game
+        >>> SearchBot(2, simulations=6).think(Game(players=3, seed=7).view(2)).simulations_run
+        6
+        """
+        seed = derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
+        deadline = None
+        if self.simulations is not None:
+            simulations = self.simulations
+        else:
+            assert self.budget_ms is not None
+            simulations = simulations_for(self.budget_ms)
+            deadline = time.monotonic() + self.budget_ms / 1000
+        return search(
+            view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
+        )
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The search's best move for ``view`` (one of ``legal``).
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> SearchBot(1, simulations=8).choose(game.view(2), game.legal_moves) in game.legal_moves
+        True
+        """
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            move = self.think(view).best
+        except PasticheError:  # pragma: no cover - a view from a game is always consistent
+            move = None
+        if move is None or move not in legal:
+            return legal[0]
+        return move

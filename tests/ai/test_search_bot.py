@@ -1,0 +1,182 @@
+"""The search and its bot: legal candidates, reproducible answers, budgets, a full game."""
+
+from __future__ import annotations
+
+import pickle
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from search_support import played
+
+from pastiche_core import (
+    Draw,
+    Game,
+    InvalidArgumentError,
+    Move,
+    Pass,
+    Phase,
+    Publish,
+    Read,
+    TakeDiscard,
+    play_game,
+)
+from pastiche_core.ai.observation import position_of
+from pastiche_core.ai.playout import PolicyBot
+from pastiche_core.ai.search import (
+    MAX_BUDGET_MS,
+    MAX_SIMULATIONS,
+    SIMULATIONS_PER_MS,
+    SearchBot,
+    Settings,
+    candidate_moves,
+    check_budget,
+    search,
+    simulations_for,
+)
+from pastiche_core.options import option_key
+from pastiche_core.report import GOALS
+from pastiche_core.solver import best
+
+
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+    decisions=st.integers(0, 160),
+)
+def test_the_compact_action_set_is_legal_and_covers_every_kind(
+    players: int, seed: int, decisions: int
+) -> None:
+    game = played(players, seed, decisions)
+    if game.is_over:
+        assert candidate_moves(game.view(0)) == ([], True)
+        return
+    seat = game.to_move
+    assert candidate_moves(game.view((seat + 1) % players)) == ([], True)  # not their decision
+    moves, whole = candidate_moves(game.view(seat))
+    assert whole
+    assert moves
+    assert len(set(moves)) == len(moves)
+    for move in moves:
+        assert move in game.legal_moves, move
+    if game.phase is not Phase.ACTION:  # every keep, choice and End Flag card, as they are
+        assert set(moves) == set(game.legal_moves)
+        return
+    # Every Write, Read and Pass (built here: listing the legal moves would list every
+    # card-level publish, millions in some positions), and some publish if there is one.
+    others: list[Move] = [Draw(), TakeDiscard(), Pass()]
+    others += [
+        Read(novel.ref, card)
+        for seat in range(players)
+        for novel in game.table(seat)
+        for card in novel.cards
+    ]
+    for move in others:
+        assert (move in moves) == (move in game.legal_moves), move
+    if next(game.publish_moves(), None) is not None:
+        assert any(isinstance(move, Publish) for move in moves)
+    # The best publish of every solver goal is a candidate (R8, R9).
+    position = position_of(game.view(seat))
+    keys = {_key(game, seat, move) for move in moves if isinstance(move, Publish)}
+    for goal in GOALS:
+        found = best(position, goal=goal)
+        if found is not None:
+            assert option_key(position, found.option) in keys, goal
+
+
+def _key(game: Game, seat: int, move: Publish) -> object:
+    """The R8 key of a publish move: Novel, played ranks, (owner or -1, rank) of citations."""
+    cited = []
+    for ref in move.cited:
+        novel = game.novel(ref)
+        assert novel is not None
+        cited.append((-1 if ref.owner == seat else ref.owner, novel.cards[0].rank))
+    played = tuple(sorted(card.rank for card in move.played))
+    return (move.novel, played, tuple(sorted(cited)))
+
+
+def test_search_is_reproducible_and_follows_the_seed() -> None:
+    view = played(4, 21, 44).view(played(4, 21, 44).to_move)
+    one = search(view, simulations=30, seed=5)
+    assert search(view, simulations=30, seed=5) == one
+    assert one.simulations_run == 30
+    assert sum(item.visits for item in one.moves) == 30
+    other = search(view, simulations=30, seed=6)
+    assert [m.visits for m in other.moves] != [m.visits for m in one.moves] or (
+        [m.win for m in other.moves] != [m.win for m in one.moves]
+    )
+
+
+def test_ranking_puts_tried_moves_first_by_round_then_estimate() -> None:
+    game = played(4, 3, 60)
+    view = game.view(game.to_move)
+    result = search(view, simulations=40, seed=1)
+    assert len(result.moves) > 2
+    tried = [item for item in result.moves if item.visits]
+    keys = [(item.rounds, item.win) for item in tried]
+    assert keys == sorted(keys, reverse=True)
+    assert tried[0].rounds > tried[-1].rounds
+    assert all(0.0 <= item.win <= 1.0 for item in result.moves)
+    assert result.moves[: len(tried)] == tuple(tried)
+    # The halving shares the budget on common deals; survivors get more simulations.
+    assert tried[0].visits >= max(item.visits for item in tried[1:])
+    ucb = search(view, simulations=40, seed=1, settings=Settings(root="ucb"))
+    wins = [item.win for item in ucb.moves if item.visits]
+    assert wins == sorted(wins, reverse=True)
+    assert {item.rounds for item in ucb.moves} == {0}
+
+
+def test_too_few_simulations_leave_moves_untried_and_say_so() -> None:
+    game = Game(players=5, seed=2)  # seat 2 keeps 3 of 4: 4 keeps; seat 4 has 20 keeps
+    for _ in range(2):
+        game.apply(game.legal_moves[0])
+    view = game.view(4)
+    result = search(view, simulations=5, seed=0)
+    assert len(result.moves) == 20
+    assert not result.complete
+    assert [item.visits for item in result.moves].count(0) == 15
+    assert search(view, simulations=40, seed=0).complete
+
+
+def test_the_deadline_is_a_ceiling() -> None:
+    view = played(4, 3, 60).view(played(4, 3, 60).to_move)
+    result = search(view, simulations=50, seed=1, deadline=time.monotonic() - 1)
+    assert result.simulations_run == 0
+    assert not result.complete
+    assert result.moves  # still ranked, by the policy
+
+
+def test_budgets_map_to_simulations_and_are_bounded() -> None:
+    assert simulations_for(300) == round(300 * SIMULATIONS_PER_MS)
+    assert simulations_for(MAX_BUDGET_MS) <= MAX_SIMULATIONS
+    for bad in (0, -5, MAX_BUDGET_MS + 1, 2.5, "300", True, None):
+        with pytest.raises(InvalidArgumentError, match="budget_ms"):
+            check_budget(bad)
+    with pytest.raises(InvalidArgumentError, match="simulations"):
+        search(Game(players=3).view(2), simulations=0)
+    with pytest.raises(InvalidArgumentError, match="not both"):
+        SearchBot(budget_ms=10, simulations=10)
+
+
+def test_the_bot_plays_a_whole_game_reproducibly() -> None:
+    def game() -> Game:
+        bots = [PolicyBot(seat) for seat in range(4)]
+        bots[1] = SearchBot(7, simulations=6)  # type: ignore[call-overload]
+        return play_game(players=4, seed=9, bots=bots)
+
+    first = game()
+    assert first.is_over
+    assert game().history == first.history
+
+
+def test_the_bot_pickles() -> None:
+    bot = SearchBot(3, simulations=12)
+    twin = pickle.loads(pickle.dumps(bot))
+    assert repr(twin) == repr(bot) == "SearchBot(seed=3, simulations=12)"
+    game = played(4, 14, 50)
+    view = game.view(game.to_move)
+    assert twin.choose(view, game.legal_moves) == bot.choose(view, game.legal_moves)
+    timed = pickle.loads(pickle.dumps(SearchBot(3, budget_ms=40)))
+    assert timed.budget_ms == 40
+    assert timed.choose(view, game.legal_moves) in game.legal_moves

@@ -1,0 +1,205 @@
+"""Determinizations: every sample is a legal game consistent with the view, and no more (R16)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from search_support import played
+
+from pastiche_core import DECK, Card, Game, InvalidStateError, Phase, check_invariants
+from pastiche_core.ai.determinize import Knowledge, _publish, determinize
+from pastiche_core.view import PlayerView
+
+_PUBLIC = [
+    field.name
+    for field in dataclasses.fields(PlayerView)
+    if field.name not in ("history", "discard", "face_down")
+]
+
+
+def _places(game: Game) -> list[object]:
+    """Where each card lies, for counting: every card once."""
+    places: list[object] = []
+    places.extend(game.deck)
+    places.extend(game.discard)
+    for seat in range(game.players):
+        places.extend(game.hand(seat))
+        for novel in game.table(seat):
+            places.extend(novel.cards)
+    if game.pending is not None:
+        places.extend(game.pending)
+    if game.flag is not None:
+        places.append(game.flag[1])
+    return places
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _check_sample(game: Game, seat: int, sample_seed: int) -> Game:
+    view = game.view(seat)
+    knowledge = Knowledge.of(view)
+    sample = determinize(view, random.Random(sample_seed), knowledge)
+    # All 49 cards exactly once, and a state that can occur in play.
+    places = _places(sample)
+    assert sorted(places) == list(DECK)  # type: ignore[type-var]
+    check_invariants(sample)
+    # Everything the player sees is as in the view; the hand sizes match.
+    seen = sample.view(seat)
+    for name in _PUBLIC:
+        assert getattr(seen, name) == getattr(view, name), name
+    assert seen.face_down == view.face_down
+    for mine, shown in zip(seen.discard, view.discard, strict=True):
+        assert shown is None or mine == shown
+    assert [len(sample.hand(p)) for p in range(game.players)] == list(view.hand_sizes)
+    # Cards the history places in a hand are dealt to one of the seats it allows.
+    for card, seats in knowledge.located:
+        assert any(card in sample.hand(p) for p in seats), (card, seats)
+    # The sample hides nothing the view shows and shows nothing the view hides.
+    assert set(knowledge.unknown).isdisjoint(view.hand)
+    return sample
+
+
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+    decisions=st.integers(0, 160),
+    seat=st.integers(0, 4),
+    sample_seed=st.integers(0, 2**32),
+)
+def test_every_determinization_is_consistent_with_the_view(
+    players: int, seed: int, decisions: int, seat: int, sample_seed: int
+) -> None:
+    game = played(players, seed, decisions)
+    _check_sample(game, seat % players, sample_seed)
+
+
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+    decisions=st.integers(0, 160),
+    seat=st.integers(0, 4),
+)
+def test_what_the_history_locates_is_true(
+    players: int, seed: int, decisions: int, seat: int
+) -> None:
+    """Every card the history places in some hands is in one of them in the real game."""
+    game = played(players, seed, decisions)
+    view = game.view(seat % players)
+    knowledge = Knowledge.of(view)
+    assert knowledge.history_used
+    for card, seats in knowledge.located:
+        assert view.player not in seats
+        assert any(card in game.hand(p) for p in seats), (card, seats)
+
+
+def test_reads_and_gifts_are_located() -> None:
+    """Over many positions the history locates cards, and samples deal them accordingly."""
+    located = 0
+    for seed in range(12):
+        game = played(4, seed, 90)
+        for seat in range(4):
+            knowledge = Knowledge.of(game.view(seat))
+            located += len(knowledge.located)
+            for card, seats in knowledge.located:
+                if len(seats) == 1:
+                    (only,) = seats
+                    assert card in game.hand(only)
+                    assert card in knowledge.known_cards(only)
+    assert located > 20
+
+
+def test_a_card_read_by_another_seat_is_dealt_to_that_seat() -> None:
+    for seed in range(60):
+        game = played(4, seed, 110)
+        view = game.view(0)
+        knowledge = Knowledge.of(view)
+        for seat, text in view.history:
+            if seat == 0 or not text.startswith("read "):
+                continue
+            card = Card.parse(text.split()[-1])
+            if card not in knowledge.known_cards(seat):
+                continue  # played or given away since
+            assert card in game.hand(seat)
+            for sample_seed in range(5):
+                sample = determinize(view, random.Random(sample_seed), knowledge)
+                assert card in sample.hand(seat)
+            return
+    pytest.fail("no seat kept a card it read")  # pragma: no cover
+
+
+def test_a_gift_between_other_seats_widens_where_a_known_card_may_be() -> None:
+    """Player 1 read HOR7, then gave player 3 a hidden gift: either may hold HOR7 now."""
+    located = {Card.parse("HOR7"): {1}}
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 3:kind-5 gift 3:?"), 1, 0)
+    assert located == {Card.parse("HOR7"): {1, 3}}
+    _publish(located, _words("publish kind-3 MAG9 FAN9 cite 2:kind-3 gift 2:?"), 3, 0)
+    assert located == {Card.parse("HOR7"): {1, 2, 3}}
+    _publish(located, _words("publish kind-3 HOR7 FAN7 SCI7"), 2, 0)
+    assert located == {}  # played: on the table now
+    located = {Card.parse("HOR7"): {1}}
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 0:kind-5 gift 0:HOR7"), 1, 0)
+    assert located == {}  # given to the player, who holds it
+    _publish(located, _words("publish kind-3 MYS8 FAN8 cite 2:kind-5 gift 2:SCI9"), 0, 0)
+    assert located == {Card.parse("SCI9"): {2}}  # the player's own gift
+
+
+def test_a_history_from_elsewhere_is_ignored() -> None:
+    game = played(4, 5, 70)
+    other = played(4, 6, 70)
+    view = dataclasses.replace(game.view(1), history=other.view(1).history)
+    knowledge = Knowledge.of(view)
+    assert not knowledge.history_used
+    assert knowledge.located == ()
+    _check_view_sample(view)
+
+
+def _check_view_sample(view: PlayerView) -> None:
+    sample = determinize(view, random.Random(0))
+    check_invariants(sample)
+    assert sample.hand(view.player) == view.hand
+
+
+def test_a_composed_view_without_history_samples() -> None:
+    game = played(5, 9, 40)
+    view = dataclasses.replace(game.view(3), history=())
+    knowledge = Knowledge.of(view)
+    assert not knowledge.history_used
+    assert knowledge.located == ()
+    _check_view_sample(view)
+
+
+def test_the_drawn_cards_of_another_seat_are_sampled() -> None:
+    for seed in range(30):
+        game = played(4, seed, 40)
+        if game.phase is Phase.CHOOSE:
+            break
+    else:  # pragma: no cover - the seeds above reach a choice
+        pytest.fail("no choose phase reached")
+    other = (game.to_move + 1) % 4
+    sample = _check_sample(game, other, 1)
+    assert sample.pending is not None
+    assert set(sample.pending) <= set(Knowledge.of(game.view(other)).unknown)
+    mine = _check_sample(game, game.to_move, 1)
+    assert mine.pending == game.pending  # the chooser sees them
+
+
+def test_samples_follow_the_seed() -> None:
+    view = played(4, 2, 50).view(2)
+    one = determinize(view, random.Random(8))
+    two = determinize(view, random.Random(8))
+    three = determinize(view, random.Random(9))
+    assert one == two
+    assert one != three
+
+
+def test_a_view_that_miscounts_the_cards_is_refused() -> None:
+    view = played(4, 2, 50).view(2)
+    broken = dataclasses.replace(view, deck_size=view.deck_size + 1)
+    with pytest.raises(InvalidStateError, match="accounts for the 49 cards wrongly"):
+        determinize(broken, random.Random(0))
