@@ -144,8 +144,11 @@ class Card:
 
     __slots__ = ("_text", "genre", "index", "rank")
     genre: Genre
+    """The card's genre, which fixes its colour and its ranks (R1)."""
     rank: int
+    """The card's rank, 1 to 13 (R1)."""
     index: int
+    """The card's place in :data:`DECK` (0 to 48): a total order and a compact key."""
     _text: str
     _cache: ClassVar[dict[tuple[Genre, int], Card]] = {}
 

@@ -110,9 +110,13 @@ class GameResult:
     """
 
     scores: tuple[int, ...]
+    """Every player's final score: Masterpiece points plus the End Flag (R13)."""
     masterpieces: tuple[int, ...]
+    """Every player's number of Masterpieces, the first tie-break (R13)."""
     winners: tuple[int, ...]
+    """The winning seats: more than one when the tie-breaks leave a shared win (R13)."""
     reason: str
+    """How the game ended: ``'countdown'`` (R12) or ``'all-pass'`` (R11)."""
 
 
 class Game:

@@ -83,7 +83,9 @@ class NovelRef:
     """
 
     owner: int
+    """The seat whose table holds the novel."""
     novel: str
+    """The Novel's id in the catalogue, e.g. ``'straight-5'``."""
 
     def __str__(self) -> str:
         return f"{self.owner}:{self.novel}"
@@ -122,7 +124,9 @@ class Gift:
     """
 
     to: int
+    """The seat that receives the card (a Masterpiece's owner, R5)."""
     card: Card
+    """The hand card given."""
 
     def __post_init__(self) -> None:
         if self.card.__class__ is not Card:
@@ -210,7 +214,9 @@ class Keep(Move):
 
     keyword: ClassVar[str] = "keep"
     cards: tuple[Card, ...]
+    """The three cards kept, sorted (R10)."""
     discard: tuple[Card, ...] = ()
+    """The cards discarded face down in the order they go down, the last on top; empty for card order (R15)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", tuple(sorted(_cards(self.cards))))
@@ -254,6 +260,7 @@ class Choose(Move):
 
     keyword: ClassVar[str] = "choose"
     card: Card
+    """The drawn card kept in hand; the other goes face up on the discard pile (R11)."""
 
     def __post_init__(self) -> None:
         if self.card.__class__ is not Card:
@@ -275,9 +282,13 @@ class Publish(Move):
 
     keyword: ClassVar[str] = "publish"
     novel: str
+    """The Novel published, by its id in the catalogue."""
     played: tuple[Card, ...]
+    """The hand cards played into it, sorted."""
     cited: tuple[NovelRef, ...] = ()
+    """The Masterpieces cited as pastiche, sorted (R5)."""
     gifts: tuple[Gift, ...] = ()
+    """The gift cards paid to the cited Masterpieces' owners, sorted (R5)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "played", tuple(sorted(_cards(self.played))))
@@ -333,7 +344,9 @@ class Read(Move):
 
     keyword: ClassVar[str] = "read"
     source: NovelRef
+    """The Published novel read from."""
     card: Card
+    """The card taken from it into the hand."""
 
     def __post_init__(self) -> None:
         if isinstance(self.source, str):
@@ -361,6 +374,7 @@ class TakeFlag(Move):
 
     keyword: ClassVar[str] = "flag"
     card: Card
+    """The hand card placed under the End Flag (R12)."""
 
     def __post_init__(self) -> None:
         if self.card.__class__ is not Card:

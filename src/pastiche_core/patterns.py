@@ -203,6 +203,7 @@ class Straight:
     """
 
     length: int
+    """How many consecutive ranks."""
 
     def __post_init__(self) -> None:
         _check_positive_int("length", self.length, 2, MAX_RANK)
@@ -254,6 +255,7 @@ class OfAKind:
     """
 
     count: int
+    """How many cards of the one rank."""
 
     def __post_init__(self) -> None:
         _check_positive_int("count", self.count, 2, MAX_OF_A_KIND)
@@ -296,6 +298,7 @@ class Pairs:
     """
 
     pairs: int
+    """How many pairs, each of a different rank."""
 
     def __post_init__(self) -> None:
         _check_positive_int("pairs", self.pairs, 1, MAX_PAIRS)
@@ -349,7 +352,9 @@ class Total:
     """
 
     count: int
+    """How many cards."""
     target: int
+    """The sum their ranks must make."""
 
     def __post_init__(self) -> None:
         _check_positive_int("count", self.count, 1, MAX_PATTERN_CARDS)
@@ -501,7 +506,9 @@ class CustomPattern(ABC):
     """
 
     kind: str = "custom"
+    """The name the pattern is registered under and written as in catalogues."""
     size: int | None = None
+    """How many cards the pattern takes, or ``None`` if it varies."""
 
     @abstractmethod
     def matches(self, ranks: Sequence[int]) -> bool:

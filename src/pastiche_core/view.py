@@ -64,27 +64,49 @@ class PlayerView:
     """
 
     player: int
+    """The seat whose view this is."""
     players: int
+    """The number of seats (3 to 5)."""
     phase: Phase
+    """The game's phase: keep, action, choose, flag or over."""
     to_move: int
+    """The seat that decides now (at setup the keeping seat; in the flag phase the trigger player)."""
     current: int
+    """The seat whose turn it is."""
     turn: int
+    """Turns played since setup."""
     hand: tuple[Card, ...]
+    """The player's own hand, sorted."""
     hand_sizes: tuple[int, ...]
+    """Every seat's number of hand cards (public)."""
     deck_size: int
+    """Cards left in the deck."""
     discard: tuple[Card | None, ...]
+    """The discard pile, bottom to top; ``None`` for a face-down card the player did not discard (R16)."""
     tables: tuple[tuple[TableNovel, ...], ...]
+    """Each seat's novels on the table (Published and Masterpieces), all public."""
     supply: tuple[tuple[str, int], ...]
+    """``(novel, copies)`` of the Novel cards not yet taken."""
     flag: tuple[int, Card] | None
+    """``(seat, card)`` once the End Flag is taken (R12), else ``None``."""
     pending: tuple[Card, Card] | None
+    """The two drawn cards while this player chooses (R11), else ``None``."""
     passes: int
+    """Passes in succession; every seat passing ends the game (R11)."""
     trigger: int | None
+    """The seat that triggered the end game (R12), else ``None``."""
     turns_left: int | None
+    """Turns left in the countdown (R12), else ``None``."""
     end_reason: str | None
+    """How the game ended (``'countdown'`` or ``'all-pass'``), else ``None``."""
     scores: tuple[int, ...]
+    """Every seat's score now: Masterpiece points plus the End Flag (R13)."""
     face_down: tuple[int, ...] = ()
+    """Indexes into :attr:`discard` of the face-down cards, the player's own included (R16)."""
     history: tuple[tuple[int, str], ...] = ()
+    """The public history: ``(seat, notation)`` per move, hidden cards written ``?`` (R16)."""
     catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
+    """The game's Novel catalogue (public)."""
 
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:

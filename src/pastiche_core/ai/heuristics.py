@@ -81,12 +81,19 @@ class Weights:
     """
 
     missing_factor: float = 0.5
+    """Value kept per card a Novel still misses (γ)."""
     read_factor: float = 0.6
+    """Value kept per read a Published novel still needs (ρ)."""
     rival_cite: float = 0.5
+    """What citing another player's Masterpiece costs, in missing cards."""
     spread: float = 0.5
+    """Weight of a hand's second best Novel, squared for the third, and so on."""
     prospect: float = 0.7
+    """What a prospect is worth against points on the table."""
     gift: float = 0.25
+    """What one card given to an ordinary rival costs."""
     help: float = 0.4
+    """The share of a rival's gain counted against the player; doubled for the leader."""
 
     def __post_init__(self) -> None:
         for name in ("missing_factor", "read_factor", "spread", "prospect"):
@@ -153,11 +160,17 @@ class Outlook:
     """
 
     novels: tuple[NovelSpec, ...]
+    """The Novels the player may still publish."""
     own: RankCounts
+    """Per rank, the player's Masterpieces (cards that may be cited for free)."""
     rival: RankCounts
+    """Per rank, the other players' Masterpieces (citing them costs gifts, R5)."""
     pool: RankCounts
+    """Per rank, the cards not locked in a Masterpiece or under the End Flag."""
     horizon: int | None = None
+    """The player's turns left in the countdown (:func:`horizon_of`), ``None`` without one."""
     weights: Weights = Weights()
+    """The heuristic's :class:`Weights`."""
     _memo: dict[tuple[int, ...], float] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

@@ -66,11 +66,17 @@ class GameTask:
     """
 
     seed: int
+    """The deal's seed (R14)."""
     bots: tuple[str, ...]
+    """One registered bot name per seat."""
     catalogue: Catalogue | None = None
+    """The Novel catalogue, ``None`` for the default one."""
     options: tuple[tuple[str, Any], ...] = ()
+    """Bot options as ``(name, value)`` pairs (see :data:`~pastiche_core.ai.registry.BOT_OPTIONS`)."""
     max_decisions: int = DEFAULT_MAX_DECISIONS
+    """The most decisions the game may take before it is stopped."""
     index: int = field(default=0, compare=False)
+    """The game's number in its tournament, for putting results back in order."""
 
     def run(self) -> GameResult:
         """Play the game and return its result (:func:`~pastiche_core.ai.match.match_result`).

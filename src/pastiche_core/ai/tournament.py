@@ -101,10 +101,15 @@ class BotStanding:
     """
 
     name: str
+    """The bot's registered name."""
     games: int
+    """Seats it played (one per game per seat it held)."""
     wins: float
+    """Wins, a shared win counting ``1/k`` for each of its ``k`` winners (R13)."""
     score_total: float
+    """The sum of its final scores."""
     margin_total: float
+    """The sum of its margins: its score minus the best other score of each game."""
 
     @property
     def win_rate(self) -> float:
@@ -170,10 +175,15 @@ class TournamentResult:
     """
 
     players: int
+    """Seats per game."""
     games: int
+    """Games played."""
     seed: int
+    """The seed of the whole run."""
     catalogue: str
+    """The catalogue's name."""
     bots: tuple[BotStanding, ...]
+    """One standing per distinct bot name, in the order the bot list first names them."""
 
     def standing(self, name: str) -> BotStanding:
         """The standing of bot ``name`` (``KeyError`` if it did not play).
