@@ -120,7 +120,7 @@ def swap_hidden(game: Game, player: int, rng: random.Random) -> tuple[Game, Game
 
     Both come from the state JSON without the history (whose setup moves name
     hidden cards); ``None`` if no card is hidden from ``player`` or the new deal
-    is the same.
+    is the same (cards moved only within one hand, say).
     """
     data = state_to_dict(game)
     data.pop("history")
@@ -133,4 +133,5 @@ def swap_hidden(game: Game, player: int, rng: random.Random) -> tuple[Game, Game
         return None
     for slot, card in zip(slots, shuffled, strict=True):
         _put(data, slot, card)
-    return same, state_from_dict(data, catalogue=game.catalogue)
+    twin = state_from_dict(data, catalogue=game.catalogue)
+    return None if twin == same else (same, twin)
