@@ -6,6 +6,10 @@ property) so that ``./run tests`` takes about a minute and a half on two cores;
 per property, derandomized, as CI always has; ``thorough`` is for long runs
 (``HYPOTHESIS_PROFILE=thorough``, 2,000 examples).
 
+Tests marked ``slow`` (a Ray cluster's start, a whole game in a browser, the
+largest exhaustive case) run in CI and with ``PASTICHE_SLOW=1``; a quick run
+lists them as skipped.
+
 The user-defined patterns of ``custom_patterns`` and ``position_strategies`` are
 registered under their kinds (R3), so that catalogues holding them load back from
 their JSON and TOML forms, as a program that defines patterns would do.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import HealthCheck, settings
 from position_strategies import Sandwich, SmallSum
@@ -52,3 +57,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+RUN_SLOW = bool(os.environ.get("CI") or os.environ.get("PASTICHE_SLOW"))
+"""Whether tests marked ``slow`` run: in CI, or when asked for."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Skip the ``slow`` tests in a quick run (they run in CI)."""
+    if RUN_SLOW:
+        return
+    skip = pytest.mark.skip(reason="slow: runs in CI (CI set) or with PASTICHE_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -161,6 +161,7 @@ def local_ray() -> Iterator[Any]:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_the_same_on_ray(small: TournamentResult, local_ray: Any) -> None:
     on_ray = run_tournament(BOTS, games=3, seed=3, backend="ray")
     assert on_ray.to_dict() == small.to_dict()

@@ -199,7 +199,9 @@ def _gift_choices(hand: list[Card], owed: tuple[tuple[int, int], ...]) -> list[t
     return choices
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 21), (4, 22), (5, 23)])
+@pytest.mark.parametrize(
+    ("players", "seed"), [(3, 21), (4, 22), pytest.param(5, 23, marks=pytest.mark.slow)]
+)
 def test_every_option_with_every_gift_choice_is_reachable(players: int, seed: int) -> None:
     checked = 0
     for game in random_positions(players, seed, every=5):

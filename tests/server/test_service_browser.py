@@ -61,6 +61,7 @@ def server_url() -> Iterator[str]:
     service.close()
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_the_browser(server_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
