@@ -1,8 +1,8 @@
 """The web table in a real browser: a whole game through the page, with a hint.
 
 Playwright drives Debian's Chromium (never a downloaded browser) against a
-uvicorn server on 127.0.0.1 in a thread of this process, with the fake
-analysis injected. The screenshot taken while the hint is shown goes to the
+uvicorn server on 127.0.0.1 in a thread of this process, with the real
+analysis engine (the search, :mod:`pastiche_core.ai`). The screenshot taken while the hint is shown goes to the
 test's folder; with ``UPDATE_SCREENSHOTS=1`` it also replaces
 ``docs/images/web-table.png``, the picture the docs show.
 """
@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fake_analysis import fake_analyse
 from service_support import running_server
 
 from pastiche_core.server import Service
@@ -54,8 +53,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def server_url() -> Iterator[str]:
-    """A real HTTP server on 127.0.0.1 (a free port) with the fake analysis, in a thread."""
-    service = Service(analyse=fake_analyse)
+    """A real HTTP server on 127.0.0.1 (a free port) with the real analysis, in a thread."""
+    service = Service()
     with running_server(service) as url:
         yield url
     service.close()
@@ -105,7 +104,7 @@ def test_a_whole_game_in_the_browser(server_url: str, tmp_path: Path) -> None:
                     page.click("#hint")
                     page.wait_for_selector("#hints li button")
                     page.wait_for_selector("body[data-state=ready]")
-                    assert "fake analysis" in page.locator("#hints li").first.inner_text()
+                    assert page.locator("#hints li").first.inner_text().strip()
                     assert "win " in page.locator("#hints .stats").first.inner_text()
                     page.screenshot(path=str(shot), full_page=True)
                     hinted = True

@@ -213,6 +213,19 @@ def test_hint_budget_cap_is_a_limit() -> None:
     error_of(client.post("/v1/hint", json={**body, "budget_ms": 101}), 400)
 
 
+def test_hint_from_the_search_follows_the_contract() -> None:
+    client = TestClient(create_app(), raise_server_exceptions=False)  # the real engine
+    body, _ = _view_body(client, budget_ms=100, seed=3)
+    answer = client.post("/v1/hint", json=body)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    validate_library("hint", data)
+    assert (data["player"], data["budget_ms"], data["seed"]) == (0, 100, 3)
+    assert data["moves"] and all(move["explanation"] for move in data["moves"])
+    if data["complete"]:  # only the time ceiling can make two answers differ
+        assert client.post("/v1/hint", json=body).json() == data
+
+
 def test_hint_without_the_analysis_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pastiche_core.ai", None)  # import fails: not installed
     client = TestClient(create_app(), raise_server_exceptions=False)
