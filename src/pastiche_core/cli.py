@@ -565,7 +565,8 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
         "--budget-ms",
         type=_int_range("budget ms", 1, MAX_BUDGET_MS),
         metavar="N",
-        help="thinking time per decision for the bots that search (the others ignore it)",
+        help="thinking budget per decision for the bots that search, turned into a fixed number "
+        "of simulations so results do not depend on the machine (the other bots ignore it)",
     )
     parser.add_argument(
         "--catalogue",

@@ -17,6 +17,7 @@ from pastiche_core.ai import (
     match_result,
     play_match,
     registry,
+    simulations_for,
 )
 from pastiche_core.bots import Bot, DecisionLimitError, RandomBot, derive_seed
 from pastiche_core.errors import InvalidArgumentError, PasticheError
@@ -51,7 +52,9 @@ def test_the_registry_names_the_bots() -> None:
     assert isinstance(make_bot("greedy", 4), GreedyBot)
     searching = make_bot("search", 4, budget_ms=120)
     assert isinstance(searching, SearchBot)
-    assert (searching.seed, searching.budget_ms) == (4, 120)
+    # a fixed number of simulations and no wall-clock ceiling: the same game under any load
+    assert (searching.seed, searching.budget_ms) == (4, None)
+    assert searching.simulations == simulations_for(120)
     assert BOT_OPTIONS == ("budget_ms", "catalogue")
 
 

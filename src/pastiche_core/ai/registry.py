@@ -25,17 +25,41 @@ from ..bots import Bot, RandomBot
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from .greedy import GreedyBot
-from .search import MAX_BUDGET_MS, SearchBot
+from .search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, SearchBot, simulations_for
 
-__all__ = ["BOTS", "BOT_OPTIONS", "MAX_BUDGET_MS", "BotFactory", "check_bot_names", "make_bot"]
+__all__ = [
+    "BOTS",
+    "BOT_OPTIONS",
+    "MAX_BUDGET_MS",
+    "BotFactory",
+    "check_bot_names",
+    "make_bot",
+    "search_bot",
+]
 
 BotFactory = Callable[..., Bot]
 """``factory(seed: int, **options) -> Bot``: builds one seat's bot."""
 
+
+def search_bot(seed: int, budget_ms: int | None = None) -> SearchBot:
+    """The search as a seat of matches and tournaments: the simulations ``budget_ms`` buys.
+
+    The budget is turned into its fixed number of simulations
+    (:func:`~pastiche_core.ai.search.simulations_for`) with no wall-clock
+    ceiling, so a game between named bots is the same on any machine and under
+    any load (a tournament's result depends only on its seed).
+
+    >>> search_bot(3, budget_ms=100)
+    SearchBot(seed=3, simulations=...)
+    """
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    return SearchBot(seed, simulations=simulations_for(budget))
+
+
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "search": SearchBot,
+    "search": search_bot,
 }
 """The registered bots by name, in the order the command line lists them."""
 
@@ -108,7 +132,7 @@ def make_bot(name: str, seed: int, **options: Any) -> Bot:
     :class:`~pastiche_core.errors.InvalidArgumentError` naming them.
 
     >>> make_bot("search", 1, budget_ms=100)
-    SearchBot(seed=1, budget_ms=100)
+    SearchBot(seed=1, simulations=...)
     >>> make_bot("grumpy", 1)
     Traceback (most recent call last):
     ...
