@@ -92,45 +92,66 @@ class PublishSegment:
     order. Shapes that play no card (R4) or cannot pay their gifts (R5) are
     pruned as soon as they are known to fail.
 
-    The count is the number of completions of an empty choice, counted rank by
-    rank with each (rank, cards played, gifts owed) counted once; the table of
-    those counts stays with the segment, so :meth:`at` finds the shape of an
-    index by descending it, rank by rank, without walking the shapes before it.
+    The count comes with the segment (:func:`publish_segments` counts it rank
+    by rank, merging the choices by cards played and gifts owed); the shapes
+    themselves are made only when a move is decoded or listed. :meth:`at` then
+    counts the completions of each choice so far, each (rank, cards played,
+    gifts owed) once, and finds the shape of an index by descending them, rank
+    by rank, without walking the shapes before it.
     """
 
     __slots__ = (
         "_floor",
         "_memo",
+        "_options",
+        "context",
         "count",
-        "hand",
         "limit",
-        "mp_by_rank",
+        "needs",
         "novel",
-        "options",
         "ranks",
     )
 
     def __init__(
         self,
         novel: str,
-        ranks: tuple[int, ...],
-        options: list[tuple[_Shape, ...]],
-        hand: set[Card],
-        mp_by_rank: _Masterpieces,
-        count: int | None = None,
-        floor: list[int] | None = None,
+        ranks: Sequence[int],
+        needs: Sequence[int],
+        context: _Context,
+        count: int,
+        floor: list[int],
     ) -> None:
         self.novel = novel
         self.ranks = ranks
-        self.options = options
-        self.hand = hand
-        self.mp_by_rank = mp_by_rank
-        self.limit = len(hand)
+        self.needs = needs
+        self.context = context
+        self.limit = len(context.hand)
+        self.count = count
         self._memo: dict[int, int] = {}
+        self._options: list[tuple[_Shape, ...]] | None = None
         # Per index, the fewest hand cards the ranks from there on cost (R5): a
         # choice with less room left has no completion.
-        self._floor = floor if floor is not None else [0] * (len(options) + 1)
-        self.count = self._completions(0, 0, 0, 0) if count is None else count
+        self._floor = floor
+
+    @property
+    def options(self) -> list[tuple[_Shape, ...]]:
+        """Per rank, every way to fill it (made when a move is decoded or listed)."""
+        options = self._options
+        if options is None:
+            options = self._options = [
+                _rank_shapes(key) for key in self.context.keys(self.ranks, self.needs)
+            ]
+        return options
+
+    @property
+    def hand(self) -> set[Card]:
+        """The hand of the player to move."""
+        return self.context.hand
+
+    @property
+    def mp_by_rank(self) -> _Masterpieces:
+        """The hand cards and Masterpieces by rank."""
+        return self.context.masterpieces
 
     def _completions(self, index: int, played: int, code: int, owed: int) -> int:
         """Moves that complete a choice of the ranks before ``index`` (R4, R5).
@@ -310,6 +331,33 @@ class PublishSegment:
 Segment = ListSegment | ReadSegment | PublishSegment
 
 
+class _Context:
+    """What the publish segments of one position share: the hand, its ranks, the Masterpieces."""
+
+    __slots__ = ("h", "hand", "marked", "masterpieces", "none")
+
+    def __init__(
+        self,
+        hand: set[Card],
+        h: Sequence[int],
+        marked: dict[int, tuple[int, ...]],
+        masterpieces: _Masterpieces,
+        none: tuple[int, ...],
+    ) -> None:
+        self.hand = hand
+        self.h = h
+        self.marked = marked
+        self.masterpieces = masterpieces
+        self.none = none
+
+    def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[_RankKey]:
+        """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
+        h, marked, none = self.h, self.marked, self.none
+        return [
+            (need, h[rank], marked.get(rank, none)) for rank, need in zip(ranks, needs, strict=True)
+        ]
+
+
 class _Masterpieces:
     """The hand cards and the Masterpieces by rank (and owner), built only when a move is made."""
 
@@ -378,9 +426,8 @@ def publish_segments(
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
     max_size = hand_size + sum(own)
-    masterpieces = _Masterpieces(hand, tables)
+    context = _Context(hand, h, marked, _Masterpieces(hand, tables), no_masterpieces)
     payable: PayableTotals | None = None
-    shapes_of: dict[int, tuple[_Shape, ...]] = {}  # the ways to fill (rank, need), per position
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
         if supply[spec.id] <= 0 or spec.id in held:
@@ -433,24 +480,77 @@ def publish_segments(
                 for rank, need in zip(ranks, needs, strict=True):
                     total *= math.comb(h[rank] + own[rank], need)
                     pastiche_only *= math.comb(own[rank], need)
-                if total == pastiche_only:
-                    continue
-                count: int | None = total - pastiche_only
+                count = total - pastiche_only
             else:
-                count = None
-            options = []
-            for rank, need in zip(ranks, needs, strict=True):
-                shapes = shapes_of.get(rank * 64 + need)
-                if shapes is None:
-                    key = (need, h[rank], marked.get(rank, no_masterpieces))
-                    shapes = shapes_of[rank * 64 + need] = _rank_shapes(key)
-                options.append(shapes)
-            segment = PublishSegment(
-                spec.id, tuple(ranks), options, hand, masterpieces, count, floor
-            )
-            if segment.count:
-                segments.append(segment)
+                count = _gift_count_of(
+                    [
+                        _rank_table((need, h[rank], marked.get(rank, no_masterpieces)))
+                        for rank, need in zip(ranks, needs, strict=True)
+                    ],
+                    floor,
+                    hand_size,
+                )
+            if count:
+                segments.append(PublishSegment(spec.id, ranks, needs, context, count, floor))
     return segments
+
+
+def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], floor: Sequence[int], limit: int) -> int:
+    """The moves of a segment that cites other players' Masterpieces (R4, R5).
+
+    ``tables`` holds, per rank, :func:`_rank_table`; ``floor[i]`` the fewest hand
+    cards the ranks from ``i`` on cost. Rank by rank, the choices so far are
+    merged by (hand cards played, gifts owed per owner), weighted by their card
+    and Masterpiece choices; at the end each state is weighted by its ways to
+    give the gifts from the unplayed cards, and the states that play no hand
+    card are left out (R4). Every gift is a card of the hand (R5), so a state
+    that could no longer pay its gifts and the later ranks' cost is dropped.
+
+    >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
+    >>> _gift_count_of([three], [3, 0], limit=2)  # both hand cards: no card left to give
+    0
+    >>> _gift_count_of([three], [3, 0], limit=4)  # ... and one of 2 other cards as the gift
+    2
+    """
+    states = {0: 1}  # (owed per owner) << 16 | (owed in all) << 8 | (hand cards played)
+    for index, table in enumerate(tables):
+        bound = limit - floor[index + 1]
+        following: dict[int, int] = {}
+        get = following.get
+        for state, weight in states.items():
+            room = bound - (state & 0xFF) - ((state >> 8) & 0xFF)
+            for from_hand, step, weight_here in table:
+                if from_hand <= room:
+                    key = state + step
+                    following[key] = get(key, 0) + weight * weight_here
+        states = following
+        if not states:
+            return 0
+    found = 0
+    for state, weight in states.items():
+        played = state & 0xFF
+        if played:
+            found += weight * _gift_ways(limit - played, state >> 16)
+    return found
+
+
+# One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
+_Entry = tuple[int, int, int]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _rank_table(key: _RankKey) -> tuple[_Entry, ...]:
+    """The shapes of a rank merged by (hand cards, gifts owed per owner), for counting.
+
+    >>> table = _rank_table((2, 1, (0, 2)))  # a pair: 1 in hand, 2 Masterpieces of seat 1
+    >>> [(cost, weight) for cost, _, weight in table]  # both Masterpieces; the card and one
+    [(2, 1), (2, 2)]
+    """
+    merged: dict[tuple[int, int, int], int] = {}
+    for from_hand, _, weight, code, extra in _rank_shapes(key):
+        slot = (from_hand + extra, (code << 16) + (extra << 8) + from_hand, 0)
+        merged[slot] = merged.get(slot, 0) + weight
+    return tuple((cost, step, weight) for (cost, step, _), weight in merged.items())
 
 
 _PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
@@ -724,6 +824,7 @@ def clear_caches() -> None:
     """
     _gift_ways.cache_clear()
     _rank_shapes.cache_clear()
+    _rank_table.cache_clear()
     _owed_pairs.cache_clear()
 
 
