@@ -119,7 +119,7 @@ class PublishSegment:
         needs: Sequence[int],
         context: _Context,
         count: int,
-        floor: list[int],
+        floor: list[int] | None,
     ) -> None:
         self.novel = novel
         self.ranks = ranks
@@ -131,7 +131,7 @@ class PublishSegment:
         self._options: list[tuple[_Shape, ...]] | None = None
         # Per index, the fewest hand cards the ranks from there on cost (R5): a
         # choice with less room left has no completion.
-        self._floor = floor
+        self._floor = floor if floor is not None else _floor(ranks, needs, context.own)
 
     @property
     def options(self) -> list[tuple[_Shape, ...]]:
@@ -334,18 +334,20 @@ Segment = ListSegment | ReadSegment | PublishSegment
 class _Context:
     """What the publish segments of one position share: the hand, its ranks, the Masterpieces."""
 
-    __slots__ = ("h", "hand", "marked", "masterpieces", "none")
+    __slots__ = ("h", "hand", "marked", "masterpieces", "none", "own")
 
     def __init__(
         self,
         hand: set[Card],
         h: Sequence[int],
+        own: Sequence[int],
         marked: dict[int, tuple[int, ...]],
         masterpieces: _Masterpieces,
         none: tuple[int, ...],
     ) -> None:
         self.hand = hand
         self.h = h
+        self.own = own
         self.marked = marked
         self.masterpieces = masterpieces
         self.none = none
@@ -426,7 +428,9 @@ def publish_segments(
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
     max_size = hand_size + sum(own)
-    context = _Context(hand, h, marked, _Masterpieces(hand, tables), no_masterpieces)
+    context = _Context(hand, h, own, marked, _Masterpieces(hand, tables), no_masterpieces)
+    in_hand = {rank for rank in range(1, 14) if h[rank]}
+    table_of: dict[int, tuple[_Entry, ...]] = {}  # per rank * 64 + need, this position
     payable: PayableTotals | None = None
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
@@ -457,81 +461,110 @@ def publish_segments(
         else:
             groups = map(_grouped, pattern.combinations(pool))
         for ranks, needs in groups:
-            # Per index, the fewest hand cards the ranks from there on cost (R5); and at
-            # least one of them must take a hand card (R4).
-            width = len(ranks)
-            floor = [0] * (width + 1)
-            cost = 0
-            playable = False
-            for index in range(width - 1, -1, -1):
-                need, rank = needs[index], ranks[index]
-                mine = own[rank]
-                if need > mine:
-                    cost += need - mine
-                floor[index] = cost
-                playable = playable or h[rank] > 0
-            if cost > hand_size or not playable:
+            # R4: at least one rank must take a hand card.
+            if in_hand.isdisjoint(ranks):
                 continue
             if others.isdisjoint(ranks):
                 # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
                 # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
                 total = 1
                 pastiche_only = 1
+                cost = 0
                 for rank, need in zip(ranks, needs, strict=True):
-                    total *= math.comb(h[rank] + own[rank], need)
-                    pastiche_only *= math.comb(own[rank], need)
+                    mine = own[rank]
+                    if need > mine:
+                        cost += need - mine
+                    total *= math.comb(h[rank] + mine, need)
+                    pastiche_only *= math.comb(mine, need)
+                if cost > hand_size:
+                    continue  # R5: the hand cannot even play what the Masterpieces lack
                 count = total - pastiche_only
+                floor = None
             else:
-                count = _gift_count_of(
-                    [
-                        _rank_table((need, h[rank], marked.get(rank, no_masterpieces)))
-                        for rank, need in zip(ranks, needs, strict=True)
-                    ],
-                    floor,
-                    hand_size,
-                )
+                tables = []
+                cost = 0
+                for rank, need in zip(ranks, needs, strict=True):
+                    mine = own[rank]
+                    if need > mine:
+                        cost += need - mine
+                    table = table_of.get(rank * 64 + need)
+                    if table is None:
+                        key = (need, h[rank], marked.get(rank, no_masterpieces))
+                        table = table_of[rank * 64 + need] = _rank_table(key)
+                    tables.append(table)
+                if cost > hand_size:
+                    continue  # R5: every card the Masterpieces lack costs a hand card
+                count = _gift_count_of(tables, hand_size)
+                floor = None
             if count:
                 segments.append(PublishSegment(spec.id, ranks, needs, context, count, floor))
     return segments
 
 
-def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], floor: Sequence[int], limit: int) -> int:
+def _floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -> list[int]:
+    """Per index, the fewest hand cards the ranks from there on cost (R5), then 0.
+
+    Every card but the player's own Masterpieces is a hand card, played or given.
+
+    >>> _floor([4, 5, 6], [1, 1, 1], [0] * 5 + [1] + [0] * 8)  # own Masterpiece of rank 5
+    [2, 1, 1, 0]
+    """
+    width = len(ranks)
+    floor = [0] * (width + 1)
+    cost = 0
+    for index in range(width - 1, -1, -1):
+        need, mine = needs[index], own[ranks[index]]
+        if need > mine:
+            cost += need - mine
+        floor[index] = cost
+    return floor
+
+
+def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     """The moves of a segment that cites other players' Masterpieces (R4, R5).
 
-    ``tables`` holds, per rank, :func:`_rank_table`; ``floor[i]`` the fewest hand
-    cards the ranks from ``i`` on cost. Rank by rank, the choices so far are
-    merged by (hand cards played, gifts owed per owner), weighted by their card
-    and Masterpiece choices; at the end each state is weighted by its ways to
-    give the gifts from the unplayed cards, and the states that play no hand
-    card are left out (R4). Every gift is a card of the hand (R5), so a state
-    that could no longer pay its gifts and the later ranks' cost is dropped.
+    ``tables`` holds, per rank, :func:`_rank_table`; ``limit`` is the hand size.
+    Rank by rank, the choices so far are merged by (hand cards played, gifts owed
+    per owner), weighted by their card and Masterpiece choices (a rank with one
+    way to fill it only shifts and scales them); at the end each state is
+    weighted by its ways to give the gifts from the unplayed cards, none if
+    they are too few (R5), and the states that play no hand card are left out
+    (R4).
 
     >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
-    >>> _gift_count_of([three], [3, 0], limit=2)  # both hand cards: no card left to give
+    >>> _gift_count_of([three], limit=2)  # both hand cards: no card left to give
     0
-    >>> _gift_count_of([three], [3, 0], limit=4)  # ... and one of 2 other cards as the gift
+    >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
     2
     """
-    states = {0: 1}  # (owed per owner) << 16 | (owed in all) << 8 | (hand cards played)
-    for index, table in enumerate(tables):
-        bound = limit - floor[index + 1]
-        following: dict[int, int] = {}
-        get = following.get
-        for state, weight in states.items():
-            room = bound - (state & 0xFF) - ((state >> 8) & 0xFF)
-            for from_hand, step, weight_here in table:
-                if from_hand <= room:
+    # A state: (owed per owner) << 16 | (owed in all) << 8 | (hand cards played).
+    shift = 0
+    scale = 1
+    states: dict[int, int] | None = None
+    for table in tables:
+        if len(table) == 1:
+            _, step, weight = table[0]
+            shift += step
+            scale *= weight
+        elif states is None:
+            states = {step: weight for _, step, weight in table}
+        else:
+            following: dict[int, int] = {}
+            get = following.get
+            for state, weight in states.items():
+                for _, step, weight_here in table:
                     key = state + step
                     following[key] = get(key, 0) + weight * weight_here
-        states = following
-        if not states:
-            return 0
+            states = following
+    if states is None:
+        states = {0: 1}
     found = 0
     for state, weight in states.items():
+        state += shift
         played = state & 0xFF
         if played:
             found += weight * _gift_ways(limit - played, state >> 16)
-    return found
+    return found * scale
 
 
 # One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
