@@ -119,7 +119,6 @@ class PublishSegment:
         needs: Sequence[int],
         context: _Context,
         count: int,
-        floor: list[int] | None,
     ) -> None:
         self.novel = novel
         self.ranks = ranks
@@ -130,8 +129,8 @@ class PublishSegment:
         self._memo: dict[int, int] = {}
         self._options: list[tuple[_Shape, ...]] | None = None
         # Per index, the fewest hand cards the ranks from there on cost (R5): a
-        # choice with less room left has no completion.
-        self._floor = floor if floor is not None else _floor(ranks, needs, context.own)
+        # choice with less room left has no completion (made by the first decode).
+        self._floor: list[int] = []
 
     @property
     def options(self) -> list[tuple[_Shape, ...]]:
@@ -262,6 +261,8 @@ class PublishSegment:
     def at(self, index: int) -> Publish:
         if not 0 <= index < self.count:
             raise IndexError(index)
+        if not self._floor:
+            self._floor = _floor(self.ranks, self.needs, self.context.own)
         # Descend rank by rank: the moves of a choice so far are its completions
         # times the ways its cards can be chosen, and shapes come in walk order.
         options = self.options
@@ -479,25 +480,23 @@ def publish_segments(
                 if cost > hand_size:
                     continue  # R5: the hand cannot even play what the Masterpieces lack
                 count = total - pastiche_only
-                floor = None
             else:
-                tables = []
+                fills: list[tuple[_Entry, ...]] = []
                 cost = 0
                 for rank, need in zip(ranks, needs, strict=True):
                     mine = own[rank]
                     if need > mine:
                         cost += need - mine
-                    table = table_of.get(rank * 64 + need)
-                    if table is None:
+                    fill = table_of.get(rank * 64 + need)
+                    if fill is None:
                         key = (need, h[rank], marked.get(rank, no_masterpieces))
-                        table = table_of[rank * 64 + need] = _rank_table(key)
-                    tables.append(table)
+                        fill = table_of[rank * 64 + need] = _rank_table(key)
+                    fills.append(fill)
                 if cost > hand_size:
                     continue  # R5: every card the Masterpieces lack costs a hand card
-                count = _gift_count_of(tables, hand_size)
-                floor = None
+                count = _gift_count_of(fills, hand_size)
             if count:
-                segments.append(PublishSegment(spec.id, ranks, needs, context, count, floor))
+                segments.append(PublishSegment(spec.id, ranks, needs, context, count))
     return segments
 
 
@@ -537,33 +536,54 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
     2
     """
-    # A state: (owed per owner) << 16 | (owed in all) << 8 | (hand cards played).
+    # A state: (gifts owed per owner) << 16 | (hand cards spent) << 8 | (hand cards played),
+    # where a card is spent when it is played or given (R5).
     shift = 0
     scale = 1
-    states: dict[int, int] | None = None
+    spread: list[tuple[_Entry, ...]] = []
     for table in tables:
         if len(table) == 1:
             _, step, weight = table[0]
             shift += step
             scale *= weight
-        elif states is None:
-            states = {step: weight for _, step, weight in table}
         else:
-            following: dict[int, int] = {}
-            get = following.get
-            for state, weight in states.items():
-                for _, step, weight_here in table:
+            spread.append(table)
+    # Pruning: a choice whose cards spent, with the least the ranks after it spend,
+    # exceed the hand could never pay its gifts.
+    budget = limit - ((shift >> 8) & 0xFF)
+    least = [min(cost for cost, _, _ in table) for table in spread]
+    after = sum(least)
+    if after > budget:
+        return 0
+    states = {0: 1}
+    last = len(spread) - 1
+    for index in range(last):
+        table = spread[index]
+        after -= least[index]
+        bound = budget - after
+        following: dict[int, int] = {}
+        get = following.get
+        for state, weight in states.items():
+            room = bound - ((state >> 8) & 0xFF)
+            for cost, step, weight_here in table:
+                if cost <= room:
                     key = state + step
                     following[key] = get(key, 0) + weight * weight_here
-            states = following
-    if states is None:
-        states = {0: 1}
+        states = following
     found = 0
+    if last < 0:  # every rank has one way to fill it
+        played = shift & 0xFF
+        return scale * _gift_ways(limit - played, shift >> 16) if played else 0
+    # The last rank with a choice is counted into the gifts at once.
     for state, weight in states.items():
+        room = budget - ((state >> 8) & 0xFF)
         state += shift
-        played = state & 0xFF
-        if played:
-            found += weight * _gift_ways(limit - played, state >> 16)
+        for cost, step, weight_here in spread[last]:
+            if cost <= room:
+                final = state + step
+                played = final & 0xFF
+                if played:
+                    found += weight * weight_here * _gift_ways(limit - played, final >> 16)
     return found * scale
 
 
@@ -581,7 +601,7 @@ def _rank_table(key: _RankKey) -> tuple[_Entry, ...]:
     """
     merged: dict[tuple[int, int, int], int] = {}
     for from_hand, _, weight, code, extra in _rank_shapes(key):
-        slot = (from_hand + extra, (code << 16) + (extra << 8) + from_hand, 0)
+        slot = (from_hand + extra, (code << 16) + ((from_hand + extra) << 8) + from_hand, 0)
         merged[slot] = merged.get(slot, 0) + weight
     return tuple((cost, step, weight) for (cost, step, _), weight in merged.items())
 
@@ -673,11 +693,11 @@ class PayableTotals:
     """
 
     __slots__ = (
-        "cap",
         "counts",
         "fails",
         "found",
         "h",
+        "highest",
         "limit",
         "lowest",
         "own",
@@ -689,20 +709,25 @@ class PayableTotals:
         self, pool: Sequence[int], hand: Sequence[int], own: Sequence[int], limit: int
     ) -> None:
         self.pool, self.h, self.own, self.limit = pool, hand, own, limit
-        cap = [0] * 14
         own_pre = [0] * 14
-        for rank in range(1, 14):
-            cap[rank] = cap[rank - 1] + pool[rank]
-            own_pre[rank] = own_pre[rank - 1] + own[rank]
-        self.cap, self.own_pre = cap, own_pre
-        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
+        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards;
+        # highest[rank][k]: the sum of the k highest cards of ranks up to ``rank``.
         lowest = [0]
+        below = [0]
+        highest = [below]
         for rank in range(1, 14):
-            for _ in range(pool[rank]):
-                lowest.append(lowest[-1] + rank)
+            own_pre[rank] = own_pre[rank - 1] + own[rank]
+            here = pool[rank]
+            if here:
+                for _ in range(here):
+                    lowest.append(lowest[-1] + rank)
+                below = [rank * k for k in range(here)] + [here * rank + total for total in below]
+            highest.append(below)
+        self.own_pre = own_pre
         self.lowest = lowest
+        self.highest = highest
         self.counts = [0] * 14
-        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
+        self.fails: dict[int, int] = {}
         self.found: list[tuple[int, ...]] | None = None
 
     def exists(self, count: int, target: int) -> bool:
@@ -747,20 +772,19 @@ class PayableTotals:
             if self.found is not None:
                 self.found.append(tuple(self.counts))
             return True
-        pool = self.pool
-        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
-        lowest = self.lowest
-        if (  # then of the rank below
-            (need < lowest[left] if left < len(lowest) else True)
-            or need > top * rank + (left - top) * (rank - 1)
-            or self.cap[rank] < left
+        highest = self.highest[rank]
+        if (
+            left >= len(highest)  # fewer cards than that at this rank and below
+            or need > highest[left]  # the highest of them are not enough
+            or need < self.lowest[left]  # the lowest of all are too much
             or cost + left - self.own_pre[rank] > limit
         ):
             return False
-        key = (rank, left, need, free, hand)
+        key = (need << 12) | (left << 6) | (rank << 2) | (free << 1) | hand
         failed = self.fails.get(key)
         if failed is not None and cost >= failed:
             return False
+        pool = self.pool
         h, mine = self.h[rank], self.own[rank]
         found = False
         counts = self.counts
