@@ -47,6 +47,8 @@ _Shape = tuple[int, tuple[int, ...], int, int, int]
 # What a rank needs and offers: (cards needed, cards of the rank in hand,
 # Masterpieces of the rank per owner).
 _RankKey = tuple[int, int, tuple[int, ...]]
+# One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
+_Entry = tuple[int, int, int]
 
 
 class ListSegment:
@@ -361,6 +363,25 @@ class _Context:
         ]
 
 
+class _Fills(dict[int, tuple[_Entry, ...]]):
+    """Per ``rank * 64 + need``, the :func:`_rank_table` of one position, made when first asked."""
+
+    __slots__ = ("h", "marked", "none")
+
+    def __init__(
+        self, h: Sequence[int], marked: dict[int, tuple[int, ...]], none: tuple[int, ...]
+    ) -> None:
+        super().__init__()
+        self.h = h
+        self.marked = marked
+        self.none = none
+
+    def __missing__(self, key: int) -> tuple[_Entry, ...]:
+        rank, need = key >> 6, key & 63
+        table = self[key] = _rank_table((need, self.h[rank], self.marked.get(rank, self.none)))
+        return table
+
+
 class _Masterpieces:
     """The hand cards and the Masterpieces by rank (and owner), built only when a move is made."""
 
@@ -431,7 +452,7 @@ def publish_segments(
     max_size = hand_size + sum(own)
     context = _Context(hand, h, own, marked, _Masterpieces(hand, tables), no_masterpieces)
     in_hand = {rank for rank in range(1, 14) if h[rank]}
-    table_of: dict[int, tuple[_Entry, ...]] = {}  # per rank * 64 + need, this position
+    fills = _Fills(h, marked, no_masterpieces)
     payable: PayableTotals | None = None
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
@@ -481,20 +502,11 @@ def publish_segments(
                     continue  # R5: the hand cannot even play what the Masterpieces lack
                 count = total - pastiche_only
             else:
-                fills: list[tuple[_Entry, ...]] = []
-                cost = 0
-                for rank, need in zip(ranks, needs, strict=True):
-                    mine = own[rank]
-                    if need > mine:
-                        cost += need - mine
-                    fill = table_of.get(rank * 64 + need)
-                    if fill is None:
-                        key = (need, h[rank], marked.get(rank, no_masterpieces))
-                        fill = table_of[rank * 64 + need] = _rank_table(key)
-                    fills.append(fill)
-                if cost > hand_size:
-                    continue  # R5: every card the Masterpieces lack costs a hand card
-                count = _gift_count_of(fills, hand_size)
+                # The fewest cards each rank costs are its cheapest entry: the count checks them.
+                count = _gift_count_of(
+                    [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
+                    hand_size,
+                )
             if count:
                 segments.append(PublishSegment(spec.id, ranks, needs, context, count))
     return segments
@@ -548,62 +560,61 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
             scale *= weight
         else:
             spread.append(table)
-    # Pruning: a choice whose cards spent, with the least the ranks after it spend,
-    # exceed the hand could never pay its gifts.
+    if not spread:  # every rank has one way to fill it
+        played = shift & 0xFF
+        return scale * _gift_ways(limit - played, shift >> 16) if played else 0
+    # Pruning: a choice whose cards spent, with the least the ranks after it spend
+    # (their first entry), exceed the hand could never pay its gifts.
     budget = limit - ((shift >> 8) & 0xFF)
-    least = [min(cost for cost, _, _ in table) for table in spread]
-    after = sum(least)
+    after = 0
+    for table in spread:
+        after += table[0][0]
     if after > budget:
         return 0
     states = {0: 1}
     last = len(spread) - 1
     for index in range(last):
         table = spread[index]
-        after -= least[index]
+        after -= table[0][0]
         bound = budget - after
         following: dict[int, int] = {}
         get = following.get
         for state, weight in states.items():
             room = bound - ((state >> 8) & 0xFF)
             for cost, step, weight_here in table:
-                if cost <= room:
-                    key = state + step
-                    following[key] = get(key, 0) + weight * weight_here
+                if cost > room:
+                    break  # the entries come cheapest first
+                key = state + step
+                following[key] = get(key, 0) + weight * weight_here
         states = following
-    found = 0
-    if last < 0:  # every rank has one way to fill it
-        played = shift & 0xFF
-        return scale * _gift_ways(limit - played, shift >> 16) if played else 0
     # The last rank with a choice is counted into the gifts at once.
+    found = 0
     for state, weight in states.items():
         room = budget - ((state >> 8) & 0xFF)
         state += shift
         for cost, step, weight_here in spread[last]:
-            if cost <= room:
-                final = state + step
-                played = final & 0xFF
-                if played:
-                    found += weight * weight_here * _gift_ways(limit - played, final >> 16)
+            if cost > room:
+                break
+            final = state + step
+            played = final & 0xFF
+            if played:
+                found += weight * weight_here * _gift_ways(limit - played, final >> 16)
     return found * scale
-
-
-# One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
-_Entry = tuple[int, int, int]
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _rank_table(key: _RankKey) -> tuple[_Entry, ...]:
-    """The shapes of a rank merged by (hand cards, gifts owed per owner), for counting.
+    """The shapes of a rank merged by (hand cards, gifts owed per owner), cheapest first.
 
     >>> table = _rank_table((2, 1, (0, 2)))  # a pair: 1 in hand, 2 Masterpieces of seat 1
-    >>> [(cost, weight) for cost, _, weight in table]  # both Masterpieces; the card and one
-    [(2, 1), (2, 2)]
+    >>> [(cost, weight) for cost, _, weight in table]  # the card and one; both Masterpieces
+    [(2, 2), (2, 1)]
     """
     merged: dict[tuple[int, int, int], int] = {}
     for from_hand, _, weight, code, extra in _rank_shapes(key):
         slot = (from_hand + extra, (code << 16) + ((from_hand + extra) << 8) + from_hand, 0)
         merged[slot] = merged.get(slot, 0) + weight
-    return tuple((cost, step, weight) for (cost, step, _), weight in merged.items())
+    return tuple(sorted((cost, step, weight) for (cost, step, _), weight in merged.items()))
 
 
 _PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
@@ -693,11 +704,11 @@ class PayableTotals:
     """
 
     __slots__ = (
+        "cap",
         "counts",
         "fails",
         "found",
         "h",
-        "highest",
         "limit",
         "lowest",
         "own",
@@ -709,23 +720,22 @@ class PayableTotals:
         self, pool: Sequence[int], hand: Sequence[int], own: Sequence[int], limit: int
     ) -> None:
         self.pool, self.h, self.own, self.limit = pool, hand, own, limit
+        cap = [0] * 14
         own_pre = [0] * 14
-        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards;
-        # highest[rank][k]: the sum of the k highest cards of ranks up to ``rank``.
-        lowest = [0]
-        below = [0]
-        highest = [below]
         for rank in range(1, 14):
+            cap[rank] = cap[rank - 1] + pool[rank]
             own_pre[rank] = own_pre[rank - 1] + own[rank]
-            here = pool[rank]
-            if here:
-                for _ in range(here):
-                    lowest.append(lowest[-1] + rank)
-                below = [rank * k for k in range(here)] + [here * rank + total for total in below]
-            highest.append(below)
-        self.own_pre = own_pre
-        self.lowest = lowest
-        self.highest = highest
+        self.cap, self.own_pre = cap, own_pre
+        # lowest[k]: the sum of the k lowest cards of all, so the k highest cards of
+        # ranks up to r add up to lowest[cap[r]] - lowest[cap[r] - k].
+        self.lowest = list(
+            itertools.accumulate(
+                itertools.chain.from_iterable(
+                    itertools.repeat(rank, pool[rank]) for rank in range(1, 14)
+                ),
+                initial=0,
+            )
+        )
         self.counts = [0] * 14
         self.fails: dict[int, int] = {}
         self.found: list[tuple[int, ...]] | None = None
@@ -772,11 +782,12 @@ class PayableTotals:
             if self.found is not None:
                 self.found.append(tuple(self.counts))
             return True
-        highest = self.highest[rank]
+        below = self.cap[rank]  # the cards of this rank and below
+        lowest = self.lowest
         if (
-            left >= len(highest)  # fewer cards than that at this rank and below
-            or need > highest[left]  # the highest of them are not enough
-            or need < self.lowest[left]  # the lowest of all are too much
+            left > below
+            or need > lowest[below] - lowest[below - left]  # the highest of them are too few
+            or need < lowest[left]  # the lowest of all are too much
             or cost + left - self.own_pre[rank] > limit
         ):
             return False
@@ -838,15 +849,14 @@ def _rank_shapes(key: _RankKey) -> tuple[_Shape, ...]:
 
 
 def _distributions(total: int, bounds: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to take ``total`` items with at most ``bounds[i]`` from owner i, first owner most."""
-    if not bounds:
-        if total == 0:
-            yield ()
-        return
-    capacity = sum(bounds[1:])
-    for taken in range(min(total, bounds[0]), max(0, total - capacity) - 1, -1):
-        for tail in _distributions(total - taken, bounds[1:]):
-            yield (taken, *tail)
+    """Every way to take ``total`` items with at most ``bounds[i]`` from owner i, first owner most.
+
+    >>> list(_distributions(2, [1, 0, 2]))
+    [(1, 0, 1), (0, 0, 2)]
+    """
+    # Each owner's count descending, the last owner's varying fastest.
+    ranges = [range(bound if bound < total else total, -1, -1) for bound in bounds]
+    return (split for split in itertools.product(*ranges) if sum(split) == total)
 
 
 @functools.lru_cache(maxsize=4096)
