@@ -563,6 +563,8 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     if not spread:  # every rank has one way to fill it
         played = shift & 0xFF
         return scale * _gift_ways(limit - played, shift >> 16) if played else 0
+    # The rank with the most choices goes last: it is counted into the gifts at once.
+    spread.sort(key=len)
     # Pruning: a choice whose cards spent, with the least the ranks after it spend
     # (their first entry), exceed the hand could never pay its gifts.
     budget = limit - ((shift >> 8) & 0xFF)
