@@ -47,6 +47,8 @@ _Shape = tuple[int, tuple[int, ...], int, int, int]
 # What a rank needs and offers: (cards needed, cards of the rank in hand,
 # Masterpieces of the rank per owner).
 _RankKey = tuple[int, int, tuple[int, ...]]
+# One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
+_Entry = tuple[int, int, int]
 
 
 class ListSegment:
@@ -92,45 +94,65 @@ class PublishSegment:
     order. Shapes that play no card (R4) or cannot pay their gifts (R5) are
     pruned as soon as they are known to fail.
 
-    The count is the number of completions of an empty choice, counted rank by
-    rank with each (rank, cards played, gifts owed) counted once; the table of
-    those counts stays with the segment, so :meth:`at` finds the shape of an
-    index by descending it, rank by rank, without walking the shapes before it.
+    The count comes with the segment (:func:`publish_segments` counts it rank
+    by rank, merging the choices by cards played and gifts owed); the shapes
+    themselves are made only when a move is decoded or listed. :meth:`at` then
+    counts the completions of each choice so far, each (rank, cards played,
+    gifts owed) once, and finds the shape of an index by descending them, rank
+    by rank, without walking the shapes before it.
     """
 
     __slots__ = (
         "_floor",
         "_memo",
+        "_options",
+        "context",
         "count",
-        "hand",
         "limit",
-        "mp_by_rank",
+        "needs",
         "novel",
-        "options",
         "ranks",
     )
 
     def __init__(
         self,
         novel: str,
-        ranks: tuple[int, ...],
-        options: list[tuple[_Shape, ...]],
-        hand: set[Card],
-        mp_by_rank: _Masterpieces,
-        count: int | None = None,
-        floor: list[int] | None = None,
+        ranks: Sequence[int],
+        needs: Sequence[int],
+        context: _Context,
+        count: int,
     ) -> None:
         self.novel = novel
         self.ranks = ranks
-        self.options = options
-        self.hand = hand
-        self.mp_by_rank = mp_by_rank
-        self.limit = len(hand)
+        self.needs = needs
+        self.context = context
+        self.limit = len(context.hand)
+        self.count = count
         self._memo: dict[int, int] = {}
+        self._options: list[tuple[_Shape, ...]] | None = None
         # Per index, the fewest hand cards the ranks from there on cost (R5): a
-        # choice with less room left has no completion.
-        self._floor = floor if floor is not None else [0] * (len(options) + 1)
-        self.count = self._completions(0, 0, 0, 0) if count is None else count
+        # choice with less room left has no completion (made by the first decode).
+        self._floor: list[int] = []
+
+    @property
+    def options(self) -> list[tuple[_Shape, ...]]:
+        """Per rank, every way to fill it (made when a move is decoded or listed)."""
+        options = self._options
+        if options is None:
+            options = self._options = [
+                _rank_shapes(key) for key in self.context.keys(self.ranks, self.needs)
+            ]
+        return options
+
+    @property
+    def hand(self) -> set[Card]:
+        """The hand of the player to move."""
+        return self.context.hand
+
+    @property
+    def mp_by_rank(self) -> _Masterpieces:
+        """The hand cards and Masterpieces by rank."""
+        return self.context.masterpieces
 
     def _completions(self, index: int, played: int, code: int, owed: int) -> int:
         """Moves that complete a choice of the ranks before ``index`` (R4, R5).
@@ -241,6 +263,8 @@ class PublishSegment:
     def at(self, index: int) -> Publish:
         if not 0 <= index < self.count:
             raise IndexError(index)
+        if not self._floor:
+            self._floor = _floor(self.ranks, self.needs, self.context.own)
         # Descend rank by rank: the moves of a choice so far are its completions
         # times the ways its cards can be chosen, and shapes come in walk order.
         options = self.options
@@ -308,6 +332,54 @@ class PublishSegment:
 
 
 Segment = ListSegment | ReadSegment | PublishSegment
+
+
+class _Context:
+    """What the publish segments of one position share: the hand, its ranks, the Masterpieces."""
+
+    __slots__ = ("h", "hand", "marked", "masterpieces", "none", "own")
+
+    def __init__(
+        self,
+        hand: set[Card],
+        h: Sequence[int],
+        own: Sequence[int],
+        marked: dict[int, tuple[int, ...]],
+        masterpieces: _Masterpieces,
+        none: tuple[int, ...],
+    ) -> None:
+        self.hand = hand
+        self.h = h
+        self.own = own
+        self.marked = marked
+        self.masterpieces = masterpieces
+        self.none = none
+
+    def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[_RankKey]:
+        """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
+        h, marked, none = self.h, self.marked, self.none
+        return [
+            (need, h[rank], marked.get(rank, none)) for rank, need in zip(ranks, needs, strict=True)
+        ]
+
+
+class _Fills(dict[int, tuple[_Entry, ...]]):
+    """Per ``rank * 64 + need``, the :func:`_rank_table` of one position, made when first asked."""
+
+    __slots__ = ("h", "marked", "none")
+
+    def __init__(
+        self, h: Sequence[int], marked: dict[int, tuple[int, ...]], none: tuple[int, ...]
+    ) -> None:
+        super().__init__()
+        self.h = h
+        self.marked = marked
+        self.none = none
+
+    def __missing__(self, key: int) -> tuple[_Entry, ...]:
+        rank, need = key >> 6, key & 63
+        table = self[key] = _rank_table((need, self.h[rank], self.marked.get(rank, self.none)))
+        return table
 
 
 class _Masterpieces:
@@ -378,9 +450,10 @@ def publish_segments(
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
     max_size = hand_size + sum(own)
-    masterpieces = _Masterpieces(hand, tables)
+    context = _Context(hand, h, own, marked, _Masterpieces(hand, tables), no_masterpieces)
+    in_hand = {rank for rank in range(1, 14) if h[rank]}
+    fills = _Fills(h, marked, no_masterpieces)
     payable: PayableTotals | None = None
-    shapes_of: dict[int, tuple[_Shape, ...]] = {}  # the ways to fill (rank, need), per position
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
         if supply[spec.id] <= 0 or spec.id in held:
@@ -410,47 +483,140 @@ def publish_segments(
         else:
             groups = map(_grouped, pattern.combinations(pool))
         for ranks, needs in groups:
-            # Per index, the fewest hand cards the ranks from there on cost (R5); and at
-            # least one of them must take a hand card (R4).
-            width = len(ranks)
-            floor = [0] * (width + 1)
-            cost = 0
-            playable = False
-            for index in range(width - 1, -1, -1):
-                need, rank = needs[index], ranks[index]
-                mine = own[rank]
-                if need > mine:
-                    cost += need - mine
-                floor[index] = cost
-                playable = playable or h[rank] > 0
-            if cost > hand_size or not playable:
+            # R4: at least one rank must take a hand card.
+            if in_hand.isdisjoint(ranks):
                 continue
             if others.isdisjoint(ranks):
                 # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
                 # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
                 total = 1
                 pastiche_only = 1
+                cost = 0
                 for rank, need in zip(ranks, needs, strict=True):
-                    total *= math.comb(h[rank] + own[rank], need)
-                    pastiche_only *= math.comb(own[rank], need)
-                if total == pastiche_only:
-                    continue
-                count: int | None = total - pastiche_only
+                    mine = own[rank]
+                    if need > mine:
+                        cost += need - mine
+                    total *= math.comb(h[rank] + mine, need)
+                    pastiche_only *= math.comb(mine, need)
+                if cost > hand_size:
+                    continue  # R5: the hand cannot even play what the Masterpieces lack
+                count = total - pastiche_only
             else:
-                count = None
-            options = []
-            for rank, need in zip(ranks, needs, strict=True):
-                shapes = shapes_of.get(rank * 64 + need)
-                if shapes is None:
-                    key = (need, h[rank], marked.get(rank, no_masterpieces))
-                    shapes = shapes_of[rank * 64 + need] = _rank_shapes(key)
-                options.append(shapes)
-            segment = PublishSegment(
-                spec.id, tuple(ranks), options, hand, masterpieces, count, floor
-            )
-            if segment.count:
-                segments.append(segment)
+                # The fewest cards each rank costs are its cheapest entry: the count checks them.
+                count = _gift_count_of(
+                    [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
+                    hand_size,
+                )
+            if count:
+                segments.append(PublishSegment(spec.id, ranks, needs, context, count))
     return segments
+
+
+def _floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -> list[int]:
+    """Per index, the fewest hand cards the ranks from there on cost (R5), then 0.
+
+    Every card but the player's own Masterpieces is a hand card, played or given.
+
+    >>> _floor([4, 5, 6], [1, 1, 1], [0] * 5 + [1] + [0] * 8)  # own Masterpiece of rank 5
+    [2, 1, 1, 0]
+    """
+    width = len(ranks)
+    floor = [0] * (width + 1)
+    cost = 0
+    for index in range(width - 1, -1, -1):
+        need, mine = needs[index], own[ranks[index]]
+        if need > mine:
+            cost += need - mine
+        floor[index] = cost
+    return floor
+
+
+def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
+    """The moves of a segment that cites other players' Masterpieces (R4, R5).
+
+    ``tables`` holds, per rank, :func:`_rank_table`; ``limit`` is the hand size.
+    Rank by rank, the choices so far are merged by (hand cards played, gifts owed
+    per owner), weighted by their card and Masterpiece choices (a rank with one
+    way to fill it only shifts and scales them); at the end each state is
+    weighted by its ways to give the gifts from the unplayed cards, none if
+    they are too few (R5), and the states that play no hand card are left out
+    (R4).
+
+    >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
+    >>> _gift_count_of([three], limit=2)  # both hand cards: no card left to give
+    0
+    >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
+    2
+    """
+    # A state: (gifts owed per owner) << 16 | (hand cards spent) << 8 | (hand cards played),
+    # where a card is spent when it is played or given (R5).
+    shift = 0
+    scale = 1
+    spread: list[tuple[_Entry, ...]] = []
+    for table in tables:
+        if len(table) == 1:
+            _, step, weight = table[0]
+            shift += step
+            scale *= weight
+        else:
+            spread.append(table)
+    if not spread:  # every rank has one way to fill it
+        played = shift & 0xFF
+        return scale * _gift_ways(limit - played, shift >> 16) if played else 0
+    # The rank with the most choices goes last: it is counted into the gifts at once.
+    spread.sort(key=len)
+    # Pruning: a choice whose cards spent, with the least the ranks after it spend
+    # (their first entry), exceed the hand could never pay its gifts.
+    budget = limit - ((shift >> 8) & 0xFF)
+    after = 0
+    for table in spread:
+        after += table[0][0]
+    if after > budget:
+        return 0
+    states = {0: 1}
+    last = len(spread) - 1
+    for index in range(last):
+        table = spread[index]
+        after -= table[0][0]
+        bound = budget - after
+        following: dict[int, int] = {}
+        get = following.get
+        for state, weight in states.items():
+            room = bound - ((state >> 8) & 0xFF)
+            for cost, step, weight_here in table:
+                if cost > room:
+                    break  # the entries come cheapest first
+                key = state + step
+                following[key] = get(key, 0) + weight * weight_here
+        states = following
+    # The last rank with a choice is counted into the gifts at once.
+    found = 0
+    for state, weight in states.items():
+        room = budget - ((state >> 8) & 0xFF)
+        state += shift
+        for cost, step, weight_here in spread[last]:
+            if cost > room:
+                break
+            final = state + step
+            played = final & 0xFF
+            if played:
+                found += weight * weight_here * _gift_ways(limit - played, final >> 16)
+    return found * scale
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _rank_table(key: _RankKey) -> tuple[_Entry, ...]:
+    """The shapes of a rank merged by (hand cards, gifts owed per owner), cheapest first.
+
+    >>> table = _rank_table((2, 1, (0, 2)))  # a pair: 1 in hand, 2 Masterpieces of seat 1
+    >>> [(cost, weight) for cost, _, weight in table]  # the card and one; both Masterpieces
+    [(2, 2), (2, 1)]
+    """
+    merged: dict[tuple[int, int, int], int] = {}
+    for from_hand, _, weight, code, extra in _rank_shapes(key):
+        slot = (from_hand + extra, (code << 16) + ((from_hand + extra) << 8) + from_hand, 0)
+        merged[slot] = merged.get(slot, 0) + weight
+    return tuple(sorted((cost, step, weight) for (cost, step, _), weight in merged.items()))
 
 
 _PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
@@ -562,14 +728,18 @@ class PayableTotals:
             cap[rank] = cap[rank - 1] + pool[rank]
             own_pre[rank] = own_pre[rank - 1] + own[rank]
         self.cap, self.own_pre = cap, own_pre
-        # lowest[k]: the sum of the k lowest cards of all, a lower bound for any k cards.
-        lowest = [0]
-        for rank in range(1, 14):
-            for _ in range(pool[rank]):
-                lowest.append(lowest[-1] + rank)
-        self.lowest = lowest
+        # lowest[k]: the sum of the k lowest cards of all, so the k highest cards of
+        # ranks up to r add up to lowest[cap[r]] - lowest[cap[r] - k].
+        self.lowest = list(
+            itertools.accumulate(
+                itertools.chain.from_iterable(
+                    itertools.repeat(rank, pool[rank]) for rank in range(1, 14)
+                ),
+                initial=0,
+            )
+        )
         self.counts = [0] * 14
-        self.fails: dict[tuple[int, int, int, bool, bool], int] = {}
+        self.fails: dict[int, int] = {}
         self.found: list[tuple[int, ...]] | None = None
 
     def exists(self, count: int, target: int) -> bool:
@@ -614,20 +784,20 @@ class PayableTotals:
             if self.found is not None:
                 self.found.append(tuple(self.counts))
             return True
-        pool = self.pool
-        top = pool[rank] if pool[rank] < left else left  # at most the cards of this rank,
+        below = self.cap[rank]  # the cards of this rank and below
         lowest = self.lowest
-        if (  # then of the rank below
-            (need < lowest[left] if left < len(lowest) else True)
-            or need > top * rank + (left - top) * (rank - 1)
-            or self.cap[rank] < left
+        if (
+            left > below
+            or need > lowest[below] - lowest[below - left]  # the highest of them are too few
+            or need < lowest[left]  # the lowest of all are too much
             or cost + left - self.own_pre[rank] > limit
         ):
             return False
-        key = (rank, left, need, free, hand)
+        key = (need << 12) | (left << 6) | (rank << 2) | (free << 1) | hand
         failed = self.fails.get(key)
         if failed is not None and cost >= failed:
             return False
+        pool = self.pool
         h, mine = self.h[rank], self.own[rank]
         found = False
         counts = self.counts
@@ -681,15 +851,14 @@ def _rank_shapes(key: _RankKey) -> tuple[_Shape, ...]:
 
 
 def _distributions(total: int, bounds: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to take ``total`` items with at most ``bounds[i]`` from owner i, first owner most."""
-    if not bounds:
-        if total == 0:
-            yield ()
-        return
-    capacity = sum(bounds[1:])
-    for taken in range(min(total, bounds[0]), max(0, total - capacity) - 1, -1):
-        for tail in _distributions(total - taken, bounds[1:]):
-            yield (taken, *tail)
+    """Every way to take ``total`` items with at most ``bounds[i]`` from owner i, first owner most.
+
+    >>> list(_distributions(2, [1, 0, 2]))
+    [(1, 0, 1), (0, 0, 2)]
+    """
+    # Each owner's count descending, the last owner's varying fastest.
+    ranges = [range(bound if bound < total else total, -1, -1) for bound in bounds]
+    return (split for split in itertools.product(*ranges) if sum(split) == total)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -724,6 +893,7 @@ def clear_caches() -> None:
     """
     _gift_ways.cache_clear()
     _rank_shapes.cache_clear()
+    _rank_table.cache_clear()
     _owed_pairs.cache_clear()
 
 

@@ -331,6 +331,7 @@ class _Table:
         "oth_by_rank",
         "own",
         "own_by_rank",
+        "payable",
         "player",
         "pool",
         "published",
@@ -373,6 +374,9 @@ class _Table:
         # Cards available per rank, hand and every Masterpiece together.
         self.pool = tuple(h[r] + own[r] + oth[r] for r in range(_RANKS))
         self.hand_by_rank: list[list[int]] = []
+        # The Total search of this table, shared by every Total Novel and the mask and
+        # the publish that follows it (what it learns holds for the same cards).
+        self.payable: PayableTotals | None = None
 
     def detail(self) -> None:
         """Build the per-rank card lists and the ``above_*`` counts (once)."""
@@ -532,7 +536,9 @@ def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]
     assert pattern is not None
     if type(pattern) is Total:
         # The rank multisets the hand can pay for are exactly those that pass _feasible.
-        search = PayableTotals(table.pool, table.h, table.own, table.limit)
+        search = table.payable
+        if search is None:
+            search = table.payable = PayableTotals(table.pool, table.h, table.own, table.limit)
         if first:
             return [()] if search.exists(pattern.count, pattern.target) else []
         return search.rank_counts(pattern.count, pattern.target)
