@@ -4,7 +4,8 @@ Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games 
 
 1. **Strength ladder**, 4-player games. Each rung is a tournament
    (:func:`pastiche_core.ai.run_tournament`: seats rotate on shared deals) of
-   ``N`` games between a subject bot and three opponents; the table gives the
+   ``N`` games (fewer for a rung that sets its own ``games``: the search's rungs
+   play :data:`SEARCH_GAMES`) between a subject bot and three opponents; the table gives the
    subject's win rate with its 95 % Wilson interval, the ratio to parity (25 %),
    the mean score and the mean margin (its score minus the best other score).
    A rung is one line of :data:`LADDER`.
@@ -43,6 +44,18 @@ class Rung:
     label: str
     bots: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    games: int | None = None
+    """Games of this rung when fewer than ``--games`` will do (a searching bot is slow)."""
+
+    def games_for(self, requested: int) -> int:
+        """The games this rung plays when ``--games`` asks for ``requested``.
+
+        >>> Rung("x", ("search", "greedy", "greedy", "greedy"), games=40).games_for(200)
+        40
+        >>> Rung("x", ("greedy", "random", "random", "random")).games_for(200)
+        200
+        """
+        return requested if self.games is None else min(requested, self.games)
 
     @property
     def subject(self) -> str:
@@ -54,10 +67,27 @@ class Rung:
         return self.bots[0]
 
 
+SEARCH_GAMES = 40
+"""Games of a rung whose subject searches: about 1.5 s of thinking per game and decision
+budget, so 40 games take a few minutes on two cores (``bench_search.py`` plays 200)."""
+
 LADDER: list[Rung] = [
     Rung("greedy vs 3 random", ("greedy", "random", "random", "random")),
+    Rung(
+        "search vs 3 random",
+        ("search", "random", "random", "random"),
+        {"budget_ms": 300},
+        games=SEARCH_GAMES,
+    ),
+    Rung(
+        "search vs 3 greedy",
+        ("search", "greedy", "greedy", "greedy"),
+        {"budget_ms": 300},
+        games=SEARCH_GAMES,
+    ),
 ]
-"""The strength ladder, weakest rung first; add a rung with one line."""
+"""The strength ladder, weakest rung first; add a rung with one line (``games`` to play
+fewer than ``--games`` games on a slow rung)."""
 
 LADDER_HEADER = ("rung", "games", "win %", "95 % CI", "vs parity", "mean score", "mean margin")
 
@@ -73,14 +103,15 @@ def ladder(games: int, seed: int, workers: int) -> list[list[str]]:
     rows = []
     for rung in LADDER:
         start = time.perf_counter()
-        result = run_tournament(rung.bots, games, seed, options=rung.options, workers=workers)
+        played = rung.games_for(games)
+        result = run_tournament(rung.bots, played, seed, options=rung.options, workers=workers)
         bot = result.standing(rung.subject)
         low, high = bot.ci95
         parity = 1 / PLAYERS
         rows.append(
             [
                 rung.label,
-                f"{games:,}",
+                f"{played:,}",
                 f"{100 * bot.win_rate:.1f}",
                 f"[{100 * low:.1f}, {100 * high:.1f}]",
                 f"{bot.win_rate / parity:.2f}x",
@@ -217,8 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"bot benchmark: Python {sys.version.split()[0]}, seed {args.seed}")
     if not args.skip_ladder:
         print(
-            f"\nStrength ladder: {PLAYERS}-player games, {args.games:,} per rung, seats rotated "
-            f"on shared deals, {workers} worker(s)"
+            f"\nStrength ladder: {PLAYERS}-player games, {args.games:,} per rung (the search's "
+            f"rungs at most {SEARCH_GAMES}), seats rotated on shared deals, {workers} worker(s)"
         )
         rows = ladder(args.games, args.seed, workers)
         print(table(LADDER_HEADER, rows))

@@ -22,9 +22,12 @@ from pastiche_core import (
     TakeDiscard,
     play_game,
 )
+from pastiche_core.ai.determinize import Knowledge
+from pastiche_core.ai.greedy import GreedyBot
 from pastiche_core.ai.observation import position_of
 from pastiche_core.ai.playout import PolicyBot
 from pastiche_core.ai.search import (
+    ANCHOR_MARGIN,
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
     SIMULATIONS_PER_MS,
@@ -32,9 +35,11 @@ from pastiche_core.ai.search import (
     Settings,
     candidate_moves,
     check_budget,
+    greedy_move,
     search,
     simulations_for,
 )
+from pastiche_core.bots import derive_seed
 from pastiche_core.options import option_key
 from pastiche_core.report import GOALS
 from pastiche_core.solver import best
@@ -180,3 +185,66 @@ def test_the_bot_pickles() -> None:
     timed = pickle.loads(pickle.dumps(SearchBot(3, budget_ms=40)))
     assert timed.budget_ms == 40
     assert timed.choose(view, game.legal_moves) in game.legal_moves
+
+
+# ----------------------------------------------------------------------
+# The anchor: the greedy bot's move, which the search must beat to play another
+# ----------------------------------------------------------------------
+ANCHOR_POSITIONS = [(4, 3, 60), (4, 21, 44), (4, 14, 50), (3, 8, 30), (5, 11, 70)]
+
+
+@pytest.mark.parametrize(("players", "seed", "decisions"), ANCHOR_POSITIONS)
+def test_the_anchor_is_the_greedy_bots_move_and_always_a_candidate(
+    players: int, seed: int, decisions: int
+) -> None:
+    game = played(players, seed, decisions)
+    view = game.view(game.to_move)
+    anchor = greedy_move(view, Knowledge.of(view), 9)
+    assert anchor is not None
+    assert anchor in game.legal_moves
+    # The greedy bot reads the view only (R16): the same move as the bot at the table.
+    assert anchor == GreedyBot(9).choose(view, game.legal_moves)
+    result = search(view, simulations=30, seed=4)
+    moves = [item.move for item in result.moves]
+    assert len(moves) == len(set(moves))
+    tried = [item for item in result.moves if item.visits]
+    # Never dropped by the halving: it took part in every round the search ran.
+    rounds = max(item.rounds for item in tried)
+    mine = greedy_move(view, result.knowledge, _anchor_seed(4))
+    assert mine in moves
+    assert next(item for item in result.moves if item.move == mine).rounds == rounds
+
+
+def _anchor_seed(seed: int) -> int:
+    """The seed :func:`search` gives the anchor's greedy bot."""
+    return derive_seed(seed, "anchor")
+
+
+@pytest.mark.parametrize(("players", "seed", "decisions"), ANCHOR_POSITIONS)
+def test_the_search_plays_the_anchor_unless_another_move_does_clearly_better(
+    players: int, seed: int, decisions: int
+) -> None:
+    game = played(players, seed, decisions)
+    view = game.view(game.to_move)
+    anchor = greedy_move(view, Knowledge.of(view), _anchor_seed(2))
+    # A margin no move can beat (win probabilities are in [0, 1]): the anchor is played.
+    stubborn = search(view, simulations=30, seed=2, settings=Settings(anchor_margin=1.0))
+    assert stubborn.best == anchor
+    # With the default margin the best move either is the anchor or beat it on the same deals.
+    result = search(view, simulations=30, seed=2)
+    assert result.best is not None
+    assert result.best in game.legal_moves
+    assert search(view, simulations=30, seed=2) == result
+    assert 0 < ANCHOR_MARGIN < 0.1
+
+
+def test_the_anchor_can_be_turned_off() -> None:
+    game = played(4, 3, 60)
+    view = game.view(game.to_move)
+    plain = search(view, simulations=30, seed=1, settings=Settings(anchor=False))
+    candidates, _ = candidate_moves(view)
+    assert {item.move for item in plain.moves} == set(candidates)
+    assert plain.simulations_run == 30
+    ucb = search(view, simulations=30, seed=1, settings=Settings(root="ucb"))
+    assert ucb.best is not None
+    assert ucb.best in game.legal_moves

@@ -93,10 +93,15 @@ class RankedMove:
     """
 
     move: Move
+    """The move, legal in the view's position."""
     win_probability: float
+    """The estimated chance of winning after the move, in [0, 1] (R13: a shared win counts as a fraction)."""
     margin: float
+    """The expected final score less the best other player's score."""
     visits: int
+    """The simulations the estimates rest on."""
     explanation: str
+    """Why, in a line of facts of the position."""
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as the hint document writes it.
@@ -133,13 +138,21 @@ class Analysis:
     """
 
     player: int
+    """The view's player, whose decision this is."""
     phase: Phase
+    """The phase of the decision."""
     budget_ms: int
+    """The budget in milliseconds (simulations and wall-clock ceiling)."""
     seed: int
+    """The seed of the search."""
     complete: bool
+    """Whether the analysis ran in full (only then is it reproducible byte for byte)."""
     moves: tuple[RankedMove, ...]
+    """The ranked moves, best first."""
     simulations: int
+    """The simulations the budget bought."""
     simulations_run: int
+    """The simulations run."""
 
     @property
     def best(self) -> Move | None:

@@ -74,9 +74,13 @@ class Knowledge:
     """
 
     player: int
+    """The view's player."""
     unknown: tuple[Card, ...]
+    """The cards the player cannot see, in card order."""
     located: tuple[tuple[Card, frozenset[int]], ...]
+    """Unknown cards the history places, each with the seats whose hand may hold it."""
     history_used: bool
+    """Whether the public history replayed consistently with the view."""
 
     @classmethod
     def of(cls, view: PlayerView) -> Knowledge:

@@ -108,11 +108,17 @@ class PolicyWeights:
     """
 
     maturity: float = 0.67
+    """The share of a Novel's points a Published novel keeps per card still to be read."""
     gift_cost: float = 0.25
+    """Points a gift costs the giver (R5)."""
     card_cost: float = 0.03
+    """Points a played card costs."""
     rival_share: float = 0.5
+    """The weight of a rival's progress against the player's own."""
     draw_value: float = 0.3
+    """Points Write ① is worth."""
     fit_value: float = 0.25
+    """Points per unit of :func:`card_fit`."""
 
 
 DEFAULT_WEIGHTS = PolicyWeights()
@@ -180,17 +186,29 @@ class Situation:
     """
 
     player: int
+    """The player deciding."""
     players: int
+    """The number of players."""
     phase: Phase
+    """The phase of the decision."""
     hand: tuple[Card, ...]
+    """The player's hand."""
     tables: Sequence[Mapping[str, tuple[Card, ...]]]
+    """Each seat's novels on the table: Novel id to the cards under it."""
     supply: Mapping[str, int]
+    """Copies of each Novel left in the supply (R6)."""
     catalogue: Catalogue
+    """The game's Novel catalogue."""
     pending: tuple[Card, Card] | None
+    """The two drawn cards to choose between after Write ①, if any."""
     top: Card | None
+    """The top discard when the player can see it, else ``None``."""
     discard_size: int
+    """Cards in the discard pile."""
     deck_size: int
+    """Cards in the deck."""
     turns_left: int | None
+    """Turns left in the end game (R12), ``None`` before it."""
 
     @classmethod
     def of_game(cls, game: Game, player: int) -> Situation:

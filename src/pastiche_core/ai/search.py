@@ -33,6 +33,15 @@ the same deals with the same playout draws (a *batch* per deal), and after
 each round the better half (by mean win probability) goes on; the last
 survivor is the answer. ``Settings(root="ucb")`` uses UCB1 at the root too.
 
+**The anchor.** The greedy bot (:class:`~pastiche_core.ai.greedy.GreedyBot`,
+reading the same view) is a strong one-move-ahead player, and a search with a
+few dozen noisy simulations should never play worse than it. Its move
+(:func:`greedy_move`) is therefore always a candidate, and the halving never
+drops it: the last survivor is played only if, on the deals both were
+simulated on, its mean win probability beats the anchor's by more than
+:data:`ANCHOR_MARGIN`; otherwise the anchor is played.
+``Settings(anchor=False)`` turns this off.
+
 **Compact action set.** Keeps, chooses, End Flag cards, Writes, Reads and Pass
 are the decision's moves as they are. Publishes are not the card-level
 publishes (there can be millions) but R8 options: the solver's options
@@ -41,7 +50,8 @@ publishes (there can be millions) but R8 options: the solver's options
 :func:`~pastiche_core.solver.best` (found from the same report's Pareto fronts,
 R9), and the policy's own best publishes, each
 turned into a move by :func:`~pastiche_core.gifts.to_publish` with
-:class:`LeastFitPolicy` choosing the gifts.
+:class:`LeastFitPolicy` choosing the gifts; and the anchor, the greedy bot's
+move (with its own gifts).
 
 **Budgets and determinism.** A budget is a number of simulations. A budget in
 milliseconds is turned into simulations at a fixed rate,
@@ -93,10 +103,12 @@ from ..report import GOALS, goal_key
 from ..solver import solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
+from .greedy import GreedyBot
 from .observation import position_of
 from .playout import PlayoutPolicy, Situation, card_fit, evaluate
 
 __all__ = [
+    "ANCHOR_MARGIN",
     "DEFAULT_BUDGET_MS",
     "EXPLORATION",
     "HORIZON_ROUNDS",
@@ -112,6 +124,7 @@ __all__ = [
     "SearchResult",
     "Settings",
     "candidate_moves",
+    "greedy_move",
     "search",
     "simulations_for",
 ]
@@ -120,10 +133,13 @@ DEFAULT_BUDGET_MS = 300
 """The default budget of a hint, in milliseconds."""
 MAX_BUDGET_MS = 10_000
 """The largest budget accepted, in milliseconds: one analysis never runs longer."""
-SIMULATIONS_PER_MS = 0.25
+SIMULATIONS_PER_MS = 0.28
 """Simulations a millisecond of budget buys: the fixed rate that makes a time budget
-deterministic. Measured so that the default budget's simulations take about half of
-it on a two-core machine under load (see the benchmark)."""
+deterministic (84 simulations for the default 300 ms). Measured on a shared two-core
+machine under load (2026-11-30, ``benchmarks/bench_search.py``): a default hint then
+answers in 81-83 ms at the median and 201-202 ms at the 95th percentile, the greedy
+anchor and the explanations included; 0.30 gave a 95th percentile of 196-218 ms and
+let the ceiling cut a hint short, too close to the budget."""
 MAX_SIMULATIONS = 5_000
 """The most simulations one search runs (the budget cap in simulations)."""
 HORIZON_ROUNDS = 2
@@ -138,6 +154,8 @@ PUBLISH_OPTIONS = 12
 """The solver's options listed for the compact action set (R8), besides each goal's best."""
 SHRINK = 1.0
 """Prior simulations at the search's average with which each move's estimate starts."""
+ANCHOR_MARGIN = 0.02
+"""How much better, in win probability on the same deals, a move must do than the anchor."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +164,9 @@ class Settings:
 
     ``root`` is how the root's moves share the simulations: ``"halving"``
     (sequential halving with common random numbers, the default) or
-    ``"ucb"`` (UCB1, as at the other nodes).
+    ``"ucb"`` (UCB1, as at the other nodes). ``anchor`` makes the greedy
+    bot's move a candidate that the search plays unless another move beats
+    it by more than ``anchor_margin`` in win probability.
 
     >>> Settings().horizon_rounds == HORIZON_ROUNDS
     True
@@ -157,11 +177,21 @@ class Settings:
     """
 
     root: str = "halving"
+    """How the root shares the simulations: ``"halving"`` or ``"ucb"``."""
     exploration: float = EXPLORATION
+    """The UCB1 exploration constant (:data:`EXPLORATION`)."""
     horizon_rounds: int = HORIZON_ROUNDS
+    """Rounds a playout runs before it is evaluated (:data:`HORIZON_ROUNDS`)."""
     tree_width: int = TREE_WIDTH
+    """The policy's best moves considered below the root (:data:`TREE_WIDTH`)."""
     tree_depth: int = TREE_DEPTH
+    """The player's own decisions kept in the tree (:data:`TREE_DEPTH`)."""
     shrink: float = SHRINK
+    """Prior simulations at the search's average for each estimate (:data:`SHRINK`)."""
+    anchor: bool = True
+    """Whether the greedy bot's move is a protected candidate that the search must beat."""
+    anchor_margin: float = ANCHOR_MARGIN
+    """How much better on the same deals a move must do than the anchor (:data:`ANCHOR_MARGIN`)."""
 
     def __post_init__(self) -> None:
         if self.root not in ("halving", "ucb"):
@@ -218,7 +248,7 @@ def simulations_for(budget_ms: int) -> int:
     """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
 
     >>> simulations_for(300), simulations_for(1)
-    (75, 1)
+    (84, 1)
     """
     check_budget(budget_ms)
     return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
@@ -406,18 +436,26 @@ class MoveStats:
     """
 
     move: Move
+    """The candidate move, legal in the view's position."""
     visits: int
+    """The simulations that started with this move."""
     win: float
+    """The estimated probability of winning after the move, shrunk towards the average."""
     margin: float
+    """The expected final score less the best other player's, shrunk likewise."""
     prior: float
+    """The playout policy's value of the move, in points."""
     rounds: int = 0
+    """The rounds of sequential halving the move took part in (0 with a UCB root)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """The answer of :func:`search`: the candidate moves ranked best first, and the work done.
 
-    Moves that some simulation tried come first: by the number of halving
+    The move the search plays comes first (the halving's last survivor, or
+    the greedy anchor when the survivor did not beat it clearly). Then come
+    the moves that some simulation tried: by the number of halving
     rounds they survived, then by estimated win probability (then visits). A
     move dropped in an early round may show a higher estimate, from fewer
     simulations, than one that went on: the halving compared them on the same
@@ -433,12 +471,19 @@ class SearchResult:
     """
 
     player: int
+    """The view's player, whose decision was searched."""
     phase: Phase
+    """The phase of the decision."""
     moves: tuple[MoveStats, ...]
+    """The candidate moves with their estimates, best first."""
     simulations: int
+    """The simulations the budget bought."""
     simulations_run: int
+    """The simulations run (fewer when the wall-clock ceiling stopped the search)."""
     complete: bool
+    """Whether the whole budget ran, every candidate was tried and the solver finished."""
     knowledge: Knowledge = field(compare=False, repr=False)
+    """What the player knows of the hidden cards (for explanations)."""
 
     @property
     def best(self) -> Move | None:
@@ -523,7 +568,7 @@ class _Searcher:
         """A determinization of the view (see :func:`determinize`)."""
         return determinize(self.view, rng, self.knowledge)
 
-    def simulate(self, first: Move | None, game: Game, play: random.Random) -> None:
+    def simulate(self, first: Move | None, game: Game, play: random.Random) -> float:
         """One simulation from the determinization ``game``: the tree, a playout from ``play``.
 
         ``first`` forces the root move (sequential halving); ``None`` lets UCB
@@ -562,6 +607,7 @@ class _Searcher:
             node.wins += win
             node.margin += margin
         self.run += 1
+        return win
 
     def ucb(self, simulations: int, seed: int) -> None:
         """UCB1 at the root: one generator for every simulation."""
@@ -571,52 +617,110 @@ class _Searcher:
                 return
             self.simulate(None, self.deal(rng), rng)
 
-    def halving(self, simulations: int, seed: int) -> dict[Move, int]:
-        """Sequential halving at the root, with common random numbers; the round each move reached.
+    def halving(
+        self, simulations: int, seed: int, anchor: Move | None = None
+    ) -> tuple[dict[Move, int], Move | None]:
+        """Sequential halving at the root, with common random numbers.
 
         Rounds split the budget evenly; in a round every remaining move is
         simulated on the same deals and the same playout draws (one *batch* per
-        deal), then the better half (by mean win probability) goes on.
+        deal), then the better half (by mean win probability) goes on. The
+        ``anchor`` (the greedy bot's move) is never dropped: the last survivor
+        is preferred to it only if it did better on the same deals by more than
+        the settings' ``anchor_margin``. Returns the round each move reached
+        and the move chosen (``None`` when nothing was simulated).
         """
         remaining = list(self.moves)
         reached = dict.fromkeys(remaining, 0)
-        rounds = max(1, math.ceil(math.log2(len(remaining))))
+        results: dict[Move, dict[int, float]] = {move: {} for move in remaining}
+        contenders = len(remaining) - (anchor is not None and len(remaining) > 1)
+        rounds = max(1, math.ceil(math.log2(max(1, contenders))))
         left = simulations
         batch = 0
+        children = self.root.children
+
+        def run_batch(moves: Sequence[Move]) -> None:
+            nonlocal batch, left
+            dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
+            play_seed = derive_seed(seed, "play", batch)
+            for move in moves:
+                if left < 1 or self.out_of_time():
+                    break
+                results[move][batch] = self.simulate(
+                    move, dealt.copy(history=False), random.Random(play_seed)
+                )
+                left -= 1
+            batch += 1
+
         for round_index in range(rounds):
             share = left // (rounds - round_index)
             batches = max(1, share // len(remaining))
             for _ in range(batches):
                 if left < 1 or self.out_of_time():
                     break
-                dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
-                play_seed = derive_seed(seed, "play", batch)
-                batch += 1
-                for move in remaining[:left]:  # a short budget reaches the first moves only
-                    if self.out_of_time():
-                        break
-                    self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
-                    left -= 1
+                run_batch(remaining[:left])  # a short budget reaches the first moves only
             for move in remaining:
                 reached[move] = round_index + 1
-            if len(remaining) == 1 or self.stopped or left < 1:
+            if len(remaining) <= 1 + (anchor is not None) or self.stopped or left < 1:
                 break
-            children = self.root.children
             remaining.sort(key=lambda move: -_mean(children.get(move)))
-            remaining = remaining[: math.ceil(len(remaining) / 2)]
+            kept = [move for move in remaining if move != anchor]
+            kept = kept[: math.ceil(len(kept) / 2)]
+            remaining = [move for move in remaining if move in kept or move == anchor]
         # What the rounds left over (rounding) goes to the moves still in the race.
         while left >= len(remaining) and not self.out_of_time():
-            dealt = self.deal(random.Random(derive_seed(seed, "deal", batch)))
-            play_seed = derive_seed(seed, "play", batch)
-            batch += 1
-            for move in remaining:
-                self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
-                left -= 1
-        return reached
+            run_batch(remaining)
+        if left > 0 and not self.out_of_time():  # the last few: the leaders, on one more deal
+            remaining.sort(key=lambda move: -_mean(children.get(move)))
+            run_batch(remaining)
+        tried = [move for move in remaining if children.get(move) is not None]
+        if not tried:
+            return reached, None
+        tried.sort(key=lambda move: -_mean(children.get(move)))
+        best = next((move for move in tried if move != anchor), tried[0])
+        if anchor is None or best == anchor or anchor not in results:
+            return reached, best
+        common = [b for b in results[best] if b in results[anchor]]
+        if not common:
+            return reached, best
+        gain = sum(results[best][b] - results[anchor][b] for b in common) / len(common)
+        return reached, best if gain > self.settings.anchor_margin else anchor
 
 
 def _mean(node: _Node | None) -> float:
     return node.wins / node.visits if node is not None and node.visits else -1.0
+
+
+def _ucb_choice(
+    root: _Node, moves: Sequence[Move], anchor: Move | None, margin: float
+) -> Move | None:
+    """With a UCB root: the best mean, unless it beats the anchor by no more than ``margin``."""
+    tried = [move for move in moves if root.children.get(move) is not None]
+    if not tried:
+        return None
+    best = max(tried, key=lambda move: _mean(root.children.get(move)))
+    if anchor is None or anchor not in tried or best == anchor:
+        return best
+    gain = _mean(root.children.get(best)) - _mean(root.children.get(anchor))
+    return best if gain > margin else anchor
+
+
+def greedy_move(view: PlayerView, knowledge: Knowledge, seed: int) -> Move | None:
+    """The :class:`~pastiche_core.ai.greedy.GreedyBot`'s move for the view: the search's anchor.
+
+    The greedy bot reads the view only; a determinization (dealt from
+    ``seed``) provides the legal moves it checks its choice against, which
+    depend on nothing hidden. ``None`` when the view has nothing to decide.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> greedy_move(game.view(2), Knowledge.of(game.view(2)), 1) in game.legal_moves
+    True
+    """
+    if view.phase is Phase.OVER or view.to_move != view.player:
+        return None
+    game = determinize(view, random.Random(seed), knowledge)
+    return GreedyBot(seed, catalogue=view.catalogue).choose(view, game.legal_moves)
 
 
 def search(
@@ -648,15 +752,22 @@ def search(
     moves, whole = candidates if candidates is not None else candidate_moves(view, policy=chooser)
     if not moves:
         return SearchResult(view.player, view.phase, (), 0, 0, True, knowledge)
+    anchor = None
+    late = deadline is not None and time.monotonic() >= deadline  # then nothing is simulated
+    if settings.anchor and len(moves) > 1 and not late:
+        anchor = greedy_move(view, knowledge, derive_seed(seed, "anchor"))
+        if anchor is not None:
+            moves = [anchor, *(move for move in moves if move != anchor)]
     sit = Situation.of_view(view)
     priors = {move: chooser.value(sit, move) for move in moves}
     searcher = _Searcher(view, knowledge, moves, chooser, settings, deadline)
     if settings.root == "halving":
-        reached = searcher.halving(simulations, seed)
+        reached, chosen = searcher.halving(simulations, seed, anchor)
     else:
         searcher.ucb(simulations, seed)
         reached = dict.fromkeys(moves, 0)
-    stats = _rank(moves, searcher.root, priors, settings.shrink, reached)
+        chosen = _ucb_choice(searcher.root, moves, anchor, settings.anchor_margin)
+    stats = _rank(moves, searcher.root, priors, settings.shrink, reached, chosen)
     complete = whole and not searcher.stopped and all(item.visits for item in stats)
     return SearchResult(
         view.player, view.phase, stats, simulations, searcher.run, complete, knowledge
@@ -669,11 +780,12 @@ def _rank(
     priors: dict[Move, float],
     shrink: float,
     reached: dict[Move, int],
+    chosen: Move | None = None,
 ) -> tuple[MoveStats, ...]:
-    """The root's moves with their estimates: tried moves first, by round reached then estimate."""
+    """The root's moves with their estimates: the chosen move, then tried moves by round, estimate."""
     mean_win = root.wins / root.visits if root.visits else 0.0
     mean_margin = root.margin / root.visits if root.visits else 0.0
-    tried: list[tuple[tuple[int, float, int, int], MoveStats]] = []
+    tried: list[tuple[tuple[bool, int, float, int, int], MoveStats]] = []
     untried: list[MoveStats] = []
     for index, move in enumerate(moves):
         child = root.children.get(move)
@@ -683,7 +795,7 @@ def _rank(
             continue
         win = (child.wins + shrink * mean_win) / (visits + shrink)
         margin = (child.margin + shrink * mean_margin) / (visits + shrink)
-        key = (-reached[move], -win, -visits, index)
+        key = (move != chosen, -reached[move], -win, -visits, index)
         stats = MoveStats(move, visits, win, margin, priors[move], reached[move])
         tried.append((key, stats))
     tried.sort(key=lambda item: item[0])
