@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from search_support import played
@@ -45,7 +46,7 @@ def _check_document(analysis: Analysis, game: Game, view: PlayerView) -> dict[st
     return data
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(
     players=st.integers(3, 5),
     seed=st.integers(0, 10_000),

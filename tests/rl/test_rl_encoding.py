@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
+from budget import examples
 from builders import MINI, build_game, random_positions
 from custom_patterns import SumOfAnySize
 from hypothesis import given, settings
@@ -139,7 +140,7 @@ def test_sequences_are_the_legal_moves_in_random_games(players: int, seed: int) 
     assert checked >= 20
 
 
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_sequences_are_the_legal_moves_in_atomic_games(seed: int, players: int) -> None:
     publishes = 0
@@ -150,7 +151,7 @@ def test_sequences_are_the_legal_moves_in_atomic_games(seed: int, players: int) 
     assert publishes
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_random_atomic_actions_always_end_in_legal_moves(seed: int, players: int) -> None:
     game = Game(players, seed)
@@ -460,7 +461,7 @@ def test_partial_state_is_reported() -> None:
 # ----------------------------------------------------------------------
 # The Total search of the mask agrees with the pattern's own search
 # ----------------------------------------------------------------------
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
     from pastiche_core.rl.encoding import _NO_CHOICE, _START, _combos, _counts, _feasible, _Table

@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
+from budget import examples
 from builders import build_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,7 +45,7 @@ def followed(players: int, seed: int) -> list[tuple[Game, list[Knowledge]]]:
     return out
 
 
-@settings(max_examples=6)
+@settings(max_examples=examples(6))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_knowledge_is_sound_and_sees_what_the_view_shows(seed: int, players: int) -> None:
     holders_seen = 0
@@ -60,7 +61,7 @@ def test_knowledge_is_sound_and_sees_what_the_view_shows(seed: int, players: int
     assert holders_seen
 
 
-@settings(max_examples=6)
+@settings(max_examples=examples(6))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_knowledge_followed_or_replayed_is_the_same(seed: int, players: int) -> None:
     for game, knowledge in itertools.islice(followed(players, seed), 0, None, 7):
@@ -73,7 +74,7 @@ def test_knowledge_followed_or_replayed_is_the_same(seed: int, players: int) -> 
             )
 
 
-@settings(max_examples=8)
+@settings(max_examples=examples(8))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]), data=st.data())
 def test_knowledge_ignores_cards_the_player_never_saw(
     seed: int, players: int, data: st.DataObject

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("numpy")
 
 import numpy as np
+from budget import examples
 from builders import build_game, random_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,7 +178,7 @@ def test_values_stay_in_bounds(players: int) -> None:
             assert parts["seat"][player] == 1
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]), data=st.data())
 def test_observations_and_masks_ignore_hidden_cards(
     seed: int, players: int, data: st.DataObject
@@ -257,7 +258,7 @@ def test_known_hands_come_from_the_knowledge() -> None:
         encoder.encode(view, knowledge=Knowledge.of(game, 0))
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]), data=st.data())
 def test_observations_with_knowledge_ignore_unseen_cards(
     seed: int, players: int, data: st.DataObject
