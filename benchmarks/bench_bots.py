@@ -20,13 +20,14 @@ Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from benchkit import aligned, pin_one_core
 
 from pastiche_core import Game, LegalMoves, Move, PlayerView
 from pastiche_core.ai import default_workers, make_bot, run_tournament
@@ -193,35 +194,6 @@ def percentile(values: Sequence[float], share: float) -> float:
 # ----------------------------------------------------------------------
 # Report
 # ----------------------------------------------------------------------
-def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns right-aligned but the first, a rule under the header.
-
-    >>> print(table(["bot", "n"], [["greedy", "12"]]))
-       bot   n
-    ------  --
-    greedy  12
-    """
-    lines = [list(header), *[list(row) for row in rows]]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = []
-    for index, line in enumerate(lines):
-        cells = [line[0].ljust(widths[0]) if index else line[0].rjust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(line[1:], widths[1:], strict=True)]
-        out.append("  ".join(cells))
-        if index == 0:
-            out.append("  ".join("-" * width for width in widths))
-    return "\n".join(out)
-
-
-def _pin_one_core(cpu: int | None) -> str:
-    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
-    if cpu is not None and cpu < 0:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (unsupported)"
-    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
-    os.sched_setaffinity(0, {chosen})
-    return f"pinned to CPU {chosen}"
 
 
 def _positive(text: str) -> int:
@@ -252,9 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"rungs at most {SEARCH_GAMES}), seats rotated on shared deals, {workers} worker(s)"
         )
         rows = ladder(args.games, args.seed, workers)
-        print(table(LADDER_HEADER, rows))
+        print(aligned(LADDER_HEADER, rows, first_left=True))
         print(f"parity: {100 / PLAYERS:.1f} %; intervals: Wilson, each seat's game a trial")
-    where = _pin_one_core(args.cpu)
+    where = pin_one_core(args.cpu)
     print(
         f"\nSpeed: {args.speed_games} games a run, every seat the same bot, "
         f"median of {args.repeats} runs, {where}"
@@ -286,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "p95",
         "max",
     ]
-    print(table(header, cells))
+    print(aligned(header, cells, first_left=True))
     print("decisions/s: whole games, engine included; choose ms: the bot's own time")
     return 0
 

@@ -28,7 +28,6 @@ to one CPU where the OS allows it.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -36,6 +35,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from benchkit import pin_one_core
 
 from pastiche_core.game import Game
 from pastiche_core.movegen import clear_caches
@@ -180,16 +181,6 @@ def table(rows: Sequence[Row], reference: Row | None) -> str:
     return "\n".join(lines)
 
 
-def _pin_one_core(cpu: int | None) -> str:
-    if cpu is not None and cpu < 0:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "single process (pinning not supported)"
-    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
-    os.sched_setaffinity(0, {chosen})
-    return f"pinned to CPU {chosen}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -203,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeats < 1 or args.seconds <= 0:
         parser.error("--repeats must be at least 1 and --seconds positive")
-    where = _pin_one_core(args.cpu)
+    where = pin_one_core(args.cpu)
     modes: list[tuple[str, str, Runner]] = [
         ("engine (indexed random moves)", "move", engine_runner),
         ("encoding (MoveBuilder, no obs)", "atomic action", encoding_runner),

@@ -21,13 +21,14 @@ The process is pinned to one CPU (``--cpu``) where the OS allows it.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from benchkit import pin_one_core
 
 from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
 from pastiche_core.game import Game, LegalMoves
@@ -132,17 +133,6 @@ def _table(title: str, rows: Sequence[Row], reference: Row, ratio_label: str) ->
     return "\n".join(lines)
 
 
-def _pin_one_core(cpu: int | None) -> str:
-    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
-    if cpu is not None and cpu < 0:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "single process (pinning not supported)"
-    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
-    os.sched_setaffinity(0, {chosen})
-    return f"pinned to CPU {chosen}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print both tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -165,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.repeats < 1 or args.baseline_games < 0:
         parser.error("--games and --repeats must be at least 1, --baseline-games at least 0")
 
-    where = _pin_one_core(args.cpu)
+    where = pin_one_core(args.cpu)
     print(
         f"Random {PLAYERS}-player games, Python {sys.version.split()[0]}, {where}, "
         f"seed {args.seed}, median of {args.repeats} runs",

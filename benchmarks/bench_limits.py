@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from benchkit import pin_one_core
 
 from pastiche_core import CLI_MAX_OPTIONS, DECK, DEFAULT_TIME_LIMIT, Masterpiece, Position, solve
 from pastiche_core.io import load_query
@@ -85,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="runs per figure (median)")
     parser.add_argument("--cpu", type=int, default=0, help="pin to this CPU (-1: do not pin)")
     args = parser.parse_args(argv)
-    if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {args.cpu})
+    pin_one_core(args.cpu)
     header = (
         f"{'position':<10} {'options':>9} {'exact ms':>9} {'unbounded ms':>13} "
         f"{'bounded ms':>11} {'unbounded/exact':>16} {'bounded/exact':>14}"

@@ -38,7 +38,6 @@ import gc
 import importlib.util
 import itertools
 import math
-import os
 import random
 import statistics
 import subprocess
@@ -47,6 +46,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from benchkit import aligned, pin_one_core
 
 from pastiche_core import DECK, Catalogue
 from pastiche_core.movegen import clear_caches
@@ -350,13 +351,7 @@ def table(rows: Sequence[Row]) -> str:
                 ms(row.median("cpsat pareto")),
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = []
-    for index, line in enumerate(lines):
-        out.append("  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=True)))
-        if index == 0:
-            out.append("  ".join("-" * width for width in widths))
-    return "\n".join(out)
+    return aligned(header, lines[1:])
 
 
 def verdicts(rows: Sequence[Row], imported: float) -> list[str]:
@@ -410,17 +405,6 @@ def verdicts(rows: Sequence[Row], imported: float) -> list[str]:
     return lines
 
 
-def _pin_one_core(cpu: int | None) -> str:
-    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
-    if cpu is not None and cpu < 0:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (unsupported)"
-    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
-    os.sched_setaffinity(0, {chosen})
-    return f"pinned to CPU {chosen}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure every size, print the table and the targets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -432,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: do not pin)")
     args = parser.parse_args(argv)
-    where = _pin_one_core(args.cpu)
+    where = pin_one_core(args.cpu)
     print(
         f"publish benchmark: {args.positions} positions per size, {args.repeats} runs, "
         f"seed {args.seed}, {where}, CP-SAT {'available' if HAS_CPSAT else 'not available'}"

@@ -30,13 +30,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
+
+from benchkit import aligned, pin_one_core
 
 from pastiche_core import Game, check_invariants, play_game
 from pastiche_core.io import MAX_HISTORY, state_from_json, state_to_json
@@ -166,24 +167,7 @@ def table(rows: Sequence[Row]) -> str:
                 per_move,
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = []
-    for index, line in enumerate(lines):
-        out.append("  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=True)))
-        if index == 0:
-            out.append("  ".join("-" * width for width in widths))
-    return "\n".join(out)
-
-
-def _pin_one_core(cpu: int | None) -> str:
-    """Pin the process to ``cpu`` (default: the lowest allowed CPU), where the OS allows."""
-    if cpu is not None and cpu < 0:
-        return "not pinned"
-    if not hasattr(os, "sched_setaffinity"):
-        return "not pinned (unsupported)"
-    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
-    os.sched_setaffinity(0, {chosen})
-    return f"pinned to CPU {chosen}"
+    return aligned(header, lines[1:])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="runs per mode (7)")
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: do not pin)")
     args = parser.parse_args(argv)
-    where = _pin_one_core(args.cpu)
+    where = pin_one_core(args.cpu)
     print(
         f"state load benchmark: {args.games} games of {PLAYERS} players, "
         f"{args.repeats} runs, {where}"
