@@ -221,6 +221,28 @@ def _int_range(
 # ----------------------------------------------------------------------
 # simulate
 # ----------------------------------------------------------------------
+def _add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress`` for the commands that play many games."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: on a terminal, without --json, "
+        "for runs longer than half a second)",
+    )
+
+
+def _progress_bar(args: argparse.Namespace) -> ProgressBar:
+    """The bar ``--progress`` asks for: by default on a terminal and never with ``--json``."""
+    if args.progress is None:
+        bar = ProgressBar(sys.stderr, force=False)
+        bar.enabled = bar.enabled and not args.json
+    else:
+        bar = ProgressBar(sys.stderr, force=args.progress)
+        bar.enabled = args.progress
+    return bar
+
+
 def _configure_simulate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
@@ -243,23 +265,12 @@ def _configure_simulate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the summary as JSON (deterministic)"
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: on a terminal, without --json, "
-        "for runs longer than half a second)",
-    )
+    _add_progress_option(parser)
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(args.catalogue)
-    if args.progress is None:
-        bar = ProgressBar(sys.stderr, force=False)
-        bar.enabled = bar.enabled and not args.json
-    else:
-        bar = ProgressBar(sys.stderr, force=args.progress)
-        bar.enabled = args.progress
+    bar = _progress_bar(args)
     try:
         summary = simulate(args.players, args.games, args.seed, catalogue, progress=bar)
     finally:
@@ -594,13 +605,7 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the result as JSON (deterministic: the same for a seed however run)",
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: on a terminal, without --json, "
-        "for runs longer than half a second)",
-    )
+    _add_progress_option(parser)
 
 
 def _run_tournament(args: argparse.Namespace) -> int:
@@ -609,12 +614,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
 
     catalogue = load_catalogue(args.catalogue)
     options = {} if args.budget_ms is None else {"budget_ms": args.budget_ms}
-    if args.progress is None:
-        bar = ProgressBar(sys.stderr, force=False)
-        bar.enabled = bar.enabled and not args.json
-    else:
-        bar = ProgressBar(sys.stderr, force=args.progress)
-        bar.enabled = args.progress
+    bar = _progress_bar(args)
     try:
         result = run_tournament(
             args.bots,
