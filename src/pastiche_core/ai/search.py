@@ -204,6 +204,13 @@ _SOLVER_TIME = 2.0
 """Seconds the solver may take for the action set (a safety net; it takes milliseconds)."""
 
 
+def _whole_number(name: str, value: object, high: int) -> int:
+    """``value`` if it is an integer (not a bool) from 1 to ``high``, else an error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise InvalidArgumentError(f"{name} must be an integer from 1 to {high}, got {value!r}")
+    return value
+
+
 def check_budget(budget_ms: object) -> int:
     """``budget_ms`` if it is a whole number of milliseconds from 1 to :data:`MAX_BUDGET_MS`.
 
@@ -214,15 +221,7 @@ def check_budget(budget_ms: object) -> int:
     ...
     pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
     """
-    if isinstance(budget_ms, bool) or not isinstance(budget_ms, int):
-        raise InvalidArgumentError(
-            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms!r}"
-        )
-    if not 1 <= budget_ms <= MAX_BUDGET_MS:
-        raise InvalidArgumentError(
-            f"budget_ms must be an integer from 1 to {MAX_BUDGET_MS}, got {budget_ms}"
-        )
-    return budget_ms
+    return _whole_number("budget_ms", budget_ms, MAX_BUDGET_MS)
 
 
 def check_simulations(simulations: object) -> int:
@@ -233,15 +232,7 @@ def check_simulations(simulations: object) -> int:
     ...
     pastiche_core.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
     """
-    if isinstance(simulations, bool) or not isinstance(simulations, int):
-        raise InvalidArgumentError(
-            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations!r}"
-        )
-    if not 1 <= simulations <= MAX_SIMULATIONS:
-        raise InvalidArgumentError(
-            f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations}"
-        )
-    return simulations
+    return _whole_number("simulations", simulations, MAX_SIMULATIONS)
 
 
 def simulations_for(budget_ms: int) -> int:
