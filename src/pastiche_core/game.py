@@ -77,6 +77,7 @@ __all__ = [
     "GameResult",
     "LegalMoves",
     "Phase",
+    "keep_moves",
 ]
 
 MIN_PLAYERS = 3
@@ -87,6 +88,27 @@ KEEP_SIZE = 3
 """Cards every player keeps at setup (R10)."""
 END_THRESHOLD = 15
 """Masterpiece points that trigger the end game (R12)."""
+
+
+def keep_moves(hand: Iterable[Card]) -> list[Keep]:
+    """Every setup keep of ``hand``, in enumeration order (R10, R15).
+
+    Kept cards go by combinations of the sorted hand; a seat that discards two
+    also chooses which lies on top, so both orders are listed.
+
+    >>> from pastiche_core import parse_cards
+    >>> [str(move) for move in keep_moves(parse_cards("SCI9 MYT1 HOR7 LOV2"))]
+    ['keep MYT1 LOV2 SCI9', 'keep MYT1 LOV2 HOR7', 'keep MYT1 SCI9 HOR7', 'keep LOV2 SCI9 HOR7']
+    """
+    cards = sorted(hand)
+    keeps: list[Keep] = []
+    for kept in itertools.combinations(cards, KEEP_SIZE):
+        dropped = [card for card in cards if card not in kept]
+        if len(dropped) < 2:
+            keeps.append(Keep(kept))
+        else:  # R15: a seat that discards two chooses which lies on top
+            keeps.extend(Keep(kept, order) for order in itertools.permutations(dropped))
+    return keeps
 
 
 class Phase(Enum):
@@ -1120,15 +1142,7 @@ class Game:
         phase = self.phase
         player = self.to_move
         if phase is Phase.KEEP:
-            hand = sorted(self._hands[player])
-            keeps: list[Move] = []
-            for kept in itertools.combinations(hand, KEEP_SIZE):
-                dropped = [card for card in hand if card not in kept]
-                if len(dropped) < 2:
-                    keeps.append(Keep(kept))
-                else:  # R15: a seat that discards two chooses which lies on top
-                    keeps.extend(Keep(kept, order) for order in itertools.permutations(dropped))
-            return [ListSegment(keeps)]
+            return [ListSegment(keep_moves(self._hands[player]))]
         if phase is Phase.CHOOSE:
             assert self.pending is not None
             return [ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]

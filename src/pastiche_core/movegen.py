@@ -56,7 +56,7 @@ class ListSegment:
 
     __slots__ = ("count", "moves")
 
-    def __init__(self, moves: list[Move]) -> None:
+    def __init__(self, moves: Sequence[Move]) -> None:
         self.moves = moves
         self.count = len(moves)
 

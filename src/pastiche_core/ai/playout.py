@@ -56,7 +56,7 @@ from typing import cast
 
 from ..cards import Card
 from ..catalogue import Catalogue
-from ..game import KEEP_SIZE, Game, LegalMoves, Phase
+from ..game import Game, LegalMoves, Phase, keep_moves
 from ..moves import (
     Choose,
     Draw,
@@ -433,17 +433,15 @@ class PlayoutPolicy:
 
     # ------------------------------------------------------------------
     def _keeps(self, sit: Situation) -> list[tuple[float, Move]]:
-        hand = sorted(sit.hand)
         counts = _Counts((), sit.tables)
+        values: dict[tuple[Card, ...], float] = {}
         scored: list[tuple[float, Move]] = []
-        for kept in itertools.combinations(hand, KEEP_SIZE):
-            value = _keep_value(kept, counts, self.weights)
-            dropped = [card for card in hand if card not in kept]
-            if len(dropped) < 2:
-                scored.append((value, Keep(kept)))
-            else:  # R15: the order matters only to who can take the top card; either will do
-                for order in itertools.permutations(dropped):
-                    scored.append((value, Keep(kept, order)))
+        # R15: the discard order matters only to who can take the top card; either will do
+        for move in keep_moves(sit.hand):
+            value = values.get(move.cards)
+            if value is None:
+                value = values[move.cards] = _keep_value(move.cards, counts, self.weights)
+            scored.append((value, move))
         return scored
 
     def _chooses(self, sit: Situation) -> list[tuple[float, Move]]:

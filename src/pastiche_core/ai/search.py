@@ -72,7 +72,6 @@ True
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
@@ -83,14 +82,13 @@ from .. import solver_fast
 from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
-from ..game import KEEP_SIZE, Game, LegalMoves, Phase
+from ..game import Game, LegalMoves, Phase, keep_moves
 from ..gifts import gift_candidates, to_publish
 from ..limits import Deadline
 from ..moves import (
     Choose,
     Draw,
     Gift,
-    Keep,
     Move,
     Pass,
     Read,
@@ -331,13 +329,7 @@ def candidate_moves(
     whole = True
     moves: list[Move] = []
     if view.phase is Phase.KEEP:
-        hand = sorted(view.hand)
-        for kept in itertools.combinations(hand, KEEP_SIZE):
-            dropped = [card for card in hand if card not in kept]
-            if len(dropped) < 2:
-                moves.append(Keep(kept))
-            else:  # R15: the order of two discards is part of the decision
-                moves.extend(Keep(kept, order) for order in itertools.permutations(dropped))
+        moves.extend(keep_moves(view.hand))  # R15: the order of two discards included
     elif view.phase is Phase.CHOOSE:
         assert view.pending is not None
         moves.extend(Choose(card) for card in view.pending)
