@@ -47,6 +47,7 @@ __all__ = [
     "GiftPolicy",
     "LowestCardsPolicy",
     "MostOptionsPolicy",
+    "deal_gifts",
     "gift_candidates",
     "position_after",
     "to_publish",
@@ -138,8 +139,19 @@ def _low_first(card: Card) -> tuple[int, int]:
     return (card.rank, card.index)
 
 
-def _assign(cards: Sequence[Card], option: PublishOption) -> tuple[Gift, ...]:
-    """The chosen cards, sorted, dealt to the owners in ascending owner order."""
+def deal_gifts(cards: Sequence[Card], option: PublishOption) -> tuple[Gift, ...]:
+    """The chosen gift ``cards``, sorted, dealt to the owners in ascending owner order (R5).
+
+    ``option.gifts`` says how many cards each owner is owed; ``cards`` are
+    exactly that many. Every gift policy ends with this.
+
+    >>> from pastiche_core import Position, parse_cards
+    >>> from pastiche_core.options import make_option
+    >>> pos = Position.quick("SCI7 HOR7 MYT1 MAG13 LOV2", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
+    >>> option = make_option(pos, "kind-3", [7], [(1, 7), (2, 7)])
+    >>> deal_gifts(parse_cards("MAG13 MYT1"), option)
+    (Gift(to=1, card=Card.parse('MYT1')), Gift(to=2, card=Card.parse('MAG13')))
+    """
     ordered = sorted(cards)
     gifts: list[Gift] = []
     start = 0
@@ -173,7 +185,7 @@ class LowestCardsPolicy:
         ()
         """
         spare = gift_candidates(position, option, constraints)
-        return _assign(spare[: option.gift_count], option)
+        return deal_gifts(spare[: option.gift_count], option)
 
     def __repr__(self) -> str:
         return "LowestCardsPolicy()"
@@ -294,7 +306,7 @@ class MostOptionsPolicy:
             if value > best_score:
                 best, best_score = given, value
         assert best is not None  # gift_candidates guarantees at least one candidate
-        return _assign(best, option)
+        return deal_gifts(best, option)
 
 
 def position_after(

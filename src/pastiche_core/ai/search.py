@@ -83,7 +83,7 @@ from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
 from ..game import Game, LegalMoves, Phase, keep_moves
-from ..gifts import gift_candidates, to_publish
+from ..gifts import deal_gifts, gift_candidates, to_publish
 from ..limits import Deadline
 from ..moves import (
     Choose,
@@ -293,13 +293,7 @@ class LeastFitPolicy:
             hand[card.rank] += 1
             return (value, card.index)
 
-        chosen = sorted(sorted(spare, key=fit)[:owed])
-        gifts: list[Gift] = []
-        start = 0
-        for owner, count in sorted(option.gifts):
-            gifts.extend(Gift(owner, card) for card in chosen[start : start + count])
-            start += count
-        return tuple(gifts)
+        return deal_gifts(sorted(spare, key=fit)[:owed], option)
 
     def __repr__(self) -> str:
         return "LeastFitPolicy()"
