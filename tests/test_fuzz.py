@@ -361,7 +361,7 @@ def test_the_manifest_lists_every_corpus_file() -> None:
 def _cases(cli: bool) -> list[Any]:
     params = []
     for name, entry in sorted(MANIFEST.items()):
-        if cli and not name.startswith(("position-", "catalogue-")):
+        if cli and not name.startswith(("position-", "catalogue-", "view-")):
             continue
         reason = entry.get("cli_xfail" if cli else "xfail")
         marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
@@ -424,6 +424,8 @@ def _cli_argv(path: Path) -> list[str]:
             "--catalogue",
             str(path),
         ]
+    if path.name.startswith("view-"):
+        return ["-c", script, "hint", str(path)]
     return ["-c", script, "publishes", str(path)]
 
 
