@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from search_support import played
 
 from pastiche_core import DECK, Game, Move, Phase, Publish, RandomBot, Total, play_game
+from pastiche_core.ai.heuristics import Outlook, counts_of
 from pastiche_core.ai.playout import (
+    HAND_VALUE,
+    PROSPECT_VALUE,
     PlayoutPolicy,
     PolicyBot,
     PolicyWeights,
@@ -97,6 +100,41 @@ def test_evaluate_is_exact_once_the_game_is_over() -> None:
         share = 1 / len(game.winners()) if seat in game.winners() else 0.0
         assert win == share
         assert margin == scores[seat] - max(s for p, s in enumerate(scores) if p != seat)
+
+
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 10_000),
+    decisions=st.integers(0, 160),
+)
+def test_the_outlook_of_a_game_is_the_outlook_of_each_view(
+    players: int, seed: int, decisions: int
+) -> None:
+    # The evaluation reads each player's prospects from the game: only what the views show.
+    game = played(players, seed, decisions)
+    for seat in range(players):
+        assert Outlook.of_game(game, seat) == Outlook.of_view(game.view(seat), game.catalogue)
+
+
+def test_the_evaluation_values_the_hand_by_its_prospects() -> None:
+    game = played(4, 8, 80)
+    values = expected_scores(game)
+    for seat in range(4):
+        hand = game.hand(seat)
+        outlook = Outlook.of_game(game, seat)
+        gained = outlook.prospects(counts_of(hand)) - outlook.prospects([0] * 14)
+        without = expected_scores_without_hand(game, seat)
+        assert gained > 0
+        assert values[seat] == pytest.approx(
+            without + HAND_VALUE * len(hand) + PROSPECT_VALUE * gained, abs=1e-5
+        )
+
+
+def expected_scores_without_hand(game: Game, seat: int) -> float:
+    """The seat's expectation with an empty hand (own Masterpieces still give prospects)."""
+    emptied = game.copy(history=False)
+    emptied._hands[seat] = set()
+    return expected_scores(emptied)[seat]
 
 
 def test_evaluate_estimates_sum_to_one() -> None:

@@ -40,8 +40,9 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
@@ -49,6 +50,9 @@ from ..errors import InvalidArgumentError
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .observation import RANK_COPIES
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 __all__ = ["Outlook", "Weights", "counts_of", "horizon_of"]
 
@@ -110,6 +114,10 @@ class Weights:
                 )
 
 
+DEFAULT_WEIGHTS = Weights()
+"""The greedy heuristic's default :class:`Weights` (one instance, shared)."""
+
+
 def counts_of(cards: Iterable[Card] | str) -> list[int]:
     """Cards per rank (index 0 unused), from cards or their notation.
 
@@ -136,12 +144,17 @@ def horizon_of(view: PlayerView) -> int | None:
     >>> horizon_of(replace(view, turns_left=7, current=0)), horizon_of(replace(view, turns_left=7, current=1))
     (2, 1)
     """
-    if view.turns_left is None:
+    return _turns_of(view.player, view.current, view.players, view.turns_left)
+
+
+def _turns_of(player: int, current: int, players: int, turns_left: int | None) -> int | None:
+    """:func:`horizon_of` from the numbers it needs."""
+    if turns_left is None:
         return None
-    offset = (view.player - view.current) % view.players
-    if view.turns_left <= offset:
+    offset = (player - current) % players
+    if turns_left <= offset:
         return 0
-    return (view.turns_left - offset - 1) // view.players + 1
+    return (turns_left - offset - 1) // players + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +182,7 @@ class Outlook:
     """Per rank, the cards not locked in a Masterpiece or under the End Flag."""
     horizon: int | None = None
     """The player's turns left in the countdown (:func:`horizon_of`), ``None`` without one."""
-    weights: Weights = Weights()
+    weights: Weights = DEFAULT_WEIGHTS
     """The heuristic's :class:`Weights`."""
     _memo: dict[tuple[int, ...], float] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -185,32 +198,73 @@ class Outlook:
         >>> Outlook.of_view(Game(players=3, seed=7).view(0)).own[7]
         0
         """
-        cat = catalogue if catalogue is not None else Catalogue.default()
+        return cls._of_tables(
+            view.player,
+            [{novel.novel: novel.cards for novel in table} for table in view.tables],
+            view.flag,
+            dict(view.supply),
+            catalogue if catalogue is not None else Catalogue.default(),
+            horizon_of(view),
+            weights,
+        )
+
+    @classmethod
+    def of_game(cls, game: Game, player: int, weights: Weights | None = None) -> Outlook:
+        """The outlook of ``player`` in ``game`` (what the player's view would give).
+
+        It reads only what every player sees (the tables, the supply, the End
+        Flag, the countdown), so it equals :meth:`of_view` of the player's view.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> Outlook.of_game(game, 1) == Outlook.of_view(game.view(1), game.catalogue)
+        True
+        """
+        return cls._of_tables(
+            player,
+            game._tables,
+            game.flag,
+            game.supply,
+            game.catalogue,
+            _turns_of(player, game.current, game.players, game.turns_left),
+            weights,
+        )
+
+    @classmethod
+    def _of_tables(
+        cls,
+        player: int,
+        tables: Sequence[Mapping[str, tuple[Card, ...]]],
+        flag: tuple[int, Card] | None,
+        supply: Mapping[str, int],
+        catalogue: Catalogue,
+        horizon: int | None,
+        weights: Weights | None,
+    ) -> Outlook:
         own = [0] * (MAX_RANK + 1)
         rival = [0] * (MAX_RANK + 1)
         pool = list(RANK_COPIES)
-        held = set()
-        for table in view.tables:
-            for novel in table:
-                if novel.owner == view.player:
-                    held.add(novel.novel)
-                if novel.masterpiece:
-                    rank = novel.cards[0].rank
-                    (own if novel.owner == view.player else rival)[rank] += 1
+        for owner, table in enumerate(tables):
+            for cards in table.values():
+                if len(cards) == 1:  # a Masterpiece
+                    rank = cards[0].rank
+                    (own if owner == player else rival)[rank] += 1
                     pool[rank] -= 1
-        if view.flag is not None:
-            pool[view.flag[1].rank] -= 1
-        supply = dict(view.supply)
+        if flag is not None:
+            pool[flag[1].rank] -= 1
+        held = tables[player]
         novels = tuple(
-            spec for spec in cat.publishable if supply.get(spec.id, 0) > 0 and spec.id not in held
+            spec
+            for spec in catalogue.publishable
+            if supply.get(spec.id, 0) > 0 and spec.id not in held
         )
         return cls(
             novels=novels,
             own=tuple(own),
             rival=tuple(rival),
             pool=tuple(max(0, n) for n in pool),
-            horizon=horizon_of(view),
-            weights=weights if weights is not None else Weights(),
+            horizon=horizon,
+            weights=weights if weights is not None else DEFAULT_WEIGHTS,
         )
 
     def after_publish(self, novel: str, instant: Card | None) -> Outlook:

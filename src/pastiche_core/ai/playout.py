@@ -31,7 +31,8 @@ against itself (one seat with the weights tried, three with the others).
 A truncated playout is valued by :func:`evaluate`: each player's expected
 final score is their score plus each Published novel's points times
 :data:`EVAL_MATURITY` per card above one, plus :data:`HAND_VALUE` per hand
-card; the win probability is a softmax of those expectations with
+card and :data:`PROSPECT_VALUE` times the hand's publishing prospects (the
+greedy bot's :class:`~pastiche_core.ai.heuristics.Outlook`); the win probability is a softmax of those expectations with
 temperature :data:`WIN_TEMPERATURE`, and the margin is the player's
 expectation less the best other one.
 
@@ -72,6 +73,7 @@ from ..moves import (
 )
 from ..patterns import Pattern, Total
 from ..view import PlayerView
+from .heuristics import Outlook
 
 __all__ = [
     "COMBINATIONS_PER_NOVEL",
@@ -136,6 +138,15 @@ winner a little better (a log-likelihood of -1.20 per position against -1.25; -1
 an even guess) but made a worse player: valuing hand cards that much, the search kept
 cards rather than publish, and won 72 % of its games against three random bots instead
 of 97 %."""
+PROSPECT_VALUE = 1.0
+"""In :func:`evaluate`: the weight of a hand's publishing prospects, in points of prospects.
+
+The prospects are the greedy bot's (:meth:`~pastiche_core.ai.heuristics.Outlook.prospects`:
+what the Novels the hand is closest to are worth, discounted per missing card and per
+read still needed). Without them a hand was worth its number of cards only; with them the
+search won 36.5 % instead of 32.2 % of the same 400 games against three greedy bots
+(84 simulations, seeds 2025 and 7; the paired difference +4.3 ± 5.6 points); a weight of 2
+won 34.9 % instead of 33.5 % of the seed-2025 games."""
 COMBINATIONS_PER_NOVEL = 6
 """Rank combinations tried per Novel when looking for a publish."""
 _AVERAGE_FIT = 0.6
@@ -843,16 +854,19 @@ class PolicyBot:
 # Evaluation and playouts
 # ----------------------------------------------------------------------
 def expected_scores(game: Game) -> list[float]:
-    """Each player's expected final score: score, Published novels by maturity, hand cards.
+    """Each player's expected final score: score, Published novels by maturity, the hand.
 
     >>> from pastiche_core import Game
-    >>> expected_scores(Game(players=3, seed=7))
-    [0.24, 0.24, 0.32]
+    >>> expected_scores(Game(players=3, seed=7))  # 3 or 4 cards, each hand's prospects
+    [0.329676, 0.328353, 0.418373]
     """
     catalogue = game.catalogue
     ending = game.turns_left
     values = []
     for player in range(game.players):
+        hand = [0] * 14
+        for card in game._hands[player]:
+            hand[card.rank] += 1
         value = float(game.score(player))
         for novel, cards in game._tables[player].items():
             if len(cards) > 1:
@@ -861,6 +875,7 @@ def expected_scores(game: Game) -> list[float]:
                     share *= 0.25
                 value += catalogue[novel].points * share
         value += HAND_VALUE * len(game._hands[player])
+        value += PROSPECT_VALUE * Outlook.of_game(game, player).prospects(hand)
         values.append(round(value, 6))
     return values
 
@@ -876,8 +891,8 @@ def evaluate(game: Game, player: int) -> tuple[float, float]:
     >>> from pastiche_core import Game
     >>> game = Game(players=4, seed=1)
     >>> game.apply("keep HOR6 HOR7 MYS7"); game.apply("keep MYT5 LOV5 FAN7")
-    >>> evaluate(game, 0)   # after setup: all alike
-    (0.25, 0.0)
+    >>> evaluate(game, 0)   # after setup: alike but for the hands' prospects
+    (0.242419112, -0.087047)
     """
     if game.is_over:
         scores = game.scores()
