@@ -134,10 +134,12 @@ MAX_BUDGET_MS = 10_000
 SIMULATIONS_PER_MS = 0.28
 """Simulations a millisecond of budget buys: the fixed rate that makes a time budget
 deterministic (84 simulations for the default 300 ms). Measured on a shared two-core
-machine under load (2026-11-30, ``benchmarks/bench_search.py``): a default hint then
-answers in 81-83 ms at the median and 201-202 ms at the 95th percentile, the greedy
-anchor and the explanations included; 0.30 gave a 95th percentile of 196-218 ms and
-let the ceiling cut a hint short, too close to the budget."""
+machine (2026-11-30, ``benchmarks/bench_search.py``): a default hint then answers in
+84-98 ms at the median and 184-198 ms at the 95th percentile, the greedy anchor, the
+evaluation's prospects and the explanations included; 0.30 gave a 95th percentile of
+196-218 ms under load and let the ceiling cut a hint short, too close to the budget.
+More simulations would not make the search stronger: 300 won no more games than 84
+(see the hints page, "What makes the search stronger")."""
 MAX_SIMULATIONS = 5_000
 """The most simulations one search runs (the budget cap in simulations)."""
 HORIZON_ROUNDS = 2
