@@ -54,7 +54,7 @@ from .observation import RANK_COPIES
 if TYPE_CHECKING:
     from ..game import Game
 
-__all__ = ["Outlook", "Weights", "counts_of", "horizon_of"]
+__all__ = ["DEFAULT_WEIGHTS", "Outlook", "Weights", "counts_of", "horizon_of"]
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _INFEASIBLE = (math.inf, 0, 0)

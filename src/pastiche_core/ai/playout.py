@@ -80,6 +80,7 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "EVAL_MATURITY",
     "HAND_VALUE",
+    "PROSPECT_VALUE",
     "WIN_TEMPERATURE",
     "PlayoutPolicy",
     "PolicyBot",
