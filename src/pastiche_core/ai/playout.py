@@ -32,9 +32,10 @@ A truncated playout is valued by :func:`evaluate`: each player's expected
 final score is their score plus each Published novel's points times
 :data:`EVAL_MATURITY` per card above one, plus :data:`HAND_VALUE` per hand
 card and :data:`PROSPECT_VALUE` times the hand's publishing prospects (the
-greedy bot's :class:`~pastiche_core.ai.heuristics.Outlook`); the win probability is a softmax of those expectations with
-temperature :data:`WIN_TEMPERATURE`, and the margin is the player's
-expectation less the best other one.
+greedy bot's :class:`~pastiche_core.ai.heuristics.Outlook`); the win
+probability is a softmax of those expectations with temperature
+:data:`WIN_TEMPERATURE`, and the margin is the player's expectation less the
+best other one.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=4, seed=3)
@@ -73,7 +74,7 @@ from ..moves import (
 )
 from ..patterns import Pattern, Total
 from ..view import PlayerView
-from .heuristics import Outlook
+from .heuristics import Outlook, counts_of
 
 __all__ = [
     "COMBINATIONS_PER_NOVEL",
@@ -279,9 +280,7 @@ class _Counts:
     __slots__ = ("hand", "table")
 
     def __init__(self, hand: Iterable[Card], tables: Sequence[Mapping[str, tuple[Card, ...]]]):
-        self.hand = [0] * 14
-        for card in hand:
-            self.hand[card.rank] += 1
+        self.hand = counts_of(hand)
         self.table = [0] * 14
         for table in tables:
             for cards in table.values():
@@ -865,9 +864,7 @@ def expected_scores(game: Game) -> list[float]:
     ending = game.turns_left
     values = []
     for player in range(game.players):
-        hand = [0] * 14
-        for card in game._hands[player]:
-            hand[card.rank] += 1
+        hand = game._hands[player]
         value = float(game.score(player))
         for novel, cards in game._tables[player].items():
             if len(cards) > 1:
@@ -875,8 +872,8 @@ def expected_scores(game: Game) -> list[float]:
                 if ending is not None and ending < len(cards):
                     share *= 0.25
                 value += catalogue[novel].points * share
-        value += HAND_VALUE * len(game._hands[player])
-        value += PROSPECT_VALUE * Outlook.of_game(game, player).prospects(hand)
+        value += HAND_VALUE * len(hand)
+        value += PROSPECT_VALUE * Outlook.of_game(game, player).prospects(counts_of(hand))
         values.append(round(value, 6))
     return values
 
