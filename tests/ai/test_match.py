@@ -74,8 +74,8 @@ def test_make_bot_passes_each_bot_only_the_options_it_takes() -> None:
         ("greedy", "1", {}, "seed must be an integer"),
         ("greedy", True, {}, "seed must be an integer"),
         ("greedy", 1, {"depth": 2}, "unknown bot option 'depth'"),
-        ("greedy", 1, {"budget_ms": 0}, "budget_ms must be from 1 to 10,000, got 0"),
-        ("greedy", 1, {"budget_ms": 1.5}, "budget_ms must be an integer"),
+        ("greedy", 1, {"budget_ms": 0}, "budget_ms must be an integer from 1 to 10000, got 0"),
+        ("greedy", 1, {"budget_ms": 1.5}, "budget_ms must be an integer from 1 to 10000, got 1.5"),
         ("greedy", 1, {"catalogue": "default"}, "catalogue must be a Catalogue"),
     ],
 )

@@ -209,7 +209,7 @@ def test_an_unreachable_cluster_is_a_clear_error(monkeypatch: pytest.MonkeyPatch
         ({"seed": "7"}, "seed must be an integer"),
         ({"workers": 0}, "workers must be from 1 to 256"),
         ({"backend": "threads"}, "unknown backend 'threads'"),
-        ({"options": {"budget_ms": -5}}, "budget_ms must be from 1"),
+        ({"options": {"budget_ms": -5}}, "budget_ms must be an integer from 1 to 10000, got -5"),
         ({"options": {"catalogue": None}}, "catalogue argument"),
         ({"catalogue": "default"}, "catalogue must be a Catalogue"),
         ({"max_decisions": 0}, "max_decisions must be at least 1"),

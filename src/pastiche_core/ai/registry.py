@@ -25,7 +25,7 @@ from ..bots import Bot, RandomBot
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from .greedy import GreedyBot
-from .search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, SearchBot, simulations_for
+from .search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, SearchBot, check_budget, simulations_for
 
 __all__ = [
     "BOTS",
@@ -99,12 +99,7 @@ def _check_options(options: dict[str, Any]) -> None:
                 f"unknown bot option {quote(key)}: expected one of {', '.join(BOT_OPTIONS)}"
             )
         if key == "budget_ms" and value is not None:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidArgumentError(f"budget_ms must be an integer, got {quote(value)}")
-            if not 1 <= value <= MAX_BUDGET_MS:
-                raise InvalidArgumentError(
-                    f"budget_ms must be from 1 to {MAX_BUDGET_MS:,}, got {value}"
-                )
+            check_budget(value)  # one rule and one message with the search's own check
         if key == "catalogue" and value is not None and not isinstance(value, Catalogue):
             raise InvalidArgumentError(f"catalogue must be a Catalogue, got {quote(value)}")
 
@@ -140,7 +135,7 @@ def make_bot(name: str, seed: int, **options: Any) -> Bot:
     >>> make_bot("greedy", 1, budget_ms=0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: budget_ms must be from 1 to 10,000, got 0
+    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
     >>> make_bot("greedy", 1, depth=3)
     Traceback (most recent call last):
     ...
