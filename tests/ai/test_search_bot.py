@@ -23,13 +23,14 @@ from pastiche_core import (
     play_game,
 )
 from pastiche_core.ai.determinize import Knowledge
-from pastiche_core.ai.greedy import GreedyBot
+from pastiche_core.ai.greedy import GreedyBot, GreedyGiftPolicy
 from pastiche_core.ai.observation import position_of
 from pastiche_core.ai.playout import PolicyBot
 from pastiche_core.ai.search import (
     ANCHOR_MARGIN,
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
+    PUBLISH_OPTIONS,
     SIMULATIONS_PER_MS,
     SearchBot,
     Settings,
@@ -40,9 +41,10 @@ from pastiche_core.ai.search import (
     simulations_for,
 )
 from pastiche_core.bots import derive_seed
+from pastiche_core.gifts import to_publish
 from pastiche_core.options import option_key
 from pastiche_core.report import GOALS
-from pastiche_core.solver import best
+from pastiche_core.solver import best, solve
 
 
 @given(
@@ -99,6 +101,22 @@ def _key(game: Game, seat: int, move: Publish) -> object:
         cited.append((-1 if ref.owner == seat else ref.owner, novel.cards[0].rank))
     played = tuple(sorted(card.rank for card in move.played))
     return (move.novel, played, tuple(sorted(cited)))
+
+
+def test_publish_candidates_carry_the_greedy_bots_gifts() -> None:
+    # R5: each solver option owing gifts becomes a candidate with the gifts the greedy
+    # bot's gift policy chooses (the cards the hand needs least, to the most feared last).
+    game = played(4, 0, 40)
+    view = game.view(game.to_move)
+    position = position_of(view)
+    options = [o for o in solve(position, max_options=PUBLISH_OPTIONS).options if o.gift_count]
+    assert len(options) >= 2
+    moves, _ = candidate_moves(view)
+    policy = GreedyGiftPolicy.of_view(view)
+    for option in options:
+        move = to_publish(option, position, policy)
+        assert move in moves, option
+        assert len(move.gifts) == option.gift_count
 
 
 def test_search_is_reproducible_and_follows_the_seed() -> None:
