@@ -385,8 +385,8 @@ def _publishes(
         whole = whole and finished
         if found is not None:
             options.setdefault(option_key(position, found), found)
-    # The greedy bot's gifts (R5): with them the search won 39.3 % instead of 36.5 % of the
-    # same 400 games against three greedy bots (docs/hints.md); they cost a few milliseconds.
+    # The greedy bot's gifts (R5), as the anchor's: candidates then differ from the anchor's
+    # publish in the option only. Their gain in play is within the noise (docs/hints.md).
     gifts: GiftPolicy = LeastFitPolicy()
     if any(option.gift_count for option in options.values()):
         gifts = GreedyGiftPolicy.of_view(view, catalogue)
