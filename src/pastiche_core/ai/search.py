@@ -49,10 +49,9 @@ publishes (there can be millions) but R8 options: the solver's options
 :data:`PUBLISH_OPTIONS`), the best option for each goal of
 :func:`~pastiche_core.solver.best` (found from the same report's Pareto fronts,
 R9), and the policy's own best publishes, each
-turned into a move by :func:`~pastiche_core.gifts.to_publish` with the greedy
-bot's gift policy (:class:`~pastiche_core.ai.greedy.GreedyGiftPolicy`: the
-spare cards the hand needs least, the most feared rival getting those least
-useful to them); and the anchor, the greedy bot's move.
+turned into a move by :func:`~pastiche_core.gifts.to_publish` with
+:class:`LeastFitPolicy` choosing the gifts; and the anchor, the greedy bot's
+move (with its own gifts).
 
 **Budgets and determinism.** A budget is a number of simulations. A budget in
 milliseconds is turned into simulations at a fixed rate,
@@ -84,7 +83,7 @@ from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
 from ..game import Game, LegalMoves, Phase, keep_moves
-from ..gifts import GiftPolicy, deal_gifts, gift_candidates, to_publish
+from ..gifts import deal_gifts, gift_candidates, to_publish
 from ..limits import Deadline
 from ..moves import (
     Choose,
@@ -102,7 +101,7 @@ from ..report import GOALS, goal_key
 from ..solver import solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
-from .greedy import GreedyBot, GreedyGiftPolicy
+from .greedy import GreedyBot
 from .observation import position_of
 from .playout import PlayoutPolicy, Situation, card_fit, evaluate
 
@@ -385,11 +384,7 @@ def _publishes(
         whole = whole and finished
         if found is not None:
             options.setdefault(option_key(position, found), found)
-    # The greedy bot's gifts (R5), as the anchor's: candidates then differ from the anchor's
-    # publish in the option only. Their gain in play is within the noise (docs/hints.md).
-    gifts: GiftPolicy = LeastFitPolicy()
-    if any(option.gift_count for option in options.values()):
-        gifts = GreedyGiftPolicy.of_view(view, catalogue)
+    gifts = LeastFitPolicy()
     moves: dict[Move, None] = {}
     for option in options.values():
         moves.setdefault(to_publish(option, position, gifts), None)
