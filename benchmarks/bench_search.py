@@ -100,21 +100,32 @@ class GameResult:
     seconds: tuple[float, ...]
 
 
-def play_one(job: tuple[str, str, int, int, int]) -> GameResult:
-    """Game ``index`` of a match: ``hero`` ("search" or "policy") against three ``opponent`` bots."""
-    hero, opponent, index, seed, budget_ms = job
+def match_game(hero: Bot, opponent: str, seed: int, index: int) -> tuple[Game, int]:
+    """Game ``index`` of ``seed``: ``hero`` in seat ``index % 4`` against three ``opponent`` bots.
+
+    Returns the finished game and the hero's seat. The deal and the opponents depend only on
+    ``seed``, ``opponent`` and ``index``, so every hero plays the same games.
+    """
     seat = index % PLAYERS
     factory = OPPONENTS[opponent]
     bots: list[Bot] = [
         factory(derive_seed(seed, opponent, index, other)) for other in range(PLAYERS)
     ]
+    bots[seat] = hero
+    return play_game(players=PLAYERS, seed=derive_seed(seed, "game", index), bots=bots), seat
+
+
+def play_one(job: tuple[str, str, int, int, int]) -> GameResult:
+    """Game ``index`` of a match: ``hero`` ("search" or "policy") against three ``opponent`` bots."""
+    hero, opponent, index, seed, budget_ms = job
     recorder = None
+    player: Bot
     if hero == "search":
         recorder = RecordingBot(SearchBot(derive_seed(seed, "search", index), budget_ms=budget_ms))
-        bots[seat] = recorder
+        player = recorder
     else:
-        bots[seat] = PolicyBot(derive_seed(seed, "policy", index))
-    game = play_game(players=PLAYERS, seed=derive_seed(seed, "game", index), bots=bots)
+        player = PolicyBot(derive_seed(seed, "policy", index))
+    game, seat = match_game(player, opponent, seed, index)
     scores = game.scores()
     winners = game.winners()
     return GameResult(

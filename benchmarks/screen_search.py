@@ -31,13 +31,12 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
+from bench_search import match_game
 from benchkit import aligned
 
-from pastiche_core.ai import GreedyBot, SearchBot
+from pastiche_core.ai import SearchBot
 from pastiche_core.ai.search import DEFAULT_SETTINGS, Settings, simulations_for
-from pastiche_core.bots import Bot, derive_seed, play_game
-
-PLAYERS = 4
+from pastiche_core.bots import derive_seed
 
 
 def parse_variant(text: str, simulations: int) -> tuple[Settings, int]:
@@ -68,16 +67,10 @@ def parse_variant(text: str, simulations: int) -> tuple[Settings, int]:
 
 
 def play_one(job: tuple[Settings, int, int, int]) -> float:
-    """The search's win share in game ``index`` of ``seed``."""
+    """The search's win share in game ``index`` of ``seed`` (``bench_search``'s game)."""
     settings, simulations, seed, index = job
-    seat = index % PLAYERS
-    bots: list[Bot] = [
-        GreedyBot(derive_seed(seed, "greedy", index, other)) for other in range(PLAYERS)
-    ]
-    bots[seat] = SearchBot(
-        derive_seed(seed, "search", index), simulations=simulations, settings=settings
-    )
-    game = play_game(players=PLAYERS, seed=derive_seed(seed, "game", index), bots=bots)
+    hero = SearchBot(derive_seed(seed, "search", index), simulations=simulations, settings=settings)
+    game, seat = match_game(hero, "greedy", seed, index)
     winners = game.winners()
     return 1 / len(winners) if seat in winners else 0.0
 
