@@ -8,6 +8,8 @@ One run measures, side by side and interleaved repeat by repeat (the median of
 1. **engine**: the rules engine choosing moves by index,
    ``legal[rng.randrange(len(legal))]`` (the move-generation counting caches
    start cold at each repeat, as in ``bench_games.py``); a decision is a move;
+   when the compiled counting kernels are built, the same engine with its
+   pure-Python kernels is measured too (the ``PASTICHE_PURE_PYTHON`` build);
 2. **encoding**: random legal atomic actions through
    :class:`~pastiche_core.rl.MoveBuilder` with no observation; a decision is an
    atomic action;
@@ -38,8 +40,9 @@ from typing import Any
 
 from benchkit import pin_one_core
 
+from pastiche_core import movegen
 from pastiche_core.game import Game
-from pastiche_core.movegen import clear_caches
+from pastiche_core.movegen import clear_caches, compiled_kernels
 
 PLAYERS = 4
 
@@ -50,6 +53,20 @@ Runner = Callable[[float], tuple[int, int, float]]
 def engine_runner(seconds: float) -> tuple[int, int, float]:
     """The engine alone: indexed random moves."""
     clear_caches()
+    return _random_games(seconds)
+
+
+def pure_python_runner(seconds: float) -> tuple[int, int, float]:
+    """The engine with the pure-Python counting kernels, as without a C compiler."""
+    kernels = movegen._speedups
+    movegen._speedups = None
+    try:
+        return engine_runner(seconds)
+    finally:
+        movegen._speedups = kernels
+
+
+def _random_games(seconds: float) -> tuple[int, int, float]:
     decisions = 0
     seed = 0
     start = time.process_time()
@@ -197,6 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = pin_one_core(args.cpu)
     modes: list[tuple[str, str, Runner]] = [
         ("engine (indexed random moves)", "move", engine_runner),
+    ]
+    if compiled_kernels():  # the baseline: the same engine without its compiled kernels
+        modes.append(("engine, pure-Python kernels", "move", pure_python_runner))
+    modes += [
         ("encoding (MoveBuilder, no obs)", "atomic action", encoding_runner),
         ("PettingZoo env (mask + obs)", "env.step", pettingzoo_runner),
     ]
@@ -209,7 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         modes.append(("RLCard UNO", "env.step", rlcard_runner("uno")))
     print(
         f"Random-policy decisions per second, {PLAYERS}-player Pastiche, Python "
-        f"{sys.version.split()[0]}, {where}, median of {args.repeats} x {args.seconds:g} s",
+        f"{sys.version.split()[0]}, {where}, median of {args.repeats} x {args.seconds:g} s, "
+        f"compiled counting kernels {'on' if compiled_kernels() else 'off (not built)'}",
         flush=True,
     )
     rows = measure(modes, args.seconds, args.repeats)

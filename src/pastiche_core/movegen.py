@@ -20,11 +20,14 @@ so it is cached across positions.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
 import operator
+import os
 from collections.abc import Iterable, Iterator, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Card
@@ -35,7 +38,14 @@ if TYPE_CHECKING:
     from .catalogue import Catalogue, NovelSpec
     from .game import Game
 
-__all__ = ["LegalMoves", "clear_caches"]
+# The compiled twins of the counting kernels below, when the package was built with them
+# (a C compiler at install) and PASTICHE_PURE_PYTHON is not set.
+_speedups: ModuleType | None = None
+if not os.environ.get("PASTICHE_PURE_PYTHON"):
+    with contextlib.suppress(ImportError):  # a build without a C compiler
+        from . import _speedups
+
+__all__ = ["LegalMoves", "clear_caches", "compiled_kernels"]
 
 _T = TypeVar("_T")
 _OWED_BITS = 8  # gifts owed per owner, packed into one integer (adding merges)
@@ -263,6 +273,23 @@ class PublishSegment:
     def at(self, index: int) -> Publish:
         if not 0 <= index < self.count:
             raise IndexError(index)
+        context = self.context
+        compiled = _speedups
+        if compiled is not None and context.tables.__class__ is list:
+            try:
+                chosen, code, rest = compiled.decode_shapes(
+                    context.player, context.hand, context.tables, self.ranks, self.needs, index
+                )
+            except OverflowError:
+                chosen = None  # beyond the kernel's 64 bits or tables: decoded in Python
+            if chosen is not None:
+                pairs = _owed_pairs(code)
+                played = sum(shape[0] for shape in chosen)
+                return self._decode(chosen, pairs, _gift_count(self.limit - played, pairs), rest)
+        return self._at_py(index)
+
+    def _at_py(self, index: int) -> Publish:
+        """:meth:`at` in Python: the reference of the compiled descent."""
         if not self._floor:
             self._floor = _floor(self.ranks, self.needs, self.context.own)
         # Descend rank by rank: the moves of a choice so far are its completions
@@ -335,29 +362,64 @@ Segment = ListSegment | ReadSegment | PublishSegment
 
 
 class _Context:
-    """What the publish segments of one position share: the hand, its ranks, the Masterpieces."""
+    """What the publish segments of one position share: the hand, its ranks, the Masterpieces.
 
-    __slots__ = ("h", "hand", "marked", "masterpieces", "none", "own")
+    The ranks and Masterpieces come either with it (the Python count made them)
+    or, after the compiled count, from the position when a move is first decoded.
+    """
+
+    __slots__ = ("_h", "_marked", "_own", "hand", "masterpieces", "none", "player", "tables")
 
     def __init__(
         self,
         hand: set[Card],
-        h: Sequence[int],
-        own: Sequence[int],
-        marked: dict[int, tuple[int, ...]],
-        masterpieces: _Masterpieces,
-        none: tuple[int, ...],
+        tables: Sequence[dict[str, tuple[Card, ...]]],
+        player: int,
+        made: tuple[Sequence[int], Sequence[int], dict[int, tuple[int, ...]]] | None = None,
     ) -> None:
         self.hand = hand
-        self.h = h
-        self.own = own
-        self.marked = marked
-        self.masterpieces = masterpieces
-        self.none = none
+        self.tables = tables
+        self.player = player
+        self.masterpieces = _Masterpieces(hand, tables)
+        self.none = (0,) * len(tables)
+        self._h: Sequence[int] | None = None
+        self._own: Sequence[int] = ()
+        self._marked: dict[int, tuple[int, ...]] = {}
+        if made is not None:
+            self._h, self._own, self._marked = made
+
+    def _make(self) -> Sequence[int]:
+        """The hand's cards per rank, own Masterpieces per rank, Masterpieces per rank and owner."""
+        player, players = self.player, len(self.tables)
+        h = [0] * 14
+        for card in self.hand:
+            h[card.rank] += 1
+        own = [0] * 14
+        by_rank: dict[int, list[int]] = {}
+        for owner, table in enumerate(self.tables):
+            for cards in table.values():
+                if len(cards) == 1:
+                    rank = cards[0].rank
+                    if rank not in by_rank:
+                        by_rank[rank] = [0] * players
+                    by_rank[rank][owner] += 1
+                    if owner == player:
+                        own[rank] += 1
+        self._h, self._own = h, own
+        self._marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
+        return h
+
+    @property
+    def own(self) -> Sequence[int]:
+        """The player's own Masterpieces per rank."""
+        if self._h is None:
+            self._make()
+        return self._own
 
     def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[_RankKey]:
         """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
-        h, marked, none = self.h, self.marked, self.none
+        h = self._h if self._h is not None else self._make()
+        marked, none = self._marked, self.none
         return [
             (need, h[rank], marked.get(rank, none)) for rank, need in zip(ranks, needs, strict=True)
         ]
@@ -419,7 +481,39 @@ def publish_segments(
     supply: dict[str, int],
     catalogue: Catalogue,
 ) -> list[PublishSegment]:
-    """The non-empty publish segments of ``player`` (R4–R7), in catalogue order."""
+    """The non-empty publish segments of ``player`` (R4–R7), in catalogue order.
+
+    Counted by the compiled kernel when it is built and the catalogue's patterns
+    are all built-in kinds, else (or beyond its 64 bits) by
+    :func:`_publish_segments_py`, the reference it is tested against.
+    """
+    if not hand:
+        return []
+    compiled = _speedups
+    if compiled is not None and tables.__class__ is list:
+        plan = _compiled_plan(catalogue)
+        if plan is not None:
+            try:
+                found = compiled.publish_counts(player, hand, tables, supply, plan)
+            except OverflowError:
+                found = None  # beyond the kernel's 64 bits or tables: counted in Python
+            if found is not None:
+                context = _Context(hand, tables, player)
+                return [
+                    PublishSegment(novel, ranks, needs, context, count)
+                    for novel, ranks, needs, count in found
+                ]
+    return _publish_segments_py(player, hand, tables, supply, catalogue)
+
+
+def _publish_segments_py(
+    player: int,
+    hand: set[Card],
+    tables: Sequence[dict[str, tuple[Card, ...]]],
+    supply: dict[str, int],
+    catalogue: Catalogue,
+) -> list[PublishSegment]:
+    """:func:`publish_segments` in Python (with the compiled per-segment count if built)."""
     if not hand:
         return []
     players = len(tables)
@@ -450,9 +544,14 @@ def publish_segments(
     # Every cited Masterpiece of another player costs a gift card, so a publish
     # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
     max_size = hand_size + sum(own)
-    context = _Context(hand, h, own, marked, _Masterpieces(hand, tables), no_masterpieces)
+    context = _Context(hand, tables, player, (h, own, marked))
     in_hand = {rank for rank in range(1, 14) if h[rank]}
     fills = _Fills(h, marked, no_masterpieces)
+    compiled = _speedups
+    if compiled is not None:
+        by_rank_marked = [no_masterpieces] * 14  # the compiled kernel reads marked per rank
+        for rank, owners in marked.items():
+            by_rank_marked[rank] = owners
     payable: PayableTotals | None = None
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
@@ -502,11 +601,17 @@ def publish_segments(
                     continue  # R5: the hand cannot even play what the Masterpieces lack
                 count = total - pastiche_only
             else:
-                # The fewest cards each rank costs are its cheapest entry: the count checks them.
-                count = _gift_count_of(
-                    [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
-                    hand_size,
-                )
+                count = -1
+                if compiled is not None:
+                    try:
+                        count = compiled.segment_count(ranks, needs, h, by_rank_marked, hand_size)
+                    except OverflowError:
+                        count = -1  # beyond the kernel's 64 bits or tables: counted in Python
+                if count < 0:
+                    count = _gift_count_py(
+                        [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
+                        hand_size,
+                    )
             if count:
                 segments.append(PublishSegment(spec.id, ranks, needs, context, count))
     return segments
@@ -534,6 +639,25 @@ def _floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -> li
 def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     """The moves of a segment that cites other players' Masterpieces (R4, R5).
 
+    The compiled kernel when it is built and the count fits in 64 bits, else
+    :func:`_gift_count_py` (the reference it is tested against).
+
+    >>> _gift_count_of([_rank_table((3, 2, (0, 1)))], limit=4)
+    2
+    """
+    if _speedups is not None:
+        try:
+            count: int = _speedups.gift_count(tables, limit)
+        except OverflowError:
+            pass
+        else:
+            return count
+    return _gift_count_py(tables, limit)
+
+
+def _gift_count_py(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
+    """The moves of a segment that cites other players' Masterpieces (R4, R5), in Python.
+
     ``tables`` holds, per rank, :func:`_rank_table`; ``limit`` is the hand size.
     Rank by rank, the choices so far are merged by (hand cards played, gifts owed
     per owner), weighted by their card and Masterpiece choices (a rank with one
@@ -543,9 +667,9 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     (R4).
 
     >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
-    >>> _gift_count_of([three], limit=2)  # both hand cards: no card left to give
+    >>> _gift_count_py([three], limit=2)  # both hand cards: no card left to give
     0
-    >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
+    >>> _gift_count_py([three], limit=4)  # ... and one of 2 other cards as the gift
     2
     """
     # A state: (gifts owed per owner) << 16 | (hand cards spent) << 8 | (hand cards played),
@@ -637,6 +761,41 @@ def _publishable(catalogue: Catalogue) -> list[tuple[NovelSpec, Pattern, int | N
     return entry[1]
 
 
+_PLANS: dict[int, tuple[Catalogue, list[tuple[str, int, int, int, int]] | None]] = {}
+_KINDS = {Straight: 0, OfAKind: 1, Pairs: 2, Total: 3}
+"""The pattern kinds the compiled kernel counts, by its codes (exact types: a subclass may differ)."""
+
+
+def _compiled_plan(catalogue: Catalogue) -> list[tuple[str, int, int, int, int]] | None:
+    """The publishable Novels as the compiled kernel reads them, made once per catalogue.
+
+    Per Novel: (id, kind code, first parameter, second parameter, size or -1);
+    ``None`` when a pattern is of a kind only Python counts (a registered one).
+    """
+    entry = _PLANS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        plan: list[tuple[str, int, int, int, int]] | None = []
+        for spec, pattern, size in _publishable(catalogue):
+            kind = _KINDS.get(type(pattern))
+            if kind is None or plan is None:
+                plan = None
+                continue
+            if isinstance(pattern, Straight):
+                first, second = pattern.length, 0
+            elif isinstance(pattern, OfAKind):
+                first, second = pattern.count, 0
+            elif isinstance(pattern, Pairs):
+                first, second = pattern.pairs, 0
+            else:
+                assert isinstance(pattern, Total)
+                first, second = pattern.count, pattern.target
+            plan.append((spec.id, kind, first, second, -1 if size is None else size))
+        entry = _PLANS[id(catalogue)] = (catalogue, plan)
+    return entry[1]
+
+
 def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int, ...]]]:
     """The runs of ``length`` ranks all in ``pool`` (as :meth:`Straight.combinations`), grouped."""
     found = []
@@ -709,6 +868,7 @@ class PayableTotals:
         "cap",
         "counts",
         "fails",
+        "first",
         "found",
         "h",
         "limit",
@@ -722,6 +882,17 @@ class PayableTotals:
         self, pool: Sequence[int], hand: Sequence[int], own: Sequence[int], limit: int
     ) -> None:
         self.pool, self.h, self.own, self.limit = pool, hand, own, limit
+        self.cap: list[int] = []
+        self.own_pre: list[int] = []
+        self.lowest: list[int] | None = None
+        self.counts = [0] * 14
+        self.fails: dict[int, int] = {}
+        self.found: list[tuple[int, ...]] = []
+        self.first = False
+
+    def _prepare(self) -> None:
+        """The Python walk's tables, made on its first use."""
+        pool, own = self.pool, self.own
         cap = [0] * 14
         own_pre = [0] * 14
         for rank in range(1, 14):
@@ -738,31 +909,23 @@ class PayableTotals:
                 initial=0,
             )
         )
-        self.counts = [0] * 14
-        self.fails: dict[int, int] = {}
-        self.found: list[tuple[int, ...]] | None = None
 
     def exists(self, count: int, target: int) -> bool:
         """Whether some multiset of ``count`` ranks adding up to ``target`` can be paid for."""
-        self.found = None
-        return self._walk(13, count, target, 0, False, False)
+        return bool(self._search(count, target, first=True))
 
     def every(self, count: int, target: int) -> list[tuple[int, ...]]:
         """Every such multiset as a sorted tuple of ranks, in sorted order (as the pattern's)."""
-        self.found = []
-        self._walk(13, count, target, 0, False, False)
         found = [
             tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
-            for counts in self.found
+            for counts in self._search(count, target)
         ]
         found.sort()
         return found
 
     def groups(self, count: int, target: int) -> list[tuple[list[int], list[int]]]:
         """Every such multiset as its distinct ranks and how many of each, in sorted order."""
-        self.found = []
-        self._walk(13, count, target, 0, False, False)
-        found = self.found
+        found = self._search(count, target)
         if len(found) > 1:
             found.sort(key=_expanded)
         return [
@@ -772,7 +935,31 @@ class PayableTotals:
 
     def rank_counts(self, count: int, target: int) -> list[tuple[int, ...]]:
         """Every such multiset as cards per rank (14 counts, index 0 unused)."""
+        return self._search(count, target)
+
+    def _search(self, count: int, target: int, first: bool = False) -> list[tuple[int, ...]]:
+        """The multisets as cards per rank, in walk order; only the first one if ``first``.
+
+        The compiled kernel when it is built and the position fits its tables,
+        else :meth:`_walk` (the reference it is tested against).
+        """
+        if _speedups is not None:
+            try:
+                found: list[tuple[int, ...]] = _speedups.payable_totals(
+                    self.pool, self.h, self.own, self.limit, count, target, first
+                )
+            except OverflowError:
+                pass
+            else:
+                return found
+        return self._search_py(count, target, first)
+
+    def _search_py(self, count: int, target: int, first: bool = False) -> list[tuple[int, ...]]:
+        """:meth:`_search` in Python: the walk from the highest rank down."""
+        if self.lowest is None:
+            self._prepare()
         self.found = []
+        self.first = first
         self._walk(13, count, target, 0, False, False)
         return self.found
 
@@ -781,11 +968,11 @@ class PayableTotals:
         if not left:
             if need or not hand or cost + (0 if free else 1) > limit:
                 return False
-            if self.found is not None:
-                self.found.append(tuple(self.counts))
+            self.found.append(tuple(self.counts))
             return True
         below = self.cap[rank]  # the cards of this rank and below
         lowest = self.lowest
+        assert lowest is not None
         if (
             left > below
             or need > lowest[below] - lowest[below - left]  # the highest of them are too few
@@ -815,7 +1002,7 @@ class PayableTotals:
                 hand or (taken > 0 and h > 0),
             ):
                 found = True
-                if self.found is None:
+                if self.first:
                     counts[rank] = 0
                     return True
         counts[rank] = 0
@@ -884,6 +1071,18 @@ def _gift_count(cards: int, owed: Sequence[tuple[int, int]]) -> int:
         ways *= math.comb(cards, count)
         cards -= count
     return ways
+
+
+def compiled_kernels() -> bool:
+    """Whether move counting uses the compiled kernels (built with a C compiler at install).
+
+    Without them (no compiler, or ``PASTICHE_PURE_PYTHON=1`` in the environment)
+    the same counts come from the pure-Python kernels, more slowly.
+
+    >>> isinstance(compiled_kernels(), bool)
+    True
+    """
+    return _speedups is not None
 
 
 def clear_caches() -> None:

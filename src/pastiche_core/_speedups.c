@@ -1,0 +1,1369 @@
+/*
+ * Optional compiled kernels of the move counting (pastiche_core.movegen).
+ *
+ * Two functions, each the exact twin of a pure-Python reference that stays the
+ * rules' definition and the fallback when this module is not built:
+ *
+ *   gift_count(tables, limit)   = movegen._gift_count_of (R4, R5)
+ *   payable_totals(pool, hand, own, limit, count, target, first)
+ *                               = the multisets PayableTotals._walk finds (R4, R5)
+ *
+ * They work on 64-bit integers. When a count would not fit, or a position is
+ * larger than the fixed tables below, they raise OverflowError and the caller
+ * uses the Python reference, so the answer never depends on the module.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_RANKS 16    /* ranks in one segment (a pattern covers at most 13) */
+#define MAX_ENTRIES 256 /* entries of one rank table */
+#define STATE_BITS 15
+#define MAX_STATES (1 << STATE_BITS) /* slots of the counting states (half may be used) */
+#define MAX_CARDS 64    /* the binomial table: cards in hand */
+#define OWED_BITS 8
+
+static uint64_t binom[MAX_CARDS + 1][MAX_CARDS + 1];
+
+static void fill_binomials(void) {
+    for (int n = 0; n <= MAX_CARDS; n++) {
+        binom[n][0] = 1;
+        for (int k = 1; k <= n; k++) {
+            binom[n][k] = binom[n - 1][k - 1] + (k <= n - 1 ? binom[n - 1][k] : 0);
+        }
+    }
+}
+
+typedef struct {
+    int cost;
+    uint64_t step;
+    uint64_t weight;
+} Entry;
+
+typedef struct {
+    int size;
+    Entry entries[MAX_ENTRIES];
+} Table;
+
+/* Set when a value does not fit or a table is too small: the caller falls back. */
+static int too_big;
+
+static uint64_t mul(uint64_t a, uint64_t b) {
+    uint64_t out;
+    if (__builtin_mul_overflow(a, b, &out)) {
+        too_big = 1;
+        return 0;
+    }
+    return out;
+}
+
+static uint64_t add(uint64_t a, uint64_t b) {
+    uint64_t out;
+    if (__builtin_add_overflow(a, b, &out)) {
+        too_big = 1;
+        return 0;
+    }
+    return out;
+}
+
+/* Ways to give the gifts packed in `code` from `cards` unplayed cards (R5), owner by owner. */
+static uint64_t gift_ways(long cards, uint64_t code) {
+    uint64_t ways = 1;
+    while (code) {
+        long count = (long)(code & ((1u << OWED_BITS) - 1));
+        code >>= OWED_BITS;
+        if (!count) {
+            continue;
+        }
+        if (count > cards) {
+            return 0;
+        }
+        if (cards > MAX_CARDS) {
+            too_big = 1;
+            return 0;
+        }
+        ways = mul(ways, binom[cards][count]);
+        cards -= count;
+    }
+    return ways;
+}
+
+/* A hash map of counting states: packed state -> weight, open addressing. */
+typedef struct {
+    int used;
+    uint64_t keys[MAX_STATES];
+    uint64_t weights[MAX_STATES];
+    unsigned char full[MAX_STATES];
+    int order[MAX_STATES]; /* slots in insertion order, to walk the states */
+} States;
+
+static void states_clear(States *states) {
+    for (int i = 0; i < states->used; i++) {
+        states->full[states->order[i]] = 0;
+    }
+    states->used = 0;
+}
+
+static void states_add(States *states, uint64_t key, uint64_t weight) {
+    uint64_t hash = key * 0x9E3779B97F4A7C15ull;
+    unsigned slot = (unsigned)(hash >> (64 - STATE_BITS));
+    while (states->full[slot]) {
+        if (states->keys[slot] == key) {
+            states->weights[slot] = add(states->weights[slot], weight);
+            return;
+        }
+        slot = (slot + 1) & (MAX_STATES - 1);
+    }
+    if (states->used >= MAX_STATES / 2) {
+        too_big = 1;
+        return;
+    }
+    states->full[slot] = 1;
+    states->keys[slot] = key;
+    states->weights[slot] = weight;
+    states->order[states->used++] = slot;
+}
+
+static States layers[2];
+
+static int read_u64(PyObject *item, uint64_t *out) {
+    unsigned long long value = PyLong_AsUnsignedLongLong(item);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (uint64_t)value;
+    return 0;
+}
+
+static int read_table(PyObject *source, Table *table) {
+    PyObject *seq = PySequence_Fast(source, "a rank table must be a sequence");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+    if (size > MAX_ENTRIES) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_OverflowError, "rank table too large");
+        return -1;
+    }
+    table->size = (int)size;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *entry = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_TypeError, "a rank table entry must be (cost, step, weight)");
+            return -1;
+        }
+        uint64_t cost;
+        Entry *out = &table->entries[i];
+        if (read_u64(PyTuple_GET_ITEM(entry, 0), &cost) < 0 ||
+            read_u64(PyTuple_GET_ITEM(entry, 1), &out->step) < 0 ||
+            read_u64(PyTuple_GET_ITEM(entry, 2), &out->weight) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out->cost = cost > 1000 ? 1000 : (int)cost;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static Table tables_buffer[MAX_RANKS];
+
+/* The count of movegen._gift_count_of over `width` rank tables, line for line, from the
+ * state `start` (a choice of earlier ranks: gifts owed, cards spent and played, packed). */
+static uint64_t count_tables(Table *tables, int width, long limit, uint64_t start) {
+    uint64_t shift = start, scale = 1;
+    Table *spread[MAX_RANKS];
+    int spread_count = 0;
+    for (int i = 0; i < width; i++) {
+        Table *table = &tables[i];
+        if (table->size == 0) {
+            return 0; /* a rank nothing can fill: no move */
+        }
+        if (table->size == 1) {
+            shift += table->entries[0].step;
+            scale = mul(scale, table->entries[0].weight);
+        } else {
+            spread[spread_count++] = table;
+        }
+    }
+    if (!spread_count) {
+        long played = (long)(shift & 0xFF);
+        return played ? mul(scale, gift_ways(limit - played, shift >> 16)) : 0;
+    }
+    /* The rank with the most choices goes last (a stable sort by size, as Python's). */
+    for (int i = 1; i < spread_count; i++) {
+        Table *moving = spread[i];
+        int j = i - 1;
+        while (j >= 0 && spread[j]->size > moving->size) {
+            spread[j + 1] = spread[j];
+            j--;
+        }
+        spread[j + 1] = moving;
+    }
+    long budget = limit - (long)((shift >> 8) & 0xFF);
+    long after = 0;
+    for (int i = 0; i < spread_count; i++) {
+        after += spread[i]->entries[0].cost;
+    }
+    if (after > budget) {
+        return 0;
+    }
+    States *states = &layers[0], *following = &layers[1];
+    states_clear(states);
+    states_clear(following);
+    states_add(states, 0, 1);
+    int last = spread_count - 1;
+    for (int index = 0; index < last && !too_big; index++) {
+        Table *table = spread[index];
+        after -= table->entries[0].cost;
+        long bound = budget - after;
+        states_clear(following);
+        for (int s = 0; s < states->used; s++) {
+            int slot = states->order[s];
+            uint64_t state = states->keys[slot], weight = states->weights[slot];
+            long room = bound - (long)((state >> 8) & 0xFF);
+            for (int e = 0; e < table->size; e++) {
+                Entry *entry = &table->entries[e];
+                if (entry->cost > room) {
+                    break; /* the entries come cheapest first */
+                }
+                states_add(following, state + entry->step, mul(weight, entry->weight));
+            }
+        }
+        States *swap = states;
+        states = following;
+        following = swap;
+    }
+    uint64_t found = 0;
+    Table *table = spread[last];
+    for (int s = 0; s < states->used && !too_big; s++) {
+        int slot = states->order[s];
+        uint64_t state = states->keys[slot], weight = states->weights[slot];
+        long room = budget - (long)((state >> 8) & 0xFF);
+        state += shift;
+        for (int e = 0; e < table->size; e++) {
+            Entry *entry = &table->entries[e];
+            if (entry->cost > room) {
+                break;
+            }
+            uint64_t final = state + entry->step;
+            long played = (long)(final & 0xFF);
+            if (played) {
+                uint64_t ways = gift_ways(limit - played, final >> 16);
+                found = add(found, mul(mul(weight, entry->weight), ways));
+            }
+        }
+    }
+    return mul(found, scale);
+}
+
+static PyObject *count_result(uint64_t found) {
+    if (too_big) {
+        PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(found);
+}
+
+/* gift_count(tables, limit): see movegen._gift_count_of. */
+static PyObject *gift_count(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *source;
+    long limit;
+    if (!PyArg_ParseTuple(args, "Ol", &source, &limit)) {
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(source, "tables must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t width = PySequence_Fast_GET_SIZE(seq);
+    if (width > MAX_RANKS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_OverflowError, "too many ranks");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < width; i++) {
+        if (read_table(PySequence_Fast_GET_ITEM(seq, i), &tables_buffer[i]) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    too_big = 0;
+    return count_result(count_tables(tables_buffer, (int)width, limit, 0));
+}
+
+/* ---- segment_count: the rank tables made here (movegen._rank_shapes, _rank_table) ---- */
+
+#define MAX_OWNERS 8
+
+typedef struct {
+    int need, in_hand, owners, bounds[MAX_OWNERS], own[MAX_OWNERS];
+    int split[MAX_OWNERS];
+    Table *table;
+    int from_hand;
+} Shapes;
+
+/* Merge one shape into the table by (cost, step), as _rank_table does. */
+static void merge_shape(Shapes *shapes) {
+    uint64_t weight = binom[shapes->in_hand][shapes->from_hand];
+    uint64_t code = 0;
+    int owed = 0;
+    for (int owner = 0; owner < shapes->owners; owner++) {
+        int taken = shapes->split[owner];
+        weight = mul(weight, binom[shapes->bounds[owner]][taken]);
+        if (taken && !shapes->own[owner]) {
+            code += (uint64_t)taken << (OWED_BITS * owner);
+            owed += taken;
+        }
+    }
+    int cost = shapes->from_hand + owed;
+    uint64_t step = (code << 16) + ((uint64_t)cost << 8) + (uint64_t)shapes->from_hand;
+    Table *table = shapes->table;
+    for (int e = 0; e < table->size; e++) {
+        if (table->entries[e].step == step) { /* the step holds the cost */
+            table->entries[e].weight = add(table->entries[e].weight, weight);
+            return;
+        }
+    }
+    if (table->size >= MAX_ENTRIES) {
+        too_big = 1;
+        return;
+    }
+    Entry *entry = &table->entries[table->size++];
+    entry->cost = cost;
+    entry->step = step;
+    entry->weight = weight;
+}
+
+/* Every way to take `left` Masterpieces from the owners from `owner` on (_distributions). */
+static void distribute(Shapes *shapes, int owner, int left) {
+    if (owner == shapes->owners) {
+        if (!left) {
+            merge_shape(shapes);
+        }
+        return;
+    }
+    int top = shapes->bounds[owner] < left ? shapes->bounds[owner] : left;
+    for (int taken = top; taken >= 0; taken--) {
+        shapes->split[owner] = taken;
+        distribute(shapes, owner + 1, left - taken);
+    }
+    shapes->split[owner] = 0;
+}
+
+/* The rank table of (need, in hand, Masterpieces per owner with the own marked -n - 1),
+ * from C numbers (all checked to be within MAX_CARDS by the callers). */
+static void fill_table(Table *table, int need, int in_hand, int owners, const int *marked) {
+    Shapes shapes;
+    int on_table = 0;
+    for (int owner = 0; owner < owners; owner++) {
+        int n = marked[owner];
+        shapes.own[owner] = n < 0;
+        shapes.bounds[owner] = n < 0 ? -n - 1 : n;
+        on_table += shapes.bounds[owner];
+    }
+    shapes.need = need;
+    shapes.in_hand = in_hand;
+    shapes.owners = owners;
+    shapes.table = table;
+    table->size = 0;
+    int lowest = need - on_table > 0 ? need - on_table : 0;
+    int highest = need < in_hand ? need : in_hand;
+    for (int from_hand = lowest; from_hand <= highest; from_hand++) {
+        shapes.from_hand = from_hand;
+        distribute(&shapes, 0, need - from_hand);
+    }
+    /* Cheapest first (a stable insertion sort: equal costs keep their order). */
+    for (int i = 1; i < table->size; i++) {
+        Entry moving = table->entries[i];
+        int j = i - 1;
+        while (j >= 0 && table->entries[j].cost > moving.cost) {
+            table->entries[j + 1] = table->entries[j];
+            j--;
+        }
+        table->entries[j + 1] = moving;
+    }
+}
+
+/* The rank table of (need, in hand, Masterpieces per owner) read from Python. */
+static int make_table(Table *table, int need, int in_hand, PyObject *marked) {
+    int counts[MAX_OWNERS];
+    PyObject *seq = PySequence_Fast(marked, "Masterpieces per owner must be a sequence");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t owners = PySequence_Fast_GET_SIZE(seq);
+    if (owners > MAX_OWNERS || need < 0 || need > MAX_CARDS || in_hand < 0 ||
+        in_hand > MAX_CARDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+        return -1;
+    }
+    for (Py_ssize_t owner = 0; owner < owners; owner++) {
+        long n = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, owner));
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (n > MAX_CARDS || n < -MAX_CARDS - 1) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+            return -1;
+        }
+        counts[owner] = (int)n;
+    }
+    Py_DECREF(seq);
+    fill_table(table, need, in_hand, (int)owners, counts);
+    return 0;
+}
+
+/* segment_count(ranks, needs, hand, marked, limit): the count of a segment citing
+ * others' Masterpieces, its rank tables made from the hand's cards per rank and the
+ * Masterpieces per owner of each rank (`marked`, 14 sequences). */
+static PyObject *segment_count(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ranks_arg, *needs_arg, *hand_arg, *marked_arg;
+    long limit;
+    if (!PyArg_ParseTuple(args, "OOOOl", &ranks_arg, &needs_arg, &hand_arg, &marked_arg, &limit)) {
+        return NULL;
+    }
+    PyObject *ranks = PySequence_Fast(ranks_arg, "ranks must be a sequence");
+    if (ranks == NULL) {
+        return NULL;
+    }
+    PyObject *needs = PySequence_Fast(needs_arg, "needs must be a sequence");
+    if (needs == NULL) {
+        Py_DECREF(ranks);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t width = PySequence_Fast_GET_SIZE(ranks);
+    if (width > MAX_RANKS || PySequence_Fast_GET_SIZE(needs) != width) {
+        PyErr_SetString(PyExc_OverflowError, "ranks out of the kernel's range");
+        goto out;
+    }
+    too_big = 0;
+    for (Py_ssize_t i = 0; i < width; i++) {
+        long rank = PyLong_AsLong(PySequence_Fast_GET_ITEM(ranks, i));
+        long need = PyLong_AsLong(PySequence_Fast_GET_ITEM(needs, i));
+        if (PyErr_Occurred()) {
+            goto out;
+        }
+        if (rank < 0 || rank > 13) {
+            PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+            goto out;
+        }
+        PyObject *in_hand_item = PySequence_GetItem(hand_arg, rank);
+        if (in_hand_item == NULL) {
+            goto out;
+        }
+        long in_hand = PyLong_AsLong(in_hand_item);
+        Py_DECREF(in_hand_item);
+        if (in_hand == -1 && PyErr_Occurred()) {
+            goto out;
+        }
+        PyObject *owners = PySequence_GetItem(marked_arg, rank);
+        if (owners == NULL) {
+            goto out;
+        }
+        int failed = make_table(&tables_buffer[i], (int)need, (int)in_hand, owners);
+        Py_DECREF(owners);
+        if (failed < 0) {
+            goto out;
+        }
+    }
+    result = count_result(too_big ? 0 : count_tables(tables_buffer, (int)width, limit, 0));
+out:
+    Py_DECREF(ranks);
+    Py_DECREF(needs);
+    return result;
+}
+
+/* ---- payable_totals: PayableTotals._walk ---- */
+
+#define FAIL_SLOTS 4096
+
+typedef struct {
+    int pool[14], h[14], own[14];
+    int cap[14], own_pre[14];
+    int lowest[MAX_CARDS + 1];
+    int counts[14];
+    long limit;
+    int first;
+    PyObject *found; /* list of 14-tuples, or NULL: the multisets go to `store` */
+    unsigned char *store; /* 14 counts per multiset found */
+    int stored, capacity;
+    int error;
+    /* failures seen: key -> least cost that failed */
+    int fail_keys[FAIL_SLOTS];
+    long fail_costs[FAIL_SLOTS];
+    unsigned char fail_full[FAIL_SLOTS];
+    int fail_used;
+} Walk;
+
+static long *fail_find(Walk *walk, int key, int insert) {
+    unsigned slot = ((unsigned)key * 2654435761u) >> 20 & (FAIL_SLOTS - 1);
+    while (walk->fail_full[slot]) {
+        if (walk->fail_keys[slot] == key) {
+            return &walk->fail_costs[slot];
+        }
+        slot = (slot + 1) & (FAIL_SLOTS - 1);
+    }
+    if (!insert) {
+        return NULL;
+    }
+    if (walk->fail_used >= FAIL_SLOTS / 2) {
+        return NULL; /* no room: the failure is not remembered (only pruning is lost) */
+    }
+    walk->fail_used++;
+    walk->fail_full[slot] = 1;
+    walk->fail_keys[slot] = key;
+    walk->fail_costs[slot] = -1;
+    return &walk->fail_costs[slot];
+}
+
+static int walk_totals(Walk *walk, int rank, int left, int need, long cost, int free, int hand) {
+    if (walk->error) {
+        return 0;
+    }
+    long limit = walk->limit;
+    if (!left) {
+        if (need || !hand || cost + (free ? 0 : 1) > limit) {
+            return 0;
+        }
+        if (walk->found == NULL) {
+            if (walk->stored == walk->capacity) {
+                int capacity = walk->capacity ? 2 * walk->capacity : 64;
+                unsigned char *store = PyMem_Realloc(walk->store, (size_t)capacity * 14);
+                if (store == NULL) {
+                    walk->error = 1;
+                    return 0;
+                }
+                walk->store = store;
+                walk->capacity = capacity;
+            }
+            for (int r = 0; r < 14; r++) {
+                walk->store[walk->stored * 14 + r] = (unsigned char)walk->counts[r];
+            }
+            walk->stored++;
+            return 1;
+        }
+        PyObject *counts = PyTuple_New(14);
+        if (counts == NULL) {
+            walk->error = 1;
+            return 0;
+        }
+        for (int r = 0; r < 14; r++) {
+            PyObject *value = PyLong_FromLong(walk->counts[r]);
+            if (value == NULL) {
+                Py_DECREF(counts);
+                walk->error = 1;
+                return 0;
+            }
+            PyTuple_SET_ITEM(counts, r, value);
+        }
+        int failed = PyList_Append(walk->found, counts);
+        Py_DECREF(counts);
+        if (failed < 0) {
+            walk->error = 1;
+            return 0;
+        }
+        return 1;
+    }
+    int below = walk->cap[rank];
+    int *lowest = walk->lowest;
+    if (left > below || need > lowest[below] - lowest[below - left] || need < lowest[left] ||
+        cost + left - walk->own_pre[rank] > limit) {
+        return 0;
+    }
+    int key = (need << 12) | (left << 6) | (rank << 2) | (free << 1) | hand;
+    long *failed = fail_find(walk, key, 0);
+    if (failed != NULL && *failed >= 0 && cost >= *failed) {
+        return 0;
+    }
+    int h = walk->h[rank], mine = walk->own[rank];
+    int found = 0;
+    int top = walk->pool[rank];
+    if (left < top) {
+        top = left;
+    }
+    if (need / rank < top) {
+        top = need / rank;
+    }
+    for (int taken = top; taken >= 0; taken--) {
+        long spent = cost + (taken > mine ? taken - mine : 0);
+        if (spent > limit) {
+            continue;
+        }
+        walk->counts[rank] = taken;
+        if (walk_totals(walk, rank - 1, left - taken, need - taken * rank, spent,
+                        free || (taken > mine && h > 0), hand || (taken > 0 && h > 0))) {
+            found = 1;
+            if (walk->first) {
+                walk->counts[rank] = 0;
+                return 1;
+            }
+        }
+        if (walk->error) {
+            return 0;
+        }
+    }
+    walk->counts[rank] = 0;
+    if (!found) {
+        long *slot = fail_find(walk, key, 1);
+        if (slot != NULL && (*slot < 0 || cost < *slot)) {
+            *slot = cost;
+        }
+    }
+    return found;
+}
+
+static int read_counts(PyObject *source, int *out, const char *name) {
+    PyObject *seq = PySequence_Fast(source, name);
+    if (seq == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(seq) != 14) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s must hold 14 counts", name);
+        return -1;
+    }
+    for (int r = 0; r < 14; r++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, r));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (value < 0 || value > MAX_CARDS) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_OverflowError, "%s count out of range", name);
+            return -1;
+        }
+        out[r] = (int)value;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *own, long limit,
+                          long count, long target, int first);
+static int prepare_walk(Walk *walk, long limit, int first);
+
+/* payable_totals(pool, hand, own, limit, count, target, first): see PayableTotals. */
+static PyObject *payable_totals(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pool, *hand, *own;
+    long limit, count, target;
+    int first;
+    if (!PyArg_ParseTuple(args, "OOOlllp", &pool, &hand, &own, &limit, &count, &target, &first)) {
+        return NULL;
+    }
+    if (count < 0 || count > 13 || target < 0 || target > 13 * 13) {
+        PyErr_SetString(PyExc_OverflowError, "pattern out of range");
+        return NULL;
+    }
+    /* One walk per call, on the heap: appending a found multiset may run the collector. */
+    Walk *walk = PyMem_Malloc(sizeof(Walk));
+    if (walk == NULL) {
+        return PyErr_NoMemory();
+    }
+    walk->store = NULL;
+    walk->capacity = 0;
+    PyObject *found = run_walk(walk, pool, hand, own, limit, count, target, first);
+    PyMem_Free(walk->store);
+    PyMem_Free(walk);
+    return found;
+}
+
+static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *own, long limit,
+                          long count, long target, int first) {
+    if (read_counts(pool, walk->pool, "pool") < 0 || read_counts(hand, walk->h, "hand") < 0 ||
+        read_counts(own, walk->own, "own") < 0) {
+        return NULL;
+    }
+    if (prepare_walk(walk, limit, first) < 0) {
+        return NULL;
+    }
+    walk->found = PyList_New(0);
+    if (walk->found == NULL) {
+        return NULL;
+    }
+    walk_totals(walk, 13, (int)count, (int)target, 0, 0, 0);
+    PyObject *found = walk->found;
+    walk->found = NULL;
+    if (walk->error) {
+        Py_DECREF(found);
+        return NULL;
+    }
+    return found;
+}
+
+/* The walk's prefix tables and a clean state, once pool, h and own are set. */
+static int prepare_walk(Walk *walk, long limit, int first) {
+    walk->cap[0] = 0;
+    walk->own_pre[0] = 0;
+    int cards = 0;
+    walk->lowest[0] = 0;
+    for (int r = 1; r < 14; r++) {
+        walk->cap[r] = walk->cap[r - 1] + walk->pool[r];
+        walk->own_pre[r] = walk->own_pre[r - 1] + walk->own[r];
+        for (int i = 0; i < walk->pool[r]; i++) {
+            if (cards >= MAX_CARDS) {
+                PyErr_SetString(PyExc_OverflowError, "too many cards");
+                return -1;
+            }
+            walk->lowest[cards + 1] = walk->lowest[cards] + r;
+            cards++;
+        }
+    }
+    memset(walk->counts, 0, sizeof walk->counts);
+    memset(walk->fail_full, 0, sizeof walk->fail_full);
+    walk->fail_used = 0;
+    walk->limit = limit;
+    walk->first = first;
+    walk->error = 0;
+    walk->found = NULL;
+    walk->stored = 0;
+    return 0;
+}
+
+/* ---- publish_counts: movegen.publish_segments for the built-in pattern kinds ---- */
+
+enum { KIND_STRAIGHT = 0, KIND_OF_A_KIND = 1, KIND_PAIRS = 2, KIND_TOTAL = 3 };
+
+typedef struct {
+    int player, players, hand_size;
+    int h[14], own[14], pool[14];
+    int marked[14][MAX_OWNERS];
+    int in_hand[14], others[14];
+    PyObject *out;
+    PyObject *nid;
+} Position;
+
+static PyObject *int_tuple(const int *values, int size) {
+    PyObject *tuple = PyTuple_New(size);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < size; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (value == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, value);
+    }
+    return tuple;
+}
+
+/* Count one rank multiset of a Novel and append (nid, ranks, needs, count) when not 0. */
+static int add_group(Position *pos, const int *ranks, const int *needs, int width) {
+    int touches_hand = 0, touches_others = 0;
+    for (int i = 0; i < width; i++) {
+        touches_hand |= pos->in_hand[ranks[i]];
+        touches_others |= pos->others[ranks[i]];
+    }
+    if (!touches_hand) {
+        return 0; /* R4: at least one rank must take a hand card */
+    }
+    uint64_t count;
+    if (!touches_others) {
+        /* Only the player's own Masterpieces (free, R5): per rank, `need` of the hand
+         * cards and own Masterpieces together, minus the all-pastiche choice (R4). */
+        uint64_t total = 1, pastiche_only = 1;
+        int cost = 0;
+        for (int i = 0; i < width; i++) {
+            int rank = ranks[i], need = needs[i], mine = pos->own[rank];
+            if (need > mine) {
+                cost += need - mine;
+            }
+            int cards = pos->h[rank] + mine;
+            total = mul(total, need <= cards ? binom[cards][need] : 0);
+            pastiche_only = mul(pastiche_only, need <= mine ? binom[mine][need] : 0);
+        }
+        if (cost > pos->hand_size) {
+            return 0; /* R5: the hand cannot even play what the Masterpieces lack */
+        }
+        count = total - pastiche_only;
+    } else {
+        for (int i = 0; i < width; i++) {
+            int rank = ranks[i];
+            fill_table(&tables_buffer[i], needs[i], pos->h[rank], pos->players, pos->marked[rank]);
+        }
+        count = count_tables(tables_buffer, width, pos->hand_size, 0);
+    }
+    if (too_big || !count) {
+        return 0;
+    }
+    PyObject *ranks_tuple = int_tuple(ranks, width);
+    PyObject *needs_tuple = ranks_tuple ? int_tuple(needs, width) : NULL;
+    PyObject *count_object = needs_tuple ? PyLong_FromUnsignedLongLong(count) : NULL;
+    PyObject *item = count_object ? PyTuple_Pack(4, pos->nid, ranks_tuple, needs_tuple,
+                                                 count_object) : NULL;
+    Py_XDECREF(ranks_tuple);
+    Py_XDECREF(needs_tuple);
+    Py_XDECREF(count_object);
+    if (item == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(pos->out, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+/* Lexicographic order of two multisets' sorted ranks (as movegen._expanded). */
+static int compare_expanded(const void *a, const void *b) {
+    const unsigned char *x = a, *y = b;
+    int i = 1, j = 1, left_x = x[1], left_y = y[1];
+    for (;;) {
+        while (i < 14 && !left_x) {
+            i++;
+            left_x = i < 14 ? x[i] : 0;
+        }
+        while (j < 14 && !left_y) {
+            j++;
+            left_y = j < 14 ? y[j] : 0;
+        }
+        if (i >= 14 || j >= 14) {
+            return (i < 14) - (j < 14);
+        }
+        if (i != j) {
+            return i < j ? -1 : 1;
+        }
+        left_x--;
+        left_y--;
+    }
+}
+
+static int add_totals(Position *pos, Walk *walk, int count, int target) {
+    if (count < 0 || count > 13 || target < 0 || target > 13 * 13) {
+        too_big = 1;
+        return 0;
+    }
+    walk->stored = 0;
+    walk->error = 0;
+    memset(walk->counts, 0, sizeof walk->counts);
+    walk_totals(walk, 13, count, target, 0, 0, 0);
+    if (walk->error) {
+        return -1;
+    }
+    qsort(walk->store, (size_t)walk->stored, 14, compare_expanded);
+    for (int k = 0; k < walk->stored; k++) {
+        const unsigned char *counts = walk->store + 14 * k;
+        int ranks[14], needs[14], width = 0;
+        for (int rank = 1; rank < 14; rank++) {
+            if (counts[rank]) {
+                ranks[width] = rank;
+                needs[width++] = counts[rank];
+            }
+        }
+        if (add_group(pos, ranks, needs, width) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int add_pairs(Position *pos, int pairs) {
+    int doubled[14], size = 0;
+    for (int rank = 1; rank < 14; rank++) {
+        if (pos->pool[rank] >= 2) {
+            doubled[size++] = rank;
+        }
+    }
+    if (pairs < 1 || pairs > size) {
+        return 0;
+    }
+    int chosen[14], ranks[14], needs[14];
+    for (int i = 0; i < pairs; i++) {
+        chosen[i] = i;
+        needs[i] = 2;
+    }
+    for (;;) { /* the combinations in itertools order */
+        for (int i = 0; i < pairs; i++) {
+            ranks[i] = doubled[chosen[i]];
+        }
+        if (add_group(pos, ranks, needs, pairs) < 0) {
+            return -1;
+        }
+        int i = pairs - 1;
+        while (i >= 0 && chosen[i] == i + size - pairs) {
+            i--;
+        }
+        if (i < 0) {
+            return 0;
+        }
+        chosen[i]++;
+        for (int j = i + 1; j < pairs; j++) {
+            chosen[j] = chosen[j - 1] + 1;
+        }
+    }
+}
+
+static long item_long(PyObject *tuple, Py_ssize_t index) {
+    return PyLong_AsLong(PyTuple_GET_ITEM(tuple, index));
+}
+
+/* The position's numbers (movegen._Context._make, and the start of publish_segments):
+ * the hand's cards per rank, the Masterpieces per rank and owner, the pool. Returns
+ * the player's own Masterpieces in all, or -1 with an exception set. */
+static int read_position(Position *pos, int player, PyObject *hand, PyObject *tables) {
+    memset(pos, 0, sizeof *pos);
+    pos->players = (int)PyList_GET_SIZE(tables);
+    if (pos->players > MAX_OWNERS || player < 0 || player >= pos->players) {
+        PyErr_SetString(PyExc_OverflowError, "seats out of the kernel's range");
+        return -1;
+    }
+    pos->player = player;
+    pos->hand_size = (int)PySet_GET_SIZE(hand);
+    static PyObject *rank_name = NULL;
+    if (rank_name == NULL && (rank_name = PyUnicode_InternFromString("rank")) == NULL) {
+        return -1;
+    }
+    /* The hand's cards per rank. */
+    PyObject *cards_iter = PyObject_GetIter(hand);
+    if (cards_iter == NULL) {
+        return -1;
+    }
+    PyObject *card;
+    while ((card = PyIter_Next(cards_iter)) != NULL) {
+        PyObject *rank_object = PyObject_GetAttr(card, rank_name);
+        Py_DECREF(card);
+        if (rank_object == NULL) {
+            Py_DECREF(cards_iter);
+            return -1;
+        }
+        long rank = PyLong_AsLong(rank_object);
+        Py_DECREF(rank_object);
+        if (rank < 1 || rank > 13 || pos->h[rank] >= MAX_CARDS) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+            }
+            Py_DECREF(cards_iter);
+            return -1;
+        }
+        pos->h[rank]++;
+    }
+    Py_DECREF(cards_iter);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    /* The Masterpieces (one-card novels) per rank and owner (R5). */
+    int masterpieces[14][MAX_OWNERS];
+    memset(masterpieces, 0, sizeof masterpieces);
+    for (int owner = 0; owner < pos->players; owner++) {
+        PyObject *table = PyList_GET_ITEM(tables, owner);
+        if (!PyDict_Check(table)) {
+            PyErr_SetString(PyExc_TypeError, "a table must be a dict");
+            return -1;
+        }
+        Py_ssize_t at = 0;
+        PyObject *key, *cards;
+        while (PyDict_Next(table, &at, &key, &cards)) {
+            if (!PyTuple_Check(cards) || PyTuple_GET_SIZE(cards) != 1) {
+                continue;
+            }
+            PyObject *rank_object = PyObject_GetAttr(PyTuple_GET_ITEM(cards, 0), rank_name);
+            if (rank_object == NULL) {
+                return -1;
+            }
+            long rank = PyLong_AsLong(rank_object);
+            Py_DECREF(rank_object);
+            if (rank < 1 || rank > 13 || masterpieces[rank][owner] >= MAX_CARDS) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+                }
+                return -1;
+            }
+            masterpieces[rank][owner]++;
+        }
+    }
+    int own_total = 0;
+    for (int rank = 1; rank < 14; rank++) {
+        int on_table = 0;
+        for (int owner = 0; owner < pos->players; owner++) {
+            int n = masterpieces[rank][owner];
+            on_table += n;
+            /* The player's own count marked as -n - 1: citing them is free (R5). */
+            pos->marked[rank][owner] = owner == player && n ? -n - 1 : n;
+        }
+        pos->own[rank] = masterpieces[rank][player];
+        own_total += pos->own[rank];
+        pos->pool[rank] = pos->h[rank] + on_table;
+        if (pos->pool[rank] > MAX_CARDS) {
+            PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+            return -1;
+        }
+        pos->in_hand[rank] = pos->h[rank] > 0;
+        pos->others[rank] = on_table > pos->own[rank];
+    }
+    return own_total;
+}
+
+/* publish_counts(player, hand, tables, supply, plan): movegen.publish_segments. */
+static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
+    int player;
+    PyObject *hand, *tables, *supply, *plan;
+    if (!PyArg_ParseTuple(args, "iOO!O!O!", &player, &hand, &PyList_Type, &tables, &PyDict_Type,
+                          &supply, &PyList_Type, &plan)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(hand)) {
+        PyErr_SetString(PyExc_TypeError, "the hand must be a set");
+        return NULL;
+    }
+    Position pos;
+    int own_total = read_position(&pos, player, hand, tables);
+    if (own_total < 0) {
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL || pos.hand_size == 0) {
+        return out;
+    }
+    pos.out = out;
+    PyObject *held = PyList_GET_ITEM(tables, player);
+    /* Every cited Masterpiece of another player costs a gift card, so a publish uses at
+     * most the whole hand plus the player's own Masterpieces (R4, R5). */
+    int max_size = pos.hand_size + own_total;
+    Walk *walk = NULL;
+    too_big = 0;
+    Py_ssize_t novels = PyList_GET_SIZE(plan);
+    for (Py_ssize_t i = 0; i < novels && !too_big; i++) {
+        PyObject *entry = PyList_GET_ITEM(plan, i);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 5) {
+            PyErr_SetString(PyExc_TypeError, "a plan entry must be (nid, kind, a, b, size)");
+            goto fail_walk;
+        }
+        PyObject *nid = PyTuple_GET_ITEM(entry, 0);
+        PyObject *left = PyDict_GetItemWithError(supply, nid);
+        if (left == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetObject(PyExc_KeyError, nid);
+            }
+            goto fail_walk;
+        }
+        long copies = PyLong_AsLong(left);
+        if (copies == -1 && PyErr_Occurred()) {
+            goto fail_walk;
+        }
+        int holds = PyDict_Contains(held, nid);
+        if (holds < 0) {
+            goto fail_walk;
+        }
+        if (copies <= 0 || holds) {
+            continue; /* R6: first come, first served, and one copy per player */
+        }
+        long kind = item_long(entry, 1), a = item_long(entry, 2), b = item_long(entry, 3);
+        long size = item_long(entry, 4);
+        if (PyErr_Occurred()) {
+            goto fail_walk;
+        }
+        if (size >= 0 && size > max_size) {
+            continue;
+        }
+        pos.nid = nid;
+        int ranks[14], needs[14];
+        if (kind == KIND_STRAIGHT) {
+            int run = 0;
+            for (int rank = 1; rank < 14; rank++) {
+                run = pos.pool[rank] ? run + 1 : 0;
+                if (a >= 1 && run >= a) {
+                    for (int k = 0; k < a; k++) {
+                        ranks[k] = rank - (int)a + 1 + k;
+                        needs[k] = 1;
+                    }
+                    if (add_group(&pos, ranks, needs, (int)a) < 0) {
+                        goto fail_walk;
+                    }
+                }
+            }
+        } else if (kind == KIND_OF_A_KIND) {
+            for (int rank = 1; rank < 14; rank++) {
+                if (a >= 1 && a <= MAX_CARDS && pos.pool[rank] >= a) {
+                    ranks[0] = rank;
+                    needs[0] = (int)a;
+                    if (add_group(&pos, ranks, needs, 1) < 0) {
+                        goto fail_walk;
+                    }
+                }
+            }
+        } else if (kind == KIND_PAIRS) {
+            if (add_pairs(&pos, (int)(a < 14 ? a : 14)) < 0) {
+                goto fail_walk;
+            }
+        } else if (kind == KIND_TOTAL) {
+            if (walk == NULL) {
+                walk = PyMem_Malloc(sizeof(Walk));
+                if (walk == NULL) {
+                    PyErr_NoMemory();
+                    goto fail_walk;
+                }
+                walk->store = NULL;
+                walk->capacity = 0;
+                memcpy(walk->pool, pos.pool, sizeof pos.pool);
+                memcpy(walk->h, pos.h, sizeof pos.h);
+                memcpy(walk->own, pos.own, sizeof pos.own);
+                if (prepare_walk(walk, pos.hand_size, 0) < 0) {
+                    goto fail_walk;
+                }
+            }
+            if (add_totals(&pos, walk, (int)a, (int)b) < 0) {
+                goto fail_walk;
+            }
+        } else {
+            PyErr_SetString(PyExc_OverflowError, "a pattern kind the kernel does not know");
+            goto fail_walk;
+        }
+    }
+    if (walk != NULL) {
+        PyMem_Free(walk->store);
+        PyMem_Free(walk);
+    }
+    if (too_big) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
+        return NULL;
+    }
+    return out;
+fail_walk:
+    if (walk != NULL) {
+        PyMem_Free(walk->store);
+        PyMem_Free(walk);
+    }
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- decode_shapes: the shape per rank of a publish's index (PublishSegment.at) ---- */
+
+#define MAX_SHAPES 128 /* shapes of one rank (a rank has at most a few cards) */
+
+typedef struct {
+    int size;
+    int from_hand[MAX_SHAPES], extra[MAX_SHAPES];
+    int split[MAX_SHAPES][MAX_OWNERS];
+    uint64_t weight[MAX_SHAPES], code[MAX_SHAPES];
+} ShapeList;
+
+typedef struct {
+    ShapeList *list;
+    int in_hand, owners, bounds[MAX_OWNERS], own[MAX_OWNERS], split[MAX_OWNERS], from_hand;
+} Lister;
+
+/* Every way to fill a rank in movegen._rank_shapes' order: hand cards ascending, then the
+ * Masterpieces per owner, the first owner most (itertools.product of descending ranges). */
+static void list_split(Lister *lister, int owner, int left) {
+    if (owner == lister->owners) {
+        if (left) {
+            return;
+        }
+        ShapeList *list = lister->list;
+        if (list->size >= MAX_SHAPES) {
+            too_big = 1;
+            return;
+        }
+        int k = list->size++;
+        uint64_t weight = binom[lister->in_hand][lister->from_hand], code = 0;
+        int owed = 0;
+        for (int o = 0; o < lister->owners; o++) {
+            int taken = lister->split[o];
+            list->split[k][o] = taken;
+            weight = mul(weight, binom[lister->bounds[o]][taken]);
+            if (taken && !lister->own[o]) {
+                code += (uint64_t)taken << (OWED_BITS * o);
+                owed += taken;
+            }
+        }
+        list->from_hand[k] = lister->from_hand;
+        list->weight[k] = weight;
+        list->code[k] = code;
+        list->extra[k] = owed;
+        return;
+    }
+    int top = lister->bounds[owner] < left ? lister->bounds[owner] : left;
+    for (int taken = top; taken >= 0; taken--) {
+        lister->split[owner] = taken;
+        list_split(lister, owner + 1, left - taken);
+    }
+    lister->split[owner] = 0;
+}
+
+static void list_shapes(ShapeList *list, int need, int in_hand, int owners, const int *marked) {
+    Lister lister;
+    int on_table = 0;
+    for (int o = 0; o < owners; o++) {
+        lister.own[o] = marked[o] < 0;
+        lister.bounds[o] = marked[o] < 0 ? -marked[o] - 1 : marked[o];
+        lister.split[o] = 0;
+        on_table += lister.bounds[o];
+    }
+    lister.list = list;
+    lister.in_hand = in_hand;
+    lister.owners = owners;
+    list->size = 0;
+    int lowest = need - on_table > 0 ? need - on_table : 0;
+    int highest = need < in_hand ? need : in_hand;
+    for (int from_hand = lowest; from_hand <= highest; from_hand++) {
+        lister.from_hand = from_hand;
+        list_split(&lister, 0, need - from_hand);
+    }
+}
+
+/* The moves completing a choice of the ranks before `index` (PublishSegment._completions). */
+static uint64_t completions(Table *tables, int width, int index, long limit, long played,
+                            uint64_t code, long owed) {
+    uint64_t start = (code << 16) + ((uint64_t)(played + owed) << 8) + (uint64_t)played;
+    return count_tables(tables + index, width - index, limit, start);
+}
+
+/* decode_shapes(player, hand, tables, ranks, needs, index): per rank the shape of the
+ * index-th publish of the segment, (from hand, Masterpieces per owner, weight, gift code,
+ * gifts), then the gifts owed (packed) and the index left inside the shapes' moves. */
+static PyObject *decode_shapes(PyObject *Py_UNUSED(self), PyObject *args) {
+    int player;
+    PyObject *hand, *tables, *ranks_arg, *needs_arg, *index_arg;
+    if (!PyArg_ParseTuple(args, "iOO!OOO", &player, &hand, &PyList_Type, &tables, &ranks_arg,
+                          &needs_arg, &index_arg)) {
+        return NULL;
+    }
+    if (!PyAnySet_Check(hand)) {
+        PyErr_SetString(PyExc_TypeError, "the hand must be a set");
+        return NULL;
+    }
+    unsigned long long index = PyLong_AsUnsignedLongLong(index_arg);
+    if (index == (unsigned long long)-1 && PyErr_Occurred()) {
+        return NULL; /* OverflowError beyond 64 bits: Python decodes */
+    }
+    Position pos;
+    if (read_position(&pos, player, hand, tables) < 0) {
+        return NULL;
+    }
+    PyObject *ranks_seq = PySequence_Fast(ranks_arg, "ranks must be a sequence");
+    if (ranks_seq == NULL) {
+        return NULL;
+    }
+    PyObject *needs_seq = PySequence_Fast(needs_arg, "needs must be a sequence");
+    if (needs_seq == NULL) {
+        Py_DECREF(ranks_seq);
+        return NULL;
+    }
+    int width = (int)PySequence_Fast_GET_SIZE(ranks_seq);
+    int ranks[MAX_RANKS], needs[MAX_RANKS];
+    PyObject *result = NULL;
+    ShapeList *lists = NULL;
+    if (width > MAX_RANKS || PySequence_Fast_GET_SIZE(needs_seq) != width) {
+        PyErr_SetString(PyExc_OverflowError, "ranks out of the kernel's range");
+        goto out;
+    }
+    for (int i = 0; i < width; i++) {
+        long rank = PyLong_AsLong(PySequence_Fast_GET_ITEM(ranks_seq, i));
+        long need = PyLong_AsLong(PySequence_Fast_GET_ITEM(needs_seq, i));
+        if (PyErr_Occurred()) {
+            goto out;
+        }
+        if (rank < 1 || rank > 13 || need < 0 || need > MAX_CARDS) {
+            PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+            goto out;
+        }
+        ranks[i] = (int)rank;
+        needs[i] = (int)need;
+    }
+    lists = PyMem_Malloc(sizeof(ShapeList) * (size_t)(width ? width : 1));
+    if (lists == NULL) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    too_big = 0;
+    for (int i = 0; i < width; i++) {
+        int rank = ranks[i];
+        list_shapes(&lists[i], needs[i], pos.h[rank], pos.players, pos.marked[rank]);
+        fill_table(&tables_buffer[i], needs[i], pos.h[rank], pos.players, pos.marked[rank]);
+    }
+    long limit = pos.hand_size, played = 0, owed = 0;
+    uint64_t code = 0, ways = 1;
+    int chosen[MAX_RANKS];
+    for (int i = 0; i < width && !too_big; i++) {
+        long room = limit - played - owed;
+        ShapeList *list = &lists[i];
+        chosen[i] = -1;
+        for (int k = 0; k < list->size && !too_big; k++) {
+            if (list->from_hand[k] + list->extra[k] > room) {
+                continue;
+            }
+            uint64_t block = mul(mul(ways, list->weight[k]),
+                                 completions(tables_buffer, width, i + 1, limit,
+                                             played + list->from_hand[k], code + list->code[k],
+                                             owed + list->extra[k]));
+            if (index < block) {
+                chosen[i] = k;
+                ways = mul(ways, list->weight[k]);
+                played += list->from_hand[k];
+                code += list->code[k];
+                owed += list->extra[k];
+                break;
+            }
+            index -= block;
+        }
+        if (chosen[i] < 0 && !too_big) {
+            PyErr_SetString(PyExc_IndexError, "publish index out of the segment's range");
+            goto out;
+        }
+    }
+    if (too_big) {
+        PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
+        goto out;
+    }
+    PyObject *shapes = PyTuple_New(width);
+    if (shapes == NULL) {
+        goto out;
+    }
+    for (int i = 0; i < width; i++) {
+        ShapeList *list = &lists[i];
+        int k = chosen[i];
+        PyObject *split = int_tuple(list->split[k], pos.players);
+        PyObject *shape = split ? Py_BuildValue("(iNKKi)", list->from_hand[k], split,
+                                                (unsigned long long)list->weight[k],
+                                                (unsigned long long)list->code[k],
+                                                list->extra[k])
+                                : NULL;
+        if (shape == NULL) {
+            Py_DECREF(shapes);
+            goto out;
+        }
+        PyTuple_SET_ITEM(shapes, i, shape);
+    }
+    result = Py_BuildValue("(NKK)", shapes, (unsigned long long)code, index);
+out:
+    PyMem_Free(lists);
+    Py_DECREF(ranks_seq);
+    Py_DECREF(needs_seq);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"gift_count", gift_count, METH_VARARGS,
+     "gift_count(tables, limit): the moves of a segment citing others' Masterpieces."},
+    {"segment_count", segment_count, METH_VARARGS,
+     "segment_count(ranks, needs, hand, marked, limit): a segment's moves, its tables made here."},
+    {"publish_counts", publish_counts, METH_VARARGS,
+     "publish_counts(player, hand, tables, supply, plan): the publish segments of a position."},
+    {"decode_shapes", decode_shapes, METH_VARARGS,
+     "decode_shapes(player, hand, tables, ranks, needs, index): the shapes of a publish index."},
+    {"payable_totals", payable_totals, METH_VARARGS,
+     "payable_totals(pool, hand, own, limit, count, target, first): payable Total multisets."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_speedups",
+    "Compiled twins of the counting kernels of pastiche_core.movegen.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    fill_binomials();
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,36 @@
+# The compiled kernels of _speedups.c (see movegen for their Python references).
+from collections.abc import Sequence
+from typing import Any
+
+def gift_count(tables: Sequence[Sequence[tuple[int, int, int]]], limit: int) -> int: ...
+def segment_count(
+    ranks: Sequence[int],
+    needs: Sequence[int],
+    hand: Sequence[int],
+    marked: Sequence[Sequence[int]],
+    limit: int,
+) -> int: ...
+def payable_totals(
+    pool: Sequence[int],
+    hand: Sequence[int],
+    own: Sequence[int],
+    limit: int,
+    count: int,
+    target: int,
+    first: bool,
+) -> list[tuple[int, ...]]: ...
+def publish_counts(
+    player: int,
+    hand: set[Any],
+    tables: list[dict[str, tuple[Any, ...]]],
+    supply: dict[str, int],
+    plan: list[tuple[str, int, int, int, int]],
+) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
+def decode_shapes(
+    player: int,
+    hand: set[Any],
+    tables: list[dict[str, tuple[Any, ...]]],
+    ranks: Sequence[int],
+    needs: Sequence[int],
+    index: int,
+) -> tuple[tuple[tuple[int, tuple[int, ...], int, int, int], ...], int, int]: ...

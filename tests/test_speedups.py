@@ -1,0 +1,178 @@
+"""The compiled counting kernels agree with their Python references (R4, R5).
+
+``pastiche_core._speedups`` is optional: a build without a C compiler uses the
+Python kernels of ``movegen``, and these tests skip. Set
+``PASTICHE_REQUIRE_SPEEDUPS=1`` (continuous integration does, when it has a
+compiler) to make a missing module a failure instead.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from types import ModuleType
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pastiche_core import Game, movegen
+from pastiche_core.movegen import PayableTotals, _gift_count_of, _gift_count_py, _rank_table
+
+
+def _compiled() -> ModuleType:
+    try:
+        from pastiche_core import _speedups
+    except ImportError:
+        if os.environ.get("PASTICHE_REQUIRE_SPEEDUPS"):
+            raise
+        pytest.skip("pastiche_core._speedups is not built (no C compiler at install)")
+    return _speedups
+
+
+@st.composite
+def rank_keys(draw: st.DrawFn, players: int) -> tuple[int, int, tuple[int, ...]]:
+    """(cards needed, cards of the rank in hand, Masterpieces per owner, own marked -n-1)."""
+    player = draw(st.integers(0, players - 1))
+    owners = draw(st.lists(st.integers(0, 3), min_size=players, max_size=players))
+    in_hand = draw(st.integers(0, 6))
+    need = draw(st.integers(1, max(1, min(5, in_hand + sum(owners)))))
+    marked = tuple(-n - 1 if seat == player and n else n for seat, n in enumerate(owners))
+    return need, in_hand, marked
+
+
+@st.composite
+def segments(draw: st.DrawFn) -> tuple[list[tuple[tuple[int, int, int], ...]], int]:
+    """The rank tables of one segment (1 to 6 ranks) and a hand size."""
+    players = draw(st.integers(2, 5))
+    keys = draw(st.lists(rank_keys(players), min_size=1, max_size=6))
+    keys = [key for key in keys if _rank_table(key)] or [(1, 1, (0,) * players)]
+    limit = draw(st.integers(0, 24))
+    return [_rank_table(key) for key in keys], limit
+
+
+@given(segments())
+def test_gift_count_matches_the_python_reference_r4_r5(
+    segment: tuple[list[tuple[tuple[int, int, int], ...]], int],
+) -> None:
+    compiled = _compiled()
+    tables, limit = segment
+    reference = _gift_count_py(tables, limit)
+    if reference >= 1 << 64:
+        with pytest.raises(OverflowError):
+            compiled.gift_count(tables, limit)
+    else:
+        assert compiled.gift_count(tables, limit) == reference
+
+
+def test_gift_count_too_large_for_64_bits_falls_back_to_python() -> None:
+    compiled = _compiled()
+    huge = 1 << 40  # weights whose product does not fit in 64 bits
+    tables = [((1, (1 << 8) + 1, huge), (2, (2 << 8) + 2, 1)), ((1, (1 << 8) + 1, huge),)]
+    with pytest.raises(OverflowError):
+        compiled.gift_count(tables, 10)
+    assert _gift_count_of(tables, 10) == _gift_count_py(tables, 10) > 1 << 64
+
+
+@st.composite
+def totals(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], int, int, int]:
+    """A pool (hand and Masterpieces per rank), the hand, own Masterpieces, a hand size, a Total."""
+    hand = [0] + [draw(st.integers(0, 2)) for _ in range(13)]
+    own = [0] + [draw(st.integers(0, 1)) for _ in range(13)]
+    others = [0] + [draw(st.integers(0, 2)) for _ in range(13)]
+    pool = [min(4, h + o + x) for h, o, x in zip(hand, own, others, strict=True)]
+    own = [min(o, p) for o, p in zip(own, pool, strict=True)]
+    hand = [min(h, p - o) for h, o, p in zip(hand, own, pool, strict=True)]
+    limit = sum(hand) + draw(st.integers(0, 3))
+    count = draw(st.integers(1, 9))
+    target = draw(st.integers(count, 13 * count))
+    return pool, hand, own, limit, count, target
+
+
+@given(totals(), st.booleans())
+def test_payable_totals_match_the_python_walk_r4_r5(
+    case: tuple[list[int], list[int], list[int], int, int, int], first: bool
+) -> None:
+    compiled = _compiled()
+    pool, hand, own, limit, count, target = case
+    reference = PayableTotals(pool, hand, own, limit)._search_py(count, target, first)
+    assert compiled.payable_totals(pool, hand, own, limit, count, target, first) == reference
+
+
+def test_publish_counts_agree_with_and_without_the_kernels_in_random_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _compiled()
+    rng = random.Random(11)
+    positions = 0
+    for seed in range(12):
+        game = Game(players=3 + seed % 3, seed=seed)
+        while not game.is_over and positions < 600:
+            player = game.to_move
+            args = (player, game._hands[player], game._tables, game.supply, game.catalogue)
+            fast = [
+                (s.novel, list(s.ranks), list(s.needs), s.count)
+                for s in movegen.publish_segments(*args)
+            ]
+            with monkeypatch.context() as patch:
+                patch.setattr(movegen, "_speedups", None)
+                slow = [
+                    (s.novel, list(s.ranks), list(s.needs), s.count)
+                    for s in movegen.publish_segments(*args)
+                ]
+            assert fast == slow
+            positions += 1
+            legal = game.legal_moves
+            game.apply(legal[rng.randrange(len(legal))])
+    assert positions >= 300
+
+
+@given(
+    st.integers(2, 5).flatmap(lambda n: st.lists(rank_keys(n), min_size=1, max_size=6)),
+    st.integers(0, 24),
+)
+def test_segment_count_matches_the_python_tables_and_count_r4_r5(
+    keys: list[tuple[int, int, tuple[int, ...]]], limit: int
+) -> None:
+    compiled = _compiled()
+    keys = [key for key in keys if _rank_table(key)]
+    if not keys:
+        return
+    players = len(keys[0][2])
+    keys = [key for key in keys if len(key[2]) == players]
+    ranks = list(range(1, len(keys) + 1))
+    needs = [need for need, _, _ in keys]
+    hand = [0] * 14
+    marked: list[tuple[int, ...]] = [(0,) * players] * 14
+    for rank, (_, in_hand, owners) in zip(ranks, keys, strict=True):
+        hand[rank] = in_hand
+        marked[rank] = owners
+    reference = _gift_count_py([_rank_table(key) for key in keys], limit)
+    if reference >= 1 << 64:
+        with pytest.raises(OverflowError):
+            compiled.segment_count(ranks, needs, hand, marked, limit)
+    else:
+        assert compiled.segment_count(ranks, needs, hand, marked, limit) == reference
+
+
+def test_decoded_publishes_agree_with_and_without_the_kernels_in_random_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _compiled()
+    rng = random.Random(5)
+    decoded = 0
+    for seed in range(40):
+        game = Game(players=3 + seed % 3, seed=seed)
+        while not game.is_over:
+            segments = [s for s in game._segments() if isinstance(s, movegen.PublishSegment)]
+            for segment in segments:
+                picks = {0, segment.count - 1, rng.randrange(segment.count)}
+                for index in picks:
+                    fast = segment.at(index)
+                    with monkeypatch.context() as patch:
+                        patch.setattr(movegen, "_speedups", None)
+                        assert segment.at(index) == fast
+                    decoded += 1
+            legal = game.legal_moves
+            game.apply(legal[rng.randrange(len(legal))])
+    assert decoded >= 1000
