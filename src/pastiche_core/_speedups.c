@@ -21,6 +21,7 @@
 #define MAX_ENTRIES 256 /* entries of one rank table */
 #define STATE_BITS 15
 #define MAX_STATES (1 << STATE_BITS) /* slots of the counting states (half may be used) */
+#define SMALL_STATE_BITS 9           /* the slots tried first: they stay in the cache */
 #define MAX_CARDS 64    /* the binomial table: cards in hand */
 #define OWED_BITS 8
 
@@ -48,6 +49,8 @@ typedef struct {
 
 /* Set when a value does not fit or a table is too small: the caller falls back. */
 static int too_big;
+/* Set when the counting states outgrow the slots in use. */
+static int crowded;
 
 static uint64_t mul(uint64_t a, uint64_t b) {
     uint64_t out;
@@ -92,6 +95,7 @@ static uint64_t gift_ways(long cards, uint64_t code) {
 /* A hash map of counting states: packed state -> weight, open addressing. */
 typedef struct {
     int used;
+    int bits; /* the slots in use: 1 << bits */
     uint64_t keys[MAX_STATES];
     uint64_t weights[MAX_STATES];
     unsigned char full[MAX_STATES];
@@ -107,16 +111,17 @@ static void states_clear(States *states) {
 
 static void states_add(States *states, uint64_t key, uint64_t weight) {
     uint64_t hash = key * 0x9E3779B97F4A7C15ull;
-    unsigned slot = (unsigned)(hash >> (64 - STATE_BITS));
+    unsigned mask = (1u << states->bits) - 1;
+    unsigned slot = (unsigned)(hash >> (64 - states->bits));
     while (states->full[slot]) {
         if (states->keys[slot] == key) {
             states->weights[slot] = add(states->weights[slot], weight);
             return;
         }
-        slot = (slot + 1) & (MAX_STATES - 1);
+        slot = (slot + 1) & mask;
     }
-    if (states->used >= MAX_STATES / 2) {
-        too_big = 1;
+    if (states->used >= (1 << states->bits) / 2) {
+        crowded = 1; /* counted again with every slot, or in Python past them all */
         return;
     }
     states->full[slot] = 1;
@@ -173,7 +178,22 @@ static Table tables_buffer[MAX_RANKS];
 
 /* The count of movegen._gift_count_of over `width` rank tables, line for line, from the
  * state `start` (a choice of earlier ranks: gifts owed, cards spent and played, packed). */
+static uint64_t count_tables_in(Table *tables, int width, long limit, uint64_t start, int bits);
+
 static uint64_t count_tables(Table *tables, int width, long limit, uint64_t start) {
+    crowded = 0;
+    uint64_t found = count_tables_in(tables, width, limit, start, SMALL_STATE_BITS);
+    if (crowded && !too_big) {
+        crowded = 0;
+        found = count_tables_in(tables, width, limit, start, STATE_BITS);
+        if (crowded) {
+            too_big = 1;
+        }
+    }
+    return found;
+}
+
+static uint64_t count_tables_in(Table *tables, int width, long limit, uint64_t start, int bits) {
     uint64_t shift = start, scale = 1;
     Table *spread[MAX_RANKS];
     int spread_count = 0;
@@ -214,9 +234,10 @@ static uint64_t count_tables(Table *tables, int width, long limit, uint64_t star
     States *states = &layers[0], *following = &layers[1];
     states_clear(states);
     states_clear(following);
+    states->bits = following->bits = bits;
     states_add(states, 0, 1);
     int last = spread_count - 1;
-    for (int index = 0; index < last && !too_big; index++) {
+    for (int index = 0; index < last && !too_big && !crowded; index++) {
         Table *table = spread[index];
         after -= table->entries[0].cost;
         long bound = budget - after;
@@ -239,7 +260,7 @@ static uint64_t count_tables(Table *tables, int width, long limit, uint64_t star
     }
     uint64_t found = 0;
     Table *table = spread[last];
-    for (int s = 0; s < states->used && !too_big; s++) {
+    for (int s = 0; s < states->used && !too_big && !crowded; s++) {
         int slot = states->order[s];
         uint64_t state = states->keys[slot], weight = states->weights[slot];
         long room = budget - (long)((state >> 8) & 0xFF);
@@ -1002,6 +1023,8 @@ static int read_position(Position *pos, int player, PyObject *hand, PyObject *ta
     return own_total;
 }
 
+static Walk totals_walk; /* its store grows as needed and is kept */
+
 /* publish_counts(player, hand, tables, supply, plan): movegen.publish_segments. */
 static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     int player;
@@ -1096,13 +1119,9 @@ static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             }
         } else if (kind == KIND_TOTAL) {
             if (walk == NULL) {
-                walk = PyMem_Malloc(sizeof(Walk));
-                if (walk == NULL) {
-                    PyErr_NoMemory();
-                    goto fail_walk;
-                }
-                walk->store = NULL;
-                walk->capacity = 0;
+                /* One walk for the call, kept between calls: it stores its multisets
+                 * in C (no Python runs during it, so no call can come back in). */
+                walk = &totals_walk;
                 memcpy(walk->pool, pos.pool, sizeof pos.pool);
                 memcpy(walk->h, pos.h, sizeof pos.h);
                 memcpy(walk->own, pos.own, sizeof pos.own);
@@ -1118,10 +1137,6 @@ static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             goto fail_walk;
         }
     }
-    if (walk != NULL) {
-        PyMem_Free(walk->store);
-        PyMem_Free(walk);
-    }
     if (too_big) {
         Py_DECREF(out);
         PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
@@ -1129,10 +1144,6 @@ static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     return out;
 fail_walk:
-    if (walk != NULL) {
-        PyMem_Free(walk->store);
-        PyMem_Free(walk);
-    }
     Py_DECREF(out);
     return NULL;
 }

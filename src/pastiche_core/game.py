@@ -815,7 +815,7 @@ class Game:
                 card = self._draw_one()
                 hand.add(card)  # R11: only one card left in all: just take it
                 change = (*change[:3], card)
-                self._end_turn(passed=False)
+                self._end_turn(passed=False, tables_changed=False)
             else:
                 first = self._draw_one()
                 self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
@@ -826,13 +826,13 @@ class Game:
             hand.add(move.card)
             self._discard.append(other)
             self.pending = None
-            self._end_turn(passed=False)
+            self._end_turn(passed=False, tables_changed=False)
         elif isinstance(move, TakeDiscard):
             card = self._discard.pop()
             change = (card, card in self._face_down)
             self._face_down.discard(card)
             hand.add(card)
-            self._end_turn(passed=False)
+            self._end_turn(passed=False, tables_changed=False)
         elif isinstance(move, Publish):
             for card in move.played:
                 hand.remove(card)
@@ -850,7 +850,7 @@ class Game:
             hand.add(move.card)
             self._end_turn(passed=False)
         elif isinstance(move, Pass):
-            self._end_turn(passed=True)
+            self._end_turn(passed=True, tables_changed=False)
         elif isinstance(move, TakeFlag):
             hand.remove(move.card)
             self.flag = (player, move.card)
@@ -1094,7 +1094,7 @@ class Game:
             self.rng.shuffle(self.deck)
         return self.deck.pop()
 
-    def _end_turn(self, *, passed: bool) -> None:
+    def _end_turn(self, *, passed: bool, tables_changed: bool = True) -> None:
         self.turn += 1
         self.passes = self.passes + 1 if passed else 0
         if self.passes >= self.players:
@@ -1105,7 +1105,9 @@ class Game:
             if self.turns_left <= 0:
                 self._finish("countdown")
                 return
-        elif self.trigger is None:
+        elif self.trigger is None and tables_changed:
+            # Only a turn that changed the tables can reach the threshold (R12): before it,
+            # no seat had (a state with one and no trigger fails check_invariants).
             points = self._masterpiece_points()
             if max(points) < END_THRESHOLD:
                 self._next_turn()
@@ -1153,18 +1155,19 @@ class Game:
         segments: list[Segment] = []
         writes: list[Move] = []
         if self.deck or self._discard:
-            writes.append(Draw())
+            writes.append(_DRAW)
         if self._discard:
-            writes.append(TakeDiscard())
+            writes.append(_TAKE)
         if writes:
             segments.append(ListSegment(writes))
-        for owner in range(self.players):
-            for nid, cards in self._tables[owner].items():
+        for owner, table in enumerate(self._tables):
+            for nid, cards in table.items():
                 if len(cards) >= 2:
-                    segments.append(ReadSegment(NovelRef(owner, nid), cards))
+                    segments.append(ReadSegment(owner, nid, cards))
+        reads = len(segments) - bool(writes)
         segments.extend(self._publish_segments())
-        if not writes and not any(isinstance(seg, ReadSegment) for seg in segments):
-            segments.append(ListSegment([Pass()]))
+        if not writes and not reads:
+            segments.append(ListSegment([_PASS]))
         return segments
 
     def publish_moves(self) -> Iterator[Publish]:
@@ -1219,6 +1222,11 @@ _Stamp = tuple[int, Move | None]
 """A position in the history (see :meth:`Game._stamp`)."""
 
 _INDEX = operator.attrgetter("index")
+
+# The moves without fields, made once (they are equal whoever makes them).
+_DRAW = Draw()
+_TAKE = TakeDiscard()
+_PASS = Pass()
 """Sort key of cards: their place in the deck (faster than comparing cards)."""
 
 

@@ -50,6 +50,7 @@ __all__ = ["LegalMoves", "clear_caches", "compiled_kernels"]
 _T = TypeVar("_T")
 _OWED_BITS = 8  # gifts owed per owner, packed into one integer (adding merges)
 _INDEX = operator.attrgetter("index")
+_REF_KEY = operator.attrgetter("owner", "novel")  # NovelRef's order
 
 # One way to fill one rank: (cards from the hand, Masterpieces cited per owner,
 # number of concrete card and Masterpiece choices, gifts owed as a packed code, their sum).
@@ -80,15 +81,22 @@ class ListSegment:
 class ReadSegment:
     """The Reads of one Published novel, one per card under it."""
 
-    __slots__ = ("cards", "count", "ref")
+    __slots__ = ("cards", "count", "novel", "owner")
 
-    def __init__(self, ref: NovelRef, cards: tuple[Card, ...]) -> None:
-        self.ref = ref
+    def __init__(self, owner: int, novel: str, cards: tuple[Card, ...]) -> None:
+        self.owner = owner
+        self.novel = novel
         self.cards = cards
         self.count = len(cards)
 
+    @property
+    def ref(self) -> NovelRef:
+        """The novel read (made when a Read is, not for every position)."""
+        return NovelRef(self.owner, self.novel)
+
     def __iter__(self) -> Iterator[Read]:
-        return (Read(self.ref, card) for card in self.cards)
+        ref = self.ref
+        return (Read(ref, card) for card in self.cards)
 
     def at(self, index: int) -> Read:
         return Read(self.ref, self.cards[index])
@@ -335,13 +343,20 @@ class PublishSegment:
         picked: list[list[Any]] = [[] for _ in parts]
         for slot in range(len(parts) - 1, -1, -1):
             items, k = parts[slot]
-            index, digit = divmod(index, math.comb(len(items), k))
+            size = len(items)
+            if k == size:  # every item: no choice, no digit
+                picked[slot] = list(items)
+                continue
+            index, digit = divmod(index, math.comb(size, k))
             picked[slot] = unrank_combination(items, k, digit)
-        played = tuple(card for group in picked[:hand_parts] for card in group)
-        cited = tuple(ref for group in picked[hand_parts:] for ref in group)
+        # Sorted as Publish stores them, so the move is made without its checks.
+        played = tuple(
+            sorted([card for group in picked[:hand_parts] for card in group], key=_INDEX)
+        )
+        cited = tuple(sorted([ref for group in picked[hand_parts:] for ref in group], key=_REF_KEY))
         if not owed:
-            return Publish(self.novel, played, cited)
-        rest = sorted(self.hand.difference(played))
+            return Publish._canonical(self.novel, played, cited, ())
+        rest = sorted(self.hand.difference(played), key=_INDEX)
         sizes = []
         left = len(rest)
         for _, count in owed:
@@ -355,7 +370,8 @@ class PublishSegment:
             taken = unrank_combination(rest, count, digit)
             gifts.extend(Gift(owner, card) for card in taken)
             rest = [card for card in rest if card not in taken]
-        return Publish(self.novel, played, cited, tuple(gifts))
+        # Owner by owner, each one's cards in order: sorted as Gift orders them.
+        return Publish._canonical(self.novel, played, cited, tuple(gifts))
 
 
 Segment = ListSegment | ReadSegment | PublishSegment
@@ -368,7 +384,7 @@ class _Context:
     or, after the compiled count, from the position when a move is first decoded.
     """
 
-    __slots__ = ("_h", "_marked", "_own", "hand", "masterpieces", "none", "player", "tables")
+    __slots__ = ("_h", "_marked", "_masterpieces", "_own", "hand", "player", "tables")
 
     def __init__(
         self,
@@ -380,8 +396,7 @@ class _Context:
         self.hand = hand
         self.tables = tables
         self.player = player
-        self.masterpieces = _Masterpieces(hand, tables)
-        self.none = (0,) * len(tables)
+        self._masterpieces: _Masterpieces | None = None
         self._h: Sequence[int] | None = None
         self._own: Sequence[int] = ()
         self._marked: dict[int, tuple[int, ...]] = {}
@@ -410,6 +425,14 @@ class _Context:
         return h
 
     @property
+    def masterpieces(self) -> _Masterpieces:
+        """The hand cards and Masterpieces by rank, made when a move is first decoded."""
+        found = self._masterpieces
+        if found is None:
+            found = self._masterpieces = _Masterpieces(self.hand, self.tables)
+        return found
+
+    @property
     def own(self) -> Sequence[int]:
         """The player's own Masterpieces per rank."""
         if self._h is None:
@@ -419,7 +442,7 @@ class _Context:
     def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[_RankKey]:
         """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
         h = self._h if self._h is not None else self._make()
-        marked, none = self._marked, self.none
+        marked, none = self._marked, (0,) * len(self.tables)
         return [
             (need, h[rank], marked.get(rank, none)) for rank, need in zip(ranks, needs, strict=True)
         ]
@@ -464,14 +487,18 @@ class _Masterpieces:
         return self._hand_by_rank[rank]
 
     def refs(self, rank: int, owner: int) -> list[NovelRef]:
+        """The Masterpieces of ``rank`` on ``owner``'s table, in table order."""
         if self._by_rank is None:
             self._by_rank = {}
-            for who, table in enumerate(self._tables):
-                for nid, cards in table.items():
-                    if len(cards) == 1:
-                        key = (cards[0].rank, who)
-                        self._by_rank.setdefault(key, []).append(NovelRef(who, nid))
-        return self._by_rank[(rank, owner)]
+        key = (rank, owner)
+        found = self._by_rank.get(key)
+        if found is None:  # only the refs a decoded move cites are made
+            found = self._by_rank[key] = [
+                NovelRef(owner, nid)
+                for nid, cards in self._tables[owner].items()
+                if len(cards) == 1 and cards[0].rank == rank
+            ]
+        return found
 
 
 def publish_segments(
@@ -1102,9 +1129,13 @@ def unrank_combination(items: Sequence[_T], k: int, index: int) -> list[_T]:
     >>> unrank_combination("abcd", 2, 4) == list(list(itertools.combinations("abcd", 2))[4])
     True
     """
+    n = len(items)
+    if k == n:  # every item: one combination
+        return list(items)
+    if k == 1:
+        return [items[index]]
     chosen: list[_T] = []
     start = 0
-    n = len(items)
     for slot in range(k):
         for i in range(start, n):
             block = math.comb(n - i - 1, k - slot - 1)

@@ -302,6 +302,29 @@ class Publish(Move):
         object.__setattr__(self, "gifts", tuple(sorted(gifts)))
 
     @classmethod
+    def _canonical(
+        cls,
+        novel: str,
+        played: tuple[Card, ...],
+        cited: tuple[NovelRef, ...],
+        gifts: tuple[Gift, ...],
+    ) -> Publish:
+        """A publish from fields already canonical: Cards, NovelRefs and Gifts, each sorted.
+
+        The move generator's fast path (it builds them so); nothing is checked.
+
+        >>> move = Publish.of("kind-3", "SCI7 HOR7")
+        >>> Publish._canonical(move.novel, move.played, move.cited, move.gifts) == move
+        True
+        """
+        move = object.__new__(cls)
+        object.__setattr__(move, "novel", novel)
+        object.__setattr__(move, "played", played)
+        object.__setattr__(move, "cited", cited)
+        object.__setattr__(move, "gifts", gifts)
+        return move
+
+    @classmethod
     def of(cls, novel: str, played: str, *, cite: str = "", gifts: str = "") -> Publish:
         """Build from notation strings (space-separated lists)."""
         if not isinstance(novel, str) or not novel or too_long(novel):
