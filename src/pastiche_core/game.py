@@ -815,7 +815,7 @@ class Game:
                 card = self._draw_one()
                 hand.add(card)  # R11: only one card left in all: just take it
                 change = (*change[:3], card)
-                self._end_turn(passed=False, tables_changed=False)
+                self._end_turn(passed=False)
             else:
                 first = self._draw_one()
                 self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
@@ -826,13 +826,13 @@ class Game:
             hand.add(move.card)
             self._discard.append(other)
             self.pending = None
-            self._end_turn(passed=False, tables_changed=False)
+            self._end_turn(passed=False)
         elif isinstance(move, TakeDiscard):
             card = self._discard.pop()
             change = (card, card in self._face_down)
             self._face_down.discard(card)
             hand.add(card)
-            self._end_turn(passed=False, tables_changed=False)
+            self._end_turn(passed=False)
         elif isinstance(move, Publish):
             for card in move.played:
                 hand.remove(card)
@@ -841,16 +841,16 @@ class Game:
                 self._hands[gift.to].add(gift.card)
             self._tables[player][move.novel] = move.played  # one card: a Masterpiece (R7)
             self.supply[move.novel] -= 1
-            self._end_turn(passed=False)
+            self._end_turn(passed=False, changed=player)
         elif isinstance(move, Read):
             ref = move.source
             cards = self._tables[ref.owner][ref.novel]
             change = cards
             self._tables[ref.owner][ref.novel] = tuple(c for c in cards if c is not move.card)
             hand.add(move.card)
-            self._end_turn(passed=False)
+            self._end_turn(passed=False, changed=ref.owner)
         elif isinstance(move, Pass):
-            self._end_turn(passed=True, tables_changed=False)
+            self._end_turn(passed=True)
         elif isinstance(move, TakeFlag):
             hand.remove(move.card)
             self.flag = (player, move.card)
@@ -1094,7 +1094,8 @@ class Game:
             self.rng.shuffle(self.deck)
         return self.deck.pop()
 
-    def _end_turn(self, *, passed: bool, tables_changed: bool = True) -> None:
+    def _end_turn(self, *, passed: bool, changed: int | None = None) -> None:
+        """End the turn; ``changed`` is the seat whose table the turn changed, if any."""
         self.turn += 1
         self.passes = self.passes + 1 if passed else 0
         if self.passes >= self.players:
@@ -1105,25 +1106,23 @@ class Game:
             if self.turns_left <= 0:
                 self._finish("countdown")
                 return
-        elif self.trigger is None and tables_changed:
-            # Only a turn that changed the tables can reach the threshold (R12): before it,
-            # no seat had (a state with one and no trigger fails check_invariants).
-            points = self._masterpiece_points()
-            if max(points) < END_THRESHOLD:
-                self._next_turn()
-                return
-            for offset in range(self.players):
-                candidate = (self.current + offset) % self.players
-                if points[candidate] >= END_THRESHOLD:
-                    # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
-                    self.trigger = candidate
-                    self.turns_left = 2 * self.players - 1
-                    if self._hands[candidate]:
-                        self.phase = Phase.FLAG
-                        self.to_move = candidate
-                        return
-                    self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
-                    break
+        elif self.trigger is None and changed is not None:
+            # Only the seat whose table this turn changed can reach the threshold (R12):
+            # before it no seat had (a state with one and no trigger fails check_invariants).
+            points = _points(self.catalogue)
+            table = self._tables[changed]
+            if (
+                sum([points[nid] for nid, cards in table.items() if len(cards) == 1])
+                >= END_THRESHOLD
+            ):
+                # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
+                self.trigger = changed
+                self.turns_left = 2 * self.players - 1
+                if self._hands[changed]:
+                    self.phase = Phase.FLAG
+                    self.to_move = changed
+                    return
+                self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
         self._next_turn()
 
     def _next_turn(self) -> None:
