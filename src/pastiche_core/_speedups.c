@@ -175,12 +175,18 @@ static int read_table(PyObject *source, Table *table) {
 }
 
 static Table tables_buffer[MAX_RANKS];
+static Table *buffer_pointers[MAX_RANKS] = {
+    &tables_buffer[0],  &tables_buffer[1],  &tables_buffer[2],  &tables_buffer[3],
+    &tables_buffer[4],  &tables_buffer[5],  &tables_buffer[6],  &tables_buffer[7],
+    &tables_buffer[8],  &tables_buffer[9],  &tables_buffer[10], &tables_buffer[11],
+    &tables_buffer[12], &tables_buffer[13], &tables_buffer[14], &tables_buffer[15],
+};
 
 /* The count of movegen._gift_count_of over `width` rank tables, line for line, from the
  * state `start` (a choice of earlier ranks: gifts owed, cards spent and played, packed). */
-static uint64_t count_tables_in(Table *tables, int width, long limit, uint64_t start, int bits);
+static uint64_t count_tables_in(Table **tables, int width, long limit, uint64_t start, int bits);
 
-static uint64_t count_tables(Table *tables, int width, long limit, uint64_t start) {
+static uint64_t count_tables(Table **tables, int width, long limit, uint64_t start) {
     crowded = 0;
     uint64_t found = count_tables_in(tables, width, limit, start, SMALL_STATE_BITS);
     if (crowded && !too_big) {
@@ -193,12 +199,12 @@ static uint64_t count_tables(Table *tables, int width, long limit, uint64_t star
     return found;
 }
 
-static uint64_t count_tables_in(Table *tables, int width, long limit, uint64_t start, int bits) {
+static uint64_t count_tables_in(Table **tables, int width, long limit, uint64_t start, int bits) {
     uint64_t shift = start, scale = 1;
     Table *spread[MAX_RANKS];
     int spread_count = 0;
     for (int i = 0; i < width; i++) {
-        Table *table = &tables[i];
+        Table *table = tables[i];
         if (table->size == 0) {
             return 0; /* a rank nothing can fill: no move */
         }
@@ -314,7 +320,7 @@ static PyObject *gift_count(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_DECREF(seq);
     too_big = 0;
-    return count_result(count_tables(tables_buffer, (int)width, limit, 0));
+    return count_result(count_tables(buffer_pointers, (int)width, limit, 0));
 }
 
 /* ---- segment_count: the rank tables made here (movegen._rank_shapes, _rank_table) ---- */
@@ -496,7 +502,7 @@ static PyObject *segment_count(PyObject *Py_UNUSED(self), PyObject *args) {
             goto out;
         }
     }
-    result = count_result(too_big ? 0 : count_tables(tables_buffer, (int)width, limit, 0));
+    result = count_result(too_big ? 0 : count_tables(buffer_pointers, (int)width, limit, 0));
 out:
     Py_DECREF(ranks);
     Py_DECREF(needs);
@@ -754,6 +760,9 @@ static int prepare_walk(Walk *walk, long limit, int first) {
 
 enum { KIND_STRAIGHT = 0, KIND_OF_A_KIND = 1, KIND_PAIRS = 2, KIND_TOTAL = 3 };
 
+#define CACHED_NEEDS 8   /* needs below this are cached per position */
+#define CACHED_TABLES 96 /* at most 13 ranks x 7 needs */
+
 typedef struct {
     int player, players, hand_size;
     int h[14], own[14], pool[14];
@@ -761,6 +770,10 @@ typedef struct {
     int in_hand[14], others[14];
     PyObject *out;
     PyObject *nid;
+    /* The rank tables made so far, per rank and need (index into cached_tables, -1 none):
+     * every Novel's multisets share them. */
+    signed char table_at[14][CACHED_NEEDS];
+    int tables_made;
 } Position;
 
 static PyObject *int_tuple(const int *values, int size) {
@@ -777,6 +790,27 @@ static PyObject *int_tuple(const int *values, int size) {
         PyTuple_SET_ITEM(tuple, i, value);
     }
     return tuple;
+}
+
+static Table cached_tables[CACHED_TABLES];
+
+/* The rank table of (rank, need) in this position, made once; `slot` is the segment
+ * position whose scratch table serves a need too large to cache. */
+static Table *rank_table(Position *pos, int rank, int need, int slot) {
+    if (need < CACHED_NEEDS) {
+        int at = pos->table_at[rank][need];
+        if (at >= 0) {
+            return &cached_tables[at];
+        }
+        if (pos->tables_made < CACHED_TABLES) {
+            at = pos->tables_made++;
+            pos->table_at[rank][need] = (signed char)at;
+            fill_table(&cached_tables[at], need, pos->h[rank], pos->players, pos->marked[rank]);
+            return &cached_tables[at];
+        }
+    }
+    fill_table(&tables_buffer[slot], need, pos->h[rank], pos->players, pos->marked[rank]);
+    return &tables_buffer[slot];
 }
 
 /* Count one rank multiset of a Novel and append (nid, ranks, needs, count) when not 0. */
@@ -809,11 +843,11 @@ static int add_group(Position *pos, const int *ranks, const int *needs, int widt
         }
         count = total - pastiche_only;
     } else {
+        Table *tables[MAX_RANKS];
         for (int i = 0; i < width; i++) {
-            int rank = ranks[i];
-            fill_table(&tables_buffer[i], needs[i], pos->h[rank], pos->players, pos->marked[rank]);
+            tables[i] = rank_table(pos, ranks[i], needs[i], i);
         }
-        count = count_tables(tables_buffer, width, pos->hand_size, 0);
+        count = count_tables(tables, width, pos->hand_size, 0);
     }
     if (too_big || !count) {
         return 0;
@@ -932,6 +966,7 @@ static long item_long(PyObject *tuple, Py_ssize_t index) {
  * the player's own Masterpieces in all, or -1 with an exception set. */
 static int read_position(Position *pos, int player, PyObject *hand, PyObject *tables) {
     memset(pos, 0, sizeof *pos);
+    memset(pos->table_at, -1, sizeof pos->table_at);
     pos->players = (int)PyList_GET_SIZE(tables);
     if (pos->players > MAX_OWNERS || player < 0 || player >= pos->players) {
         PyErr_SetString(PyExc_OverflowError, "seats out of the kernel's range");
@@ -1224,7 +1259,7 @@ static void list_shapes(ShapeList *list, int need, int in_hand, int owners, cons
 }
 
 /* The moves completing a choice of the ranks before `index` (PublishSegment._completions). */
-static uint64_t completions(Table *tables, int width, int index, long limit, long played,
+static uint64_t completions(Table **tables, int width, int index, long limit, long played,
                             uint64_t code, long owed) {
     uint64_t start = (code << 16) + ((uint64_t)(played + owed) << 8) + (uint64_t)played;
     return count_tables(tables + index, width - index, limit, start);
@@ -1305,7 +1340,7 @@ static PyObject *decode_shapes(PyObject *Py_UNUSED(self), PyObject *args) {
                 continue;
             }
             uint64_t block = mul(mul(ways, list->weight[k]),
-                                 completions(tables_buffer, width, i + 1, limit,
+                                 completions(buffer_pointers, width, i + 1, limit,
                                              played + list->from_hand[k], code + list->code[k],
                                              owed + list->extra[k]));
             if (index < block) {
