@@ -176,3 +176,32 @@ def test_decoded_publishes_agree_with_and_without_the_kernels_in_random_games(
             legal = game.legal_moves
             game.apply(legal[rng.randrange(len(legal))])
     assert decoded >= 1000
+
+
+def test_the_encodings_novel_mask_agrees_with_and_without_the_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The atomic encoding asks the compiled counter which Novels have a publish; its own
+    # closed-form test of each rank multiset must say the same (R4-R7).
+    _compiled()
+    pytest.importorskip("numpy")
+    from pastiche_core.rl import encoding
+    from pastiche_core.rl.encoding import ActionSpace, MoveBuilder
+
+    space = ActionSpace()
+    rng = random.Random(3)
+    checked = with_publish = 0
+    for seed in range(16):
+        game = Game(players=3 + seed % 3, seed=seed)
+        while not game.is_over:
+            if game.phase.value == "action":
+                view = game.view(game.to_move)
+                fast = MoveBuilder(space, view)._publishable()
+                with monkeypatch.context() as patch:
+                    patch.setattr(encoding, "publishable_novels", lambda *args: None)
+                    assert MoveBuilder(space, view)._publishable() == fast
+                checked += 1
+                with_publish += bool(fast)
+            legal = game.legal_moves
+            game.apply(legal[rng.randrange(len(legal))])
+    assert checked >= 300 and with_publish >= 100

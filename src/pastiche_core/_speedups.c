@@ -774,6 +774,8 @@ typedef struct {
      * every Novel's multisets share them. */
     signed char table_at[14][CACHED_NEEDS];
     int tables_made;
+    int first;       /* only whether each Novel has a publish: its first multiset */
+    int novel_done;  /* set when `first` and the current Novel has one */
 } Position;
 
 static PyObject *int_tuple(const int *values, int size) {
@@ -815,6 +817,9 @@ static Table *rank_table(Position *pos, int rank, int need, int slot) {
 
 /* Count one rank multiset of a Novel and append (nid, ranks, needs, count) when not 0. */
 static int add_group(Position *pos, const int *ranks, const int *needs, int width) {
+    if (pos->novel_done) {
+        return 0; /* `first`: this Novel has its publish already */
+    }
     int touches_hand = 0, touches_others = 0;
     for (int i = 0; i < width; i++) {
         touches_hand |= pos->in_hand[ranks[i]];
@@ -865,6 +870,7 @@ static int add_group(Position *pos, const int *ranks, const int *needs, int widt
     }
     int failed = PyList_Append(pos->out, item);
     Py_DECREF(item);
+    pos->novel_done = pos->first;
     return failed;
 }
 
@@ -899,6 +905,7 @@ static int add_totals(Position *pos, Walk *walk, int count, int target) {
     }
     walk->stored = 0;
     walk->error = 0;
+    walk->first = pos->first;
     memset(walk->counts, 0, sizeof walk->counts);
     walk_totals(walk, 13, count, target, 0, 0, 0);
     if (walk->error) {
@@ -1060,12 +1067,13 @@ static int read_position(Position *pos, int player, PyObject *hand, PyObject *ta
 
 static Walk totals_walk; /* its store grows as needed and is kept */
 
-/* publish_counts(player, hand, tables, supply, plan): movegen.publish_segments. */
+/* publish_counts(player, hand, tables, supply, plan, first=False): movegen.publish_segments;
+ * with `first`, only each Novel's first multiset with a publish (whether it has one). */
 static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
-    int player;
+    int player, first = 0;
     PyObject *hand, *tables, *supply, *plan;
-    if (!PyArg_ParseTuple(args, "iOO!O!O!", &player, &hand, &PyList_Type, &tables, &PyDict_Type,
-                          &supply, &PyList_Type, &plan)) {
+    if (!PyArg_ParseTuple(args, "iOO!O!O!|p", &player, &hand, &PyList_Type, &tables, &PyDict_Type,
+                          &supply, &PyList_Type, &plan, &first)) {
         return NULL;
     }
     if (!PyAnySet_Check(hand)) {
@@ -1082,6 +1090,7 @@ static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
         return out;
     }
     pos.out = out;
+    pos.first = first;
     PyObject *held = PyList_GET_ITEM(tables, player);
     /* Every cited Masterpiece of another player costs a gift card, so a publish uses at
      * most the whole hand plus the player's own Masterpieces (R4, R5). */
@@ -1123,6 +1132,7 @@ static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
             continue;
         }
         pos.nid = nid;
+        pos.novel_done = 0;
         int ranks[14], needs[14];
         if (kind == KIND_STRAIGHT) {
             int run = 0;

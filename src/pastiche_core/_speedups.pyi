@@ -25,6 +25,7 @@ def publish_counts(
     tables: list[dict[str, tuple[Any, ...]]],
     supply: dict[str, int],
     plan: list[tuple[str, int, int, int, int]],
+    first: bool = False,
 ) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
 def decode_shapes(
     player: int,

@@ -533,6 +533,38 @@ def publish_segments(
     return _publish_segments_py(player, hand, tables, supply, catalogue)
 
 
+def publishable_novels(
+    player: int,
+    hand: set[Card],
+    tables: list[dict[str, tuple[Card, ...]]],
+    supply: dict[str, int],
+    catalogue: Catalogue,
+) -> set[str] | None:
+    """The Novels ``player`` can publish (R4–R7), from the compiled kernel alone.
+
+    Each Novel's search stops at its first rank multiset with a publish. ``None``
+    when the kernel is not built, the catalogue has a kind it does not count, or
+    the position is beyond its 64 bits: callers then use their own test.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> found = publishable_novels(0, game._hands[0], game._tables, game.supply, game.catalogue)
+    >>> found is None or found == set()
+    True
+    """
+    compiled = _speedups
+    if compiled is None or not hand:
+        return None if compiled is None else set()
+    plan = _compiled_plan(catalogue)
+    if plan is None:
+        return None
+    try:
+        found = compiled.publish_counts(player, hand, tables, supply, plan, True)
+    except OverflowError:
+        return None
+    return {novel for novel, _, _, _ in found}
+
+
 def _publish_segments_py(
     player: int,
     hand: set[Card],

@@ -68,7 +68,7 @@ from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 from ..game import KEEP_SIZE, Phase
-from ..movegen import PayableTotals
+from ..movegen import PayableTotals, publishable_novels
 from ..moves import (
     Choose,
     Draw,
@@ -814,8 +814,21 @@ class MoveBuilder:
             return self._novel_mask
         table = self._table_now()
         found: list[int] = []
+        view = self.view
         if table.limit:
-            supply = dict(self.view.supply)
+            supply = dict(view.supply)
+            # The compiled move counter answers every Novel at once (the same rules).
+            novels = publishable_novels(
+                view.player,
+                set(view.hand),
+                [{novel.novel: novel.cards for novel in seat} for seat in view.tables],
+                {spec.id: supply.get(spec.id, 0) for spec in view.catalogue.publishable},
+                view.catalogue,
+            )
+            if novels is not None:
+                found = [i for i, spec in enumerate(self.space.novel_specs) if spec.id in novels]
+                self._novel_mask = found
+                return found
             own_total = sum(table.own)
             for index, spec in enumerate(self.space.novel_specs):
                 pattern = spec.pattern
