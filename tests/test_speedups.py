@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Game, movegen
+from pastiche_core import Card, Game, movegen
 from pastiche_core.movegen import PayableTotals, _gift_count_of, _gift_count_py, _rank_table
 
 
@@ -206,3 +206,41 @@ def test_the_encodings_novel_mask_agrees_with_and_without_the_kernels(
             game.apply(legal[rng.randrange(len(legal))])
     assert checked >= 300
     assert with_publish >= 100
+
+
+@st.composite
+def crowded_games(draw: st.DrawFn) -> Game:
+    """A game whose player 0 holds up to 20 cards facing up to 30 Masterpieces (R5, R6)."""
+    from builders import build_game
+
+    from pastiche_core import DECK, Catalogue
+
+    players = draw(st.integers(3, 5))
+    order = draw(st.permutations(range(len(DECK))))
+    cards = [DECK[index] for index in order]
+    tables: dict[int, dict[str, list[Card]]] = {seat: {} for seat in range(players)}
+    for spec in Catalogue.default().publishable:
+        owners = draw(st.lists(st.integers(0, players - 1), max_size=spec.copies, unique=True))
+        for owner in owners:
+            tables[owner][spec.id] = [cards.pop()]
+    hand = [cards.pop() for _ in range(draw(st.integers(1, 20)))]
+    return build_game(players, hands={0: hand}, tables=tables)
+
+
+@given(crowded_games(), st.randoms(use_true_random=False))
+def test_crowded_positions_count_and_decode_alike_with_and_without_the_kernels_r4_r5(
+    game: Game, rng: random.Random
+) -> None:
+    _compiled()
+    segments = game._publish_segments()
+    fast = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in segments]
+    picks = [(s, rng.randrange(s.count)) for s in segments for _ in range(2)]
+    moves = [segment.at(index) for segment, index in picks]
+    movegen_kernels = movegen._speedups
+    movegen._speedups = None
+    try:
+        slow = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in game._publish_segments()]
+        assert [segment.at(index) for segment, index in picks] == moves
+    finally:
+        movegen._speedups = movegen_kernels
+    assert fast == slow

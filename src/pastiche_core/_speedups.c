@@ -911,7 +911,9 @@ static int add_totals(Position *pos, Walk *walk, int count, int target) {
     if (walk->error) {
         return -1;
     }
-    qsort(walk->store, (size_t)walk->stored, 14, compare_expanded);
+    if (walk->stored > 1) {
+        qsort(walk->store, (size_t)walk->stored, 14, compare_expanded);
+    }
     for (int k = 0; k < walk->stored; k++) {
         const unsigned char *counts = walk->store + 14 * k;
         int ranks[14], needs[14], width = 0;
