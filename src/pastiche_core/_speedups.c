@@ -1195,7 +1195,7 @@ fail_walk:
     return NULL;
 }
 
-/* ---- decode_shapes: the shape per rank of a publish's index (PublishSegment.at) ---- */
+/* ---- decode_publish: the publish of an index (PublishSegment.at) ---- */
 
 #define MAX_SHAPES 128 /* shapes of one rank (a rank has at most a few cards) */
 
@@ -1277,10 +1277,267 @@ static uint64_t completions(Table **tables, int width, int index, long limit, lo
     return count_tables(tables + index, width - index, limit, start);
 }
 
-/* decode_shapes(player, hand, tables, ranks, needs, index): per rank the shape of the
- * index-th publish of the segment, (from hand, Masterpieces per owner, weight, gift code,
- * gifts), then the gifts owed (packed) and the index left inside the shapes' moves. */
-static PyObject *decode_shapes(PyObject *Py_UNUSED(self), PyObject *args) {
+/* ---- pick_cards: the cards of a decoded publish (PublishSegment._decode) ---- */
+
+typedef struct {
+    long index;
+    int rank;
+    PyObject *card; /* borrowed from the hand */
+} HandCard;
+
+typedef struct {
+    int size, take;
+    int first; /* the part's items: hand[first..] for a hand part, nids[first..] for a cite */
+} Part;
+
+/* The `digit`-th `take`-combination of positions 0..size-1, in itertools order. */
+static void unrank(int size, int take, uint64_t digit, int *out) {
+    int start = 0;
+    for (int slot = 0; slot < take; slot++) {
+        for (int i = start; i < size; i++) {
+            uint64_t block = binom[size - i - 1][take - slot - 1];
+            if (digit < block) {
+                out[slot] = i;
+                start = i + 1;
+                break;
+            }
+            digit -= block;
+        }
+    }
+}
+
+static int by_index(const void *a, const void *b) {
+    long x = ((const HandCard *)a)->index, y = ((const HandCard *)b)->index;
+    return (x > y) - (x < y);
+}
+
+static int by_card_index(const void *a, const void *b) {
+    return by_index(*(const HandCard *const *)a, *(const HandCard *const *)b);
+}
+
+/* (played cards sorted, [(owner, Novel id) cited], [(owner, gift card)] by owner then card). */
+static PyObject *pick_cards(Position *pos, PyObject *hand_set, PyObject *tables, const int *ranks,
+                            int width, const int *from_hand, const int *const *split,
+                            uint64_t code, uint64_t index) {
+    static PyObject *index_name = NULL, *rank_name = NULL;
+    if (index_name == NULL && (index_name = PyUnicode_InternFromString("index")) == NULL) {
+        return NULL;
+    }
+    if (rank_name == NULL && (rank_name = PyUnicode_InternFromString("rank")) == NULL) {
+        return NULL;
+    }
+    HandCard hand[MAX_CARDS];
+    int cards = 0;
+    PyObject *iterator = PyObject_GetIter(hand_set), *card;
+    if (iterator == NULL) {
+        return NULL;
+    }
+    while ((card = PyIter_Next(iterator)) != NULL) {
+        PyObject *index_object = PyObject_GetAttr(card, index_name);
+        PyObject *rank_object = index_object ? PyObject_GetAttr(card, rank_name) : NULL;
+        long card_index = index_object ? PyLong_AsLong(index_object) : -1;
+        long rank = rank_object ? PyLong_AsLong(rank_object) : -1;
+        Py_XDECREF(index_object);
+        Py_XDECREF(rank_object);
+        Py_DECREF(card); /* the set keeps it */
+        if (PyErr_Occurred() || cards >= MAX_CARDS) {
+            Py_DECREF(iterator);
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_OverflowError, "hand out of the kernel's range");
+            }
+            return NULL;
+        }
+        hand[cards].index = card_index;
+        hand[cards].rank = (int)rank;
+        hand[cards].card = card;
+        cards++;
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    qsort(hand, (size_t)cards, sizeof(HandCard), by_index);
+    /* The choice dimensions in _parts' order: hand cards per rank, then Masterpieces per
+     * (rank, owner) in table order. */
+    Part parts[MAX_RANKS * (MAX_OWNERS + 1)];
+    int part_count = 0, hand_parts;
+    HandCard *by_rank[MAX_CARDS];
+    int placed = 0;
+    for (int i = 0; i < width; i++) {
+        if (!from_hand[i]) {
+            continue;
+        }
+        Part *part = &parts[part_count++];
+        part->first = placed;
+        part->take = from_hand[i];
+        for (int c = 0; c < cards; c++) {
+            if (hand[c].rank == ranks[i]) {
+                by_rank[placed++] = &hand[c];
+            }
+        }
+        part->size = placed - part->first;
+    }
+    hand_parts = part_count;
+    PyObject *nids[MAX_CARDS];
+    int owners_of[MAX_CARDS];
+    int nid_count = 0;
+    PyObject *result = NULL;
+    for (int i = 0; i < width; i++) {
+        for (int owner = 0; owner < pos->players; owner++) {
+            if (!split[i][owner]) {
+                continue;
+            }
+            Part *part = &parts[part_count++];
+            part->first = nid_count;
+            part->take = split[i][owner];
+            PyObject *table = PyList_GET_ITEM(tables, owner), *key, *held;
+            Py_ssize_t at = 0;
+            while (PyDict_Next(table, &at, &key, &held)) {
+                if (!PyTuple_Check(held) || PyTuple_GET_SIZE(held) != 1) {
+                    continue;
+                }
+                PyObject *rank_object = PyObject_GetAttr(PyTuple_GET_ITEM(held, 0), rank_name);
+                long rank = rank_object ? PyLong_AsLong(rank_object) : -1;
+                Py_XDECREF(rank_object);
+                if (PyErr_Occurred()) {
+                    goto out;
+                }
+                if (rank == ranks[i]) {
+                    if (nid_count >= MAX_CARDS) {
+                        PyErr_SetString(PyExc_OverflowError, "too many Masterpieces");
+                        goto out;
+                    }
+                    Py_INCREF(key);
+                    owners_of[nid_count] = owner;
+                    nids[nid_count++] = key;
+                }
+            }
+            part->size = nid_count - part->first;
+        }
+    }
+    /* The gifts owed per owner, ascending, and the ways to give them (R5). */
+    int owed_owner[MAX_OWNERS], owed_count[MAX_OWNERS], owed_parts = 0, played = 0;
+    for (int i = 0; i < hand_parts; i++) {
+        played += parts[i].take;
+    }
+    for (int owner = 0; owner < MAX_OWNERS && code; owner++, code >>= OWED_BITS) {
+        int count = (int)(code & ((1u << OWED_BITS) - 1));
+        if (count) {
+            owed_owner[owed_parts] = owner;
+            owed_count[owed_parts++] = count;
+        }
+    }
+    uint64_t gift_total = 1;
+    uint64_t sizes[MAX_OWNERS];
+    int left = cards - played;
+    for (int j = 0; j < owed_parts; j++) {
+        if (owed_count[j] > left) {
+            PyErr_SetString(PyExc_IndexError, "publish index out of the segment's range");
+            goto out;
+        }
+        sizes[j] = binom[left][owed_count[j]];
+        gift_total = mul(gift_total, sizes[j]);
+        left -= owed_count[j];
+    }
+    if (too_big || gift_total == 0) {
+        PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
+        goto out;
+    }
+    uint64_t gift_index = index % gift_total;
+    index /= gift_total;
+    int picked[MAX_RANKS * (MAX_OWNERS + 1)][MAX_CARDS];
+    for (int slot = part_count - 1; slot >= 0; slot--) {
+        Part *part = &parts[slot];
+        uint64_t ways = binom[part->size][part->take];
+        unrank(part->size, part->take, index % ways, picked[slot]);
+        index /= ways;
+    }
+    /* Played: the hand picks, sorted by card. */
+    HandCard *chosen[MAX_CARDS];
+    int chosen_count = 0;
+    unsigned char used[MAX_CARDS] = {0};
+    for (int slot = 0; slot < hand_parts; slot++) {
+        for (int t = 0; t < parts[slot].take; t++) {
+            HandCard *pick = by_rank[parts[slot].first + picked[slot][t]];
+            chosen[chosen_count++] = pick;
+            used[pick - hand] = 1;
+        }
+    }
+    qsort(chosen, (size_t)chosen_count, sizeof(HandCard *), by_card_index);
+    PyObject *played_tuple = PyTuple_New(chosen_count);
+    PyObject *cited = played_tuple ? PyList_New(0) : NULL;
+    PyObject *gifts = cited ? PyList_New(0) : NULL;
+    if (gifts == NULL) {
+        Py_XDECREF(played_tuple);
+        Py_XDECREF(cited);
+        goto out;
+    }
+    for (int c = 0; c < chosen_count; c++) {
+        Py_INCREF(chosen[c]->card);
+        PyTuple_SET_ITEM(played_tuple, c, chosen[c]->card);
+    }
+    for (int slot = hand_parts; slot < part_count; slot++) {
+        for (int t = 0; t < parts[slot].take; t++) {
+            int at = parts[slot].first + picked[slot][t];
+            PyObject *pair = Py_BuildValue("(iO)", owners_of[at], nids[at]);
+            if (pair == NULL || PyList_Append(cited, pair) < 0) {
+                Py_XDECREF(pair);
+                goto fail;
+            }
+            Py_DECREF(pair);
+        }
+    }
+    /* The gifts: owner by owner, from the unplayed cards in card order (R5). */
+    HandCard *rest[MAX_CARDS];
+    int rest_count = 0;
+    for (int c = 0; c < cards; c++) {
+        if (!used[c]) {
+            rest[rest_count++] = &hand[c];
+        }
+    }
+    uint64_t digits[MAX_OWNERS];
+    for (int j = owed_parts - 1; j >= 0; j--) {
+        digits[j] = gift_index % sizes[j];
+        gift_index /= sizes[j];
+    }
+    for (int j = 0; j < owed_parts; j++) {
+        int taken[MAX_CARDS];
+        unrank(rest_count, owed_count[j], digits[j], taken);
+        for (int t = 0; t < owed_count[j]; t++) {
+            PyObject *pair = Py_BuildValue("(iO)", owed_owner[j], rest[taken[t]]->card);
+            if (pair == NULL || PyList_Append(gifts, pair) < 0) {
+                Py_XDECREF(pair);
+                goto fail;
+            }
+            Py_DECREF(pair);
+        }
+        int kept = 0, next = 0;
+        for (int r = 0; r < rest_count; r++) {
+            if (next < owed_count[j] && taken[next] == r) {
+                next++;
+            } else {
+                rest[kept++] = rest[r];
+            }
+        }
+        rest_count = kept;
+    }
+    result = Py_BuildValue("(NNN)", played_tuple, cited, gifts);
+    goto out;
+fail:
+    Py_DECREF(played_tuple);
+    Py_DECREF(cited);
+    Py_DECREF(gifts);
+out:
+    for (int n = 0; n < nid_count; n++) {
+        Py_DECREF(nids[n]);
+    }
+    return result;
+}
+
+/* decode_publish(player, hand, tables, ranks, needs, index): the index-th publish of the
+ * segment (PublishSegment.at): its shape per rank by the descent over completion counts,
+ * then its cards as pick_cards gives them. */
+static PyObject *decode_publish(PyObject *Py_UNUSED(self), PyObject *args) {
     int player;
     PyObject *hand, *tables, *ranks_arg, *needs_arg, *index_arg;
     if (!PyArg_ParseTuple(args, "iOO!OOO", &player, &hand, &PyList_Type, &tables, &ranks_arg,
@@ -1374,26 +1631,13 @@ static PyObject *decode_shapes(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_OverflowError, "count too large for the compiled kernel");
         goto out;
     }
-    PyObject *shapes = PyTuple_New(width);
-    if (shapes == NULL) {
-        goto out;
-    }
+    int from_hand[MAX_RANKS];
+    const int *split[MAX_RANKS];
     for (int i = 0; i < width; i++) {
-        ShapeList *list = &lists[i];
-        int k = chosen[i];
-        PyObject *split = int_tuple(list->split[k], pos.players);
-        PyObject *shape = split ? Py_BuildValue("(iNKKi)", list->from_hand[k], split,
-                                                (unsigned long long)list->weight[k],
-                                                (unsigned long long)list->code[k],
-                                                list->extra[k])
-                                : NULL;
-        if (shape == NULL) {
-            Py_DECREF(shapes);
-            goto out;
-        }
-        PyTuple_SET_ITEM(shapes, i, shape);
+        from_hand[i] = lists[i].from_hand[chosen[i]];
+        split[i] = lists[i].split[chosen[i]];
     }
-    result = Py_BuildValue("(NKK)", shapes, (unsigned long long)code, index);
+    result = pick_cards(&pos, hand, tables, ranks, width, from_hand, split, code, index);
 out:
     PyMem_Free(lists);
     Py_DECREF(ranks_seq);
@@ -1408,8 +1652,8 @@ static PyMethodDef methods[] = {
      "segment_count(ranks, needs, hand, marked, limit): a segment's moves, its tables made here."},
     {"publish_counts", publish_counts, METH_VARARGS,
      "publish_counts(player, hand, tables, supply, plan): the publish segments of a position."},
-    {"decode_shapes", decode_shapes, METH_VARARGS,
-     "decode_shapes(player, hand, tables, ranks, needs, index): the shapes of a publish index."},
+    {"decode_publish", decode_publish, METH_VARARGS,
+     "decode_publish(player, hand, tables, ranks, needs, index): a segment's index-th publish."},
     {"payable_totals", payable_totals, METH_VARARGS,
      "payable_totals(pool, hand, own, limit, count, target, first): payable Total multisets."},
     {NULL, NULL, 0, NULL},

@@ -27,11 +27,11 @@ def publish_counts(
     plan: list[tuple[str, int, int, int, int]],
     first: bool = False,
 ) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
-def decode_shapes(
+def decode_publish(
     player: int,
     hand: set[Any],
     tables: list[dict[str, tuple[Any, ...]]],
     ranks: Sequence[int],
     needs: Sequence[int],
     index: int,
-) -> tuple[tuple[tuple[int, tuple[int, ...], int, int, int], ...], int, int]: ...
+) -> tuple[tuple[Any, ...], list[tuple[int, str]], list[tuple[int, Any]]]: ...

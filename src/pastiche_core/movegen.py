@@ -285,15 +285,20 @@ class PublishSegment:
         compiled = _speedups
         if compiled is not None and context.tables.__class__ is list:
             try:
-                chosen, code, rest = compiled.decode_shapes(
+                played, cited, gifts = compiled.decode_publish(
                     context.player, context.hand, context.tables, self.ranks, self.needs, index
                 )
             except OverflowError:
-                chosen = None  # beyond the kernel's 64 bits or tables: decoded in Python
-            if chosen is not None:
-                pairs = _owed_pairs(code)
-                played = sum(shape[0] for shape in chosen)
-                return self._decode(chosen, pairs, _gift_count(self.limit - played, pairs), rest)
+                pass  # beyond the kernel's 64 bits or tables: decoded in Python
+            else:
+                # Sorted as Publish stores them (the cards come sorted, gifts owner by owner).
+                refs = sorted([NovelRef(owner, novel) for owner, novel in cited], key=_REF_KEY)
+                return Publish._canonical(
+                    self.novel,
+                    played,
+                    tuple(refs),
+                    tuple([Gift(owner, card) for owner, card in gifts]),
+                )
         return self._at_py(index)
 
     def _at_py(self, index: int) -> Publish:
