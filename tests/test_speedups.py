@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Game, movegen
-from pastiche_core.movegen import PayableTotals, _gift_count_of, _gift_count_py, _rank_table
+from pastiche_core.movegen import PayableTotals, _gift_count_of, _rank_table
 
 
 def _compiled() -> ModuleType:
@@ -41,37 +41,50 @@ def rank_keys(draw: st.DrawFn, players: int) -> tuple[int, int, tuple[int, ...]]
     return need, in_hand, marked
 
 
-@st.composite
-def segments(draw: st.DrawFn) -> tuple[list[tuple[tuple[int, int, int], ...]], int]:
-    """The rank tables of one segment (1 to 6 ranks) and a hand size."""
-    players = draw(st.integers(2, 5))
-    keys = draw(st.lists(rank_keys(players), min_size=1, max_size=6))
-    keys = [key for key in keys if _rank_table(key)] or [(1, 1, (0,) * players)]
-    limit = draw(st.integers(0, 24))
-    return [_rank_table(key) for key in keys], limit
-
-
-@given(segments())
-def test_gift_count_matches_the_python_reference_r4_r5(
-    segment: tuple[list[tuple[tuple[int, int, int], ...]], int],
-) -> None:
+def test_a_count_beyond_64_bits_is_left_to_python() -> None:
     compiled = _compiled()
-    tables, limit = segment
-    reference = _gift_count_py(tables, limit)
-    if reference >= 1 << 64:
-        with pytest.raises(OverflowError):
-            compiled.gift_count(tables, limit)
-    else:
-        assert compiled.gift_count(tables, limit) == reference
-
-
-def test_gift_count_too_large_for_64_bits_falls_back_to_python() -> None:
-    compiled = _compiled()
-    huge = 1 << 40  # weights whose product does not fit in 64 bits
-    tables = [((1, (1 << 8) + 1, huge), (2, (2 << 8) + 2, 1)), ((1, (1 << 8) + 1, huge),)]
+    # 8 ranks of 7 hand cards each, 2 Masterpieces of seat 1 in each: too many publishes.
+    hand = [0] + [7] * 8 + [0] * 5
+    marked = [(0, 0, 0)] + [(0, 2, 0)] * 8 + [(0, 0, 0)] * 5
+    ranks, needs = list(range(1, 9)), [2] * 8
+    reference = _gift_count_of([_rank_table((2, 7, (0, 2, 0)))] * 8, 56)
+    assert reference > 1 << 64
     with pytest.raises(OverflowError):
-        compiled.gift_count(tables, 10)
-    assert _gift_count_of(tables, 10) == _gift_count_py(tables, 10) > 1 << 64
+        compiled.segment_count(ranks, needs, hand, marked, 56)
+
+
+def test_publish_segments_fall_back_to_python_when_the_kernel_overflows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _compiled()
+
+    class Overflowing:
+        def publish_counts(self, *args: object) -> None:
+            raise OverflowError("count too large for the compiled kernel")
+
+        def segment_count(self, *args: object) -> None:
+            raise OverflowError("count too large for the compiled kernel")
+
+        def payable_totals(self, *args: object) -> None:
+            raise OverflowError("count too large for the compiled kernel")
+
+        def decode_publish(self, *args: object) -> None:
+            raise OverflowError("count too large for the compiled kernel")
+
+    game = Game(players=4, seed=2)
+    rng = random.Random(2)
+    for _ in range(400):  # on to a position with at least two publishes to count
+        if game.phase.value == "action" and len(game._publish_segments()) >= 2:
+            break
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    expected = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in game._publish_segments()]
+    moves = [s.at(s.count - 1) for s in game._publish_segments()]
+    assert expected  # the position has publishes to count
+    monkeypatch.setattr(movegen, "_speedups", Overflowing())
+    segments = game._publish_segments()
+    assert [(s.novel, list(s.ranks), list(s.needs), s.count) for s in segments] == expected
+    assert [s.at(s.count - 1) for s in segments] == moves
 
 
 @st.composite
@@ -147,7 +160,7 @@ def test_segment_count_matches_the_python_tables_and_count_r4_r5(
     for rank, (_, in_hand, owners) in zip(ranks, keys, strict=True):
         hand[rank] = in_hand
         marked[rank] = owners
-    reference = _gift_count_py([_rank_table(key) for key in keys], limit)
+    reference = _gift_count_of([_rank_table(key) for key in keys], limit)
     if reference >= 1 << 64:
         with pytest.raises(OverflowError):
             compiled.segment_count(ranks, needs, hand, marked, limit)

@@ -1,12 +1,13 @@
 /*
  * Optional compiled kernels of the move counting (pastiche_core.movegen).
  *
- * Two functions, each the exact twin of a pure-Python reference that stays the
- * rules' definition and the fallback when this module is not built:
+ * Each function is the exact twin of pure-Python code that stays the rules'
+ * definition and the fallback when this module is not built:
  *
- *   gift_count(tables, limit)   = movegen._gift_count_of (R4, R5)
- *   payable_totals(pool, hand, own, limit, count, target, first)
- *                               = the multisets PayableTotals._walk finds (R4, R5)
+ *   publish_counts  = movegen._publish_segments_py: a position's publish segments (R4-R7)
+ *   decode_publish  = PublishSegment._at_py: the publish of an index
+ *   segment_count   = movegen._gift_count_of over movegen._rank_table (R4, R5)
+ *   payable_totals  = the multisets PayableTotals._walk finds (R4, R5)
  *
  * They work on 64-bit integers. When a count would not fit, or a position is
  * larger than the fixed tables below, they raise OverflowError and the caller
@@ -132,48 +133,6 @@ static void states_add(States *states, uint64_t key, uint64_t weight) {
 
 static States layers[2];
 
-static int read_u64(PyObject *item, uint64_t *out) {
-    unsigned long long value = PyLong_AsUnsignedLongLong(item);
-    if (value == (unsigned long long)-1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *out = (uint64_t)value;
-    return 0;
-}
-
-static int read_table(PyObject *source, Table *table) {
-    PyObject *seq = PySequence_Fast(source, "a rank table must be a sequence");
-    if (seq == NULL) {
-        return -1;
-    }
-    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
-    if (size > MAX_ENTRIES) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_OverflowError, "rank table too large");
-        return -1;
-    }
-    table->size = (int)size;
-    for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *entry = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
-            Py_DECREF(seq);
-            PyErr_SetString(PyExc_TypeError, "a rank table entry must be (cost, step, weight)");
-            return -1;
-        }
-        uint64_t cost;
-        Entry *out = &table->entries[i];
-        if (read_u64(PyTuple_GET_ITEM(entry, 0), &cost) < 0 ||
-            read_u64(PyTuple_GET_ITEM(entry, 1), &out->step) < 0 ||
-            read_u64(PyTuple_GET_ITEM(entry, 2), &out->weight) < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        out->cost = cost > 1000 ? 1000 : (int)cost;
-    }
-    Py_DECREF(seq);
-    return 0;
-}
-
 static Table tables_buffer[MAX_RANKS];
 static Table *buffer_pointers[MAX_RANKS] = {
     &tables_buffer[0],  &tables_buffer[1],  &tables_buffer[2],  &tables_buffer[3],
@@ -293,34 +252,6 @@ static PyObject *count_result(uint64_t found) {
         return NULL;
     }
     return PyLong_FromUnsignedLongLong(found);
-}
-
-/* gift_count(tables, limit): see movegen._gift_count_of. */
-static PyObject *gift_count(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *source;
-    long limit;
-    if (!PyArg_ParseTuple(args, "Ol", &source, &limit)) {
-        return NULL;
-    }
-    PyObject *seq = PySequence_Fast(source, "tables must be a sequence");
-    if (seq == NULL) {
-        return NULL;
-    }
-    Py_ssize_t width = PySequence_Fast_GET_SIZE(seq);
-    if (width > MAX_RANKS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_OverflowError, "too many ranks");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < width; i++) {
-        if (read_table(PySequence_Fast_GET_ITEM(seq, i), &tables_buffer[i]) < 0) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    Py_DECREF(seq);
-    too_big = 0;
-    return count_result(count_tables(buffer_pointers, (int)width, limit, 0));
 }
 
 /* ---- segment_count: the rank tables made here (movegen._rank_shapes, _rank_table) ---- */
@@ -1646,8 +1577,6 @@ out:
 }
 
 static PyMethodDef methods[] = {
-    {"gift_count", gift_count, METH_VARARGS,
-     "gift_count(tables, limit): the moves of a segment citing others' Masterpieces."},
     {"segment_count", segment_count, METH_VARARGS,
      "segment_count(ranks, needs, hand, marked, limit): a segment's moves, its tables made here."},
     {"publish_counts", publish_counts, METH_VARARGS,

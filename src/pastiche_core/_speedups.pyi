@@ -2,7 +2,6 @@
 from collections.abc import Sequence
 from typing import Any
 
-def gift_count(tables: Sequence[Sequence[tuple[int, int, int]]], limit: int) -> int: ...
 def segment_count(
     ranks: Sequence[int],
     needs: Sequence[int],

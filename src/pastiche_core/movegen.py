@@ -672,7 +672,7 @@ def _publish_segments_py(
                     except OverflowError:
                         count = -1  # beyond the kernel's 64 bits or tables: counted in Python
                 if count < 0:
-                    count = _gift_count_py(
+                    count = _gift_count_of(
                         [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
                         hand_size,
                     )
@@ -703,24 +703,7 @@ def _floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -> li
 def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     """The moves of a segment that cites other players' Masterpieces (R4, R5).
 
-    The compiled kernel when it is built and the count fits in 64 bits, else
-    :func:`_gift_count_py` (the reference it is tested against).
-
-    >>> _gift_count_of([_rank_table((3, 2, (0, 1)))], limit=4)
-    2
-    """
-    if _speedups is not None:
-        try:
-            count: int = _speedups.gift_count(tables, limit)
-        except OverflowError:
-            pass
-        else:
-            return count
-    return _gift_count_py(tables, limit)
-
-
-def _gift_count_py(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
-    """The moves of a segment that cites other players' Masterpieces (R4, R5), in Python.
+    The reference of the compiled ``segment_count``, which makes the tables itself.
 
     ``tables`` holds, per rank, :func:`_rank_table`; ``limit`` is the hand size.
     Rank by rank, the choices so far are merged by (hand cards played, gifts owed
@@ -731,9 +714,9 @@ def _gift_count_py(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     (R4).
 
     >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
-    >>> _gift_count_py([three], limit=2)  # both hand cards: no card left to give
+    >>> _gift_count_of([three], limit=2)  # both hand cards: no card left to give
     0
-    >>> _gift_count_py([three], limit=4)  # ... and one of 2 other cards as the gift
+    >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
     2
     """
     # A state: (gifts owed per owner) << 16 | (hand cards spent) << 8 | (hand cards played),
