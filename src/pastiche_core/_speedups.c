@@ -382,7 +382,7 @@ static int make_table(Table *table, int need, int in_hand, PyObject *marked) {
 /* segment_count(ranks, needs, hand, marked, limit): the count of a segment citing
  * others' Masterpieces, its rank tables made from the hand's cards per rank and the
  * Masterpieces per owner of each rank (`marked`, 14 sequences). */
-static PyObject *segment_count(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *segment_count_impl(PyObject *args) {
     PyObject *ranks_arg, *needs_arg, *hand_arg, *marked_arg;
     long limit;
     if (!PyArg_ParseTuple(args, "OOOOl", &ranks_arg, &needs_arg, &hand_arg, &marked_arg, &limit)) {
@@ -611,7 +611,7 @@ static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *
 static int prepare_walk(Walk *walk, long limit, int first);
 
 /* payable_totals(pool, hand, own, limit, count, target, first): see PayableTotals. */
-static PyObject *payable_totals(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *payable_totals_impl(PyObject *args) {
     PyObject *pool, *hand, *own;
     long limit, count, target;
     int first;
@@ -1002,7 +1002,7 @@ static Walk totals_walk; /* its store grows as needed and is kept */
 
 /* publish_counts(player, hand, tables, supply, plan, first=False): movegen.publish_segments;
  * with `first`, only each Novel's first multiset with a publish (whether it has one). */
-static PyObject *publish_counts(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *publish_counts_impl(PyObject *args) {
     int player, first = 0;
     PyObject *hand, *tables, *supply, *plan;
     if (!PyArg_ParseTuple(args, "iOO!O!O!|p", &player, &hand, &PyList_Type, &tables, &PyDict_Type,
@@ -1468,7 +1468,7 @@ out:
 /* decode_publish(player, hand, tables, ranks, needs, index): the index-th publish of the
  * segment (PublishSegment.at): its shape per rank by the descent over completion counts,
  * then its cards as pick_cards gives them. */
-static PyObject *decode_publish(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *decode_publish_impl(PyObject *args) {
     int player;
     PyObject *hand, *tables, *ranks_arg, *needs_arg, *index_arg;
     if (!PyArg_ParseTuple(args, "iOO!OOO", &player, &hand, &PyList_Type, &tables, &ranks_arg,
@@ -1575,6 +1575,29 @@ out:
     Py_DECREF(needs_seq);
     return result;
 }
+
+/* The kernels share static tables, so a call must not begin while another runs. Python
+ * code can run inside one (a collection started by an allocation may run a finaliser), so
+ * a call that finds the kernels in use says so with OverflowError: the caller counts in
+ * Python instead, and the answer is the same. */
+static int busy;
+
+#define GUARDED(name)                                                                      \
+    static PyObject *name(PyObject *Py_UNUSED(self), PyObject *args) {                     \
+        if (busy) {                                                                        \
+            PyErr_SetString(PyExc_OverflowError, "the compiled kernels are in use");       \
+            return NULL;                                                                   \
+        }                                                                                  \
+        busy = 1;                                                                          \
+        PyObject *result = name##_impl(args);                                              \
+        busy = 0;                                                                          \
+        return result;                                                                     \
+    }
+
+GUARDED(segment_count)
+GUARDED(payable_totals)
+GUARDED(publish_counts)
+GUARDED(decode_publish)
 
 static PyMethodDef methods[] = {
     {"segment_count", segment_count, METH_VARARGS,
