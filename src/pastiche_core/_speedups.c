@@ -258,82 +258,105 @@ static PyObject *count_result(uint64_t found) {
 
 #define MAX_OWNERS 8
 
-typedef struct {
-    int need, in_hand, owners, bounds[MAX_OWNERS], own[MAX_OWNERS];
-    int split[MAX_OWNERS];
-    Table *table;
-    int from_hand;
-} Shapes;
+#define MAX_SHAPES 128 /* shapes of one rank (a rank has at most a few cards) */
 
-/* Merge one shape into the table by (cost, step), as _rank_table does. */
-static void merge_shape(Shapes *shapes) {
-    uint64_t weight = binom[shapes->in_hand][shapes->from_hand];
-    uint64_t code = 0;
-    int owed = 0;
-    for (int owner = 0; owner < shapes->owners; owner++) {
-        int taken = shapes->split[owner];
-        weight = mul(weight, binom[shapes->bounds[owner]][taken]);
-        if (taken && !shapes->own[owner]) {
-            code += (uint64_t)taken << (OWED_BITS * owner);
-            owed += taken;
-        }
-    }
-    int cost = shapes->from_hand + owed;
-    uint64_t step = (code << 16) + ((uint64_t)cost << 8) + (uint64_t)shapes->from_hand;
-    Table *table = shapes->table;
-    for (int e = 0; e < table->size; e++) {
-        if (table->entries[e].step == step) { /* the step holds the cost */
-            table->entries[e].weight = add(table->entries[e].weight, weight);
+typedef struct {
+    int size;
+    int from_hand[MAX_SHAPES], extra[MAX_SHAPES];
+    int split[MAX_SHAPES][MAX_OWNERS];
+    uint64_t weight[MAX_SHAPES], code[MAX_SHAPES];
+} ShapeList;
+
+typedef struct {
+    ShapeList *list;
+    int in_hand, owners, bounds[MAX_OWNERS], own[MAX_OWNERS], split[MAX_OWNERS], from_hand;
+} Lister;
+
+/* Every way to fill a rank in movegen._rank_shapes' order: hand cards ascending, then the
+ * Masterpieces per owner, the first owner most (itertools.product of descending ranges). */
+static void list_split(Lister *lister, int owner, int left) {
+    if (owner == lister->owners) {
+        if (left) {
             return;
         }
-    }
-    if (table->size >= MAX_ENTRIES) {
-        too_big = 1;
-        return;
-    }
-    Entry *entry = &table->entries[table->size++];
-    entry->cost = cost;
-    entry->step = step;
-    entry->weight = weight;
-}
-
-/* Every way to take `left` Masterpieces from the owners from `owner` on (_distributions). */
-static void distribute(Shapes *shapes, int owner, int left) {
-    if (owner == shapes->owners) {
-        if (!left) {
-            merge_shape(shapes);
+        ShapeList *list = lister->list;
+        if (list->size >= MAX_SHAPES) {
+            too_big = 1;
+            return;
         }
+        int k = list->size++;
+        uint64_t weight = binom[lister->in_hand][lister->from_hand], code = 0;
+        int owed = 0;
+        for (int o = 0; o < lister->owners; o++) {
+            int taken = lister->split[o];
+            list->split[k][o] = taken;
+            weight = mul(weight, binom[lister->bounds[o]][taken]);
+            if (taken && !lister->own[o]) {
+                code += (uint64_t)taken << (OWED_BITS * o);
+                owed += taken;
+            }
+        }
+        list->from_hand[k] = lister->from_hand;
+        list->weight[k] = weight;
+        list->code[k] = code;
+        list->extra[k] = owed;
         return;
     }
-    int top = shapes->bounds[owner] < left ? shapes->bounds[owner] : left;
+    int top = lister->bounds[owner] < left ? lister->bounds[owner] : left;
     for (int taken = top; taken >= 0; taken--) {
-        shapes->split[owner] = taken;
-        distribute(shapes, owner + 1, left - taken);
+        lister->split[owner] = taken;
+        list_split(lister, owner + 1, left - taken);
     }
-    shapes->split[owner] = 0;
+    lister->split[owner] = 0;
 }
 
-/* The rank table of (need, in hand, Masterpieces per owner with the own marked -n - 1),
- * from C numbers (all checked to be within MAX_CARDS by the callers). */
-static void fill_table(Table *table, int need, int in_hand, int owners, const int *marked) {
-    Shapes shapes;
+static void list_shapes(ShapeList *list, int need, int in_hand, int owners, const int *marked) {
+    Lister lister;
     int on_table = 0;
-    for (int owner = 0; owner < owners; owner++) {
-        int n = marked[owner];
-        shapes.own[owner] = n < 0;
-        shapes.bounds[owner] = n < 0 ? -n - 1 : n;
-        on_table += shapes.bounds[owner];
+    for (int o = 0; o < owners; o++) {
+        lister.own[o] = marked[o] < 0;
+        lister.bounds[o] = marked[o] < 0 ? -marked[o] - 1 : marked[o];
+        lister.split[o] = 0;
+        on_table += lister.bounds[o];
     }
-    shapes.need = need;
-    shapes.in_hand = in_hand;
-    shapes.owners = owners;
-    shapes.table = table;
-    table->size = 0;
+    lister.list = list;
+    lister.in_hand = in_hand;
+    lister.owners = owners;
+    list->size = 0;
     int lowest = need - on_table > 0 ? need - on_table : 0;
     int highest = need < in_hand ? need : in_hand;
     for (int from_hand = lowest; from_hand <= highest; from_hand++) {
-        shapes.from_hand = from_hand;
-        distribute(&shapes, 0, need - from_hand);
+        lister.from_hand = from_hand;
+        list_split(&lister, 0, need - from_hand);
+    }
+}
+
+/* The rank table of (need, in hand, Masterpieces per owner with the own marked -n - 1),
+ * from C numbers (all checked to be within MAX_CARDS by the callers): the rank's shapes
+ * merged by (cost, step), cheapest first, as _rank_table does. */
+static void fill_table(Table *table, int need, int in_hand, int owners, const int *marked) {
+    ShapeList list;
+    list_shapes(&list, need, in_hand, owners, marked);
+    table->size = 0;
+    for (int k = 0; k < list.size; k++) {
+        int cost = list.from_hand[k] + list.extra[k];
+        uint64_t step = (list.code[k] << 16) + ((uint64_t)cost << 8) + (uint64_t)list.from_hand[k];
+        int e = 0;
+        while (e < table->size && table->entries[e].step != step) { /* the step holds the cost */
+            e++;
+        }
+        if (e < table->size) {
+            table->entries[e].weight = add(table->entries[e].weight, list.weight[k]);
+            continue;
+        }
+        if (table->size >= MAX_ENTRIES) {
+            too_big = 1;
+            return;
+        }
+        table->entries[e].cost = cost;
+        table->entries[e].step = step;
+        table->entries[e].weight = list.weight[k];
+        table->size++;
     }
     /* Cheapest first (a stable insertion sort: equal costs keep their order). */
     for (int i = 1; i < table->size; i++) {
@@ -1127,79 +1150,6 @@ fail_walk:
 }
 
 /* ---- decode_publish: the publish of an index (PublishSegment.at) ---- */
-
-#define MAX_SHAPES 128 /* shapes of one rank (a rank has at most a few cards) */
-
-typedef struct {
-    int size;
-    int from_hand[MAX_SHAPES], extra[MAX_SHAPES];
-    int split[MAX_SHAPES][MAX_OWNERS];
-    uint64_t weight[MAX_SHAPES], code[MAX_SHAPES];
-} ShapeList;
-
-typedef struct {
-    ShapeList *list;
-    int in_hand, owners, bounds[MAX_OWNERS], own[MAX_OWNERS], split[MAX_OWNERS], from_hand;
-} Lister;
-
-/* Every way to fill a rank in movegen._rank_shapes' order: hand cards ascending, then the
- * Masterpieces per owner, the first owner most (itertools.product of descending ranges). */
-static void list_split(Lister *lister, int owner, int left) {
-    if (owner == lister->owners) {
-        if (left) {
-            return;
-        }
-        ShapeList *list = lister->list;
-        if (list->size >= MAX_SHAPES) {
-            too_big = 1;
-            return;
-        }
-        int k = list->size++;
-        uint64_t weight = binom[lister->in_hand][lister->from_hand], code = 0;
-        int owed = 0;
-        for (int o = 0; o < lister->owners; o++) {
-            int taken = lister->split[o];
-            list->split[k][o] = taken;
-            weight = mul(weight, binom[lister->bounds[o]][taken]);
-            if (taken && !lister->own[o]) {
-                code += (uint64_t)taken << (OWED_BITS * o);
-                owed += taken;
-            }
-        }
-        list->from_hand[k] = lister->from_hand;
-        list->weight[k] = weight;
-        list->code[k] = code;
-        list->extra[k] = owed;
-        return;
-    }
-    int top = lister->bounds[owner] < left ? lister->bounds[owner] : left;
-    for (int taken = top; taken >= 0; taken--) {
-        lister->split[owner] = taken;
-        list_split(lister, owner + 1, left - taken);
-    }
-    lister->split[owner] = 0;
-}
-
-static void list_shapes(ShapeList *list, int need, int in_hand, int owners, const int *marked) {
-    Lister lister;
-    int on_table = 0;
-    for (int o = 0; o < owners; o++) {
-        lister.own[o] = marked[o] < 0;
-        lister.bounds[o] = marked[o] < 0 ? -marked[o] - 1 : marked[o];
-        lister.split[o] = 0;
-        on_table += lister.bounds[o];
-    }
-    lister.list = list;
-    lister.in_hand = in_hand;
-    lister.owners = owners;
-    list->size = 0;
-    int lowest = need - on_table > 0 ? need - on_table : 0;
-    int highest = need < in_hand ? need : in_hand;
-    for (int from_hand = lowest; from_hand <= highest; from_hand++) {
-        lister.from_hand = from_hand;
-        list_split(&lister, 0, need - from_hand);
-    }
-}
 
 /* The moves completing a choice of the ranks before `index` (PublishSegment._completions). */
 static uint64_t completions(Table **tables, int width, int index, long limit, long played,

@@ -410,21 +410,8 @@ class _Context:
 
     def _make(self) -> Sequence[int]:
         """The hand's cards per rank, own Masterpieces per rank, Masterpieces per rank and owner."""
-        player, players = self.player, len(self.tables)
-        h = [0] * 14
-        for card in self.hand:
-            h[card.rank] += 1
-        own = [0] * 14
-        by_rank: dict[int, list[int]] = {}
-        for owner, table in enumerate(self.tables):
-            for cards in table.values():
-                if len(cards) == 1:
-                    rank = cards[0].rank
-                    if rank not in by_rank:
-                        by_rank[rank] = [0] * players
-                    by_rank[rank][owner] += 1
-                    if owner == player:
-                        own[rank] += 1
+        player = self.player
+        h, own, by_rank = _ranks_of(player, self.hand, self.tables)
         self._h, self._own = h, own
         self._marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
         return h
@@ -506,6 +493,34 @@ class _Masterpieces:
         return found
 
 
+def _ranks_of(
+    player: int, hand: set[Card], tables: Sequence[dict[str, tuple[Card, ...]]]
+) -> tuple[list[int], list[int], dict[int, list[int]]]:
+    """Per rank: the hand's cards, the player's own Masterpieces, the Masterpieces per owner.
+
+    >>> from pastiche_core import Card
+    >>> h, own, by_rank = _ranks_of(0, {Card.parse("SCI9")}, [{}, {"kind-3": (Card.parse("HOR9"),)}])
+    >>> h[9], own[9], by_rank
+    (1, 0, {9: [0, 1]})
+    """
+    players = len(tables)
+    h = [0] * 14
+    for card in hand:
+        h[card.rank] += 1
+    own = [0] * 14
+    by_rank: dict[int, list[int]] = {}
+    for owner, table in enumerate(tables):
+        for cards in table.values():
+            if len(cards) == 1:
+                rank = cards[0].rank
+                if rank not in by_rank:
+                    by_rank[rank] = [0] * players
+                by_rank[rank][owner] += 1
+                if owner == player:
+                    own[rank] += 1
+    return h, own, by_rank
+
+
 def publish_segments(
     player: int,
     hand: set[Card],
@@ -581,22 +596,10 @@ def _publish_segments_py(
     if not hand:
         return []
     players = len(tables)
-    h = [0] * 14
-    for card in hand:
-        h[card.rank] += 1
+    h, own, by_rank = _ranks_of(player, hand, tables)
     counts = h.copy()
-    own = [0] * 14
-    by_rank: dict[int, list[int]] = {}
-    for owner, table in enumerate(tables):
-        for cards in table.values():
-            if len(cards) == 1:
-                rank = cards[0].rank
-                if rank not in by_rank:
-                    by_rank[rank] = [0] * players
-                by_rank[rank][owner] += 1
-                counts[rank] += 1
-                if owner == player:
-                    own[rank] += 1
+    for rank, owners in by_rank.items():
+        counts[rank] += sum(owners)
     # Per rank, once: the Masterpieces per owner (the player's own marked as free,
     # R5) and whether another player's can be cited there.
     marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
@@ -614,8 +617,8 @@ def _publish_segments_py(
     compiled = _speedups
     if compiled is not None:
         by_rank_marked = [no_masterpieces] * 14  # the compiled kernel reads marked per rank
-        for rank, owners in marked.items():
-            by_rank_marked[rank] = owners
+        for rank, per_owner in marked.items():
+            by_rank_marked[rank] = per_owner
     payable: PayableTotals | None = None
     segments: list[PublishSegment] = []
     for spec, pattern, size in _publishable(catalogue):
