@@ -338,12 +338,7 @@ class Game:
 
     def masterpiece_points(self, player: int) -> int:
         """Points of a player's Masterpieces (the R12 trigger counts only these)."""
-        cat = self.catalogue
-        return sum(
-            cat[nid].points
-            for nid, cards in self._tables[self._seat(player)].items()
-            if len(cards) == 1
-        )
+        return self._seat_points(self._seat(player))
 
     def masterpiece_count(self, player: int) -> int:
         """Number of a player's Masterpieces (the R13 tie-break)."""
@@ -370,12 +365,13 @@ class Game:
         return tuple(scores)
 
     def _masterpiece_points(self) -> list[int]:
-        """Every seat's :meth:`masterpiece_points`, in one pass over the table."""
+        """Every seat's :meth:`masterpiece_points`."""
+        return [self._seat_points(seat) for seat in range(self.players)]
+
+    def _seat_points(self, seat: int) -> int:
+        """The points of ``seat``'s Masterpieces (R12, R13)."""
         points = _points(self.catalogue)
-        return [
-            sum([points[nid] for nid, cards in table.items() if len(cards) == 1])
-            for table in self._tables
-        ]
+        return sum([points[nid] for nid, cards in self._tables[seat].items() if len(cards) == 1])
 
     @property
     def is_over(self) -> bool:
@@ -1106,23 +1102,21 @@ class Game:
             if self.turns_left <= 0:
                 self._finish("countdown")
                 return
-        elif self.trigger is None and changed is not None:
+        elif (
+            self.trigger is None
+            and changed is not None
+            and self._seat_points(changed) >= END_THRESHOLD
+        ):
             # Only the seat whose table this turn changed can reach the threshold (R12):
             # before it no seat had (a state with one and no trigger fails check_invariants).
-            points = _points(self.catalogue)
-            table = self._tables[changed]
-            if (
-                sum([points[nid] for nid, cards in table.items() if len(cards) == 1])
-                >= END_THRESHOLD
-            ):
-                # R12: the trigger player, whoever's turn it was; 2n - 1 more turns.
-                self.trigger = changed
-                self.turns_left = 2 * self.players - 1
-                if self._hands[changed]:
-                    self.phase = Phase.FLAG
-                    self.to_move = changed
-                    return
-                self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
+            # The trigger player, whoever's turn it was; 2n - 1 more turns.
+            self.trigger = changed
+            self.turns_left = 2 * self.players - 1
+            if self._hands[changed]:
+                self.phase = Phase.FLAG
+                self.to_move = changed
+                return
+            self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -1221,12 +1215,12 @@ _Stamp = tuple[int, Move | None]
 """A position in the history (see :meth:`Game._stamp`)."""
 
 _INDEX = operator.attrgetter("index")
+"""Sort key of cards: their place in the deck (faster than comparing cards)."""
 
 # The moves without fields, made once (they are equal whoever makes them).
 _DRAW = Draw()
 _TAKE = TakeDiscard()
 _PASS = Pass()
-"""Sort key of cards: their place in the deck (faster than comparing cards)."""
 
 
 def _rename_move(move: Move, one: Callable[[Card], Card]) -> Move:
