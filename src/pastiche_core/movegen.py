@@ -536,21 +536,13 @@ def publish_segments(
     """
     if not hand:
         return []
-    compiled = _speedups
-    if compiled is not None and tables.__class__ is list:
-        plan = _compiled_plan(catalogue)
-        if plan is not None:
-            try:
-                found = compiled.publish_counts(player, hand, tables, supply, plan)
-            except OverflowError:
-                found = None  # beyond the kernel's 64 bits or tables: counted in Python
-            if found is not None:
-                context = _Context(hand, tables, player)
-                return [
-                    PublishSegment(novel, ranks, needs, context, count)
-                    for novel, ranks, needs, count in found
-                ]
-    return _publish_segments_py(player, hand, tables, supply, catalogue)
+    found = _compiled_counts(player, hand, tables, supply, catalogue, first=False)
+    if found is None:
+        return _publish_segments_py(player, hand, tables, supply, catalogue)
+    context = _Context(hand, tables, player)
+    return [
+        PublishSegment(novel, ranks, needs, context, count) for novel, ranks, needs, count in found
+    ]
 
 
 def publishable_novels(
@@ -572,17 +564,35 @@ def publishable_novels(
     >>> found is None or found == set()
     True
     """
+    found = _compiled_counts(player, hand, tables, supply, catalogue, first=True)
+    return None if found is None else {novel for novel, _, _, _ in found}
+
+
+def _compiled_counts(
+    player: int,
+    hand: set[Card],
+    tables: Sequence[dict[str, tuple[Card, ...]]],
+    supply: dict[str, int],
+    catalogue: Catalogue,
+    *,
+    first: bool,
+) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]] | None:
+    """The compiled kernel's segments (novel, ranks, needs, count), only each Novel's first if
+    ``first``; ``None`` when it cannot answer: not built, a pattern kind it does not count, or
+    beyond its 64 bits or tables (then Python counts)."""
     compiled = _speedups
-    if compiled is None or not hand:
-        return None if compiled is None else set()
+    if compiled is None or tables.__class__ is not list:
+        return None
     plan = _compiled_plan(catalogue)
     if plan is None:
         return None
     try:
-        found = compiled.publish_counts(player, hand, tables, supply, plan, True)
+        found: list[tuple[str, tuple[int, ...], tuple[int, ...], int]] = compiled.publish_counts(
+            player, hand, tables, supply, plan, first
+        )
     except OverflowError:
         return None
-    return {novel for novel, _, _, _ in found}
+    return found
 
 
 def _publish_segments_py(
