@@ -629,58 +629,6 @@ static int read_counts(PyObject *source, int *out, const char *name) {
     return 0;
 }
 
-static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *own, long limit,
-                          long count, long target, int first);
-static int prepare_walk(Walk *walk, long limit, int first);
-
-/* payable_totals(pool, hand, own, limit, count, target, first): see PayableTotals. */
-static PyObject *payable_totals_impl(PyObject *args) {
-    PyObject *pool, *hand, *own;
-    long limit, count, target;
-    int first;
-    if (!PyArg_ParseTuple(args, "OOOlllp", &pool, &hand, &own, &limit, &count, &target, &first)) {
-        return NULL;
-    }
-    if (count < 0 || count > 13 || target < 0 || target > 13 * 13) {
-        PyErr_SetString(PyExc_OverflowError, "pattern out of range");
-        return NULL;
-    }
-    /* One walk per call, on the heap: appending a found multiset may run the collector. */
-    Walk *walk = PyMem_Malloc(sizeof(Walk));
-    if (walk == NULL) {
-        return PyErr_NoMemory();
-    }
-    walk->store = NULL;
-    walk->capacity = 0;
-    PyObject *found = run_walk(walk, pool, hand, own, limit, count, target, first);
-    PyMem_Free(walk->store);
-    PyMem_Free(walk);
-    return found;
-}
-
-static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *own, long limit,
-                          long count, long target, int first) {
-    if (read_counts(pool, walk->pool, "pool") < 0 || read_counts(hand, walk->h, "hand") < 0 ||
-        read_counts(own, walk->own, "own") < 0) {
-        return NULL;
-    }
-    if (prepare_walk(walk, limit, first) < 0) {
-        return NULL;
-    }
-    walk->found = PyList_New(0);
-    if (walk->found == NULL) {
-        return NULL;
-    }
-    walk_totals(walk, 13, (int)count, (int)target, 0, 0, 0);
-    PyObject *found = walk->found;
-    walk->found = NULL;
-    if (walk->error) {
-        Py_DECREF(found);
-        return NULL;
-    }
-    return found;
-}
-
 /* The walk's prefix tables and a clean state, once pool, h and own are set. */
 static int prepare_walk(Walk *walk, long limit, int first) {
     walk->cap[0] = 0;
@@ -710,12 +658,66 @@ static int prepare_walk(Walk *walk, long limit, int first) {
     return 0;
 }
 
+static PyObject *run_walk(Walk *walk, PyObject *pool, PyObject *hand, PyObject *own, long limit,
+                          long count, long target, int first) {
+    if (read_counts(pool, walk->pool, "pool") < 0 || read_counts(hand, walk->h, "hand") < 0 ||
+        read_counts(own, walk->own, "own") < 0) {
+        return NULL;
+    }
+    if (prepare_walk(walk, limit, first) < 0) {
+        return NULL;
+    }
+    walk->found = PyList_New(0);
+    if (walk->found == NULL) {
+        return NULL;
+    }
+    walk_totals(walk, 13, (int)count, (int)target, 0, 0, 0);
+    PyObject *found = walk->found;
+    walk->found = NULL;
+    if (walk->error) {
+        Py_DECREF(found);
+        return NULL;
+    }
+    return found;
+}
+
+/* payable_totals(pool, hand, own, limit, count, target, first): see PayableTotals. */
+static PyObject *payable_totals_impl(PyObject *args) {
+    PyObject *pool, *hand, *own;
+    long limit, count, target;
+    int first;
+    if (!PyArg_ParseTuple(args, "OOOlllp", &pool, &hand, &own, &limit, &count, &target, &first)) {
+        return NULL;
+    }
+    if (count < 0 || count > 13 || target < 0 || target > 13 * 13) {
+        PyErr_SetString(PyExc_OverflowError, "pattern out of range");
+        return NULL;
+    }
+    /* One walk per call, on the heap: appending a found multiset may run the collector. */
+    Walk *walk = PyMem_Malloc(sizeof(Walk));
+    if (walk == NULL) {
+        return PyErr_NoMemory();
+    }
+    walk->store = NULL;
+    walk->capacity = 0;
+    PyObject *found = run_walk(walk, pool, hand, own, limit, count, target, first);
+    PyMem_Free(walk->store);
+    PyMem_Free(walk);
+    return found;
+}
+
 /* ---- publish_counts: movegen.publish_segments for the built-in pattern kinds ---- */
 
 enum { KIND_STRAIGHT = 0, KIND_OF_A_KIND = 1, KIND_PAIRS = 2, KIND_TOTAL = 3 };
 
 #define CACHED_NEEDS 8   /* needs below this are cached per position */
 #define CACHED_TABLES 96 /* at most 13 ranks x 7 needs */
+
+typedef struct {
+    long index;
+    int rank;
+    PyObject *card; /* borrowed from the hand */
+} HandCard;
 
 typedef struct {
     int player, players, hand_size;
@@ -730,6 +732,8 @@ typedef struct {
     int tables_made;
     int first;       /* only whether each Novel has a publish: its first multiset */
     int novel_done;  /* set when `first` and the current Novel has one */
+    HandCard *cards; /* the hand's cards, when the caller asked for them (to decode) */
+    int card_count;
 } Position;
 
 static PyObject *int_tuple(const int *values, int size) {
@@ -924,12 +928,14 @@ static long item_long(PyObject *tuple, Py_ssize_t index) {
     return PyLong_AsLong(PyTuple_GET_ITEM(tuple, index));
 }
 
-/* The position's numbers (movegen._Context._make, and the start of publish_segments):
- * the hand's cards per rank, the Masterpieces per rank and owner, the pool. Returns
+/* The position's numbers (movegen._ranks_of): the hand's cards per rank, the Masterpieces
+ * per rank and owner, the pool; with `cards`, the hand's cards themselves too. Returns
  * the player's own Masterpieces in all, or -1 with an exception set. */
-static int read_position(Position *pos, int player, PyObject *hand, PyObject *tables) {
+static int read_position(Position *pos, int player, PyObject *hand, PyObject *tables,
+                         HandCard *cards) {
     memset(pos, 0, sizeof *pos);
     memset(pos->table_at, -1, sizeof pos->table_at);
+    pos->cards = cards;
     pos->players = (int)PyList_GET_SIZE(tables);
     if (pos->players > MAX_OWNERS || player < 0 || player >= pos->players) {
         PyErr_SetString(PyExc_OverflowError, "seats out of the kernel's range");
@@ -937,8 +943,11 @@ static int read_position(Position *pos, int player, PyObject *hand, PyObject *ta
     }
     pos->player = player;
     pos->hand_size = (int)PySet_GET_SIZE(hand);
-    static PyObject *rank_name = NULL;
+    static PyObject *rank_name = NULL, *index_name = NULL;
     if (rank_name == NULL && (rank_name = PyUnicode_InternFromString("rank")) == NULL) {
+        return -1;
+    }
+    if (index_name == NULL && (index_name = PyUnicode_InternFromString("index")) == NULL) {
         return -1;
     }
     /* The hand's cards per rank. */
@@ -948,22 +957,31 @@ static int read_position(Position *pos, int player, PyObject *hand, PyObject *ta
     }
     PyObject *card;
     while ((card = PyIter_Next(cards_iter)) != NULL) {
+        Py_DECREF(card); /* the set keeps it */
         PyObject *rank_object = PyObject_GetAttr(card, rank_name);
-        Py_DECREF(card);
-        if (rank_object == NULL) {
-            Py_DECREF(cards_iter);
-            return -1;
+        long rank = rank_object ? PyLong_AsLong(rank_object) : -1;
+        Py_XDECREF(rank_object);
+        long card_index = 0;
+        if (cards != NULL && !PyErr_Occurred()) {
+            PyObject *index_object = PyObject_GetAttr(card, index_name);
+            card_index = index_object ? PyLong_AsLong(index_object) : -1;
+            Py_XDECREF(index_object);
         }
-        long rank = PyLong_AsLong(rank_object);
-        Py_DECREF(rank_object);
-        if (rank < 1 || rank > 13 || pos->h[rank] >= MAX_CARDS) {
+        if (PyErr_Occurred() || rank < 1 || rank > 13 || pos->h[rank] >= MAX_CARDS ||
+            pos->card_count >= MAX_CARDS) {
             if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_OverflowError, "rank out of the kernel's range");
+                PyErr_SetString(PyExc_OverflowError, "hand out of the kernel's range");
             }
             Py_DECREF(cards_iter);
             return -1;
         }
         pos->h[rank]++;
+        if (cards != NULL) {
+            cards[pos->card_count].index = card_index;
+            cards[pos->card_count].rank = (int)rank;
+            cards[pos->card_count].card = card;
+        }
+        pos->card_count++;
     }
     Py_DECREF(cards_iter);
     if (PyErr_Occurred()) {
@@ -1037,7 +1055,7 @@ static PyObject *publish_counts_impl(PyObject *args) {
         return NULL;
     }
     Position pos;
-    int own_total = read_position(&pos, player, hand, tables);
+    int own_total = read_position(&pos, player, hand, tables, NULL);
     if (own_total < 0) {
         return NULL;
     }
@@ -1161,12 +1179,6 @@ static uint64_t completions(Table **tables, int width, int index, long limit, lo
 /* ---- pick_cards: the cards of a decoded publish (PublishSegment._decode) ---- */
 
 typedef struct {
-    long index;
-    int rank;
-    PyObject *card; /* borrowed from the hand */
-} HandCard;
-
-typedef struct {
     int size, take;
     int first; /* the part's items: hand[first..] for a hand part, nids[first..] for a cite */
 } Part;
@@ -1197,46 +1209,15 @@ static int by_card_index(const void *a, const void *b) {
 }
 
 /* (played cards sorted, [(owner, Novel id) cited], [(owner, gift card)] by owner then card). */
-static PyObject *pick_cards(Position *pos, PyObject *hand_set, PyObject *tables, const int *ranks,
-                            int width, const int *from_hand, const int *const *split,
-                            uint64_t code, uint64_t index) {
-    static PyObject *index_name = NULL, *rank_name = NULL;
-    if (index_name == NULL && (index_name = PyUnicode_InternFromString("index")) == NULL) {
-        return NULL;
-    }
+static PyObject *pick_cards(Position *pos, PyObject *tables, const int *ranks, int width,
+                            const int *from_hand, const int *const *split, uint64_t code,
+                            uint64_t index) {
+    static PyObject *rank_name = NULL;
     if (rank_name == NULL && (rank_name = PyUnicode_InternFromString("rank")) == NULL) {
         return NULL;
     }
-    HandCard hand[MAX_CARDS];
-    int cards = 0;
-    PyObject *iterator = PyObject_GetIter(hand_set), *card;
-    if (iterator == NULL) {
-        return NULL;
-    }
-    while ((card = PyIter_Next(iterator)) != NULL) {
-        PyObject *index_object = PyObject_GetAttr(card, index_name);
-        PyObject *rank_object = index_object ? PyObject_GetAttr(card, rank_name) : NULL;
-        long card_index = index_object ? PyLong_AsLong(index_object) : -1;
-        long rank = rank_object ? PyLong_AsLong(rank_object) : -1;
-        Py_XDECREF(index_object);
-        Py_XDECREF(rank_object);
-        Py_DECREF(card); /* the set keeps it */
-        if (PyErr_Occurred() || cards >= MAX_CARDS) {
-            Py_DECREF(iterator);
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_OverflowError, "hand out of the kernel's range");
-            }
-            return NULL;
-        }
-        hand[cards].index = card_index;
-        hand[cards].rank = (int)rank;
-        hand[cards].card = card;
-        cards++;
-    }
-    Py_DECREF(iterator);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
+    HandCard *hand = pos->cards; /* read with the position */
+    int cards = pos->card_count;
     qsort(hand, (size_t)cards, sizeof(HandCard), by_index);
     /* The choice dimensions in _parts' order: hand cards per rank, then Masterpieces per
      * (rank, owner) in table order. */
@@ -1434,7 +1415,8 @@ static PyObject *decode_publish_impl(PyObject *args) {
         return NULL; /* OverflowError beyond 64 bits: Python decodes */
     }
     Position pos;
-    if (read_position(&pos, player, hand, tables) < 0) {
+    HandCard cards[MAX_CARDS];
+    if (read_position(&pos, player, hand, tables, cards) < 0) {
         return NULL;
     }
     PyObject *ranks_seq = PySequence_Fast(ranks_arg, "ranks must be a sequence");
@@ -1518,7 +1500,7 @@ static PyObject *decode_publish_impl(PyObject *args) {
         from_hand[i] = lists[i].from_hand[chosen[i]];
         split[i] = lists[i].split[chosen[i]];
     }
-    result = pick_cards(&pos, hand, tables, ranks, width, from_hand, split, code, index);
+    result = pick_cards(&pos, tables, ranks, width, from_hand, split, code, index);
 out:
     PyMem_Free(lists);
     Py_DECREF(ranks_seq);
