@@ -8,8 +8,10 @@ compiler) to make a missing module a failure instead.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 import pytest
@@ -78,12 +80,12 @@ def test_publish_segments_fall_back_to_python_when_the_kernel_overflows(
             break
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
-    expected = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in game._publish_segments()]
+    expected = _counted(game._publish_segments())
     moves = [s.at(s.count - 1) for s in game._publish_segments()]
     assert expected  # the position has publishes to count
     monkeypatch.setattr(movegen, "_speedups", Overflowing())
     segments = game._publish_segments()
-    assert [(s.novel, list(s.ranks), list(s.needs), s.count) for s in segments] == expected
+    assert _counted(segments) == expected
     assert [s.at(s.count - 1) for s in segments] == moves
 
 
@@ -112,31 +114,36 @@ def test_payable_totals_match_the_python_walk_r4_r5(
     assert compiled.payable_totals(pool, hand, own, limit, count, target, first) == reference
 
 
+def _random_positions(seeds: range, rng: random.Random) -> Iterator[Game]:
+    """Every position of random games of 3 to 5 players, one seed after another."""
+    for seed in seeds:
+        game = Game(players=3 + seed % 3, seed=seed)
+        while not game.is_over:
+            yield game
+            legal = game.legal_moves
+            game.apply(legal[rng.randrange(len(legal))])
+
+
+def _counted(
+    segments: Iterable[movegen.PublishSegment],
+) -> list[tuple[str, list[int], list[int], int]]:
+    """What two counts of a position must agree on: each segment's Novel, ranks, needs, count."""
+    return [(s.novel, list(s.ranks), list(s.needs), s.count) for s in segments]
+
+
 def test_publish_counts_agree_with_and_without_the_kernels_in_random_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _compiled()
-    rng = random.Random(11)
     positions = 0
-    for seed in range(12):
-        game = Game(players=3 + seed % 3, seed=seed)
-        while not game.is_over and positions < 600:
-            player = game.to_move
-            args = (player, game._hands[player], game._tables, game.supply, game.catalogue)
-            fast = [
-                (s.novel, list(s.ranks), list(s.needs), s.count)
-                for s in movegen.publish_segments(*args)
-            ]
-            with monkeypatch.context() as patch:
-                patch.setattr(movegen, "_speedups", None)
-                slow = [
-                    (s.novel, list(s.ranks), list(s.needs), s.count)
-                    for s in movegen.publish_segments(*args)
-                ]
-            assert fast == slow
-            positions += 1
-            legal = game.legal_moves
-            game.apply(legal[rng.randrange(len(legal))])
+    for game in itertools.islice(_random_positions(range(12), random.Random(11)), 600):
+        player = game.to_move
+        args = (player, game._hands[player], game._tables, game.supply, game.catalogue)
+        fast = _counted(movegen.publish_segments(*args))
+        with monkeypatch.context() as patch:
+            patch.setattr(movegen, "_speedups", None)
+            assert _counted(movegen.publish_segments(*args)) == fast
+        positions += 1
     assert positions >= 300
 
 
@@ -174,20 +181,15 @@ def test_decoded_publishes_agree_with_and_without_the_kernels_in_random_games(
     _compiled()
     rng = random.Random(5)
     decoded = 0
-    for seed in range(40):
-        game = Game(players=3 + seed % 3, seed=seed)
-        while not game.is_over:
-            segments = [s for s in game._segments() if isinstance(s, movegen.PublishSegment)]
-            for segment in segments:
-                picks = {0, segment.count - 1, rng.randrange(segment.count)}
-                for index in picks:
-                    fast = segment.at(index)
-                    with monkeypatch.context() as patch:
-                        patch.setattr(movegen, "_speedups", None)
-                        assert segment.at(index) == fast
-                    decoded += 1
-            legal = game.legal_moves
-            game.apply(legal[rng.randrange(len(legal))])
+    for game in _random_positions(range(40), rng):
+        segments = [s for s in game._segments() if isinstance(s, movegen.PublishSegment)]
+        for segment in segments:
+            for index in {0, segment.count - 1, rng.randrange(segment.count)}:
+                fast = segment.at(index)
+                with monkeypatch.context() as patch:
+                    patch.setattr(movegen, "_speedups", None)
+                    assert segment.at(index) == fast
+                decoded += 1
     assert decoded >= 1000
 
 
@@ -202,21 +204,16 @@ def test_the_encodings_novel_mask_agrees_with_and_without_the_kernels(
     from pastiche_core.rl.encoding import ActionSpace, MoveBuilder
 
     space = ActionSpace()
-    rng = random.Random(3)
     checked = with_publish = 0
-    for seed in range(16):
-        game = Game(players=3 + seed % 3, seed=seed)
-        while not game.is_over:
-            if game.phase.value == "action":
-                view = game.view(game.to_move)
-                fast = MoveBuilder(space, view)._publishable()
-                with monkeypatch.context() as patch:
-                    patch.setattr(encoding, "publishable_novels", lambda *args: None)
-                    assert MoveBuilder(space, view)._publishable() == fast
-                checked += 1
-                with_publish += bool(fast)
-            legal = game.legal_moves
-            game.apply(legal[rng.randrange(len(legal))])
+    for game in _random_positions(range(16), random.Random(3)):
+        if game.phase.value == "action":
+            view = game.view(game.to_move)
+            fast = MoveBuilder(space, view)._publishable()
+            with monkeypatch.context() as patch:
+                patch.setattr(encoding, "publishable_novels", lambda *args: None)
+                assert MoveBuilder(space, view)._publishable() == fast
+            checked += 1
+            with_publish += bool(fast)
     assert checked >= 300
     assert with_publish >= 100
 
@@ -246,13 +243,13 @@ def test_crowded_positions_count_and_decode_alike_with_and_without_the_kernels_r
 ) -> None:
     _compiled()
     segments = game._publish_segments()
-    fast = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in segments]
+    fast = _counted(segments)
     picks = [(s, rng.randrange(s.count)) for s in segments for _ in range(2)]
     moves = [segment.at(index) for segment, index in picks]
     movegen_kernels = movegen._speedups
     movegen._speedups = None
     try:
-        slow = [(s.novel, list(s.ranks), list(s.needs), s.count) for s in game._publish_segments()]
+        slow = _counted(game._publish_segments())
         assert [segment.at(index) for segment, index in picks] == moves
     finally:
         movegen._speedups = movegen_kernels
