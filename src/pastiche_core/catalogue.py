@@ -144,7 +144,7 @@ class Catalogue(Mapping[str, NovelSpec]):
     True
     """
 
-    __slots__ = ("_by_id", "_specs", "name")
+    __slots__ = ("_by_id", "_publishable", "_specs", "name")
 
     def __init__(self, novels: Sequence[NovelSpec], *, name: str = "custom") -> None:
         _check_text("catalogue name", name, "catalogue", MAX_NAME_LENGTH)
@@ -183,6 +183,7 @@ class Catalogue(Mapping[str, NovelSpec]):
             )
         self._specs = specs
         self._by_id = by_id
+        self._publishable = tuple(spec for spec in specs if spec.publishable)
         self.name = name
         """The catalogue's name (``'default'`` for R2's), as messages, records and simulation
         summaries name it: non-empty, at most 64 characters."""
@@ -223,7 +224,7 @@ class Catalogue(Mapping[str, NovelSpec]):
     @property
     def publishable(self) -> tuple[NovelSpec, ...]:
         """The entries that can be published (all but the End Flag)."""
-        return tuple(spec for spec in self._specs if spec.publishable)
+        return self._publishable
 
     @property
     def end_flag(self) -> NovelSpec:

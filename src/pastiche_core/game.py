@@ -156,6 +156,7 @@ class Game:
         "_face_down",
         "_hands",
         "_public",
+        "_seat_cache",
         "_tables",
         "_trusted",
         "_undo",
@@ -197,6 +198,7 @@ class Game:
         for seat in range(players):
             self._hands.append({self.deck.pop() for _ in range(DEAL_SIZES[seat])})
         self._tables: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
+        self._seat_cache: list[_SeatSummary | None] = [None] * players
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
@@ -253,6 +255,7 @@ class Game:
         game._face_down = face_down
         game._hands = hands
         game._tables = tables
+        game._seat_cache = [None] * players
         game.supply = supply
         game.flag = flag
         game.phase = phase
@@ -312,18 +315,34 @@ class Game:
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
         seat = self._seat(player)
+        summary = self._seat_cache[seat]
+        if summary is None:
+            summary = self._summarise(seat)
+        return summary[0]
+
+    def _summarise(self, seat: int) -> _SeatSummary:
+        """``seat``'s novels and Masterpiece points, kept until its table changes.
+
+        Views are made at every decision and a table changes only when a novel is
+        published or read, so the summary is made once per change (applying and
+        undoing a publish or a read clear it).
+        """
         made = _TABLE_NOVELS
         if len(made) > 4096:
             made.clear()
         novels = []
+        points = _points(self.catalogue)
+        total = 0
         for nid, cards in self._tables[seat].items():
-            # The same immutable novel while its cards are the same object (views are
-            # made at every decision; the table changes only when a novel is published or read).
+            # The same immutable novel while its cards are the same object.
             novel = made.get((seat, nid))
             if novel is None or novel.cards is not cards:
                 novel = made[seat, nid] = TableNovel(seat, nid, cards)
             novels.append(novel)
-        return tuple(novels)
+            if len(cards) == 1:
+                total += points[nid]
+        summary = self._seat_cache[seat] = (tuple(novels), total)
+        return summary
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -370,8 +389,10 @@ class Game:
 
     def _seat_points(self, seat: int) -> int:
         """The points of ``seat``'s Masterpieces (R12, R13)."""
-        points = _points(self.catalogue)
-        return sum([points[nid] for nid, cards in self._tables[seat].items() if len(cards) == 1])
+        summary = self._seat_cache[seat]
+        if summary is None:
+            summary = self._summarise(seat)
+        return summary[1]
 
     @property
     def is_over(self) -> bool:
@@ -542,6 +563,7 @@ class Game:
         twin._face_down = self._face_down.copy()
         twin._hands = [hand.copy() for hand in self._hands]
         twin._tables = [table.copy() for table in self._tables]
+        twin._seat_cache = [None] * self.players  # made again: callers may replace the tables
         twin.supply = self.supply.copy()
         twin.flag = self.flag
         twin.phase = self.phase
@@ -618,11 +640,20 @@ class Game:
     # ------------------------------------------------------------------
     # Views, records and JSON
     # ------------------------------------------------------------------
-    def view(self, player: int) -> PlayerView:
-        """What ``player`` may know: see :class:`~pastiche_core.view.PlayerView`."""
+    def view(self, player: int, *, history: bool = True) -> PlayerView:
+        """What ``player`` may know: see :class:`~pastiche_core.view.PlayerView`.
+
+        ``history=False`` leaves the view's :attr:`~pastiche_core.view.PlayerView.history`
+        empty, for callers that never read it (writing it costs the notation of
+        every move since the player's last view).
+
+        >>> game = Game(players=3, seed=7); game.apply("keep MYT1 HOR7 HOR8")
+        >>> game.view(0).history, game.view(0, history=False).history
+        (((2, 'keep ? ? ?'),), ())
+        """
         from .view import PlayerView
 
-        return PlayerView.of(self, player)
+        return PlayerView.of(self, player, history=history)
 
     def position(self, player: int | None = None) -> Position:
         """The publish position of ``player`` (default: the player to move).
@@ -836,6 +867,7 @@ class Game:
                 hand.remove(gift.card)
                 self._hands[gift.to].add(gift.card)
             self._tables[player][move.novel] = move.played  # one card: a Masterpiece (R7)
+            self._seat_cache[player] = None
             self.supply[move.novel] -= 1
             self._end_turn(passed=False, changed=player)
         elif isinstance(move, Read):
@@ -843,6 +875,7 @@ class Game:
             cards = self._tables[ref.owner][ref.novel]
             change = cards
             self._tables[ref.owner][ref.novel] = tuple(c for c in cards if c is not move.card)
+            self._seat_cache[ref.owner] = None
             hand.add(move.card)
             self._end_turn(passed=False, changed=ref.owner)
         elif isinstance(move, Pass):
@@ -1058,6 +1091,7 @@ class Game:
                 self._face_down.add(card)
         elif isinstance(move, Publish):
             del self._tables[player][move.novel]
+            self._seat_cache[player] = None
             self.supply[move.novel] += 1
             hand.update(move.played)
             for gift in move.gifts:
@@ -1065,6 +1099,7 @@ class Game:
                 hand.add(gift.card)
         elif isinstance(move, Read):
             self._tables[move.source.owner][move.source.novel] = change
+            self._seat_cache[move.source.owner] = None
             hand.remove(move.card)
         elif isinstance(move, TakeFlag):
             hand.add(move.card)
@@ -1193,6 +1228,9 @@ _Public = tuple[tuple[tuple[int, str], ...], Move | None]
 """A viewer's public history (``(seat, notation)`` per move, R16) and the last move it covers."""
 
 _TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
+
+_SeatSummary = tuple[tuple[TableNovel, ...], int]
+"""A seat's novels on the table and its Masterpiece points (``Game._summarise``)."""
 """The novels :meth:`Game.table` made, reused while their cards are the same tuple."""
 
 _POINTS: dict[int, tuple[Catalogue, dict[str, int]]] = {}

@@ -208,6 +208,11 @@ def _check_cards(game: Game) -> None:
 def _check_tables(game: Game) -> None:
     cat = game.catalogue
     for p in range(game.players):
+        # The summary a view reads is kept between changes: it must be the table's.
+        kept = game._seat_cache[p]
+        game._seat_cache[p] = None
+        if kept is not None and kept != game._summarise(p):
+            raise fail(f"$.tables[{p}]", "the kept summary of this table is out of date")
         for i, novel in enumerate(game.table(p)):
             where = f"$.tables[{p}][{i}]"
             if novel.novel not in cat:

@@ -109,8 +109,8 @@ class PlayerView:
     """The game's Novel catalogue (public)."""
 
     @classmethod
-    def of(cls, game: Game, player: int) -> PlayerView:
-        """The view of ``player`` in ``game`` (same as ``game.view(player)``)."""
+    def of(cls, game: Game, player: int, *, history: bool = True) -> PlayerView:
+        """The view of ``player`` in ``game`` (same as ``game.view(player, history=history)``)."""
         if not 0 <= player < game.players:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
         show_pending = game.phase.value == "choose" and game.to_move == player
@@ -155,7 +155,7 @@ class PlayerView:
             end_reason=game.end_reason,
             scores=game.scores(),
             face_down=face_down,
-            history=game._public_history(player),
+            history=game._public_history(player) if history else (),
             catalogue=game.catalogue,
         )
 

@@ -148,7 +148,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._seeds = random.Random()
         self.game = Game(players=players, seed=0, catalogue=cat)
         """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
-        self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move))
+        self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move, history=False))
         self._knowledge = [Knowledge.of(self.game, seat) for seat in range(players)]
         self._stamp = 0  # counts steps and resets: observations are cached per stamp
         self._cache: dict[str, Observation] = {}
@@ -166,7 +166,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     @property
     def builder(self) -> MoveBuilder:
-        """The decision being built by the agent to move."""
+        """The decision being built by the agent to move.
+
+        Its view leaves the public history empty (``game.view(seat, history=False)``):
+        neither the mask nor the observation reads it; ``env.game.view(seat)`` has it.
+        """
         return self._builder
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -206,7 +210,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def _next_decision(self) -> None:
         game = self.game
-        self._builder = MoveBuilder(self.space, game.view(game.to_move))
+        self._builder = MoveBuilder(self.space, game.view(game.to_move, history=False))
         self.agent_selection = self.possible_agents[game.to_move]
 
     def observe(self, agent: str) -> Observation:
@@ -231,7 +235,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             mask[builder.legal_actions()] = 1
             vector = self.encoder.encode(view, builder, knowledge=knowledge)
         else:
-            vector = self.encoder.encode(self.game.view(seat), knowledge=knowledge)
+            vector = self.encoder.encode(self.game.view(seat, history=False), knowledge=knowledge)
         observation: Observation = {"observation": vector, "action_mask": mask}
         self._cache[agent] = observation
         return observation
