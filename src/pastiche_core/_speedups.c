@@ -8,6 +8,7 @@
  *   decode_publish  = PublishSegment._at_py: the publish of an index
  *   segment_count   = movegen._gift_count_of over movegen._rank_table (R4, R5)
  *   payable_totals  = the multisets PayableTotals._walk finds (R4, R5)
+ *   fill_public     = rl.observation.ObservationEncoder._public_py: an observation vector
  *
  * They work on 64-bit integers. When a count would not fit, or a position is
  * larger than the fixed tables below, they raise OverflowError and the caller
@@ -1508,6 +1509,427 @@ out:
     return result;
 }
 
+/* ---------------------------------------------------------------------------------
+ * fill_public: an observation vector but the decision in progress, the twin of
+ * rl.observation.ObservationEncoder._public_py (the layout is documented there).
+ * It uses no static tables, so it needs no guard; anything out of range raises
+ * OverflowError and the caller encodes in Python.
+ */
+enum {
+    F_HAND, F_DRAWN, F_DISCARD_TOP, F_DISCARD_FACE_UP, F_DISCARD_OWN, F_FLAG_CARD,
+    F_PUBLISHED, F_MASTERPIECES, F_KNOWN_HANDS, F_NOVEL_CARDS, F_HELD_PUBLISHED,
+    F_HELD_MASTERPIECE, F_SUPPLY, F_HAND_SIZES, F_SCORES, F_PILES, F_PHASE, F_TO_MOVE,
+    F_CURRENT, F_SEAT, F_PASSES, F_COUNTDOWN, F_TRIGGER, F_FLAG_OWNER, F_FLAG_LOST,
+    F_FIELDS
+};
+
+enum {
+    S_PHASE, S_TO_MOVE, S_CURRENT, S_TURNS_LEFT, S_TRIGGER, S_FLAG_LOST, S_DECK, S_PASSES,
+    S_SCALARS
+};
+
+#define DECK_CARDS 49
+
+typedef struct {
+    float *data;
+    Py_ssize_t size;
+    Py_ssize_t at[F_FIELDS];
+    Py_ssize_t extent[F_FIELDS];
+    long players;
+    long me;
+    long novels;
+    PyObject *novel_index;
+} Obs;
+
+static PyObject *novel_name;
+static PyObject *cards_name;
+static PyObject *card_index_name;
+
+static int out_of_range(const char *what) {
+    PyErr_Format(PyExc_OverflowError, "observation: %s out of range", what);
+    return -1;
+}
+
+/* Write one value of a field: a position outside the field is refused (the offsets and
+ * extents were checked against the array). */
+static int put(Obs *obs, int field, Py_ssize_t offset, float value) {
+    if (offset < 0 || offset >= obs->extent[field]) {
+        return out_of_range("a position");
+    }
+    obs->data[obs->at[field] + offset] = value;
+    return 0;
+}
+
+static int long_of(PyObject *value, long low, long high, long *out) {
+    long got = PyLong_AsLong(value);
+    if (got == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (got < low || got > high) {
+        return out_of_range("a value");
+    }
+    *out = got;
+    return 0;
+}
+
+static int card_index_of(PyObject *card, long *out) {
+    if (card_index_name == NULL &&
+        (card_index_name = PyUnicode_InternFromString("index")) == NULL) {
+        return -1;
+    }
+    PyObject *value = PyObject_GetAttr(card, card_index_name);
+    if (value == NULL) {
+        return -1;
+    }
+    int status = long_of(value, 0, DECK_CARDS - 1, out);
+    Py_DECREF(value);
+    return status;
+}
+
+static long relative(Obs *obs, long seat) {
+    return ((seat - obs->me) % obs->players + obs->players) % obs->players;
+}
+
+/* Every card of ``cards`` (a sequence of cards, None skipped if ``skip_none``) at ``field``. */
+static int put_cards(Obs *obs, int field, PyObject *cards, Py_ssize_t base) {
+    PyObject *fast = PySequence_Fast(cards, "observation: expected a sequence of cards");
+    if (fast == NULL) {
+        return -1;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    int status = 0;
+    for (Py_ssize_t i = 0; i < count && status == 0; i++) {
+        long index;
+        status = card_index_of(items[i], &index);
+        if (status == 0) {
+            status = put(obs, field, base + index, 1.0f);
+        }
+    }
+    Py_DECREF(fast);
+    return status;
+}
+
+static int fill_discard(Obs *obs, PyObject *discard, PyObject *face_down) {
+    PyObject *pile = PySequence_Fast(discard, "observation: the discard must be a sequence");
+    if (pile == NULL) {
+        return -1;
+    }
+    PyObject *down = PySequence_Fast(face_down, "observation: face_down must be a sequence");
+    if (down == NULL) {
+        Py_DECREF(pile);
+        return -1;
+    }
+    int status = 0;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(pile);
+    Py_ssize_t hidden_count = PySequence_Fast_GET_SIZE(down);
+    char hidden[128] = {0};
+    if (size > 128) {
+        status = out_of_range("the discard pile");
+    }
+    for (Py_ssize_t i = 0; i < hidden_count && status == 0; i++) {
+        long position;
+        status = long_of(PySequence_Fast_GET_ITEM(down, i), 0, 127, &position);
+        if (status == 0) {
+            hidden[position] = 1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < size && status == 0; i++) {
+        PyObject *shown = PySequence_Fast_GET_ITEM(pile, i);
+        if (shown == Py_None) {
+            continue;
+        }
+        long index;
+        status = card_index_of(shown, &index);
+        if (status == 0) {
+            status = put(obs, hidden[i] ? F_DISCARD_OWN : F_DISCARD_FACE_UP, index, 1.0f);
+        }
+        if (status == 0 && i == size - 1 && !hidden[i]) {
+            status = put(obs, F_DISCARD_TOP, index, 1.0f);
+        }
+    }
+    Py_DECREF(pile);
+    Py_DECREF(down);
+    return status;
+}
+
+static int fill_tables(Obs *obs, PyObject *tables) {
+    if (novel_name == NULL && (novel_name = PyUnicode_InternFromString("novel")) == NULL) {
+        return -1;
+    }
+    if (cards_name == NULL && (cards_name = PyUnicode_InternFromString("cards")) == NULL) {
+        return -1;
+    }
+    PyObject *seats = PySequence_Fast(tables, "observation: the tables must be a sequence");
+    if (seats == NULL) {
+        return -1;
+    }
+    int status = 0;
+    Py_ssize_t owners = PySequence_Fast_GET_SIZE(seats);
+    if (owners != obs->players) {
+        status = out_of_range("the number of tables");
+    }
+    for (Py_ssize_t owner = 0; owner < owners && status == 0; owner++) {
+        PyObject *table = PySequence_Fast(PySequence_Fast_GET_ITEM(seats, owner),
+                                          "observation: a table must be a sequence");
+        if (table == NULL) {
+            status = -1;
+            break;
+        }
+        long seat = relative(obs, (long)owner);
+        Py_ssize_t novels = PySequence_Fast_GET_SIZE(table);
+        for (Py_ssize_t i = 0; i < novels && status == 0; i++) {
+            PyObject *novel = PySequence_Fast_GET_ITEM(table, i);
+            PyObject *nid = PyObject_GetAttr(novel, novel_name);
+            if (nid == NULL) {
+                status = -1;
+                break;
+            }
+            PyObject *slot_object = PyDict_GetItemWithError(obs->novel_index, nid);
+            Py_DECREF(nid);
+            long slot = 0;
+            if (slot_object == NULL) {
+                status = PyErr_Occurred() ? -1 : out_of_range("a Novel");
+                break;
+            }
+            status = long_of(slot_object, 0, obs->novels - 1, &slot);
+            if (status != 0) {
+                break;
+            }
+            PyObject *cards = PyObject_GetAttr(novel, cards_name);
+            if (cards == NULL) {
+                status = -1;
+                break;
+            }
+            PyObject *fast = PySequence_Fast(cards, "observation: a novel's cards");
+            Py_DECREF(cards);
+            if (fast == NULL) {
+                status = -1;
+                break;
+            }
+            Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+            int masterpiece = count == 1;
+            for (Py_ssize_t j = 0; j < count && status == 0; j++) {
+                long index;
+                status = card_index_of(PySequence_Fast_GET_ITEM(fast, j), &index);
+                if (status == 0) {
+                    status = put(obs, masterpiece ? F_MASTERPIECES : F_PUBLISHED,
+                                 seat * DECK_CARDS + index, 1.0f);
+                }
+                if (status == 0) {
+                    status = put(obs, F_NOVEL_CARDS, slot * DECK_CARDS + index, 1.0f);
+                }
+            }
+            Py_DECREF(fast);
+            if (status == 0 && count > 0) {
+                status = put(obs, masterpiece ? F_HELD_MASTERPIECE : F_HELD_PUBLISHED,
+                             seat * obs->novels + slot, 1.0f);
+            }
+        }
+        Py_DECREF(table);
+    }
+    Py_DECREF(seats);
+    return status;
+}
+
+static int fill_counts(Obs *obs, PyObject *supply, PyObject *hand_sizes, PyObject *scores) {
+    PyObject *pairs = PySequence_Fast(supply, "observation: the supply must be a sequence");
+    if (pairs == NULL) {
+        return -1;
+    }
+    int status = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(pairs) && status == 0; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(pairs, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            status = out_of_range("a supply entry");
+            break;
+        }
+        long copies;
+        status = long_of(PyTuple_GET_ITEM(pair, 1), 0, 1L << 20, &copies);
+        if (status != 0 || copies == 0) {
+            continue;
+        }
+        PyObject *slot_object = PyDict_GetItemWithError(obs->novel_index, PyTuple_GET_ITEM(pair, 0));
+        if (slot_object == NULL) {
+            status = PyErr_Occurred() ? -1 : 0;  /* the End Flag has no slot */
+            continue;
+        }
+        long slot;
+        status = long_of(slot_object, 0, obs->novels - 1, &slot);
+        if (status == 0) {
+            status = put(obs, F_SUPPLY, slot, (float)copies);
+        }
+    }
+    Py_DECREF(pairs);
+    PyObject *sizes = NULL, *points = NULL;
+    if (status == 0) {
+        sizes = PySequence_Fast(hand_sizes, "observation: hand_sizes must be a sequence");
+        points = PySequence_Fast(scores, "observation: scores must be a sequence");
+        if (sizes == NULL || points == NULL) {
+            status = -1;
+        } else if (PySequence_Fast_GET_SIZE(sizes) != obs->players ||
+                   PySequence_Fast_GET_SIZE(points) != obs->players) {
+            status = out_of_range("the number of seats");
+        }
+    }
+    for (long owner = 0; owner < obs->players && status == 0; owner++) {
+        long size, score;
+        long seat = relative(obs, owner);
+        status = long_of(PySequence_Fast_GET_ITEM(sizes, owner), 0, 1L << 20, &size);
+        if (status == 0) {
+            status = long_of(PySequence_Fast_GET_ITEM(points, owner), -(1L << 20), 1L << 20,
+                             &score);
+        }
+        if (status == 0) {
+            status = put(obs, F_HAND_SIZES, seat, (float)size);
+        }
+        if (status == 0) {
+            status = put(obs, F_SCORES, seat, (float)score);
+        }
+    }
+    Py_XDECREF(sizes);
+    Py_XDECREF(points);
+    return status;
+}
+
+static int fill_scalars(Obs *obs, PyObject *scalars, PyObject *discard, PyObject *face_down) {
+    long value[S_SCALARS];
+    if (!PyTuple_Check(scalars) || PyTuple_GET_SIZE(scalars) != S_SCALARS) {
+        return out_of_range("the scalars");
+    }
+    for (int i = 0; i < S_SCALARS; i++) {
+        if (long_of(PyTuple_GET_ITEM(scalars, i), -1, 1L << 20, &value[i]) != 0) {
+            return -1;
+        }
+    }
+    Py_ssize_t discard_size = PySequence_Size(discard);
+    Py_ssize_t down_size = PySequence_Size(face_down);
+    if (discard_size < 0 || down_size < 0) {
+        return -1;
+    }
+    if (put(obs, F_PHASE, value[S_PHASE], 1.0f) != 0 || put(obs, F_SEAT, obs->me, 1.0f) != 0) {
+        return -1;
+    }
+    if (value[S_TO_MOVE] >= 0 &&
+        (put(obs, F_TO_MOVE, relative(obs, value[S_TO_MOVE]), 1.0f) != 0 ||
+         put(obs, F_CURRENT, relative(obs, value[S_CURRENT]), 1.0f) != 0)) {
+        return -1;
+    }
+    if (value[S_TURNS_LEFT] >= 0 &&
+        (put(obs, F_COUNTDOWN, 0, 1.0f) != 0 ||
+         put(obs, F_COUNTDOWN, 1, (float)value[S_TURNS_LEFT]) != 0)) {
+        return -1;
+    }
+    if (value[S_TRIGGER] >= 0 && put(obs, F_TRIGGER, relative(obs, value[S_TRIGGER]), 1.0f) != 0) {
+        return -1;
+    }
+    if (value[S_FLAG_LOST] > 0 && put(obs, F_FLAG_LOST, 0, 1.0f) != 0) {
+        return -1;
+    }
+    if (put(obs, F_PILES, 0, (float)value[S_DECK]) != 0 ||
+        put(obs, F_PILES, 1, (float)discard_size) != 0 ||
+        put(obs, F_PILES, 2, (float)down_size) != 0 ||
+        put(obs, F_PASSES, 0, (float)value[S_PASSES]) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *fill_public(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *out, *offsets, *novel_index, *hand, *pending, *discard, *face_down, *holders;
+    PyObject *flag, *tables, *supply, *hand_sizes, *scores, *scalars;
+    long players, me, novels;
+    if (!PyArg_ParseTuple(args, "OO!lllO!OOOOOOOOOOO!:fill_public", &out, &PyTuple_Type,
+                          &offsets, &players, &me, &novels, &PyDict_Type, &novel_index, &hand,
+                          &pending, &discard, &face_down, &holders, &flag, &tables, &supply,
+                          &hand_sizes, &scores, &PyTuple_Type, &scalars)) {
+        return NULL;
+    }
+    if (players < 1 || players > 16 || me < 0 || me >= players || novels < 1 ||
+        PyTuple_GET_SIZE(offsets) != 2 * F_FIELDS) {
+        out_of_range("the layout");
+        return NULL;
+    }
+    Py_buffer buffer;
+    if (PyObject_GetBuffer(out, &buffer, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) != 0) {
+        return NULL;
+    }
+    Obs obs = {.data = (float *)buffer.buf, .size = buffer.len / (Py_ssize_t)sizeof(float),
+               .players = players, .me = me, .novels = novels, .novel_index = novel_index};
+    int status = 0;
+    if (buffer.itemsize != sizeof(float) || buffer.format == NULL || strcmp(buffer.format, "f") != 0) {
+        PyErr_SetString(PyExc_TypeError, "fill_public: out must be a contiguous float32 array");
+        status = -1;
+    }
+    for (int i = 0; i < F_FIELDS && status == 0; i++) {
+        long at, extent;
+        status = long_of(PyTuple_GET_ITEM(offsets, 2 * i), 0, obs.size, &at);
+        if (status == 0) {
+            status = long_of(PyTuple_GET_ITEM(offsets, 2 * i + 1), 0, obs.size - at, &extent);
+        }
+        obs.at[i] = at;
+        obs.extent[i] = extent;
+    }
+    if (status == 0) {
+        memset(obs.data, 0, (size_t)obs.size * sizeof(float));
+        status = put_cards(&obs, F_HAND, hand, 0);
+    }
+    if (status == 0 && pending != Py_None) {
+        status = put_cards(&obs, F_DRAWN, pending, 0);
+    }
+    if (status == 0) {
+        status = fill_discard(&obs, discard, face_down);
+    }
+    if (status == 0 && holders != Py_None) {
+        if (!PyDict_Check(holders)) {
+            status = out_of_range("the holders");
+        }
+        Py_ssize_t position = 0;
+        PyObject *key, *value;
+        while (status == 0 && PyDict_Next(holders, &position, &key, &value)) {
+            long card, holder;
+            status = long_of(key, 0, DECK_CARDS - 1, &card);
+            if (status == 0) {
+                status = long_of(value, 0, players - 1, &holder);
+            }
+            if (status == 0) {
+                status = put(&obs, F_KNOWN_HANDS, relative(&obs, holder) * DECK_CARDS + card, 1.0f);
+            }
+        }
+    }
+    if (status == 0 && flag != Py_None) {
+        long owner, index;
+        if (!PyTuple_Check(flag) || PyTuple_GET_SIZE(flag) != 2) {
+            status = out_of_range("the flag");
+        } else {
+            status = long_of(PyTuple_GET_ITEM(flag, 0), 0, players - 1, &owner);
+            if (status == 0) {
+                status = card_index_of(PyTuple_GET_ITEM(flag, 1), &index);
+            }
+            if (status == 0) {
+                status = put(&obs, F_FLAG_CARD, index, 1.0f);
+            }
+            if (status == 0) {
+                status = put(&obs, F_FLAG_OWNER, relative(&obs, owner), 1.0f);
+            }
+        }
+    }
+    if (status == 0) {
+        status = fill_tables(&obs, tables);
+    }
+    if (status == 0) {
+        status = fill_counts(&obs, supply, hand_sizes, scores);
+    }
+    if (status == 0) {
+        status = fill_scalars(&obs, scalars, discard, face_down);
+    }
+    PyBuffer_Release(&buffer);
+    if (status != 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* The kernels share static tables, so a call must not begin while another runs. Python
  * code can run inside one (a collection started by an allocation may run a finaliser), so
  * a call that finds the kernels in use says so with OverflowError: the caller counts in
@@ -1538,6 +1960,9 @@ static PyMethodDef methods[] = {
      "publish_counts(player, hand, tables, supply, plan): the publish segments of a position."},
     {"decode_publish", decode_publish, METH_VARARGS,
      "decode_publish(player, hand, tables, ranks, needs, index): a segment's index-th publish."},
+    {"fill_public", fill_public, METH_VARARGS,
+     "fill_public(out, fields, players, me, novels, novel_index, hand, pending, discard, "
+     "face_down, holders, flag, tables, supply, hand_sizes, scores, scalars): an observation."},
     {"payable_totals", payable_totals, METH_VARARGS,
      "payable_totals(pool, hand, own, limit, count, target, first): payable Total multisets."},
     {NULL, NULL, 0, NULL},

@@ -34,3 +34,22 @@ def decode_publish(
     needs: Sequence[int],
     index: int,
 ) -> tuple[tuple[Any, ...], list[tuple[int, str]], list[tuple[int, Any]]]: ...
+def fill_public(
+    out: Any,
+    fields: tuple[int, ...],
+    players: int,
+    me: int,
+    novels: int,
+    novel_index: dict[str, int],
+    hand: Sequence[Any],
+    pending: Sequence[Any] | None,
+    discard: Sequence[Any],
+    face_down: Sequence[int],
+    holders: dict[int, int] | None,
+    flag: tuple[int, Any] | None,
+    tables: Sequence[Sequence[Any]],
+    supply: Sequence[tuple[str, int]],
+    hand_sizes: Sequence[int],
+    scores: Sequence[int],
+    scalars: tuple[int, ...],
+) -> None: ...

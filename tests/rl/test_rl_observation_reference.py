@@ -8,6 +8,8 @@ reference builds every field from scratch, so any stale part shows.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -21,6 +23,7 @@ from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game, Phase
 from pastiche_core.rl import ActionSpace, Knowledge, MoveBuilder, ObservationEncoder
+from pastiche_core.rl import observation as observation_module
 from pastiche_core.rl.encoding import Stage
 from pastiche_core.view import PlayerView
 
@@ -110,6 +113,18 @@ def reference(
     return np.concatenate([part[field.name].reshape(-1) for field in encoder.fields])
 
 
+@contextmanager
+def python_encoder(python: bool) -> Iterator[None]:
+    """Encode with the pure-Python twin of the compiled encoder while inside (if ``python``)."""
+    kept = observation_module._fill_public
+    if python:
+        observation_module._fill_public = None
+    try:
+        yield
+    finally:
+        observation_module._fill_public = kept
+
+
 def _walk(players: int, seed: int, catalogue: Catalogue | None = None) -> int:
     """Play a game by random atomic actions, checking every observer at every step."""
     game = Game(players=players, seed=seed, catalogue=catalogue)
@@ -140,10 +155,16 @@ def _walk(players: int, seed: int, catalogue: Catalogue | None = None) -> int:
 
 
 @settings(max_examples=examples(6), deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]))
-def test_every_observation_along_a_game_is_the_references(seed: int, players: int) -> None:
-    assert _walk(players, seed) > 100
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]), python=st.booleans())
+def test_every_observation_along_a_game_is_the_references(
+    seed: int, players: int, python: bool
+) -> None:
+    """Both encoders, the compiled one (when built) and its Python twin."""
+    with python_encoder(python):
+        assert _walk(players, seed) > 100
 
 
-def test_the_reference_holds_with_another_catalogue() -> None:
-    assert _walk(4, 11, MINI) > 100
+@pytest.mark.parametrize("python", [False, True])
+def test_the_reference_holds_with_another_catalogue(python: bool) -> None:
+    with python_encoder(python):
+        assert _walk(4, 11, MINI) > 100

@@ -228,13 +228,14 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return cached
         seat = self.possible_agents.index(agent)
         builder = self._builder
-        mask = np.zeros(self.space.size, dtype=np.int8)
         knowledge = self._knowledge[seat]
+        mask: npt.NDArray[np.int8]
         if seat == builder.view.player and not self.game.is_over:
             view = builder.view
-            mask[builder.legal_actions()] = 1
+            mask = np.frombuffer(builder.mask(), dtype=np.int8)  # writable: it owns the bytes
             vector = self.encoder.encode(view, builder, knowledge=knowledge)
         else:
+            mask = np.zeros(self.space.size, dtype=np.int8)
             vector = self.encoder.encode(self.game.view(seat, history=False), knowledge=knowledge)
         observation: Observation = {"observation": vector, "action_mask": mask}
         self._cache[agent] = observation

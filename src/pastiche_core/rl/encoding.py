@@ -744,10 +744,15 @@ class MoveBuilder:
         >>> len(builder.legal_actions())
         4
         """
-        if self._legal is None:
-            self._legal = self._compute_legal()
-            self._legal_set = frozenset(self._legal)
-        return list(self._legal)
+        return list(self._actions())
+
+    def _actions(self) -> list[int]:
+        """The legal actions, computed once per step (the caller must not change the list)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+            self._legal_set = frozenset(legal)
+        return legal
 
     def _compute_legal(self) -> list[int]:
         view = self.view
@@ -780,7 +785,7 @@ class MoveBuilder:
         (357, 4)
         """
         out = bytearray(self.space.size)
-        for action in self.legal_actions():
+        for action in self._actions():
             out[action] = 1
         return out
 
@@ -981,8 +986,7 @@ class MoveBuilder:
             index = _as_index(action, self.space.size)
         except (TypeError, ValueError):
             return False
-        if self._legal is None:
-            self.legal_actions()
+        self._actions()
         return index in self._legal_set
 
     def push(self, action: SupportsIndex) -> Move | None:

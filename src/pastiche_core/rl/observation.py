@@ -83,8 +83,12 @@ from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
+from ..movegen import _speedups
 from .encoding import MoveBuilder, Stage
 from .knowledge import Knowledge
+
+_fill_public = getattr(_speedups, "fill_public", None)
+"""The compiled twin of :meth:`ObservationEncoder._public_py`, when built."""
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -94,6 +98,34 @@ __all__ = ["Field", "ObservationEncoder"]
 _CARDS = len(DECK)
 _PHASES = (Phase.KEEP, Phase.ACTION, Phase.CHOOSE, Phase.FLAG, Phase.OVER)
 _PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
+# The fields the compiled encoder writes, in the order of its offsets.
+_COMPILED_FIELDS = (
+    "hand",
+    "drawn",
+    "discard_top",
+    "discard_face_up",
+    "discard_own",
+    "flag_card",
+    "published",
+    "masterpieces",
+    "known_hands",
+    "novel_cards",
+    "held_published",
+    "held_masterpiece",
+    "supply",
+    "hand_sizes",
+    "scores",
+    "piles",
+    "phase",
+    "to_move",
+    "current",
+    "seat",
+    "passes",
+    "countdown",
+    "trigger",
+    "flag_owner",
+    "flag_lost",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +169,7 @@ class ObservationEncoder:
         "_at",
         "_last",
         "_novel_index",
+        "_offsets",
         "catalogue",
         "fields",
         "high",
@@ -204,6 +237,12 @@ class ObservationEncoder:
         self.size = offset
         """The length of the observation vector (1471 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
+        # (offset, size) of each field the compiled encoder writes, in its order.
+        self._offsets = tuple(
+            value
+            for field in (self.field(name) for name in _COMPILED_FIELDS)
+            for value in (field.offset, field.size)
+        )
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
         # The last view encoded (with its knowledge) and its vector without the
         # decision in progress: a decision of several actions re-encodes the same
@@ -312,11 +351,13 @@ class ObservationEncoder:
         else:
             out[:] = base
         at = self._at
+        stage_at = at["stage"]
         if builder is None or builder.view.player != view.player or not builder.stage:
-            out[at["stage"]] = 1.0
+            out[stage_at] = 1.0
             return out
+        # A handful of values: single writes cost less than an index array.
         stage, played, cited, gifts, discards = builder._progress()
-        ones = [at["stage"] + int(stage)]
+        out[stage_at + int(stage)] = 1.0
         for name, cards in (
             ("building_played", played),
             ("building_cited", cited),
@@ -325,10 +366,10 @@ class ObservationEncoder:
         ):
             if cards:
                 start = at[name]
-                ones += [start + index for index in cards]
+                for index in cards:
+                    out[start + index] = 1.0
         if builder.novel is not None:
-            ones.append(at["building_novel"] + self._novel_index[builder.novel])
-        out[ones] = 1.0
+            out[at["building_novel"] + self._novel_index[builder.novel]] = 1.0
         if stage is Stage.GIFTS:
             n, me = self.players, view.player
             for owner, count in builder.owed:
@@ -336,7 +377,52 @@ class ObservationEncoder:
         return out
 
     def _public(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
-        """The vector of everything but the decision in progress."""
+        """The vector of everything but the decision in progress (compiled when built)."""
+        fill = _fill_public
+        if fill is not None:
+            out = np.empty(self.size, dtype=np.float32)
+            flag = view.flag
+            phase = view.phase
+            over = phase is Phase.OVER
+            turns_left = view.turns_left
+            trigger = view.trigger
+            try:
+                fill(
+                    out,
+                    self._offsets,
+                    self.players,
+                    view.player,
+                    len(self.novels),
+                    self._novel_index,
+                    view.hand,
+                    view.pending,
+                    view.discard,
+                    view.face_down,
+                    None if knowledge is None else knowledge.holders,
+                    flag,
+                    view.tables,
+                    view.supply,
+                    view.hand_sizes,
+                    view.scores,
+                    (
+                        _PHASE_INDEX[phase],
+                        -1 if over else view.to_move,
+                        -1 if over else view.current,
+                        -1 if turns_left is None else turns_left,
+                        -1 if trigger is None else trigger,
+                        int(trigger is not None and flag is None and phase is not Phase.FLAG),
+                        view.deck_size,
+                        view.passes,
+                    ),
+                )
+            except OverflowError:
+                pass  # beyond the kernel's ranges: the Python encoder answers
+            else:
+                return out
+        return self._public_py(view, knowledge)
+
+    def _public_py(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
+        """:meth:`_public` in Python: the reference of the compiled ``fill_public``."""
         out = np.zeros(self.size, dtype=np.float32)
         at = self._at
         n = self.players
