@@ -39,11 +39,14 @@ raw_env = PasticheEnv
 
 
 class OrderEnforcing(OrderEnforcingWrapper[str, Observation, int]):  # type: ignore[misc]
-    """PettingZoo's order-enforcing wrapper with a direct ``last()``.
+    """PettingZoo's order-enforcing wrapper with direct ``last()``, ``step()``, ``agents``
+    and ``agent_selection``.
 
-    The inherited ``last()`` reads five attributes through the wrapper's
-    attribute forwarding, which costs as much as a step of a small game; this
-    one asks the environment once (and still refuses before ``reset``).
+    The inherited ones go through the wrapper's attribute forwarding (two
+    ``__getattr__`` calls per attribute; ``last()`` reads five), which costs
+    as much as a step of a small game; these ask the environment directly and
+    keep the wrapper's checks: they refuse before ``reset`` and warn on a step
+    after the game.
 
     >>> wrapped = OrderEnforcing(PasticheEnv(players=3))
     >>> wrapped.last()
@@ -51,6 +54,29 @@ class OrderEnforcing(OrderEnforcingWrapper[str, Observation, int]):  # type: ign
     ...
     AttributeError: agent_selection cannot be accessed before reset
     """
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents still in the episode (the environment's list)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act now."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for :attr:`agent_selection` (the wrapper's checks first)."""
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         """The observation, reward, termination, truncation and info of the agent to move."""

@@ -166,3 +166,26 @@ def test_render_shows_a_decision_in_progress() -> None:
     text = game_env.render()
     assert text is not None
     assert "building: <MoveBuilder player 4, discarding" in text
+
+
+def test_the_wrapper_keeps_its_order_checks(caplog: pytest.LogCaptureFixture) -> None:
+    """The direct agents, agent_selection and step refuse and warn as PettingZoo's do."""
+    game_env = env(players=3)
+    for name in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(game_env, name)
+    with pytest.raises(AssertionError, match="reset"):
+        game_env.step(0)
+    game_env.reset(seed=4)
+    assert game_env.agents == game_env.unwrapped.agents
+    assert game_env.agent_selection == game_env.unwrapped.agent_selection
+    rng = random.Random(4)
+    for _agent in game_env.agent_iter():
+        observation, _, terminated, truncated, _ = game_env.last()
+        if terminated or truncated:
+            game_env.step(None)
+            continue
+        game_env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert game_env.agents == []
+    game_env.step(None)
+    assert "after all agents are terminated" in caplog.text

@@ -85,6 +85,7 @@ from ..moves import (
 from ..patterns import Total
 
 if TYPE_CHECKING:
+    from ..table import TableNovel
     from ..view import PlayerView
 
 __all__ = ["ActionSpace", "MoveBuilder", "Stage"]
@@ -310,6 +311,38 @@ def _as_index(value: object, size: int) -> int:
     return index
 
 
+class _Seat:
+    """What the start of a decision reads of one seat's table: its novels' cards by
+    Novel id (for the move counter) and the cards that can be read (R11)."""
+
+    __slots__ = ("cards", "reads", "table")
+
+    def __init__(self, owner: int, table: tuple[TableNovel, ...]) -> None:
+        self.table = table
+        self.cards = {novel.novel: novel.cards for novel in table}
+        self.reads = {
+            card.index: (owner, novel.novel)
+            for novel in table
+            if len(novel.cards) >= 2
+            for card in novel.cards
+        }
+
+
+_SEATS: dict[tuple[int, int], _Seat] = {}
+
+
+def _seat(owner: int, table: tuple[TableNovel, ...]) -> _Seat:
+    """``owner``'s :class:`_Seat`, made once per table: a game hands out the same table
+    tuple until that table changes."""
+    key = (owner, id(table))
+    seat = _SEATS.get(key)
+    if seat is None or seat.table is not table:  # it holds its table: the id stays unique
+        if len(_SEATS) > 4096:
+            _SEATS.clear()
+        seat = _SEATS[key] = _Seat(owner, table)
+    return seat
+
+
 class _Table:
     """What the masks need from a view, by rank and by card index.
 
@@ -334,7 +367,6 @@ class _Table:
         "payable",
         "player",
         "pool",
-        "published",
     )
 
     def __init__(self, view: PlayerView) -> None:
@@ -349,7 +381,6 @@ class _Table:
         own = [0] * _RANKS
         oth = [0] * _RANKS
         self.mps: dict[int, tuple[int, str]] = {}  # Masterpiece card -> (owner, Novel id)
-        self.published: dict[int, tuple[int, str]] = {}  # card under a Published novel
         self.held: set[str] = set()
         for seat_table in view.tables:
             for novel in seat_table:
@@ -364,10 +395,6 @@ class _Table:
                         own[_RANK[index]] += 1
                     else:
                         oth[_RANK[index]] += 1
-                else:
-                    where = (owner, novel.novel)
-                    for card in cards:
-                        self.published[card.index] = where
         self.h = h
         self.own = own
         self.oth = oth
@@ -594,6 +621,7 @@ class MoveBuilder:
         "_novel_mask",
         "_owed",
         "_partial",
+        "_reads",
         "_stage",
         "_table",
         "space",
@@ -612,6 +640,7 @@ class MoveBuilder:
         """The view of the player to move, whose decision is being built."""
         self._stage = Stage.START
         self._table: _Table | None = None
+        self._reads: dict[int, tuple[int, str]] | None = None
         self._novel_mask: list[int] | None = None
         self._novel: NovelSpec | None = None
         self._combos: list[tuple[int, ...]] = []
@@ -711,6 +740,7 @@ class MoveBuilder:
         twin = MoveBuilder(self.space, self.view)
         twin._stage = self._stage
         twin._table = self._table  # read-only once built
+        twin._reads = self._reads
         twin._novel_mask = self._novel_mask
         twin._novel = self._novel
         twin._combos = self._combos  # replaced, never changed in place
@@ -803,37 +833,49 @@ class MoveBuilder:
             actions.append(ActionSpace.DRAW)
         if discard:
             actions.append(ActionSpace.TAKE)
-        table = self._table_now()
-        if not can_write and not table.published:
+        reads = self._readable()
+        if not can_write and not reads:
             actions.append(ActionSpace.PASS)
-        if table.published:
+        if reads:
             base = self.space.read(DECK[0])
-            actions.extend(base + index for index in sorted(table.published))
+            actions.extend(base + index for index in sorted(reads))
         base = self.space.novel(self.space.novels[0])
         actions.extend(base + index for index in self._publishable())
         return actions
+
+    def _readable(self) -> dict[int, tuple[int, str]]:
+        """The cards under Published novels, each with its (owner, Novel id) (R11)."""
+        reads = self._reads
+        if reads is None:
+            reads = {}
+            for owner, table in enumerate(self.view.tables):
+                seat = _seat(owner, table)
+                if seat.reads:
+                    reads.update(seat.reads)
+            self._reads = reads
+        return reads
 
     def _publishable(self) -> list[int]:
         """Indexes (in :attr:`ActionSpace.novels`) of the Novels with a legal publish."""
         if self._novel_mask is not None:
             return self._novel_mask
-        table = self._table_now()
         found: list[int] = []
         view = self.view
-        if table.limit:
+        if view.hand:
             supply = dict(view.supply)
             # The compiled move counter answers every Novel at once (the same rules).
             novels = publishable_novels(
                 view.player,
                 set(view.hand),
-                [{novel.novel: novel.cards for novel in seat} for seat in view.tables],
-                {spec.id: supply.get(spec.id, 0) for spec in view.catalogue.publishable},
+                [_seat(owner, table).cards for owner, table in enumerate(view.tables)],
+                supply,
                 view.catalogue,
             )
             if novels is not None:
                 found = [i for i, spec in enumerate(self.space.novel_specs) if spec.id in novels]
                 self._novel_mask = found
                 return found
+            table = self._table_now()
             own_total = sum(table.own)
             for index, spec in enumerate(self.space.novel_specs):
                 pattern = spec.pattern
@@ -1030,7 +1072,7 @@ class MoveBuilder:
             return TakeFlag(argument)
         if kind == "read":
             assert isinstance(argument, Card)
-            return Read(NovelRef(*self._table_now().published[argument.index]), argument)
+            return Read(NovelRef(*self._readable()[argument.index]), argument)
         if kind == "discard":
             assert isinstance(argument, Card)
             self._discards.append(argument.index)
