@@ -8,6 +8,7 @@ player's view; changing anything visible must.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -288,3 +289,28 @@ def test_r16_the_public_history_follows_undo_copies_and_replaced_histories() -> 
     game.history[-1:] = []
     game._undo = game._undo[: len(game.history)]
     assert game.view(0).history == expected(game, 0)
+
+
+def test_every_field_of_the_view_is_the_games() -> None:
+    """The view sets its fields directly: each must hold what the game says (R16)."""
+    for game in position_pool():
+        for player in range(game.players):
+            view = game.view(player)
+            assert (view.player, view.players, view.phase) == (player, game.players, game.phase)
+            assert (view.to_move, view.current, view.turn) == (
+                game.to_move,
+                game.current,
+                game.turn,
+            )
+            assert view.hand == game.hand(player)
+            assert view.hand_sizes == tuple(len(game.hand(p)) for p in range(game.players))
+            assert view.deck_size == game.deck_size
+            assert len(view.discard) == len(game.discard)
+            assert view.tables == tuple(game.table(p) for p in range(game.players))
+            assert view.supply == tuple(game.supply.items())
+            assert (view.flag, view.passes, view.trigger) == (game.flag, game.passes, game.trigger)
+            assert (view.turns_left, view.end_reason) == (game.turns_left, game.end_reason)
+            assert view.scores == game.scores()
+            assert view.catalogue is game.catalogue
+            assert len(view.history) == len(game.history)
+            assert game.view(player, history=False) == dataclasses.replace(view, history=())

@@ -9,6 +9,8 @@
  *   segment_count   = movegen._gift_count_of over movegen._rank_table (R4, R5)
  *   payable_totals  = the multisets PayableTotals._walk finds (R4, R5)
  *   fill_public     = rl.observation.ObservationEncoder._public_py: an observation vector
+ *   publish_table, cards_mask, feasible_combos = rl.encoding's _Table, _cards_mask_py and
+ *                     _feasible: the masks of a publish built card by card
  *
  * They work on 64-bit integers. When a count would not fit, or a position is
  * larger than the fixed tables below, they raise OverflowError and the caller
@@ -732,6 +734,7 @@ typedef struct {
     signed char table_at[14][CACHED_NEEDS];
     int tables_made;
     int first;       /* only whether each Novel has a publish: its first multiset */
+    int as_combos;   /* each multiset as 14 bytes of cards per rank, without its count */
     int novel_done;  /* set when `first` and the current Novel has one */
     HandCard *cards; /* the hand's cards, when the caller asked for them (to decode) */
     int card_count;
@@ -815,6 +818,17 @@ static int add_group(Position *pos, const int *ranks, const int *needs, int widt
     }
     if (too_big || !count) {
         return 0;
+    }
+    if (pos->as_combos) {
+        char combo[14] = {0};
+        for (int i = 0; i < width; i++) {
+            combo[ranks[i]] = (char)needs[i]; /* ranks 1-13, needs at most a rank's cards */
+        }
+        PyObject *bytes = PyBytes_FromStringAndSize(combo, 14);
+        int failed = bytes == NULL ? -1 : PyList_Append(pos->out, bytes);
+        Py_XDECREF(bytes);
+        pos->novel_done = pos->first;
+        return failed;
     }
     PyObject *ranks_tuple = int_tuple(ranks, width);
     PyObject *needs_tuple = ranks_tuple ? int_tuple(needs, width) : NULL;
@@ -1045,10 +1059,10 @@ static Walk totals_walk; /* its store grows as needed and is kept */
 /* publish_counts(player, hand, tables, supply, plan, first=False): movegen.publish_segments;
  * with `first`, only each Novel's first multiset with a publish (whether it has one). */
 static PyObject *publish_counts_impl(PyObject *args) {
-    int player, first = 0;
+    int player, first = 0, as_combos = 0;
     PyObject *hand, *tables, *supply, *plan;
-    if (!PyArg_ParseTuple(args, "iOO!O!O!|p", &player, &hand, &PyList_Type, &tables, &PyDict_Type,
-                          &supply, &PyList_Type, &plan, &first)) {
+    if (!PyArg_ParseTuple(args, "iOO!O!O!|pp", &player, &hand, &PyList_Type, &tables,
+                          &PyDict_Type, &supply, &PyList_Type, &plan, &first, &as_combos)) {
         return NULL;
     }
     if (!PyAnySet_Check(hand)) {
@@ -1066,6 +1080,7 @@ static PyObject *publish_counts_impl(PyObject *args) {
     }
     pos.out = out;
     pos.first = first;
+    pos.as_combos = as_combos;
     PyObject *held = PyList_GET_ITEM(tables, player);
     /* Every cited Masterpiece of another player costs a gift card, so a publish uses at
      * most the whole hand plus the player's own Masterpieces (R4, R5). */
@@ -1930,6 +1945,403 @@ static PyObject *fill_public(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------------------------------------
+ * The publish being built, card by card (rl.encoding.MoveBuilder): publish_table packs
+ * what its masks read (encoding._Table with its detail), cards_mask is the twin of
+ * MoveBuilder._cards_mask_py and feasible_combos of the filter of _choose_card_py
+ * (encoding._feasible). A rank multiset (a "combo") is 14 bytes: cards per rank 1-13.
+ * No static tables: no guard needed.
+ */
+#define TB_RANK 0                      /* the rank of each card present, by card index */
+#define TB_H (TB_RANK + DECK_CARDS)    /* hand cards per rank */
+#define TB_OWN (TB_H + 14)             /* own Masterpieces per rank */
+#define TB_OTH (TB_OWN + 14)           /* other players' Masterpieces per rank */
+#define TB_ABOVE_HAND (TB_OTH + 14)    /* per hand card: later hand cards of its rank */
+#define TB_ABOVE_OWN (TB_ABOVE_HAND + DECK_CARDS) /* per Masterpiece: later own ones */
+#define TB_ABOVE_OTH (TB_ABOVE_OWN + DECK_CARDS)  /* per Masterpiece: later others' ones */
+#define TB_KIND (TB_ABOVE_OTH + DECK_CARDS)       /* 0 absent, 1 hand, 2 own, 3 another's */
+#define TB_LIMIT (TB_KIND + DECK_CARDS)           /* hand size */
+#define TB_SIZE (TB_LIMIT + 1)
+#define COMBO 14
+#define KIND_HAND 1
+#define KIND_OWN 2
+#define KIND_OTHER 3
+#define PLAY 0
+#define CITE 1
+
+static PyObject *rank_attr;
+
+static int card_rank_index(PyObject *card, long *rank, long *index) {
+    if (rank_attr == NULL && (rank_attr = PyUnicode_InternFromString("rank")) == NULL) {
+        return -1;
+    }
+    PyObject *value = PyObject_GetAttr(card, rank_attr);
+    if (value == NULL) {
+        return -1;
+    }
+    int status = long_of(value, 1, 13, rank);
+    Py_DECREF(value);
+    return status == 0 ? card_index_of(card, index) : -1;
+}
+
+static PyObject *publish_table(PyObject *Py_UNUSED(self), PyObject *args) {
+    long player;
+    PyObject *hand, *tables;
+    if (!PyArg_ParseTuple(args, "lOO!:publish_table", &player, &hand, &PyList_Type, &tables)) {
+        return NULL;
+    }
+    unsigned char t[TB_SIZE];
+    memset(t, 0, sizeof t);
+    PyObject *cards = PySequence_Fast(hand, "publish_table: the hand must be a collection");
+    if (cards == NULL) {
+        return NULL;
+    }
+    int status = 0;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(cards);
+    if (size >= DECK_CARDS + 1) {
+        status = out_of_range("the hand");
+    }
+    for (Py_ssize_t i = 0; i < size && status == 0; i++) {
+        long rank, index;
+        status = card_rank_index(PySequence_Fast_GET_ITEM(cards, i), &rank, &index);
+        if (status == 0 && t[TB_KIND + index]) {
+            status = out_of_range("a card seen twice");
+        }
+        if (status == 0) {
+            t[TB_RANK + index] = (unsigned char)rank;
+            t[TB_KIND + index] = KIND_HAND;
+            t[TB_H + rank]++;
+        }
+    }
+    Py_DECREF(cards);
+    t[TB_LIMIT] = (unsigned char)size;
+    Py_ssize_t owners = PyList_GET_SIZE(tables);
+    if (status == 0 && (player < 0 || player >= owners)) {
+        status = out_of_range("the player");
+    }
+    for (Py_ssize_t owner = 0; owner < owners && status == 0; owner++) {
+        PyObject *table = PyList_GET_ITEM(tables, owner);
+        if (!PyDict_Check(table)) {
+            PyErr_SetString(PyExc_TypeError, "publish_table: a table must be a dict");
+            status = -1;
+            break;
+        }
+        Py_ssize_t at = 0;
+        PyObject *key, *held;
+        while (status == 0 && PyDict_Next(table, &at, &key, &held)) {
+            if (!PyTuple_Check(held) || PyTuple_GET_SIZE(held) != 1) {
+                continue; /* a Published novel: not cited (R4) */
+            }
+            long rank, index;
+            status = card_rank_index(PyTuple_GET_ITEM(held, 0), &rank, &index);
+            if (status == 0 && t[TB_KIND + index]) {
+                status = out_of_range("a card seen twice");
+            }
+            if (status == 0) {
+                int mine = owner == player;
+                t[TB_RANK + index] = (unsigned char)rank;
+                t[TB_KIND + index] = mine ? KIND_OWN : KIND_OTHER;
+                t[(mine ? TB_OWN : TB_OTH) + rank]++;
+            }
+        }
+    }
+    if (status != 0) {
+        return NULL;
+    }
+    /* Later cards of the same rank, by card index (the canonical order within a rank). */
+    for (int index = 0; index < DECK_CARDS; index++) {
+        int kind = t[TB_KIND + index];
+        if (!kind) {
+            continue;
+        }
+        int hand_after = 0, own_after = 0, other_after = 0;
+        for (int later = index + 1; later < DECK_CARDS; later++) {
+            if (t[TB_KIND + later] && t[TB_RANK + later] == t[TB_RANK + index]) {
+                int other = t[TB_KIND + later];
+                hand_after += other == KIND_HAND;
+                own_after += other == KIND_OWN;
+                other_after += other == KIND_OTHER;
+            }
+        }
+        if (kind == KIND_HAND) {
+            t[TB_ABOVE_HAND + index] = (unsigned char)hand_after;
+        } else {
+            t[TB_ABOVE_OWN + index] = (unsigned char)own_after;
+            t[TB_ABOVE_OTH + index] = (unsigned char)other_after;
+        }
+    }
+    return PyBytes_FromStringAndSize((const char *)t, TB_SIZE);
+}
+
+typedef struct {
+    const unsigned char *t;
+    int chosen[COMBO];
+    long last_rank, last_kind, last_card, played, owed;
+} Partial;
+
+/* The table, the chosen counts and the last card's key, checked. */
+static int read_partial(Partial *p, PyObject *blob, PyObject *chosen) {
+    if (!PyBytes_Check(blob) || PyBytes_GET_SIZE(blob) != TB_SIZE) {
+        PyErr_SetString(PyExc_TypeError, "expected a table of publish_table");
+        return -1;
+    }
+    p->t = (const unsigned char *)PyBytes_AS_STRING(blob);
+    PyObject *fast = PySequence_Fast(chosen, "the chosen counts must be a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    int status = 0;
+    if (PySequence_Fast_GET_SIZE(fast) != COMBO) {
+        status = out_of_range("the chosen counts");
+    }
+    for (int r = 0; r < COMBO && status == 0; r++) {
+        long value;
+        status = long_of(PySequence_Fast_GET_ITEM(fast, r), 0, DECK_CARDS, &value);
+        p->chosen[r] = (int)value;
+    }
+    Py_DECREF(fast);
+    if (status == 0 && (p->last_rank < 0 || p->last_rank > 13 || p->last_kind < PLAY ||
+                        p->last_kind > CITE || p->last_card < -1 ||
+                        p->last_card >= DECK_CARDS || p->played < 0 || p->owed < 0)) {
+        status = out_of_range("the last card");
+    }
+    return status;
+}
+
+static const unsigned char *combo_of(PyObject *combo) {
+    if (!PyBytes_Check(combo) || PyBytes_GET_SIZE(combo) != COMBO) {
+        PyErr_SetString(PyExc_TypeError, "a rank multiset must be 14 bytes");
+        return NULL;
+    }
+    return (const unsigned char *)PyBytes_AS_STRING(combo);
+}
+
+/* encoding._fits */
+static int fits(long need, long hand, long mine, long others, long cost, int any_hand, int excess,
+                int played, long limit) {
+    if (need > hand + mine + others) {
+        return 0;
+    }
+    if (need > mine) {
+        cost += need - mine;
+        if (hand) {
+            excess = 1;
+        }
+    }
+    if (need && hand) {
+        any_hand = 1;
+    }
+    if (!played) {
+        if (!any_hand) {
+            return 0;
+        }
+        if (!excess) {
+            cost += 1;
+        }
+    }
+    return cost <= limit;
+}
+
+/* encoding._feasible */
+static int feasible(const Partial *p, const unsigned char *combo) {
+    const unsigned char *t = p->t;
+    long limit = t[TB_LIMIT];
+    long cost = p->played + p->owed;
+    int excess_from_hand = 0, any_from_hand = 0;
+    for (int rank = 1; rank < COMBO; rank++) {
+        long need = (long)combo[rank] - p->chosen[rank];
+        if (need < 0) {
+            return 0;
+        }
+        if (rank < p->last_rank) {
+            if (need) {
+                return 0;
+            }
+            continue;
+        }
+        if (!need) {
+            continue;
+        }
+        long hand, mine, others;
+        if (rank == p->last_rank) {
+            if (p->last_kind == PLAY) {
+                hand = p->last_card >= 0 ? t[TB_ABOVE_HAND + p->last_card] : 0;
+                mine = t[TB_OWN + rank];
+                others = t[TB_OTH + rank];
+            } else {
+                hand = 0;
+                mine = p->last_card >= 0 ? t[TB_ABOVE_OWN + p->last_card] : 0;
+                others = p->last_card >= 0 ? t[TB_ABOVE_OTH + p->last_card] : 0;
+            }
+        } else {
+            hand = t[TB_H + rank];
+            mine = t[TB_OWN + rank];
+            others = t[TB_OTH + rank];
+        }
+        if (need > hand + mine + others) {
+            return 0;
+        }
+        if (need > mine) {
+            cost += need - mine;
+            if (hand) {
+                excess_from_hand = 1;
+            }
+        }
+        if (hand) {
+            any_from_hand = 1;
+        }
+    }
+    if (!p->played) {
+        if (!any_from_hand) {
+            return 0;
+        }
+        if (!excess_from_hand) {
+            cost += 1;
+        }
+    }
+    return cost <= limit;
+}
+
+static int append_long(PyObject *list, long value) {
+    PyObject *item = PyLong_FromLong(value);
+    if (item == NULL) {
+        return -1;
+    }
+    int status = PyList_Append(list, item);
+    Py_DECREF(item);
+    return status;
+}
+
+static int parse_partial(PyObject *args, const char *format, PyObject **blob, PyObject **combos,
+                         Partial *p, long *extra) {
+    PyObject *chosen;
+    if (!PyArg_ParseTuple(args, format, blob, &PyList_Type, combos, &chosen, &p->last_rank,
+                          &p->last_kind, &p->last_card, &p->played, &p->owed, &extra[0],
+                          &extra[1], &extra[2])) {
+        return -1;
+    }
+    return read_partial(p, *blob, chosen);
+}
+
+static PyObject *feasible_combos(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *blob, *combos;
+    Partial p;
+    long unused[3];
+    if (parse_partial(args, "OO!Olllll|lll:feasible_combos", &blob, &combos, &p, unused) != 0) {
+        return NULL;
+    }
+    PyObject *kept = PyList_New(0);
+    if (kept == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(combos); i++) {
+        PyObject *item = PyList_GET_ITEM(combos, i);
+        const unsigned char *combo = combo_of(item);
+        if (combo == NULL || (feasible(&p, combo) && PyList_Append(kept, item) != 0)) {
+            Py_DECREF(kept);
+            return NULL;
+        }
+    }
+    return kept;
+}
+
+static PyObject *cards_mask(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *blob, *combos;
+    Partial p;
+    long bases[3] = {0, 0, 0}; /* confirm action, first play action, first cite action */
+    if (parse_partial(args, "OO!Ollllllll:cards_mask", &blob, &combos, &p, bases) != 0) {
+        return NULL;
+    }
+    const unsigned char *t = p.t;
+    long limit = t[TB_LIMIT];
+    long base_cost = p.played + p.owed;
+    char plays[DECK_CARDS] = {0}, cites[DECK_CARDS] = {0};
+    int confirm = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(combos); i++) {
+        const unsigned char *combo = combo_of(PyList_GET_ITEM(combos, i));
+        if (combo == NULL) {
+            return NULL;
+        }
+        int low = 0;
+        for (int rank = p.last_rank > 1 ? (int)p.last_rank : 1; rank < COMBO; rank++) {
+            if (combo[rank] > p.chosen[rank]) {
+                low = rank;
+                break;
+            }
+        }
+        if (!low) {
+            confirm = confirm || (p.played > 0 && base_cost <= limit);
+            continue;
+        }
+        long cost = base_cost;
+        int any_hand = 0, excess = 0, blocked = 0;
+        for (int rank = low + 1; rank < COMBO; rank++) {
+            long need = (long)combo[rank] - p.chosen[rank];
+            if (!need) {
+                continue;
+            }
+            long hand = t[TB_H + rank], mine = t[TB_OWN + rank];
+            if (need > hand + mine + t[TB_OTH + rank]) {
+                blocked = 1;
+                break;
+            }
+            if (need > mine) {
+                cost += need - mine;
+                if (hand) {
+                    excess = 1;
+                }
+            }
+            if (hand) {
+                any_hand = 1;
+            }
+        }
+        if (blocked) {
+            continue;
+        }
+        long need = (long)combo[low] - p.chosen[low] - 1; /* still short after the pick */
+        if (p.last_rank < low || p.last_kind == PLAY) {
+            long skip = p.last_rank == low ? p.last_card : -1;
+            for (int index = (int)skip + 1; index < DECK_CARDS; index++) {
+                if (t[TB_KIND + index] == KIND_HAND && t[TB_RANK + index] == low &&
+                    !plays[index] &&
+                    fits(need, t[TB_ABOVE_HAND + index], t[TB_OWN + low], t[TB_OTH + low],
+                         cost + 1, any_hand, excess, 1, limit)) {
+                    plays[index] = 1;
+                }
+            }
+        }
+        long skip = p.last_rank == low && p.last_kind == CITE ? p.last_card : -1;
+        for (int index = (int)skip + 1; index < DECK_CARDS; index++) {
+            int kind = t[TB_KIND + index];
+            if ((kind == KIND_OWN || kind == KIND_OTHER) && t[TB_RANK + index] == low &&
+                !cites[index] &&
+                fits(need, 0, t[TB_ABOVE_OWN + index], t[TB_ABOVE_OTH + index],
+                     cost + (kind == KIND_OWN ? 0 : 1), any_hand, excess, p.played > 0, limit)) {
+                cites[index] = 1;
+            }
+        }
+    }
+    PyObject *actions = PyList_New(0);
+    if (actions == NULL) {
+        return NULL;
+    }
+    if (confirm && append_long(actions, bases[0]) != 0) {
+        Py_DECREF(actions);
+        return NULL;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const char *picked = pass == 0 ? plays : cites;
+        long base = bases[1 + pass];
+        for (int index = 0; index < DECK_CARDS; index++) {
+            if (picked[index] && append_long(actions, base + index) != 0) {
+                Py_DECREF(actions);
+                return NULL;
+            }
+        }
+    }
+    return actions;
+}
+
 /* The kernels share static tables, so a call must not begin while another runs. Python
  * code can run inside one (a collection started by an allocation may run a finaliser), so
  * a call that finds the kernels in use says so with OverflowError: the caller counts in
@@ -1957,12 +2369,21 @@ static PyMethodDef methods[] = {
     {"segment_count", segment_count, METH_VARARGS,
      "segment_count(ranks, needs, hand, marked, limit): a segment's moves, its tables made here."},
     {"publish_counts", publish_counts, METH_VARARGS,
-     "publish_counts(player, hand, tables, supply, plan): the publish segments of a position."},
+     "publish_counts(player, hand, tables, supply, plan, first=False, combos=False): the "
+     "publish segments of a position (only each Novel's first; as rank multisets of 14 bytes)."},
     {"decode_publish", decode_publish, METH_VARARGS,
      "decode_publish(player, hand, tables, ranks, needs, index): a segment's index-th publish."},
     {"fill_public", fill_public, METH_VARARGS,
      "fill_public(out, fields, players, me, novels, novel_index, hand, pending, discard, "
      "face_down, holders, flag, tables, supply, hand_sizes, scores, scalars): an observation."},
+    {"publish_table", publish_table, METH_VARARGS,
+     "publish_table(player, hand, tables): what the masks of a publish being built read."},
+    {"feasible_combos", feasible_combos, METH_VARARGS,
+     "feasible_combos(table, combos, chosen, last_rank, last_kind, last_card, played, owed): "
+     "the rank multisets a partial publish can still complete."},
+    {"cards_mask", cards_mask, METH_VARARGS,
+     "cards_mask(table, combos, chosen, last_rank, last_kind, last_card, played, owed, "
+     "confirm, play, cite): the legal plays, cites and confirm of a partial publish."},
     {"payable_totals", payable_totals, METH_VARARGS,
      "payable_totals(pool, hand, own, limit, count, target, first): payable Total multisets."},
     {NULL, NULL, 0, NULL},

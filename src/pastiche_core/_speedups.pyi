@@ -25,7 +25,8 @@ def publish_counts(
     supply: dict[str, int],
     plan: list[tuple[str, int, int, int, int]],
     first: bool = False,
-) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
+    combos: bool = False,
+) -> list[Any]: ...
 def decode_publish(
     player: int,
     hand: set[Any],
@@ -53,3 +54,29 @@ def fill_public(
     scores: Sequence[int],
     scalars: tuple[int, ...],
 ) -> None: ...
+def publish_table(
+    player: int, hand: Sequence[Any], tables: list[dict[str, tuple[Any, ...]]]
+) -> bytes: ...
+def feasible_combos(
+    table: bytes,
+    combos: list[Sequence[int]],
+    chosen: Sequence[int],
+    last_rank: int,
+    last_kind: int,
+    last_card: int,
+    played: int,
+    owed: int,
+) -> list[Sequence[int]]: ...
+def cards_mask(
+    table: bytes,
+    combos: list[Sequence[int]],
+    chosen: Sequence[int],
+    last_rank: int,
+    last_kind: int,
+    last_card: int,
+    played: int,
+    owed: int,
+    confirm: int,
+    play: int,
+    cite: int,
+) -> list[int]: ...

@@ -320,6 +320,16 @@ class Game:
             summary = self._summarise(seat)
         return summary[0]
 
+    def _all_tables(self) -> tuple[tuple[TableNovel, ...], ...]:
+        """Every seat's :meth:`table`, in seat order."""
+        cache = self._seat_cache
+        return tuple(
+            [
+                (summary if summary is not None else self._summarise(seat))[0]
+                for seat, summary in enumerate(cache)
+            ]
+        )
+
     def _summarise(self, seat: int) -> _SeatSummary:
         """``seat``'s novels and Masterpiece points, kept until its table changes.
 
@@ -509,6 +519,25 @@ class Game:
         if isinstance(move, Keep):
             move = self._canonical_keep(move)
         self._apply_legal(move)
+
+    def _apply_built(self, move: Move, stamp: _Stamp) -> None:
+        """Apply ``move``, built for this game's position at ``stamp`` by code that builds
+        only legal moves in their canonical form (the atomic action encoding, whose
+        property tests check it): unchecked while the game is still at ``stamp``, else
+        checked as :meth:`apply` checks any move.
+
+        >>> game = Game(players=3, seed=7)
+        >>> stamp = game._stamp()
+        >>> game._apply_built(Move.parse("keep MYT1 HOR7 HOR8"), stamp)
+        >>> game._apply_built(Move.parse("keep MYT1 HOR7 HOR8"), stamp)  # built before that
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.IllegalMoveError: illegal move 'keep MYT1 HOR7 HOR8': ...
+        """
+        if stamp == self._stamp() and self.phase is not Phase.OVER:
+            self._apply_legal(move)
+        else:
+            self.apply(move)
 
     def _stamp(self) -> _Stamp:
         """Where the game is in its history: the number of moves and the last one.

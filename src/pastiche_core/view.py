@@ -134,36 +134,49 @@ class PlayerView:
         else:
             discard = tuple(pile)
         hands = game._hands
-        return cls(
-            player=player,
-            players=game.players,
-            phase=game.phase,
-            to_move=game.to_move,
-            current=game.current,
-            turn=game.turn,
-            hand=tuple(sorted(hands[player], key=_INDEX)),
-            hand_sizes=tuple(map(len, hands)),
-            deck_size=len(game.deck),
-            discard=discard,
-            tables=tuple(game.table(p) for p in range(game.players)),
-            supply=tuple(game.supply.items()),
-            flag=game.flag,
-            pending=game.pending if show_pending else None,
-            passes=game.passes,
-            trigger=game.trigger,
-            turns_left=game.turns_left,
-            end_reason=game.end_reason,
-            scores=game.scores(),
-            face_down=face_down,
-            history=game._public_history(player) if history else (),
-            catalogue=game.catalogue,
-        )
+        # Made at every decision of a game: the fields are set directly, in field order,
+        # as the dataclass constructor would set them.
+        view = object.__new__(cls)
+        for set_field, value in zip(
+            _SETTERS,
+            (
+                player,
+                game.players,
+                game.phase,
+                game.to_move,
+                game.current,
+                game.turn,
+                tuple(sorted(hands[player], key=_INDEX)),
+                tuple(map(len, hands)),
+                len(game.deck),
+                discard,
+                game._all_tables(),
+                tuple(game.supply.items()),
+                game.flag,
+                game.pending if show_pending else None,
+                game.passes,
+                game.trigger,
+                game.turns_left,
+                game.end_reason,
+                game.scores(),
+                face_down,
+                game._public_history(player) if history else (),
+                game.catalogue,
+            ),
+            strict=True,
+        ):
+            set_field(view, value)
+        return view
 
     def __repr__(self) -> str:
         return (
             f"<PlayerView player {self.player}, turn {self.turn}, {self.phase.value}: "
             f"player {self.to_move} to move, hand {format_cards(self.hand) or '-'}>"
         )
+
+
+_SETTERS = tuple(getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
+"""The slot setters of :class:`PlayerView`'s fields, in field order (for :meth:`PlayerView.of`)."""
 
 
 @cache

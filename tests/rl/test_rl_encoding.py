@@ -14,6 +14,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -369,14 +370,22 @@ def test_masks_never_list_publishes(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Publish] = []
     original = Publish.__post_init__
 
+    canonical = Publish._canonical
+
     def counting(self: Publish) -> None:
         made.append(self)
         original(self)
+
+    def counting_canonical(*fields: Any) -> Publish:
+        move = canonical(*fields)
+        made.append(move)
+        return move
 
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("the mask must not list publishes")
 
     monkeypatch.setattr(Publish, "__post_init__", counting)
+    monkeypatch.setattr(Publish, "_canonical", counting_canonical)
     monkeypatch.setattr(pastiche_core.movegen, "publish_segments", forbidden)
     monkeypatch.setattr(pastiche_core.solver_fast, "options", forbidden)
     monkeypatch.setattr(pastiche_core.solver_fast, "search", forbidden)

@@ -189,3 +189,23 @@ def test_the_wrapper_keeps_its_order_checks(caplog: pytest.LogCaptureFixture) ->
     assert game_env.agents == []
     game_env.step(None)
     assert "after all agents are terminated" in caplog.text
+
+
+def test_a_game_changed_behind_the_env_gets_its_moves_checked() -> None:
+    """The env applies the moves it builds unchecked only while the game is where the
+    decision began; changed behind its back, the move is checked like any other."""
+    game_env = raw_env(players=3)
+    game_env.reset(seed=7)
+    seat = game_env.game.to_move
+    hand = game_env.game.hand(seat)
+    game_env.game.apply(game_env.game.legal_moves[0])  # the keep, played around the env
+    with pytest.raises(IllegalMoveError):
+        game_env.step(game_env.space.discard(hand[0]))
+
+
+def test_an_unknown_agent_is_named_in_the_error() -> None:
+    game_env = raw_env(players=3)
+    game_env.reset(seed=1)
+    for ask in (game_env.observe, game_env.knowledge):
+        with pytest.raises(InvalidArgumentError, match="no agent 'player_3'"):
+            ask("player_3")

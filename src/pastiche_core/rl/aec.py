@@ -124,6 +124,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         """``None`` or ``'ansi'`` (:meth:`render` then returns the table as text)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         """The agent names, one per seat: agent ``'player_i'`` plays seat ``i``."""
         self.agents = list(self.possible_agents)
         """The agents still in the episode: all of them until the game ends, then each leaves after
@@ -149,6 +150,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game = Game(players=players, seed=0, catalogue=cat)
         """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
         self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move, history=False))
+        self._built_at = self.game._stamp()
         self._knowledge = [Knowledge.of(self.game, seat) for seat in range(players)]
         self._stamp = 0  # counts steps and resets: observations are cached per stamp
         self._cache: dict[str, Observation] = {}
@@ -195,7 +197,12 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         >>> env.knowledge("player_2").moves
         0
         """
-        return self._knowledge[self.possible_agents.index(agent)]
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise InvalidArgumentError(
+                f"no agent {agent!r}: expected one of {self.possible_agents}"
+            )
+        return self._knowledge[seat]
 
     def _start(self) -> None:
         self._knowledge = [Knowledge.of(self.game, seat) for seat in range(self.players)]
@@ -211,6 +218,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _next_decision(self) -> None:
         game = self.game
         self._builder = MoveBuilder(self.space, game.view(game.to_move, history=False))
+        self._built_at = game._stamp()
         self.agent_selection = self.possible_agents[game.to_move]
 
     def observe(self, agent: str) -> Observation:
@@ -226,7 +234,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         cached = self._cache.get(agent)
         if cached is not None:
             return cached
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise InvalidArgumentError(
+                f"no agent {agent!r}: expected one of {self.possible_agents}"
+            )
         builder = self._builder
         knowledge = self._knowledge[seat]
         mask: npt.NDArray[np.int8]
@@ -257,7 +269,9 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._stamp += 1
         if move is not None:
             game = self.game
-            game.apply(move)
+            # Built from this position's view: legal by construction, so applied unchecked
+            # unless the game was changed since (then checked like any move).
+            game._apply_built(move, self._built_at)
             for knowledge in self._knowledge:
                 knowledge.update(game)
             if game.is_over:
@@ -266,11 +280,9 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 self.terminations = dict.fromkeys(self.agents, True)
                 for name in self.agents:
                     self.infos[name] = {"scores": game.scores(), "winners": game.winners()}
+                self._accumulate_rewards()  # the only rewards: zero until the end
             else:
                 self._next_decision()
-        self._accumulate_rewards()
-        if self.render_mode == "ansi" and move is not None:
-            pass  # ansi output is returned by render(), never printed
 
     def render(self) -> str | None:
         """The whole table as text (``render_mode="ansi"``), else ``None`` with a warning.

@@ -68,7 +68,7 @@ from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 from ..game import KEEP_SIZE, Phase
-from ..movegen import PayableTotals, publishable_novels
+from ..movegen import PayableTotals, _compiled_combos, _speedups, publishable_novels
 from ..moves import (
     Choose,
     Draw,
@@ -90,12 +90,15 @@ if TYPE_CHECKING:
 
 __all__ = ["ActionSpace", "MoveBuilder", "Stage"]
 
+_compiled = _speedups  # the compiled masks of a publish being built, when built
 _CARDS = len(DECK)
 _RANKS = 14  # index 0 unused, ranks 1-13
 _RANK = tuple(card.rank for card in DECK)
 _BLOCKS = ("discard", "choose", "flag", "read", "play", "cite", "gift")
 _SINGLE = ("draw", "take", "pass", "confirm")
 _FIRST_BLOCK = len(_SINGLE)
+_READ_BASE = _FIRST_BLOCK + _BLOCKS.index("read") * _CARDS  # the action reading card 0
+_NOVEL_BASE = _FIRST_BLOCK + len(_BLOCKS) * _CARDS  # the action starting the first Novel
 _PLAY = 0  # component kinds in the canonical order: hand cards first,
 _CITE = 1  # then Masterpieces, within one rank
 
@@ -255,11 +258,15 @@ class ActionSpace:
         pastiche_core.errors.InvalidArgumentError: action must be an integer from 0 to 356, got 357
         """
         try:
-            action = _as_index(action, self.size)
+            index = _as_index(action, self.size)
         except (TypeError, ValueError):
             raise InvalidArgumentError(
                 f"action must be an integer from 0 to {self.size - 1}, got {action!r}"
             ) from None
+        return self._decode(index)
+
+    def _decode(self, action: int) -> tuple[str, Card | str | None]:
+        """:meth:`decode` of an index already checked to be in the space."""
         if action < _FIRST_BLOCK:
             return _SINGLE[action], None
         offset = action - _FIRST_BLOCK
@@ -303,19 +310,22 @@ class ActionSpace:
 
 def _as_index(value: object, size: int) -> int:
     """An integer-like value (a NumPy integer, say) as an action index, else an error."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
+    if value.__class__ is int:
+        index: int = value
+    elif isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(value)
-    index = int(value.__index__())
+    else:
+        index = int(value.__index__())
     if not 0 <= index < size:
         raise ValueError(index)
     return index
 
 
 class _Seat:
-    """What the start of a decision reads of one seat's table: its novels' cards by
-    Novel id (for the move counter) and the cards that can be read (R11)."""
+    """What a decision reads of one seat's table: its novels' cards by Novel id (for the
+    move counters), the cards that can be read (R11) and its Masterpieces (R4)."""
 
-    __slots__ = ("cards", "reads", "table")
+    __slots__ = ("cards", "mps", "reads", "table")
 
     def __init__(self, owner: int, table: tuple[TableNovel, ...]) -> None:
         self.table = table
@@ -325,6 +335,9 @@ class _Seat:
             for novel in table
             if len(novel.cards) >= 2
             for card in novel.cards
+        }
+        self.mps = {
+            novel.cards[0].index: (owner, novel.novel) for novel in table if len(novel.cards) == 1
         }
 
 
@@ -438,11 +451,6 @@ class _Table:
         self.above_hand = above_hand
         self.above_own = above_own
         self.above_oth = above_oth
-
-    def ref(self, index: int) -> NovelRef:
-        """The reference of the Masterpiece whose card is ``index``."""
-        owner, novel = self.mps[index]
-        return NovelRef(owner, novel)
 
 
 def _after(indices: list[int], bound: int) -> int:
@@ -612,16 +620,19 @@ class MoveBuilder:
     """
 
     __slots__ = (
+        "_blob",
         "_combos",
         "_discards",
         "_gifts",
         "_legal",
         "_legal_set",
+        "_mps",
         "_novel",
         "_novel_mask",
         "_owed",
         "_partial",
         "_reads",
+        "_seat_list",
         "_stage",
         "_table",
         "space",
@@ -640,10 +651,14 @@ class MoveBuilder:
         """The view of the player to move, whose decision is being built."""
         self._stage = Stage.START
         self._table: _Table | None = None
+        self._seat_list: list[_Seat] | None = None
         self._reads: dict[int, tuple[int, str]] | None = None
+        self._mps: dict[int, tuple[int, str]] | None = None
+        # The compiled table of the publish being built (publish_table), when built.
+        self._blob: bytes | None = None
         self._novel_mask: list[int] | None = None
         self._novel: NovelSpec | None = None
-        self._combos: list[tuple[int, ...]] = []
+        self._combos: list[Sequence[int]] = []  # bytes when compiled, else tuples
         self._partial = _Partial()
         self._discards: list[int] = []
         self._owed: list[tuple[int, int]] = []
@@ -740,7 +755,10 @@ class MoveBuilder:
         twin = MoveBuilder(self.space, self.view)
         twin._stage = self._stage
         twin._table = self._table  # read-only once built
+        twin._seat_list = self._seat_list
         twin._reads = self._reads
+        twin._mps = self._mps
+        twin._blob = self._blob
         twin._novel_mask = self._novel_mask
         twin._novel = self._novel
         twin._combos = self._combos  # replaced, never changed in place
@@ -833,27 +851,49 @@ class MoveBuilder:
             actions.append(ActionSpace.DRAW)
         if discard:
             actions.append(ActionSpace.TAKE)
-        reads = self._readable()
-        if not can_write and not reads:
-            actions.append(ActionSpace.PASS)
+        reads = [index for seat in self._seats() for index in seat.reads]
         if reads:
-            base = self.space.read(DECK[0])
-            actions.extend(base + index for index in sorted(reads))
-        base = self.space.novel(self.space.novels[0])
-        actions.extend(base + index for index in self._publishable())
+            reads.sort()
+            actions += [_READ_BASE + index for index in reads]
+        elif not can_write:
+            actions.append(ActionSpace.PASS)
+        actions += [_NOVEL_BASE + index for index in self._publishable()]
         return actions
+
+    def _seats(self) -> list[_Seat]:
+        """Every seat's :class:`_Seat`."""
+        seats = self._seat_list
+        if seats is None:
+            seats = self._seat_list = [
+                _seat(owner, table) for owner, table in enumerate(self.view.tables)
+            ]
+        return seats
 
     def _readable(self) -> dict[int, tuple[int, str]]:
         """The cards under Published novels, each with its (owner, Novel id) (R11)."""
         reads = self._reads
         if reads is None:
             reads = {}
-            for owner, table in enumerate(self.view.tables):
-                seat = _seat(owner, table)
+            for seat in self._seats():
                 if seat.reads:
                     reads.update(seat.reads)
             self._reads = reads
         return reads
+
+    def _masterpieces(self) -> dict[int, tuple[int, str]]:
+        """Every Masterpiece's card with its (owner, Novel id) (R4, R6)."""
+        mps = self._mps
+        if mps is None:
+            mps = {}
+            for seat in self._seats():
+                if seat.mps:
+                    mps.update(seat.mps)
+            self._mps = mps
+        return mps
+
+    def _seat_cards(self) -> list[dict[str, tuple[Card, ...]]]:
+        """Per seat, its novels' cards by Novel id (the move counters' tables)."""
+        return [seat.cards for seat in self._seats()]
 
     def _publishable(self) -> list[int]:
         """Indexes (in :attr:`ActionSpace.novels`) of the Novels with a legal publish."""
@@ -867,7 +907,7 @@ class MoveBuilder:
             novels = publishable_novels(
                 view.player,
                 set(view.hand),
-                [_seat(owner, table).cards for owner, table in enumerate(view.tables)],
+                self._seat_cards(),
                 supply,
                 view.catalogue,
             )
@@ -890,6 +930,28 @@ class MoveBuilder:
         return found
 
     def _cards_mask(self) -> list[int]:
+        """Plays, cites and confirm that keep some rank multiset of the Novel completable
+        (:meth:`_cards_mask_py`, compiled when built)."""
+        blob = self._blob
+        if blob is None:
+            return self._cards_mask_py()
+        assert _compiled is not None  # the table was made by it
+        partial = self._partial
+        space = self.space
+        actions: list[int] = _compiled.cards_mask(
+            blob,
+            self._combos,
+            partial.chosen,
+            *partial.last,
+            len(partial.played),
+            partial.gifts_owed,
+            ActionSpace.CONFIRM,
+            space.play(DECK[0]),
+            space.cite(DECK[0]),
+        )
+        return actions
+
+    def _cards_mask_py(self) -> list[int]:
         """Plays, cites and confirm that keep some rank multiset of the Novel completable.
 
         The next card of a rank multiset must be of its lowest rank still short
@@ -996,10 +1058,9 @@ class MoveBuilder:
     def _gift_state(self) -> tuple[list[int], int, int, int]:
         """(cards that may still be given, gifts left for the current owner, gifts
         for later owners, the card given last to the current owner or -1)."""
-        table = self._table_now()
         used = set(self._partial.played)
         used.update(index for _, index in self._gifts)
-        available = [index for index in table.hand if index not in used]
+        available = [card.index for card in self.view.hand if card.index not in used]
         left = self.owed
         owner, owner_left = left[0]
         later = sum(count for _, count in left[1:])
@@ -1046,7 +1107,12 @@ class MoveBuilder:
         pastiche_core.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
         """
         space = self.space
-        if not self.is_legal(action):
+        try:
+            index = _as_index(action, space.size)
+        except (TypeError, ValueError):
+            index = -1
+        self._actions()
+        if index not in self._legal_set:
             try:
                 text = repr(space.describe(action))
             except InvalidArgumentError:
@@ -1055,7 +1121,7 @@ class MoveBuilder:
                 f"atomic action {text} is not legal now (player {self.view.player}, "
                 f"{self.view.phase.value}, {self._stage.name.lower()})"
             )
-        kind, argument = space.decode(_as_index(action, space.size))
+        kind, argument = space._decode(index)
         view = self.view
         self._legal = None
         if kind == "draw":
@@ -1096,22 +1162,43 @@ class MoveBuilder:
             return self._confirm()
         assert kind == "gift"
         assert isinstance(argument, Card)
-        owner = self.owed[0][0]
+        left = self.owed
+        owner, count = left[0]
         self._gifts.append((owner, argument.index))
-        if self.owed:
+        if count > 1 or len(left) > 1:
             return None
         return self._publish()
 
     def _start_publish(self, spec: NovelSpec) -> None:
-        table = self._table_now()
-        table.detail()
         assert spec.pattern is not None
         self._novel = spec
-        self._combos = _combos(spec, table, first=False)
         self._stage = Stage.CARDS
+        if not self._compiled_start(spec):
+            table = self._table_now()
+            table.detail()
+            self._combos = list(_combos(spec, table, first=False))
+
+    def _compiled_start(self, spec: NovelSpec) -> bool:
+        """The Novel's payable rank multisets from the compiled move counter, and the
+        compiled table of the masks; ``False`` (nothing set) when they cannot answer."""
+        if _compiled is None:
+            return False
+        view = self.view
+        tables = self._seat_cards()
+        combos = _compiled_combos(
+            view.player, set(view.hand), tables, dict(view.supply), view.catalogue, spec.id
+        )
+        if combos is None:
+            return False
+        try:
+            blob = _compiled.publish_table(view.player, view.hand, tables)
+        except OverflowError:
+            return False
+        self._blob = blob
+        self._combos = list(combos)
+        return True
 
     def _choose_card(self, index: int, kind: int) -> None:
-        table = self._table_now()
         partial = self._partial
         rank = _RANK[index]
         partial.chosen[rank] += 1
@@ -1120,9 +1207,17 @@ class MoveBuilder:
             partial.played.append(index)
         else:
             partial.cited.append(index)
-            if table.mps[index][0] != self.view.player:
+            if self._masterpieces()[index][0] != self.view.player:
                 partial.gifts_owed += 1
         played = len(partial.played)
+        blob = self._blob
+        if blob is not None:
+            assert _compiled is not None  # the table was made by it
+            self._combos = _compiled.feasible_combos(
+                blob, self._combos, partial.chosen, *partial.last, played, partial.gifts_owed
+            )
+            return
+        table = self._table_now()
         self._combos = [
             combo
             for combo in self._combos
@@ -1130,10 +1225,10 @@ class MoveBuilder:
         ]
 
     def _confirm(self) -> Move | None:
-        table = self._table_now()
+        mps = self._masterpieces()
         owed: dict[int, int] = {}
         for index in self._partial.cited:
-            owner = table.mps[index][0]
+            owner = mps[index][0]
             if owner != self.view.player:
                 owed[owner] = owed.get(owner, 0) + 1
         self._owed = sorted(owed.items())
@@ -1143,13 +1238,15 @@ class MoveBuilder:
         return self._publish()
 
     def _publish(self) -> Publish:
-        table = self._table_now()
+        mps = self._masterpieces()
         assert self._novel is not None
-        return Publish(
+        # Sorted here as Publish stores them (cards by index, references and gifts by
+        # owner first), so no comparison of move objects is needed.
+        return Publish._canonical(
             self._novel.id,
-            tuple(DECK[index] for index in self._partial.played),
-            tuple(table.ref(index) for index in self._partial.cited),
-            tuple(Gift(owner, DECK[index]) for owner, index in self._gifts),
+            tuple([DECK[index] for index in sorted(self._partial.played)]),
+            tuple([NovelRef(*where) for where in sorted([mps[i] for i in self._partial.cited])]),
+            tuple([Gift(owner, DECK[index]) for owner, index in sorted(self._gifts)]),
         )
 
     # ------------------------------------------------------------------
@@ -1219,8 +1316,7 @@ class MoveBuilder:
         if isinstance(move, Publish):
             if move.novel not in space.novels:
                 return []
-            table = self._table_now()
-            by_ref = {NovelRef(*where): index for index, where in table.mps.items()}
+            by_ref = {NovelRef(*where): index for index, where in self._masterpieces().items()}
             keyed = [(card.rank, _PLAY, card.index) for card in move.played]
             for ref in move.cited:
                 if ref not in by_ref:

@@ -152,10 +152,11 @@ class Knowledge:
         me = self.player
         seen = self.seen
         holders = self.holders
-        if isinstance(move, Keep):
+        kind = move.__class__  # moves are final classes: one identity test per kind
+        if kind is Keep:
             if seat == me:
                 seen.update(card.index for card in change)  # own discards (R10, R16)
-        elif isinstance(move, Draw):
+        elif kind is Draw:
             deck, _pile, face_down, taken = change
             if seat == me:
                 if game.pending is not None:
@@ -168,20 +169,22 @@ class Knowledge:
                 if face_up or taken.index in seen:
                     seen.add(taken.index)
                     holders[taken.index] = seat
-        elif isinstance(move, Choose):
+        elif kind is Choose:
+            assert isinstance(move, Choose)
             first, second = before[3]
             other = second if first == move.card else first
             seen.add(other.index)  # discarded face up (R11)
             if seat == me:
                 seen.add(move.card.index)
-        elif isinstance(move, TakeDiscard):
+        elif kind is TakeDiscard:
             card, was_face_down = change
             if seat == me:
                 seen.add(card.index)
             elif not was_face_down or card.index in seen:
                 seen.add(card.index)
                 holders[card.index] = seat
-        elif isinstance(move, Publish):
+        elif kind is Publish:
+            assert isinstance(move, Publish)
             for card in move.played:
                 seen.add(card.index)
                 holders.pop(card.index, None)
@@ -199,11 +202,13 @@ class Knowledge:
             if hidden:  # R5: any card of the giver's hand may have gone
                 for index in [card for card, holder in holders.items() if holder == seat]:
                     del holders[index]
-        elif isinstance(move, Read):
+        elif kind is Read:
+            assert isinstance(move, Read)
             seen.add(move.card.index)
             if seat != me:
                 holders[move.card.index] = seat
-        elif isinstance(move, TakeFlag):
+        elif kind is TakeFlag:
+            assert isinstance(move, TakeFlag)
             seen.add(move.card.index)
             holders.pop(move.card.index, None)
 

@@ -167,6 +167,7 @@ class ObservationEncoder:
 
     __slots__ = (
         "_at",
+        "_building",
         "_last",
         "_novel_index",
         "_offsets",
@@ -238,6 +239,19 @@ class ObservationEncoder:
         """The length of the observation vector (1471 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
         # (offset, size) of each field the compiled encoder writes, in its order.
+        # Where the decision in progress goes (written at every action).
+        self._building = tuple(
+            self._at[name]
+            for name in (
+                "stage",
+                "building_played",
+                "building_cited",
+                "building_gifts",
+                "building_discards",
+                "building_novel",
+                "gifts_owed",
+            )
+        )
         self._offsets = tuple(
             value
             for field in (self.field(name) for name in _COMPILED_FIELDS)
@@ -350,30 +364,28 @@ class ObservationEncoder:
             out = base.copy()
         else:
             out[:] = base
-        at = self._at
-        stage_at = at["stage"]
+        stage_at, played_at, cited_at, gifts_at, discards_at, novel_at, owed_at = self._building
         if builder is None or builder.view.player != view.player or not builder.stage:
             out[stage_at] = 1.0
             return out
         # A handful of values: single writes cost less than an index array.
         stage, played, cited, gifts, discards = builder._progress()
-        out[stage_at + int(stage)] = 1.0
-        for name, cards in (
-            ("building_played", played),
-            ("building_cited", cited),
-            ("building_gifts", gifts),
-            ("building_discards", discards),
+        out[stage_at + stage] = 1.0
+        for start, cards in (
+            (played_at, played),
+            (cited_at, cited),
+            (gifts_at, gifts),
+            (discards_at, discards),
         ):
-            if cards:
-                start = at[name]
-                for index in cards:
-                    out[start + index] = 1.0
-        if builder.novel is not None:
-            out[at["building_novel"] + self._novel_index[builder.novel]] = 1.0
+            for index in cards:
+                out[start + index] = 1.0
+        novel = builder.novel
+        if novel is not None:
+            out[novel_at + self._novel_index[novel]] = 1.0
         if stage is Stage.GIFTS:
             n, me = self.players, view.player
             for owner, count in builder.owed:
-                out[at["gifts_owed"] + (owner - me) % n] = count
+                out[owed_at + (owner - me) % n] = count
         return out
 
     def _public(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
