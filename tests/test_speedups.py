@@ -356,3 +356,52 @@ def test_the_observation_falls_back_to_python_when_the_kernel_refuses(
         encoder._public(view, None),  # type: ignore[attr-defined]
         encoder._public_py(view, None),  # type: ignore[attr-defined]
     )
+
+
+def test_the_publish_masks_refuse_malformed_input() -> None:
+    """The compiled masks of a publish being built: wrong shapes raise, never read past."""
+    compiled = _compiled()
+    game = Game(players=4, seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        moves = game.legal_moves
+        game.apply(moves[rng.randrange(len(moves))])
+    player = game.to_move
+    tables = [dict(table) for table in game._tables]
+    blob = compiled.publish_table(player, sorted(game._hands[player]), tables)
+    assert isinstance(blob, bytes)
+    combo = bytes(14)
+    good = [blob, [combo], [0] * 14, 0, 0, -1, 0, 0]
+    assert compiled.feasible_combos(*good) == []
+    assert compiled.cards_mask(*good, 3, 200, 249) == []
+
+    class Fake:
+        rank = 14
+        index = 3
+
+    for position, value, error in [
+        (0, blob[:-1], TypeError),  # a table of another size
+        (0, "x" * len(blob), TypeError),
+        (1, [bytes(13)], TypeError),  # a multiset of 13 ranks
+        (1, [(0,) * 14], TypeError),
+        (2, [0] * 13, OverflowError),  # chosen counts of 13 ranks
+        (2, [0] * 13 + [99], OverflowError),
+        (3, 14, OverflowError),  # a last rank beyond 13
+        (4, 2, OverflowError),  # a last kind neither play nor cite
+        (5, 49, OverflowError),  # a last card beyond the deck
+        (6, -1, OverflowError),  # played cards below zero
+    ]:
+        bad = list(good)
+        bad[position] = value
+        with pytest.raises(error):
+            compiled.feasible_combos(*bad)
+        with pytest.raises(error):
+            compiled.cards_mask(*bad, 3, 200, 249)
+    for hand, seats, error in [
+        ([Fake()], tables, OverflowError),  # a rank beyond 13
+        (sorted(game._hands[player]) * 2, tables, OverflowError),  # a card twice
+        ([], [tables[0]], OverflowError),  # the player beyond the seats
+        ([], [[], [], [], []], TypeError),  # a table that is not a dict
+    ]:
+        with pytest.raises(error):
+            compiled.publish_table(player, hand, seats)
