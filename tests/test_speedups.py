@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastiche_core import Card, Game, movegen
+from pastiche_core import Card, Game, Phase, movegen
 from pastiche_core.movegen import PayableTotals, _gift_count_of, _rank_shapes, _rank_table
 
 MAX_SHAPES = 128
@@ -405,3 +405,40 @@ def test_the_publish_masks_refuse_malformed_input() -> None:
     ]:
         with pytest.raises(error):
             compiled.publish_table(player, hand, seats)
+
+
+def test_start_actions_refuse_malformed_tables() -> None:
+    compiled = _compiled()
+    plan = movegen._compiled_plan(Game(players=4).catalogue)
+    assert plan is not None
+    for game in _random_positions(range(5), random.Random(5)):
+        player = game.to_move
+        if game.phase is Phase.ACTION and movegen.publishable_novels(
+            player, game._hands[player], game._tables, game.supply, game.catalogue
+        ):
+            break
+    else:
+        raise AssertionError("no position with a publish")
+    view = game.view(player)
+    args = [player, set(view.hand), view.tables, dict(view.supply), plan, 151, {}]
+    with pytest.raises(OverflowError):  # a Novel with a publish but no action to name it
+        compiled.start_actions(*args)
+
+    class NoCards:
+        novel = "kind-3"
+
+    class ListCards:
+        novel = "kind-3"
+
+        def __init__(self) -> None:
+            self.cards = [game.deck[0], game.deck[1]]  # a list, not a tuple
+
+    for tables, error in [
+        (((NoCards(),),), AttributeError),
+        (((ListCards(),),), TypeError),
+        ((5,), TypeError),
+    ]:
+        bad = list(args)
+        bad[2] = tables
+        with pytest.raises(error):
+            compiled.start_actions(*bad)

@@ -9,6 +9,7 @@
  *   segment_count   = movegen._gift_count_of over movegen._rank_table (R4, R5)
  *   payable_totals  = the multisets PayableTotals._walk finds (R4, R5)
  *   fill_public     = rl.observation.ObservationEncoder._public_py: an observation vector
+ *   start_actions   = the reads and Novels of rl.encoding.MoveBuilder._action_mask_py
  *   publish_table, cards_mask, feasible_combos = rl.encoding's _Table, _cards_mask_py and
  *                     _feasible: the masks of a publish built card by card
  *
@@ -1058,6 +1059,9 @@ static Walk totals_walk; /* its store grows as needed and is kept */
 
 /* publish_counts(player, hand, tables, supply, plan, first=False): movegen.publish_segments;
  * with `first`, only each Novel's first multiset with a publish (whether it has one). */
+static PyObject *count_position(int player, PyObject *hand, PyObject *tables, PyObject *supply,
+                                PyObject *plan, int first, int as_combos);
+
 static PyObject *publish_counts_impl(PyObject *args) {
     int player, first = 0, as_combos = 0;
     PyObject *hand, *tables, *supply, *plan;
@@ -1065,6 +1069,12 @@ static PyObject *publish_counts_impl(PyObject *args) {
                           &PyDict_Type, &supply, &PyList_Type, &plan, &first, &as_combos)) {
         return NULL;
     }
+    return count_position(player, hand, tables, supply, plan, first, as_combos);
+}
+
+/* publish_counts on parsed arguments: tables a list of dicts, supply a dict, plan a list. */
+static PyObject *count_position(int player, PyObject *hand, PyObject *tables, PyObject *supply,
+                                PyObject *plan, int first, int as_combos) {
     if (!PyAnySet_Check(hand)) {
         PyErr_SetString(PyExc_TypeError, "the hand must be a set");
         return NULL;
@@ -2342,6 +2352,130 @@ static PyObject *cards_mask(PyObject *Py_UNUSED(self), PyObject *args) {
     return actions;
 }
 
+/* ---------------------------------------------------------------------------------
+ * start_actions: the reads and Novels of rl.encoding.MoveBuilder._action_mask (its
+ * Python twin is _action_mask_py), straight from the view's tables (tuples of novels).
+ */
+static PyObject *start_actions_impl(PyObject *args) {
+    int player;
+    long read_base;
+    PyObject *hand, *view_tables, *supply, *plan, *novel_actions;
+    if (!PyArg_ParseTuple(args, "iOOO!O!lO!:start_actions", &player, &hand, &view_tables,
+                          &PyDict_Type, &supply, &PyList_Type, &plan, &read_base, &PyDict_Type,
+                          &novel_actions)) {
+        return NULL;
+    }
+    if (novel_name == NULL && (novel_name = PyUnicode_InternFromString("novel")) == NULL) {
+        return NULL;
+    }
+    if (cards_name == NULL && (cards_name = PyUnicode_InternFromString("cards")) == NULL) {
+        return NULL;
+    }
+    PyObject *seats = PySequence_Fast(view_tables, "start_actions: the tables must be a sequence");
+    if (seats == NULL) {
+        return NULL;
+    }
+    char readable[DECK_CARDS] = {0};
+    PyObject *tables = PyList_New(0), *found = NULL, *actions = NULL;
+    int status = tables == NULL ? -1 : 0;
+    /* The tables as the counter reads them (Novel id -> cards), and the readable cards. */
+    for (Py_ssize_t owner = 0; owner < PySequence_Fast_GET_SIZE(seats) && status == 0; owner++) {
+        PyObject *table = PyDict_New();
+        if (table == NULL || PyList_Append(tables, table) != 0) {
+            Py_XDECREF(table);
+            status = -1;
+            break;
+        }
+        Py_DECREF(table);
+        PyObject *novels = PySequence_Fast(PySequence_Fast_GET_ITEM(seats, owner),
+                                           "start_actions: a table must be a sequence");
+        if (novels == NULL) {
+            status = -1;
+            break;
+        }
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(novels) && status == 0; i++) {
+            PyObject *novel = PySequence_Fast_GET_ITEM(novels, i);
+            PyObject *nid = PyObject_GetAttr(novel, novel_name);
+            PyObject *cards = nid == NULL ? NULL : PyObject_GetAttr(novel, cards_name);
+            if (cards == NULL || !PyTuple_Check(cards)) {
+                if (cards != NULL) {
+                    PyErr_SetString(PyExc_TypeError, "start_actions: a novel's cards");
+                }
+                status = -1;
+            } else {
+                status = PyDict_SetItem(table, nid, cards);
+                if (status == 0 && PyTuple_GET_SIZE(cards) >= 2) {
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cards) && status == 0; j++) {
+                        long index;
+                        status = card_index_of(PyTuple_GET_ITEM(cards, j), &index);
+                        if (status == 0) {
+                            readable[index] = 1;
+                        }
+                    }
+                }
+            }
+            Py_XDECREF(nid);
+            Py_XDECREF(cards);
+        }
+        Py_DECREF(novels);
+    }
+    Py_DECREF(seats);
+    if (status == 0) {
+        found = count_position(player, hand, tables, supply, plan, 1, 0);
+        status = found == NULL ? -1 : 0;
+    }
+    if (status == 0) {
+        actions = PyList_New(0);
+        status = actions == NULL ? -1 : 0;
+    }
+    for (int index = 0; index < DECK_CARDS && status == 0; index++) {
+        if (readable[index]) {
+            status = append_long(actions, read_base + index);
+        }
+    }
+    if (status == 0) {
+        /* The Novels in action order (each segment's first item is its Novel id). */
+        Py_ssize_t count = PyList_GET_SIZE(found);
+        long picked[64];
+        int picked_count = 0;
+        if (count > 64) {
+            status = out_of_range("the Novels");
+        }
+        for (Py_ssize_t i = 0; i < count && status == 0; i++) {
+            PyObject *segment = PyList_GET_ITEM(found, i);
+            PyObject *action = PyTuple_Check(segment) && PyTuple_GET_SIZE(segment) > 0
+                                   ? PyDict_GetItemWithError(novel_actions,
+                                                             PyTuple_GET_ITEM(segment, 0))
+                                   : NULL;
+            if (action == NULL) {
+                status = PyErr_Occurred() ? -1 : out_of_range("a Novel");
+                break;
+            }
+            long value = PyLong_AsLong(action);
+            if (value == -1 && PyErr_Occurred()) {
+                status = -1;
+                break;
+            }
+            int at = picked_count++;
+            while (at > 0 && picked[at - 1] > value) { /* insertion sort: a few Novels */
+                picked[at] = picked[at - 1];
+                at--;
+            }
+            picked[at] = value;
+        }
+        for (int i = 0; i < picked_count && status == 0; i++) {
+            status = append_long(actions, picked[i]);
+        }
+    }
+    Py_XDECREF(tables);
+    Py_XDECREF(found);
+    if (status != 0) {
+        Py_XDECREF(actions);
+        return NULL;
+    }
+    return actions;
+}
+
 /* The kernels share static tables, so a call must not begin while another runs. Python
  * code can run inside one (a collection started by an allocation may run a finaliser), so
  * a call that finds the kernels in use says so with OverflowError: the caller counts in
@@ -2364,6 +2498,7 @@ GUARDED(segment_count)
 GUARDED(payable_totals)
 GUARDED(publish_counts)
 GUARDED(decode_publish)
+GUARDED(start_actions)
 
 static PyMethodDef methods[] = {
     {"segment_count", segment_count, METH_VARARGS,
@@ -2376,6 +2511,9 @@ static PyMethodDef methods[] = {
     {"fill_public", fill_public, METH_VARARGS,
      "fill_public(out, fields, players, me, novels, novel_index, hand, pending, discard, "
      "face_down, holders, flag, tables, supply, hand_sizes, scores, scalars): an observation."},
+    {"start_actions", start_actions, METH_VARARGS,
+     "start_actions(player, hand, tables, supply, plan, read_base, novel_actions): the reads "
+     "and Novels a player may start, ascending."},
     {"publish_table", publish_table, METH_VARARGS,
      "publish_table(player, hand, tables): what the masks of a publish being built read."},
     {"feasible_combos", feasible_combos, METH_VARARGS,

@@ -80,3 +80,12 @@ def cards_mask(
     play: int,
     cite: int,
 ) -> list[int]: ...
+def start_actions(
+    player: int,
+    hand: set[Any],
+    tables: Sequence[Sequence[Any]],
+    supply: dict[str, int],
+    plan: list[tuple[str, int, int, int, int]],
+    read_base: int,
+    novel_actions: dict[str, int],
+) -> list[int]: ...

@@ -1,8 +1,9 @@
-"""The compiled masks of a publish built card by card agree with their Python twins (R4-R8).
+"""The compiled masks of the move builder agree with their Python twins (R4-R8, R11).
 
-A builder on the compiled path (the Novel's rank multisets from the compiled move
-counter, the plays, cites and confirm from ``cards_mask``, the filter of
-``feasible_combos``) and one held to Python walk the same atomic actions in step.
+A builder on the compiled path (the reads and Novels of ``start_actions``; the
+Novel's rank multisets from the compiled move counter, the plays, cites and confirm
+from ``cards_mask``, the filter of ``feasible_combos``) and one held to pure Python
+walk the same atomic actions in step.
 """
 
 from __future__ import annotations
@@ -17,20 +18,22 @@ from builders import MINI
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pastiche_core import Catalogue, Game
+from pastiche_core import Catalogue, Game, movegen
 from pastiche_core.rl import ActionSpace, MoveBuilder, Stage
 from pastiche_core.rl import encoding as encoding_module
 
 
 @contextmanager
 def python_masks() -> Iterator[None]:
-    """The builder's compiled kernels switched off while inside."""
-    kept = encoding_module._compiled
+    """Every compiled kernel switched off while inside: the builder's and the move counter's."""
+    kept, counter = encoding_module._compiled, movegen._speedups
     encoding_module._compiled = None
+    movegen._speedups = None
     try:
         yield
     finally:
         encoding_module._compiled = kept
+        movegen._speedups = counter
 
 
 def _walk(players: int, seed: int, catalogue: Catalogue | None = None) -> tuple[int, int]:

@@ -68,7 +68,13 @@ from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 from ..game import KEEP_SIZE, Phase
-from ..movegen import PayableTotals, _compiled_combos, _speedups, publishable_novels
+from ..movegen import (
+    PayableTotals,
+    _compiled_combos,
+    _compiled_plan,
+    _speedups,
+    publishable_novels,
+)
 from ..moves import (
     Choose,
     Draw,
@@ -141,7 +147,7 @@ class ActionSpace:
     CONFIRM = 3
     """The cards of the publish being built are complete."""
 
-    __slots__ = ("_novel_index", "catalogue", "novel_specs", "novels", "size")
+    __slots__ = ("_novel_actions", "_novel_index", "catalogue", "novel_specs", "novels", "size")
 
     def __init__(self, catalogue: Catalogue | None = None) -> None:
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
@@ -151,6 +157,9 @@ class ActionSpace:
         self.novels: tuple[str, ...] = tuple(spec.id for spec in self.novel_specs)
         """Their ids, in the order of the ``novel`` block's actions."""
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
+        self._novel_actions = {
+            novel: _NOVEL_BASE + index for novel, index in self._novel_index.items()
+        }
         self.size = _FIRST_BLOCK + len(_BLOCKS) * _CARDS + len(self.novels)
         """The number of actions (357 for the default catalogue)."""
 
@@ -851,6 +860,40 @@ class MoveBuilder:
             actions.append(ActionSpace.DRAW)
         if discard:
             actions.append(ActionSpace.TAKE)
+        started = self._compiled_starts()
+        if started is None:
+            return self._action_mask_py(actions, can_write)
+        if not can_write and (not started or started[0] >= _NOVEL_BASE):
+            actions.append(ActionSpace.PASS)  # R11: nothing to write or read
+        actions += started
+        return actions
+
+    def _compiled_starts(self) -> list[int] | None:
+        """The reads and Novels a player may start (ascending), from the compiled kernel;
+        ``None`` when it cannot answer (not built, a registered pattern kind, too big)."""
+        if _compiled is None:
+            return None
+        view = self.view
+        plan = _compiled_plan(view.catalogue)
+        if plan is None:
+            return None
+        try:
+            started: list[int] = _compiled.start_actions(
+                view.player,
+                set(view.hand),
+                view.tables,
+                dict(view.supply),
+                plan,
+                _READ_BASE,
+                self.space._novel_actions,
+            )
+        except OverflowError:
+            return None
+        return started
+
+    def _action_mask_py(self, actions: list[int], can_write: bool) -> list[int]:
+        """:meth:`_action_mask` after the writes, in Python: the reference of
+        ``start_actions``."""
         reads = [index for seat in self._seats() for index in seat.reads]
         if reads:
             reads.sort()
