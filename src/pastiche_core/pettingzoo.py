@@ -20,6 +20,10 @@ from __future__ import annotations
 
 try:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from pettingzoo.utils.wrappers.order_enforcing import (
+        AECOrderEnforcingIterable,
+        AECOrderEnforcingIterator,
+    )
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
     raise ModuleNotFoundError(
         f"pastiche_core.pettingzoo needs {error.name}: install the rl extra, "
@@ -78,11 +82,39 @@ class OrderEnforcing(OrderEnforcingWrapper[str, Observation, int]):  # type: ign
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> _Agents:
+        """The agents in turn, as PettingZoo's ``agent_iter`` (with its order check)."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # type: ignore[no-any-return]  # its error
+        return _Agents(self, max_iter)
+
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
         """The observation, reward, termination, truncation and info of the agent to move."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+
+class _Agents(AECOrderEnforcingIterable[str, Observation, int]):  # type: ignore[misc]
+    """:meth:`OrderEnforcing.agent_iter`: PettingZoo's iterable with a direct iterator."""
+
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator[str, Observation, int]):  # type: ignore[misc]
+    """The next agent read from the environment itself, not through the wrapper's
+    attribute forwarding; a step or a reset is still required between two agents."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return inner.agent_selection  # type: ignore[no-any-return]
 
 
 def env(

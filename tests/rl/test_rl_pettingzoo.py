@@ -176,6 +176,13 @@ def test_the_wrapper_keeps_its_order_checks(caplog: pytest.LogCaptureFixture) ->
             getattr(game_env, name)
     with pytest.raises(AssertionError, match="reset"):
         game_env.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        game_env.agent_iter()
+    game_env.reset(seed=4)
+    agents = iter(game_env.agent_iter())
+    assert next(agents) == game_env.agent_selection
+    with pytest.raises(AssertionError, match="step"):
+        next(agents)  # no step since the last agent
     game_env.reset(seed=4)
     assert game_env.agents == game_env.unwrapped.agents
     assert game_env.agent_selection == game_env.unwrapped.agent_selection

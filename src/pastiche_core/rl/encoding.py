@@ -640,7 +640,6 @@ class MoveBuilder:
         "_novel_mask",
         "_owed",
         "_partial",
-        "_reads",
         "_seat_list",
         "_stage",
         "_table",
@@ -661,7 +660,6 @@ class MoveBuilder:
         self._stage = Stage.START
         self._table: _Table | None = None
         self._seat_list: list[_Seat] | None = None
-        self._reads: dict[int, tuple[int, str]] | None = None
         self._mps: dict[int, tuple[int, str]] | None = None
         # The compiled table of the publish being built (publish_table), when built.
         self._blob: bytes | None = None
@@ -670,7 +668,7 @@ class MoveBuilder:
         self._combos: list[Sequence[int]] = []  # bytes when compiled, else tuples
         self._partial = _Partial()
         self._discards: list[int] = []
-        self._owed: list[tuple[int, int]] = []
+        self._owed: list[int] = []  # the owner of each gift owed, in the order asked (R5)
         self._gifts: list[tuple[int, int]] = []
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] = frozenset()
@@ -711,14 +709,13 @@ class MoveBuilder:
     @property
     def owed(self) -> tuple[tuple[int, int], ...]:
         """Gifts still to choose, as (owner, count) in the order they are asked for."""
-        given: dict[int, int] = {}
-        for owner, _ in self._gifts:
-            given[owner] = given.get(owner, 0) + 1
-        return tuple(
-            (owner, count - given.get(owner, 0))
-            for owner, count in self._owed
-            if count > given.get(owner, 0)
-        )
+        left: list[tuple[int, int]] = []
+        for owner in self._owed[len(self._gifts) :]:
+            if left and left[-1][0] == owner:
+                left[-1] = (owner, left[-1][1] + 1)
+            else:
+                left.append((owner, 1))
+        return tuple(left)
 
     def _progress(self) -> tuple[Stage, list[int], list[int], list[int], list[int]]:
         """The stage and the card indexes chosen so far: played, cited, given, discarded."""
@@ -765,7 +762,6 @@ class MoveBuilder:
         twin._stage = self._stage
         twin._table = self._table  # read-only once built
         twin._seat_list = self._seat_list
-        twin._reads = self._reads
         twin._mps = self._mps
         twin._blob = self._blob
         twin._novel_mask = self._novel_mask
@@ -912,16 +908,13 @@ class MoveBuilder:
             ]
         return seats
 
-    def _readable(self) -> dict[int, tuple[int, str]]:
-        """The cards under Published novels, each with its (owner, Novel id) (R11)."""
-        reads = self._reads
-        if reads is None:
-            reads = {}
-            for seat in self._seats():
-                if seat.reads:
-                    reads.update(seat.reads)
-            self._reads = reads
-        return reads
+    def _source(self, card: Card) -> NovelRef:
+        """The Published novel ``card`` lies in (a legal read's, R11)."""
+        for owner, table in enumerate(self.view.tables):
+            for novel in table:
+                if card in novel.cards:
+                    return NovelRef(owner, novel.novel)
+        raise AssertionError(f"{card} lies in no novel")  # the mask offered it: unreachable
 
     def _masterpieces(self) -> dict[int, tuple[int, str]]:
         """Every Masterpiece's card with its (owner, Novel id) (R4, R6)."""
@@ -1104,9 +1097,12 @@ class MoveBuilder:
         used = set(self._partial.played)
         used.update(index for _, index in self._gifts)
         available = [card.index for card in self.view.hand if card.index not in used]
-        left = self.owed
-        owner, owner_left = left[0]
-        later = sum(count for _, count in left[1:])
+        queue, given = self._owed, len(self._gifts)
+        owner = queue[given]
+        owner_left = 1
+        while given + owner_left < len(queue) and queue[given + owner_left] == owner:
+            owner_left += 1
+        later = len(queue) - given - owner_left
         previous = -1
         if self._gifts and self._gifts[-1][0] == owner:
             previous = self._gifts[-1][1]
@@ -1181,7 +1177,7 @@ class MoveBuilder:
             return TakeFlag(argument)
         if kind == "read":
             assert isinstance(argument, Card)
-            return Read(NovelRef(*self._readable()[argument.index]), argument)
+            return Read(self._source(argument), argument)
         if kind == "discard":
             assert isinstance(argument, Card)
             self._discards.append(argument.index)
@@ -1205,10 +1201,9 @@ class MoveBuilder:
             return self._confirm()
         assert kind == "gift"
         assert isinstance(argument, Card)
-        left = self.owed
-        owner, count = left[0]
-        self._gifts.append((owner, argument.index))
-        if count > 1 or len(left) > 1:
+        given = len(self._gifts)
+        self._gifts.append((self._owed[given], argument.index))
+        if given + 1 < len(self._owed):
             return None
         return self._publish()
 
@@ -1274,7 +1269,7 @@ class MoveBuilder:
             owner = mps[index][0]
             if owner != self.view.player:
                 owed[owner] = owed.get(owner, 0) + 1
-        self._owed = sorted(owed.items())
+        self._owed = [owner for owner, count in sorted(owed.items()) for _ in range(count)]
         if self._owed:
             self._stage = Stage.GIFTS
             return None
