@@ -407,7 +407,7 @@ def test_the_publish_masks_refuse_malformed_input() -> None:
             compiled.publish_table(player, hand, seats)
 
 
-def test_start_actions_refuse_malformed_tables() -> None:
+def test_start_actions_and_publish_start_refuse_malformed_tables() -> None:
     compiled = _compiled()
     plan = movegen._compiled_plan(Game(players=4).catalogue)
     assert plan is not None
@@ -442,3 +442,9 @@ def test_start_actions_refuse_malformed_tables() -> None:
         bad[2] = tables
         with pytest.raises(error):
             compiled.start_actions(*bad)
+        with pytest.raises(error):
+            compiled.publish_start(*bad[:5])
+    blob, combos = compiled.publish_start(*args[:5])
+    assert blob == compiled.publish_table(player, sorted(view.hand), list(map(dict, game._tables)))
+    assert combos
+    assert all(len(combo) == 14 for combo in combos)

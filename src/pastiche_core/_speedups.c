@@ -10,6 +10,7 @@
  *   payable_totals  = the multisets PayableTotals._walk finds (R4, R5)
  *   fill_public     = rl.observation.ObservationEncoder._public_py: an observation vector
  *   start_actions   = the reads and Novels of rl.encoding.MoveBuilder._action_mask_py
+ *   publish_start   = publish_table and the Novel's multisets from publish_counts together
  *   publish_table, cards_mask, feasible_combos = rl.encoding's _Table, _cards_mask_py and
  *                     _feasible: the masks of a publish built card by card
  *
@@ -1063,13 +1064,13 @@ static PyObject *count_position(int player, PyObject *hand, PyObject *tables, Py
                                 PyObject *plan, int first, int as_combos);
 
 static PyObject *publish_counts_impl(PyObject *args) {
-    int player, first = 0, as_combos = 0;
+    int player, first = 0;
     PyObject *hand, *tables, *supply, *plan;
-    if (!PyArg_ParseTuple(args, "iOO!O!O!|pp", &player, &hand, &PyList_Type, &tables,
-                          &PyDict_Type, &supply, &PyList_Type, &plan, &first, &as_combos)) {
+    if (!PyArg_ParseTuple(args, "iOO!O!O!|p", &player, &hand, &PyList_Type, &tables,
+                          &PyDict_Type, &supply, &PyList_Type, &plan, &first)) {
         return NULL;
     }
-    return count_position(player, hand, tables, supply, plan, first, as_combos);
+    return count_position(player, hand, tables, supply, plan, first, 0);
 }
 
 /* publish_counts on parsed arguments: tables a list of dicts, supply a dict, plan a list. */
@@ -2356,29 +2357,22 @@ static PyObject *cards_mask(PyObject *Py_UNUSED(self), PyObject *args) {
  * start_actions: the reads and Novels of rl.encoding.MoveBuilder._action_mask (its
  * Python twin is _action_mask_py), straight from the view's tables (tuples of novels).
  */
-static PyObject *start_actions_impl(PyObject *args) {
-    int player;
-    long read_base;
-    PyObject *hand, *view_tables, *supply, *plan, *novel_actions;
-    if (!PyArg_ParseTuple(args, "iOOO!O!lO!:start_actions", &player, &hand, &view_tables,
-                          &PyDict_Type, &supply, &PyList_Type, &plan, &read_base, &PyDict_Type,
-                          &novel_actions)) {
-        return NULL;
-    }
+/* The view's tables (per seat, a sequence of novels with .novel and .cards) as the
+ * counter reads them: a list of dicts Novel id -> cards. Marks the readable cards (under a
+ * novel of two or more) in `readable` when given. */
+static PyObject *dict_tables(PyObject *view_tables, char *readable) {
     if (novel_name == NULL && (novel_name = PyUnicode_InternFromString("novel")) == NULL) {
         return NULL;
     }
     if (cards_name == NULL && (cards_name = PyUnicode_InternFromString("cards")) == NULL) {
         return NULL;
     }
-    PyObject *seats = PySequence_Fast(view_tables, "start_actions: the tables must be a sequence");
+    PyObject *seats = PySequence_Fast(view_tables, "the tables must be a sequence");
     if (seats == NULL) {
         return NULL;
     }
-    char readable[DECK_CARDS] = {0};
-    PyObject *tables = PyList_New(0), *found = NULL, *actions = NULL;
+    PyObject *tables = PyList_New(0);
     int status = tables == NULL ? -1 : 0;
-    /* The tables as the counter reads them (Novel id -> cards), and the readable cards. */
     for (Py_ssize_t owner = 0; owner < PySequence_Fast_GET_SIZE(seats) && status == 0; owner++) {
         PyObject *table = PyDict_New();
         if (table == NULL || PyList_Append(tables, table) != 0) {
@@ -2388,7 +2382,7 @@ static PyObject *start_actions_impl(PyObject *args) {
         }
         Py_DECREF(table);
         PyObject *novels = PySequence_Fast(PySequence_Fast_GET_ITEM(seats, owner),
-                                           "start_actions: a table must be a sequence");
+                                           "a table must be a sequence");
         if (novels == NULL) {
             status = -1;
             break;
@@ -2399,12 +2393,12 @@ static PyObject *start_actions_impl(PyObject *args) {
             PyObject *cards = nid == NULL ? NULL : PyObject_GetAttr(novel, cards_name);
             if (cards == NULL || !PyTuple_Check(cards)) {
                 if (cards != NULL) {
-                    PyErr_SetString(PyExc_TypeError, "start_actions: a novel's cards");
+                    PyErr_SetString(PyExc_TypeError, "a novel's cards must be a tuple");
                 }
                 status = -1;
             } else {
                 status = PyDict_SetItem(table, nid, cards);
-                if (status == 0 && PyTuple_GET_SIZE(cards) >= 2) {
+                if (status == 0 && readable != NULL && PyTuple_GET_SIZE(cards) >= 2) {
                     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cards) && status == 0; j++) {
                         long index;
                         status = card_index_of(PyTuple_GET_ITEM(cards, j), &index);
@@ -2420,6 +2414,30 @@ static PyObject *start_actions_impl(PyObject *args) {
         Py_DECREF(novels);
     }
     Py_DECREF(seats);
+    if (status != 0) {
+        Py_XDECREF(tables);
+        return NULL;
+    }
+    return tables;
+}
+
+/* ---------------------------------------------------------------------------------
+ * start_actions: the reads and Novels of rl.encoding.MoveBuilder._action_mask (its
+ * Python twin is _action_mask_py), straight from the view's tables (tuples of novels).
+ */
+static PyObject *start_actions_impl(PyObject *args) {
+    int player;
+    long read_base;
+    PyObject *hand, *view_tables, *supply, *plan, *novel_actions;
+    if (!PyArg_ParseTuple(args, "iOOO!O!lO!:start_actions", &player, &hand, &view_tables,
+                          &PyDict_Type, &supply, &PyList_Type, &plan, &read_base, &PyDict_Type,
+                          &novel_actions)) {
+        return NULL;
+    }
+    char readable[DECK_CARDS] = {0};
+    PyObject *found = NULL, *actions = NULL;
+    PyObject *tables = dict_tables(view_tables, readable);
+    int status = tables == NULL ? -1 : 0;
     if (status == 0) {
         found = count_position(player, hand, tables, supply, plan, 1, 0);
         status = found == NULL ? -1 : 0;
@@ -2476,6 +2494,36 @@ static PyObject *start_actions_impl(PyObject *args) {
     return actions;
 }
 
+/* publish_start: the start of a publish of one Novel (rl.encoding.MoveBuilder's
+ * _start_publish): its payable rank multisets (publish_counts with combos) and the table
+ * of its masks (publish_table), from the view's tables. */
+static PyObject *publish_start_impl(PyObject *args) {
+    int player;
+    PyObject *hand, *view_tables, *supply, *plan;
+    if (!PyArg_ParseTuple(args, "iOOO!O!:publish_start", &player, &hand, &view_tables,
+                          &PyDict_Type, &supply, &PyList_Type, &plan)) {
+        return NULL;
+    }
+    PyObject *tables = dict_tables(view_tables, NULL);
+    if (tables == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    PyObject *combos = count_position(player, hand, tables, supply, plan, 0, 1);
+    if (combos != NULL) {
+        PyObject *table_args = Py_BuildValue("(iOO)", player, hand, tables);
+        PyObject *table = table_args == NULL ? NULL : publish_table(NULL, table_args);
+        Py_XDECREF(table_args);
+        if (table != NULL) {
+            result = PyTuple_Pack(2, table, combos);
+            Py_DECREF(table);
+        }
+        Py_DECREF(combos);
+    }
+    Py_DECREF(tables);
+    return result;
+}
+
 /* The kernels share static tables, so a call must not begin while another runs. Python
  * code can run inside one (a collection started by an allocation may run a finaliser), so
  * a call that finds the kernels in use says so with OverflowError: the caller counts in
@@ -2499,13 +2547,14 @@ GUARDED(payable_totals)
 GUARDED(publish_counts)
 GUARDED(decode_publish)
 GUARDED(start_actions)
+GUARDED(publish_start)
 
 static PyMethodDef methods[] = {
     {"segment_count", segment_count, METH_VARARGS,
      "segment_count(ranks, needs, hand, marked, limit): a segment's moves, its tables made here."},
     {"publish_counts", publish_counts, METH_VARARGS,
-     "publish_counts(player, hand, tables, supply, plan, first=False, combos=False): the "
-     "publish segments of a position (only each Novel's first; as rank multisets of 14 bytes)."},
+     "publish_counts(player, hand, tables, supply, plan, first=False): the publish segments "
+     "of a position (only each Novel's first if first)."},
     {"decode_publish", decode_publish, METH_VARARGS,
      "decode_publish(player, hand, tables, ranks, needs, index): a segment's index-th publish."},
     {"fill_public", fill_public, METH_VARARGS,
@@ -2514,6 +2563,9 @@ static PyMethodDef methods[] = {
     {"start_actions", start_actions, METH_VARARGS,
      "start_actions(player, hand, tables, supply, plan, read_base, novel_actions): the reads "
      "and Novels a player may start, ascending."},
+    {"publish_start", publish_start, METH_VARARGS,
+     "publish_start(player, hand, tables, supply, plan): the table of the masks and the "
+     "payable rank multisets of the plan's Novel."},
     {"publish_table", publish_table, METH_VARARGS,
      "publish_table(player, hand, tables): what the masks of a publish being built read."},
     {"feasible_combos", feasible_combos, METH_VARARGS,

@@ -25,8 +25,7 @@ def publish_counts(
     supply: dict[str, int],
     plan: list[tuple[str, int, int, int, int]],
     first: bool = False,
-    combos: bool = False,
-) -> list[Any]: ...
+) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
 def decode_publish(
     player: int,
     hand: set[Any],
@@ -89,3 +88,10 @@ def start_actions(
     read_base: int,
     novel_actions: dict[str, int],
 ) -> list[int]: ...
+def publish_start(
+    player: int,
+    hand: set[Any],
+    tables: Sequence[Sequence[Any]],
+    supply: dict[str, int],
+    plan: list[tuple[str, int, int, int, int]],
+) -> tuple[bytes, list[bytes]]: ...

@@ -586,23 +586,6 @@ def _compiled_counts(
     return found
 
 
-def _compiled_combos(
-    player: int,
-    hand: set[Card],
-    tables: Sequence[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    catalogue: Catalogue,
-    novel: str,
-) -> list[bytes] | None:
-    """The rank multisets of ``novel`` with a publish, each as 14 bytes (cards per rank 1-13),
-    from the compiled kernel; ``None`` when it cannot answer (as :func:`_compiled_counts`)."""
-    plan = _compiled_plan(catalogue)
-    if plan is not None:
-        plan = [entry for entry in plan if entry[0] == novel]
-    found: list[bytes] | None = _run_counter(player, hand, tables, supply, plan, False, True)
-    return found
-
-
 def _run_counter(
     player: int,
     hand: set[Card],
@@ -610,14 +593,13 @@ def _run_counter(
     supply: dict[str, int],
     plan: list[tuple[str, int, int, int, int]] | None,
     first: bool,
-    combos: bool = False,
 ) -> Any:
     """The compiled ``publish_counts`` on ``plan``, or ``None`` when it cannot answer."""
     compiled = _speedups
     if compiled is None or plan is None or tables.__class__ is not list:
         return None
     try:
-        return compiled.publish_counts(player, hand, tables, supply, plan, first, combos)
+        return compiled.publish_counts(player, hand, tables, supply, plan, first)
     except OverflowError:
         return None
 

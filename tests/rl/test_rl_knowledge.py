@@ -141,6 +141,30 @@ def test_takes_reads_and_gifts_are_known_until_a_hidden_gift() -> None:
             assert DECK[index] in game.hand(holder), (seat, DECK[index])
 
 
+@settings(max_examples=examples(4))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
+def test_update_all_is_each_update(seed: int, players: int) -> None:
+    positions = list(atomic_positions(players, seed))
+    each = [Knowledge.of(positions[0], seat) for seat in range(players)]
+    together = [known.copy() for known in each]
+    for game in positions[1:]:
+        for known in each:
+            known.update(game)
+        Knowledge.update_all(together, game)
+        for one, other in zip(each, together, strict=True):
+            assert (one.seen, one.holders, one.moves) == (other.seen, other.holders, other.moves)
+
+
+def test_update_all_refuses_before_following_any() -> None:
+    game = Game(3, seed=7)
+    ahead = Knowledge.of(game, 0)
+    game.apply("keep MYT1 HOR7 HOR8")
+    behind = Knowledge.of(game, 1)  # already at the keep
+    with pytest.raises(InvalidArgumentError, match="followed 1 moves and the game has 1"):
+        Knowledge.update_all([ahead, behind], game)
+    assert ahead.moves == 0  # nothing followed: the first was not changed either
+
+
 def test_update_refuses_to_skip_a_move() -> None:
     game = Game(3, seed=7)
     knowledge = Knowledge.of(game, 0)

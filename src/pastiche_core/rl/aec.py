@@ -231,9 +231,10 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self._cache_at != self._stamp:
             self._cache.clear()
             self._cache_at = self._stamp
-        cached = self._cache.get(agent)
-        if cached is not None:
-            return cached
+        else:
+            cached = self._cache.get(agent)
+            if cached is not None:
+                return cached
         seat = self._seat_of.get(agent)
         if seat is None:
             raise InvalidArgumentError(
@@ -272,8 +273,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             # Built from this position's view: legal by construction, so applied unchecked
             # unless the game was changed since (then checked like any move).
             game._apply_built(move, self._built_at)
-            for knowledge in self._knowledge:
-                knowledge.update(game)
+            Knowledge.update_all(self._knowledge, game)
             if game.is_over:
                 for seat, value in enumerate(returns(game)):
                     self.rewards[self.possible_agents[seat]] = value

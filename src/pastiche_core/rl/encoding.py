@@ -70,7 +70,6 @@ from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationErro
 from ..game import KEEP_SIZE, Phase
 from ..movegen import (
     PayableTotals,
-    _compiled_combos,
     _compiled_plan,
     _speedups,
     publishable_novels,
@@ -331,10 +330,10 @@ def _as_index(value: object, size: int) -> int:
 
 
 class _Seat:
-    """What a decision reads of one seat's table: its novels' cards by Novel id (for the
-    move counters), the cards that can be read (R11) and its Masterpieces (R4)."""
+    """What the pure-Python start of a decision reads of one seat's table: its novels'
+    cards by Novel id (for the move counter) and the cards that can be read (R11)."""
 
-    __slots__ = ("cards", "mps", "reads", "table")
+    __slots__ = ("cards", "reads", "table")
 
     def __init__(self, owner: int, table: tuple[TableNovel, ...]) -> None:
         self.table = table
@@ -344,9 +343,6 @@ class _Seat:
             for novel in table
             if len(novel.cards) >= 2
             for card in novel.cards
-        }
-        self.mps = {
-            novel.cards[0].index: (owner, novel.novel) for novel in table if len(novel.cards) == 1
         }
 
 
@@ -920,11 +916,12 @@ class MoveBuilder:
         """Every Masterpiece's card with its (owner, Novel id) (R4, R6)."""
         mps = self._mps
         if mps is None:
-            mps = {}
-            for seat in self._seats():
-                if seat.mps:
-                    mps.update(seat.mps)
-            self._mps = mps
+            mps = self._mps = {
+                novel.cards[0].index: (owner, novel.novel)
+                for owner, table in enumerate(self.view.tables)
+                for novel in table
+                if len(novel.cards) == 1
+            }
         return mps
 
     def _seat_cards(self) -> list[dict[str, tuple[Card, ...]]]:
@@ -1217,23 +1214,26 @@ class MoveBuilder:
             self._combos = list(_combos(spec, table, first=False))
 
     def _compiled_start(self, spec: NovelSpec) -> bool:
-        """The Novel's payable rank multisets from the compiled move counter, and the
-        compiled table of the masks; ``False`` (nothing set) when they cannot answer."""
+        """The Novel's payable rank multisets and the table of the masks, from the compiled
+        kernel; ``False`` (nothing set) when it cannot answer."""
         if _compiled is None:
             return False
         view = self.view
-        tables = self._seat_cards()
-        combos = _compiled_combos(
-            view.player, set(view.hand), tables, dict(view.supply), view.catalogue, spec.id
-        )
-        if combos is None:
+        plan = _compiled_plan(view.catalogue)
+        if plan is None:
             return False
         try:
-            blob = _compiled.publish_table(view.player, view.hand, tables)
+            blob, combos = _compiled.publish_start(
+                view.player,
+                set(view.hand),
+                view.tables,
+                dict(view.supply),
+                [entry for entry in plan if entry[0] == spec.id],
+            )
         except OverflowError:
             return False
         self._blob = blob
-        self._combos = list(combos)
+        self._combos = combos
         return True
 
     def _choose_card(self, index: int, kind: int) -> None:

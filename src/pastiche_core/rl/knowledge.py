@@ -32,12 +32,13 @@ face up), so an observation built from it depends on nothing hidden.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..cards import DECK, Card
 from ..errors import InvalidArgumentError
 from ..game import Game
-from ..moves import Choose, Draw, Keep, Publish, Read, TakeDiscard, TakeFlag
+from ..moves import Choose, Draw, Keep, Move, Publish, Read, TakeDiscard, TakeFlag
 
 __all__ = ["Knowledge"]
 
@@ -140,14 +141,39 @@ class Knowledge:
         ...
         pastiche_core.errors.InvalidArgumentError: the knowledge has followed 0 moves and the game has 0: call update once after each move
         """
-        if len(game.history) != self.moves + 1 or len(game._undo) != len(game.history):
+        self._check(game)
+        self._follow(game.history[-1], game._undo[-1], game)
+
+    @staticmethod
+    def update_all(knowledge: Sequence[Knowledge], game: Game) -> None:
+        """:meth:`update` of each of ``knowledge`` (the move is read once for them all).
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> every = [Knowledge.of(game, seat) for seat in range(3)]
+        >>> game.apply("keep MYT1 HOR7 HOR8"); Knowledge.update_all(every, game)
+        >>> [each.moves for each in every]
+        [1, 1, 1]
+        """
+        for each in knowledge:
+            each._check(game)
+        move, record = game.history[-1], game._undo[-1]
+        for each in knowledge:
+            each._follow(move, record, game)
+
+    def _check(self, game: Game) -> None:
+        """Refuse a game that is not exactly one move ahead of this knowledge."""
+        moves = len(game.history)
+        if moves != self.moves + 1 or len(game._undo) != moves:
             raise InvalidArgumentError(
                 f"the knowledge has followed {self.moves} moves and the game has "
-                f"{len(game.history)}: call update once after each move"
+                f"{moves}: call update once after each move"
             )
+
+    def _follow(self, move: Move, record: Any, game: Game) -> None:
+        """Follow ``move`` with its undo record (checked by :meth:`_check`)."""
         self.moves += 1
-        move = game.history[-1]
-        before, change = game._undo[-1]
+        before, change = record
         seat: int = before[1]
         me = self.player
         seen = self.seen

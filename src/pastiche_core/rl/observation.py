@@ -365,20 +365,22 @@ class ObservationEncoder:
         else:
             out[:] = base
         stage_at, played_at, cited_at, gifts_at, discards_at, novel_at, owed_at = self._building
-        if builder is None or builder.view.player != view.player or not builder.stage:
+        if builder is None or builder.view.player != view.player:
             out[stage_at] = 1.0
             return out
-        # A handful of values: single writes cost less than an index array.
         stage, played, cited, gifts, discards = builder._progress()
         out[stage_at + stage] = 1.0
-        for start, cards in (
-            (played_at, played),
-            (cited_at, cited),
-            (gifts_at, gifts),
-            (discards_at, discards),
-        ):
-            for index in cards:
-                out[start + index] = 1.0
+        if not stage:
+            return out
+        # A handful of values: single writes cost less than an index array.
+        for index in played:
+            out[played_at + index] = 1.0
+        for index in cited:
+            out[cited_at + index] = 1.0
+        for index in gifts:
+            out[gifts_at + index] = 1.0
+        for index in discards:
+            out[discards_at + index] = 1.0
         novel = builder.novel
         if novel is not None:
             out[novel_at + self._novel_index[novel]] = 1.0

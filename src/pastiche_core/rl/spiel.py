@@ -222,8 +222,7 @@ class _Core:
     def applied(self) -> None:
         """Let every player's knowledge follow the move just applied to the game."""
         assert self.game is not None
-        for knowledge in self.knowledge:
-            knowledge.update(self.game)
+        Knowledge.update_all(self.knowledge, self.game)
 
 
 class PasticheState(pyspiel.State):  # type: ignore[misc]
