@@ -16,6 +16,8 @@ One run measures, side by side and interleaved repeat by repeat (the median of
 3. **PettingZoo env**: ``pastiche_core.pettingzoo.env(players=4)`` stepped with a
    random legal action from the ``action_mask`` of ``env.last()``, so the mask and
    the observation vector are built at every step; a decision is an ``env.step``;
+   when the compiled kernels are built, the same environment with every kernel
+   switched off is measured too;
 4. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
    a dependency of the project): ``env.step`` with a random legal action from
    the state it returns, its observation encoding included.
@@ -30,11 +32,12 @@ to one CPU where the OS allows it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,14 +59,39 @@ def engine_runner(seconds: float) -> tuple[int, int, float]:
     return _random_games(seconds)
 
 
+@contextlib.contextmanager
+def pure_python() -> Iterator[None]:
+    """Every compiled kernel switched off while inside, as without a C compiler: the move
+    counter's and, when the ``rl`` extra is installed, the move builder's and the encoder's."""
+    switched: list[tuple[Any, str, Any]] = [(movegen, "_speedups", movegen._speedups)]
+    try:
+        from pastiche_core.rl import encoding, observation
+    except ModuleNotFoundError:  # no numpy: only the engine is measured
+        pass
+    else:
+        switched += [
+            (encoding, "_compiled", encoding._compiled),
+            (observation, "_fill_public", observation._fill_public),
+        ]
+    for module, name, _ in switched:
+        setattr(module, name, None)
+    try:
+        yield
+    finally:
+        for module, name, kept in switched:
+            setattr(module, name, kept)
+
+
 def pure_python_runner(seconds: float) -> tuple[int, int, float]:
     """The engine with the pure-Python counting kernels, as without a C compiler."""
-    kernels = movegen._speedups
-    movegen._speedups = None
-    try:
+    with pure_python():
         return engine_runner(seconds)
-    finally:
-        movegen._speedups = kernels
+
+
+def pure_python_env_runner(seconds: float) -> tuple[int, int, float]:
+    """The PettingZoo environment with the pure-Python kernels, as without a C compiler."""
+    with pure_python():
+        return pettingzoo_runner(seconds)
 
 
 def _random_games(seconds: float) -> tuple[int, int, float]:
@@ -221,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("encoding (MoveBuilder, no obs)", "atomic action", encoding_runner),
         ("PettingZoo env (mask + obs)", "env.step", pettingzoo_runner),
     ]
+    if compiled_kernels():
+        modes.append(("PettingZoo env, pure-Python", "env.step", pure_python_env_runner))
     try:
         import rlcard  # noqa: F401
     except ModuleNotFoundError:
