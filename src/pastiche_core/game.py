@@ -61,11 +61,10 @@ from .moves import (
 from .rng import GameRng
 from .rules import owed_text, publish_violation
 from .table import TableNovel
-from .view import public_notation
+from .view import PlayerView, public_notation
 
 if TYPE_CHECKING:
     from .position import Position
-    from .view import PlayerView
 
 __all__ = [
     "DEAL_SIZES",
@@ -680,8 +679,6 @@ class Game:
         >>> game.view(0).history, game.view(0, history=False).history
         (((2, 'keep ? ? ?'),), ())
         """
-        from .view import PlayerView
-
         return PlayerView.of(self, player, history=history)
 
     def position(self, player: int | None = None) -> Position:

@@ -136,38 +136,31 @@ class PlayerView:
         else:
             discard = tuple(pile)
         hands = game._hands
-        # Made at every decision of a game: the fields are set directly, in field order,
-        # as the dataclass constructor would set them.
+        # Made at every decision of a game: the fields are set directly by their slots,
+        # in field order, as the dataclass constructor would set them.
         view = object.__new__(cls)
-        for set_field, value in zip(
-            _SETTERS,
-            (
-                player,
-                game.players,
-                game.phase,
-                game.to_move,
-                game.current,
-                game.turn,
-                tuple(sorted(hands[player], key=_INDEX)),
-                tuple(map(len, hands)),
-                len(game.deck),
-                discard,
-                game._all_tables(),
-                tuple(game.supply.items()),
-                game.flag,
-                game.pending if show_pending else None,
-                game.passes,
-                game.trigger,
-                game.turns_left,
-                game.end_reason,
-                game.scores(),
-                face_down,
-                game._public_history(player) if history else (),
-                game.catalogue,
-            ),
-            strict=True,
-        ):
-            set_field(view, value)
+        _set_player(view, player)
+        _set_players(view, game.players)
+        _set_phase(view, game.phase)
+        _set_to_move(view, game.to_move)
+        _set_current(view, game.current)
+        _set_turn(view, game.turn)
+        _set_hand(view, tuple(sorted(hands[player], key=_INDEX)))
+        _set_hand_sizes(view, tuple(map(len, hands)))
+        _set_deck_size(view, len(game.deck))
+        _set_discard(view, discard)
+        _set_tables(view, game._all_tables())
+        _set_supply(view, tuple(game.supply.items()))
+        _set_flag(view, game.flag)
+        _set_pending(view, game.pending if show_pending else None)
+        _set_passes(view, game.passes)
+        _set_trigger(view, game.trigger)
+        _set_turns_left(view, game.turns_left)
+        _set_end_reason(view, game.end_reason)
+        _set_scores(view, game.scores())
+        _set_face_down(view, face_down)
+        _set_history(view, game._public_history(player) if history else ())
+        _set_catalogue(view, game.catalogue)
         return view
 
     def __repr__(self) -> str:
@@ -177,8 +170,31 @@ class PlayerView:
         )
 
 
-_SETTERS = tuple(getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
-"""The slot setters of :class:`PlayerView`'s fields, in field order (for :meth:`PlayerView.of`)."""
+# The slot setters of PlayerView's fields, in field order (for PlayerView.of).
+(
+    _set_player,
+    _set_players,
+    _set_phase,
+    _set_to_move,
+    _set_current,
+    _set_turn,
+    _set_hand,
+    _set_hand_sizes,
+    _set_deck_size,
+    _set_discard,
+    _set_tables,
+    _set_supply,
+    _set_flag,
+    _set_pending,
+    _set_passes,
+    _set_trigger,
+    _set_turns_left,
+    _set_end_reason,
+    _set_scores,
+    _set_face_down,
+    _set_history,
+    _set_catalogue,
+) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
 
 @cache
