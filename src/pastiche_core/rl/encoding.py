@@ -657,7 +657,7 @@ class MoveBuilder:
         self._table: _Table | None = None
         self._seat_list: list[_Seat] | None = None
         self._mps: dict[int, tuple[int, str]] | None = None
-        # The compiled table of the publish being built (publish_table), when built.
+        # The compiled table of the publish being built (publish_start), when compiled.
         self._blob: bytes | None = None
         self._novel_mask: list[int] | None = None
         self._novel: NovelSpec | None = None
