@@ -860,24 +860,28 @@ class MoveBuilder:
         actions += started
         return actions
 
+    def _compiled_plan(self) -> list[tuple[str, int, int, int, int]] | None:
+        """The catalogue as the compiled kernels read it; ``None`` when they are not built
+        or it has a pattern kind only Python knows."""
+        return None if _compiled is None else _compiled_plan(self.view.catalogue)
+
+    def _position(
+        self,
+    ) -> tuple[int, set[Card], tuple[tuple[TableNovel, ...], ...], dict[str, int]]:
+        """The player, hand, tables and supply, as the compiled kernels read them."""
+        view = self.view
+        return view.player, set(view.hand), view.tables, dict(view.supply)
+
     def _compiled_starts(self) -> list[int] | None:
         """The reads and Novels a player may start (ascending), from the compiled kernel;
         ``None`` when it cannot answer (not built, a registered pattern kind, too big)."""
-        if _compiled is None:
-            return None
-        view = self.view
-        plan = _compiled_plan(view.catalogue)
+        plan = self._compiled_plan()
         if plan is None:
             return None
+        assert _compiled is not None  # the plan comes with the kernels
         try:
             started: list[int] = _compiled.start_actions(
-                view.player,
-                set(view.hand),
-                view.tables,
-                dict(view.supply),
-                plan,
-                _READ_BASE,
-                self.space._novel_actions,
+                *self._position(), plan, _READ_BASE, self.space._novel_actions
             )
         except OverflowError:
             return None
@@ -1216,19 +1220,13 @@ class MoveBuilder:
     def _compiled_start(self, spec: NovelSpec) -> bool:
         """The Novel's payable rank multisets and the table of the masks, from the compiled
         kernel; ``False`` (nothing set) when it cannot answer."""
-        if _compiled is None:
-            return False
-        view = self.view
-        plan = _compiled_plan(view.catalogue)
+        plan = self._compiled_plan()
         if plan is None:
             return False
+        assert _compiled is not None  # the plan comes with the kernels
         try:
             blob, combos = _compiled.publish_start(
-                view.player,
-                set(view.hand),
-                view.tables,
-                dict(view.supply),
-                [entry for entry in plan if entry[0] == spec.id],
+                *self._position(), [entry for entry in plan if entry[0] == spec.id]
             )
         except OverflowError:
             return False
