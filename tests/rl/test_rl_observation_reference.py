@@ -74,9 +74,9 @@ def reference(
         for holder, cards in knowledge.known_hands().items():
             for card in cards:
                 part["known_hands"][seat(holder), card.index] = 1
-    for novel, copies in view.supply:
-        if novel in encoder.novels:
-            part["supply"][encoder.novels.index(novel)] = copies
+    for novel_id, copies in view.supply:
+        if novel_id in encoder.novels:
+            part["supply"][encoder.novels.index(novel_id)] = copies
     for owner in range(n):
         part["hand_sizes"][seat(owner)] = view.hand_sizes[owner]
         part["scores"][seat(owner)] = view.scores[owner]
@@ -95,13 +95,13 @@ def reference(
             part["flag_lost"][0] = 1
     if builder is not None and builder.view.player == me and builder.stage:
         part["stage"][int(builder.stage)] = 1
-        for name, cards in (
+        for name, chosen in (
             ("building_played", builder.played),
             ("building_cited", builder.cited),
-            ("building_gifts", [gift.card for gift in builder.gifts]),
+            ("building_gifts", tuple(gift.card for gift in builder.gifts)),
             ("building_discards", builder.discards),
         ):
-            for card in cards:
+            for card in chosen:
                 part[name][card.index] = 1
         if builder.novel is not None:
             part["building_novel"][encoder.novels.index(builder.novel)] = 1

@@ -192,6 +192,7 @@ def test_the_wrapper_keeps_its_order_checks(caplog: pytest.LogCaptureFixture) ->
         if terminated or truncated:
             game_env.step(None)
             continue
+        assert observation is not None
         game_env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert game_env.agents == []
     game_env.step(None)
