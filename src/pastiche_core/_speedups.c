@@ -1888,7 +1888,7 @@ static PyObject *fill_public(PyObject *Py_UNUSED(self), PyObject *args) {
         status = -1;
     }
     for (int i = 0; i < F_FIELDS && status == 0; i++) {
-        long at, extent;
+        long at = 0, extent = 0;
         status = long_of(PyTuple_GET_ITEM(offsets, 2 * i), 0, obs.size, &at);
         if (status == 0) {
             status = long_of(PyTuple_GET_ITEM(offsets, 2 * i + 1), 0, obs.size - at, &extent);
@@ -2106,7 +2106,7 @@ static int read_partial(Partial *p, PyObject *blob, PyObject *chosen) {
         status = out_of_range("the chosen counts");
     }
     for (int r = 0; r < COMBO && status == 0; r++) {
-        long value;
+        long value = 0;
         status = long_of(PySequence_Fast_GET_ITEM(fast, r), 0, DECK_CARDS, &value);
         p->chosen[r] = (int)value;
     }
@@ -2238,7 +2238,7 @@ static PyObject *feasible_combos(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *blob, *combos;
     Partial p;
     long unused[3];
-    if (parse_partial(args, "OO!Olllll|lll:feasible_combos", &blob, &combos, &p, unused) != 0) {
+    if (parse_partial(args, "OO!Olllll:feasible_combos", &blob, &combos, &p, unused) != 0) {
         return NULL;
     }
     PyObject *kept = PyList_New(0);
