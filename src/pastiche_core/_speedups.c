@@ -2495,8 +2495,8 @@ static PyObject *start_actions_impl(PyObject *args) {
 }
 
 /* publish_start: the start of a publish of one Novel (rl.encoding.MoveBuilder's
- * _start_publish): its payable rank multisets (publish_counts with combos) and the table
- * of its masks (publish_table), from the view's tables. */
+ * _start_publish): its payable rank multisets (the counter's segments, each as 14 bytes)
+ * and the table of its masks (publish_table), from the view's tables. */
 static PyObject *publish_start_impl(PyObject *args) {
     int player;
     PyObject *hand, *view_tables, *supply, *plan;

@@ -313,21 +313,16 @@ class Game:
 
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
-        seat = self._seat(player)
-        summary = self._seat_cache[seat]
-        if summary is None:
-            summary = self._summarise(seat)
-        return summary[0]
+        return self._summary(self._seat(player))[0]
 
     def _all_tables(self) -> tuple[tuple[TableNovel, ...], ...]:
         """Every seat's :meth:`table`, in seat order."""
-        cache = self._seat_cache
-        return tuple(
-            [
-                (summary if summary is not None else self._summarise(seat))[0]
-                for seat, summary in enumerate(cache)
-            ]
-        )
+        return tuple([self._summary(seat)[0] for seat in range(self.players)])
+
+    def _summary(self, seat: int) -> _SeatSummary:
+        """``seat``'s kept summary, made now if its table changed since."""
+        summary = self._seat_cache[seat]
+        return summary if summary is not None else self._summarise(seat)
 
     def _summarise(self, seat: int) -> _SeatSummary:
         """``seat``'s novels and Masterpiece points, kept until its table changes.
@@ -398,10 +393,7 @@ class Game:
 
     def _seat_points(self, seat: int) -> int:
         """The points of ``seat``'s Masterpieces (R12, R13)."""
-        summary = self._seat_cache[seat]
-        if summary is None:
-            summary = self._summarise(seat)
-        return summary[1]
+        return self._summary(seat)[1]
 
     @property
     def is_over(self) -> bool:

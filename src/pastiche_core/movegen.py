@@ -580,28 +580,19 @@ def _compiled_counts(
     """The compiled kernel's segments (novel, ranks, needs, count), only each Novel's first if
     ``first``; ``None`` when it cannot answer: not built, a pattern kind it does not count, or
     beyond its 64 bits or tables (then Python counts)."""
-    found: list[tuple[str, tuple[int, ...], tuple[int, ...], int]] | None = _run_counter(
-        player, hand, tables, supply, _compiled_plan(catalogue), first
-    )
-    return found
-
-
-def _run_counter(
-    player: int,
-    hand: set[Card],
-    tables: Sequence[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    plan: list[tuple[str, int, int, int, int]] | None,
-    first: bool,
-) -> Any:
-    """The compiled ``publish_counts`` on ``plan``, or ``None`` when it cannot answer."""
     compiled = _speedups
-    if compiled is None or plan is None or tables.__class__ is not list:
+    if compiled is None or tables.__class__ is not list:
+        return None
+    plan = _compiled_plan(catalogue)
+    if plan is None:
         return None
     try:
-        return compiled.publish_counts(player, hand, tables, supply, plan, first)
+        found: list[tuple[str, tuple[int, ...], tuple[int, ...], int]] = compiled.publish_counts(
+            player, hand, tables, supply, plan, first
+        )
     except OverflowError:
         return None
+    return found
 
 
 def _publish_segments_py(

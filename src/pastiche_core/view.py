@@ -113,9 +113,7 @@ class PlayerView:
         """The view of ``player`` in ``game`` (same as ``game.view(player, history=history)``)."""
         if not 0 <= player < game.players:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
-        show_pending = (
-            game.pending is not None and game.to_move == player and game.phase._value_ == "choose"
-        )
+        show_pending = game.phase.value == "choose" and game.to_move == player
         # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
         pile = game._discard
         hidden = game._face_down

@@ -197,12 +197,17 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         >>> env.knowledge("player_2").moves
         0
         """
+        seat = self._seat_named(agent)
+        return self._knowledge[seat]
+
+    def _seat_named(self, agent: str) -> int:
+        """The seat of ``agent``, or an error naming it."""
         seat = self._seat_of.get(agent)
         if seat is None:
             raise InvalidArgumentError(
                 f"no agent {agent!r}: expected one of {self.possible_agents}"
             )
-        return self._knowledge[seat]
+        return seat
 
     def _start(self) -> None:
         self._knowledge = [Knowledge.of(self.game, seat) for seat in range(self.players)]
@@ -235,11 +240,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             cached = self._cache.get(agent)
             if cached is not None:
                 return cached
-        seat = self._seat_of.get(agent)
-        if seat is None:
-            raise InvalidArgumentError(
-                f"no agent {agent!r}: expected one of {self.possible_agents}"
-            )
+        seat = self._seat_named(agent)
         builder = self._builder
         knowledge = self._knowledge[seat]
         mask: npt.NDArray[np.int8]

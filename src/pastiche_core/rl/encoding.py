@@ -329,38 +329,6 @@ def _as_index(value: object, size: int) -> int:
     return index
 
 
-class _Seat:
-    """What the pure-Python start of a decision reads of one seat's table: its novels'
-    cards by Novel id (for the move counter) and the cards that can be read (R11)."""
-
-    __slots__ = ("cards", "reads", "table")
-
-    def __init__(self, owner: int, table: tuple[TableNovel, ...]) -> None:
-        self.table = table
-        self.cards = {novel.novel: novel.cards for novel in table}
-        self.reads = {
-            card.index: (owner, novel.novel)
-            for novel in table
-            if len(novel.cards) >= 2
-            for card in novel.cards
-        }
-
-
-_SEATS: dict[tuple[int, int], _Seat] = {}
-
-
-def _seat(owner: int, table: tuple[TableNovel, ...]) -> _Seat:
-    """``owner``'s :class:`_Seat`, made once per table: a game hands out the same table
-    tuple until that table changes."""
-    key = (owner, id(table))
-    seat = _SEATS.get(key)
-    if seat is None or seat.table is not table:  # it holds its table: the id stays unique
-        if len(_SEATS) > 4096:
-            _SEATS.clear()
-        seat = _SEATS[key] = _Seat(owner, table)
-    return seat
-
-
 class _Table:
     """What the masks need from a view, by rank and by card index.
 
@@ -636,7 +604,6 @@ class MoveBuilder:
         "_novel_mask",
         "_owed",
         "_partial",
-        "_seat_list",
         "_stage",
         "_table",
         "space",
@@ -655,7 +622,6 @@ class MoveBuilder:
         """The view of the player to move, whose decision is being built."""
         self._stage = Stage.START
         self._table: _Table | None = None
-        self._seat_list: list[_Seat] | None = None
         self._mps: dict[int, tuple[int, str]] | None = None
         # The compiled table of the publish being built (publish_start), when compiled.
         self._blob: bytes | None = None
@@ -757,7 +723,6 @@ class MoveBuilder:
         twin = MoveBuilder(self.space, self.view)
         twin._stage = self._stage
         twin._table = self._table  # read-only once built
-        twin._seat_list = self._seat_list
         twin._mps = self._mps
         twin._blob = self._blob
         twin._novel_mask = self._novel_mask
@@ -860,7 +825,7 @@ class MoveBuilder:
         actions += started
         return actions
 
-    def _compiled_plan(self) -> list[tuple[str, int, int, int, int]] | None:
+    def _kernel_plan(self) -> list[tuple[str, int, int, int, int]] | None:
         """The catalogue as the compiled kernels read it; ``None`` when they are not built
         or it has a pattern kind only Python knows."""
         return None if _compiled is None else _compiled_plan(self.view.catalogue)
@@ -875,7 +840,7 @@ class MoveBuilder:
     def _compiled_starts(self) -> list[int] | None:
         """The reads and Novels a player may start (ascending), from the compiled kernel;
         ``None`` when it cannot answer (not built, a registered pattern kind, too big)."""
-        plan = self._compiled_plan()
+        plan = self._kernel_plan()
         if plan is None:
             return None
         assert _compiled is not None  # the plan comes with the kernels
@@ -890,7 +855,13 @@ class MoveBuilder:
     def _action_mask_py(self, actions: list[int], can_write: bool) -> list[int]:
         """:meth:`_action_mask` after the writes, in Python: the reference of
         ``start_actions``."""
-        reads = [index for seat in self._seats() for index in seat.reads]
+        reads = [
+            card.index
+            for table in self.view.tables
+            for novel in table
+            if len(novel.cards) >= 2
+            for card in novel.cards
+        ]
         if reads:
             reads.sort()
             actions += [_READ_BASE + index for index in reads]
@@ -898,15 +869,6 @@ class MoveBuilder:
             actions.append(ActionSpace.PASS)
         actions += [_NOVEL_BASE + index for index in self._publishable()]
         return actions
-
-    def _seats(self) -> list[_Seat]:
-        """Every seat's :class:`_Seat`."""
-        seats = self._seat_list
-        if seats is None:
-            seats = self._seat_list = [
-                _seat(owner, table) for owner, table in enumerate(self.view.tables)
-            ]
-        return seats
 
     def _source(self, card: Card) -> NovelRef:
         """The Published novel ``card`` lies in (a legal read's, R11)."""
@@ -928,10 +890,6 @@ class MoveBuilder:
             }
         return mps
 
-    def _seat_cards(self) -> list[dict[str, tuple[Card, ...]]]:
-        """Per seat, its novels' cards by Novel id (the move counters' tables)."""
-        return [seat.cards for seat in self._seats()]
-
     def _publishable(self) -> list[int]:
         """Indexes (in :attr:`ActionSpace.novels`) of the Novels with a legal publish."""
         if self._novel_mask is not None:
@@ -944,7 +902,7 @@ class MoveBuilder:
             novels = publishable_novels(
                 view.player,
                 set(view.hand),
-                self._seat_cards(),
+                [{novel.novel: novel.cards for novel in table} for table in view.tables],
                 supply,
                 view.catalogue,
             )
@@ -1220,7 +1178,7 @@ class MoveBuilder:
     def _compiled_start(self, spec: NovelSpec) -> bool:
         """The Novel's payable rank multisets and the table of the masks, from the compiled
         kernel; ``False`` (nothing set) when it cannot answer."""
-        plan = self._compiled_plan()
+        plan = self._kernel_plan()
         if plan is None:
             return False
         assert _compiled is not None  # the plan comes with the kernels
