@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from search_support import played
 
 from pastiche_core import DECK, Card, Game, InvalidStateError, Phase, check_invariants
-from pastiche_core.ai.determinize import Knowledge, _publish, determinize
+from pastiche_core.ai.determinize import Knowledge, _deal_located, _publish, determinize
 from pastiche_core.view import PlayerView
 
 _PUBLIC = [
@@ -203,3 +203,79 @@ def test_a_view_that_miscounts_the_cards_is_refused() -> None:
     broken = dataclasses.replace(view, deck_size=view.deck_size + 1)
     with pytest.raises(InvalidStateError, match="accounts for the 49 cards wrongly"):
         determinize(broken, random.Random(0))
+
+
+def _placements(
+    located: list[tuple[Card, frozenset[int]]], room: list[int]
+) -> dict[tuple[int, ...], int]:
+    """Brute force: every way to put the located cards into free hand places, by seat."""
+    deals: dict[tuple[int, ...], int] = {}
+
+    def walk(index: int, seats: tuple[int, ...], free: list[int], ways: int) -> None:
+        if index == len(located):
+            deals[seats] = deals.get(seats, 0) + ways
+            return
+        for seat in sorted(located[index][1]):
+            if free[seat]:
+                free[seat] -= 1
+                walk(index + 1, (*seats, seat), free, ways * (free[seat] + 1))
+                free[seat] += 1
+
+    walk(0, (), list(room), 1)
+    return deals
+
+
+@pytest.mark.parametrize(
+    ("constraints", "room"),
+    [
+        # Three cards a hidden gift left in any of three hands, one hand with twice the room.
+        ([("SCI7", {1, 2, 3}), ("MYS11", {1, 2, 3}), ("FAN12", {1, 2, 3})], [0, 1, 2, 1]),
+        # Mixed: only one seat for one card, two for the others; one deal of C only.
+        ([("HOR7", {1, 2}), ("HOR8", {1, 2}), ("HOR9", {2, 3})], [0, 1, 1, 1]),
+        ([("MYT4", {1}), ("MYT5", {1, 3}), ("MYT6", {2, 3}), ("LOV7", {1, 2, 3})], [0, 3, 1, 2]),
+    ],
+)
+def test_located_cards_are_dealt_uniformly_over_the_deals_that_fit(
+    constraints: list[tuple[str, set[int]]], room: list[int]
+) -> None:
+    """R16: a sample is a uniform draw among the deals consistent with what the player knows.
+
+    Each placement of the located cards (card by card, seat by seat) comes up as often as
+    the brute-force count of its deals says, within four standard deviations over 4,000
+    seeded samples (fixed seeds: the test is deterministic).
+    """
+    located = sorted(
+        ((Card.parse(text), frozenset(seats)) for text, seats in constraints),
+        key=lambda item: item[0].index,
+    )
+    expected = _placements(located, room)
+    total = sum(expected.values())
+    samples = 4000
+    seen: dict[tuple[int, ...], int] = {}
+    for seed in range(samples):
+        capacity = list(room)
+        dealt, placed = _deal_located(located, capacity, random.Random(seed))
+        assert placed == {card for card, _ in located}
+        assert [len(cards) for cards in dealt] == [
+            before - after for before, after in zip(room, capacity, strict=True)
+        ]
+        where = tuple(
+            next(seat for seat, cards in enumerate(dealt) if card in cards) for card, _ in located
+        )
+        seen[where] = seen.get(where, 0) + 1
+    assert set(seen) <= set(expected)
+    for deal, ways in expected.items():
+        share = ways / total
+        spread = (share * (1 - share) / samples) ** 0.5
+        assert abs(seen.get(deal, 0) / samples - share) <= 4 * spread + 1e-9, (deal, share)
+
+
+def test_located_cards_that_cannot_all_fit_are_dealt_one_by_one() -> None:
+    """An inconsistent history (two cards known in a one-card hand) drops the constraint it
+    cannot keep, and the deal still fills every place."""
+    located = [(Card.parse("HOR7"), frozenset({1})), (Card.parse("HOR8"), frozenset({1}))]
+    capacity = [0, 1, 0, 0]
+    dealt, placed = _deal_located(located, capacity, random.Random(3))
+    assert capacity == [0, 0, 0, 0]
+    assert dealt[1] == [Card.parse("HOR7")]
+    assert placed == {Card.parse("HOR7")}

@@ -23,9 +23,10 @@ What the player has seen constrains the deal beyond the visible cards
   the End Flag, or gives it away: a gift between two other seats is hidden,
   so the card may then be in either hand (both seats stay possible).
 
-The deal respects every hand size. A history that does not replay to the
-view's deck and discard pile (a composed position, or a history from another
-game) is ignored: only the visible cards then constrain the deal.
+The deal respects every hand size, and is uniform over the deals that respect
+all of the above. A history that does not replay to the view's deck and
+discard pile (a composed position, or a history from another game) is
+ignored: only the visible cards then constrain the deal.
 
 >>> import random
 >>> from pastiche_core import Game, check_invariants
@@ -41,6 +42,7 @@ game) is ignored: only the visible cards then constrain the deal.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -161,18 +163,7 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
             "wrongly (R1)"
         )
     capacity = list(hands)
-    dealt: list[list[Card]] = [[] for _ in hands]
-    placed: set[Card] = set()
-    # Constrained cards first, the most constrained first; a constraint that no
-    # longer fits (only possible for an inconsistent history) is dropped.
-    for card, seats in sorted(known.located, key=lambda item: (len(item[1]), item[0].index)):
-        room = [seat for seat in sorted(seats) if 0 <= seat < len(capacity) and capacity[seat]]
-        if not room:
-            continue
-        seat = room[rng.randrange(len(room))] if len(room) > 1 else room[0]
-        capacity[seat] -= 1
-        dealt[seat].append(card)
-        placed.add(card)
+    dealt, placed = _deal_located(known.located, capacity, rng)
     rest = [card for card in known.unknown if card not in placed]
     rng.shuffle(rest)
     for seat, free in enumerate(capacity):
@@ -192,6 +183,71 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
     deck = rest  # what is left, in a random order; the top of the deck is the end
     dealt[view.player] = list(view.hand)
     return _game(view, deck, discard, face_down, dealt, pending, rng.getrandbits(64))
+
+
+def _deal_located(
+    located: Sequence[tuple[Card, frozenset[int]]], capacity: list[int], rng: random.Random
+) -> tuple[list[list[Card]], set[Card]]:
+    """Deal the located cards into the seats' hands, uniformly over the deals that fit.
+
+    Every way of putting the located cards into free hand places, each card in
+    one of its possible seats, is equally likely (as it is when the whole deal
+    is uniform over the deals consistent with the view): a card goes to a seat
+    with a chance proportional to the room left there times the ways the cards
+    after it can still be placed. Constraints that cannot all hold together
+    (only possible for an inconsistent history) are dealt one by one instead,
+    dropping a card's constraint when its seats are full. ``capacity`` (the
+    free places per seat) is updated; returns the cards dealt per seat and the
+    set of cards placed.
+    """
+    dealt: list[list[Card]] = [[] for _ in capacity]
+    order = sorted(located, key=lambda item: (len(item[1]), item[0].index))
+    seats_of = [
+        tuple(seat for seat in sorted(seats) if 0 <= seat < len(capacity)) for _, seats in order
+    ]
+
+    @functools.cache
+    def ways(index: int, room: tuple[int, ...]) -> int:
+        """Ways to put the located cards from ``index`` on into the free places ``room``."""
+        if index == len(order):
+            return 1
+        return sum(
+            room[seat] * ways(index + 1, _less(room, seat))
+            for seat in seats_of[index]
+            if room[seat]
+        )
+
+    room = tuple(capacity)
+    if ways(0, room) == 0:
+        for (card, _), seats in zip(order, seats_of, strict=True):
+            free = [seat for seat in seats if capacity[seat]]
+            if free:
+                seat = free[rng.randrange(len(free))] if len(free) > 1 else free[0]
+                capacity[seat] -= 1
+                dealt[seat].append(card)
+    else:
+        for index, ((card, _), seats) in enumerate(zip(order, seats_of, strict=True)):
+            weights = [
+                (seat, room[seat] * ways(index + 1, _less(room, seat)))
+                for seat in seats
+                if room[seat]
+            ]
+            pick = rng.randrange(sum(weight for _, weight in weights))
+            chosen = weights[-1][0]
+            for seat, weight in weights:
+                if pick < weight:
+                    chosen = seat
+                    break
+                pick -= weight
+            room = _less(room, chosen)
+            dealt[chosen].append(card)
+        capacity[:] = room
+    return dealt, {card for cards in dealt for card in cards}
+
+
+def _less(room: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``room`` with one place fewer at ``seat``."""
+    return (*room[:seat], room[seat] - 1, *room[seat + 1 :])
 
 
 def _game(
