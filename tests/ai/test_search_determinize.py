@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from search_support import played
 
 from pastiche_core import DECK, Card, Game, InvalidStateError, Phase, check_invariants
-from pastiche_core.ai.determinize import Knowledge, _deal_located, _publish, determinize
+from pastiche_core.ai.determinize import (
+    Knowledge,
+    _deal_located,
+    _publish,
+    _ways_counter,
+    determinize,
+)
 from pastiche_core.view import PlayerView
 
 _PUBLIC = [
@@ -250,6 +256,8 @@ def test_located_cards_are_dealt_uniformly_over_the_deals_that_fit(
     )
     expected = _placements(located, room)
     total = sum(expected.values())
+    # The sampler's count of the deals (a closed form when the seats are shared) is the brute force's.
+    assert _ways_counter([tuple(sorted(seats)) for _, seats in located])(0, tuple(room)) == total
     samples = 4000
     seen: dict[tuple[int, ...], int] = {}
     for seed in range(samples):

@@ -42,9 +42,8 @@ ignored: only the visible cards then constrain the deal.
 
 from __future__ import annotations
 
-import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import DECK, Card
@@ -201,22 +200,13 @@ def _deal_located(
     set of cards placed.
     """
     dealt: list[list[Card]] = [[] for _ in capacity]
+    if not located:
+        return dealt, set()
     order = sorted(located, key=lambda item: (len(item[1]), item[0].index))
     seats_of = [
         tuple(seat for seat in sorted(seats) if 0 <= seat < len(capacity)) for _, seats in order
     ]
-
-    @functools.cache
-    def ways(index: int, room: tuple[int, ...]) -> int:
-        """Ways to put the located cards from ``index`` on into the free places ``room``."""
-        if index == len(order):
-            return 1
-        return sum(
-            room[seat] * ways(index + 1, _less(room, seat))
-            for seat in seats_of[index]
-            if room[seat]
-        )
-
+    ways = _ways_counter(seats_of)
     room = tuple(capacity)
     if ways(0, room) == 0:
         for (card, _), seats in zip(order, seats_of, strict=True):
@@ -225,24 +215,61 @@ def _deal_located(
                 seat = free[rng.randrange(len(free))] if len(free) > 1 else free[0]
                 capacity[seat] -= 1
                 dealt[seat].append(card)
-    else:
-        for index, ((card, _), seats) in enumerate(zip(order, seats_of, strict=True)):
-            weights = [
-                (seat, room[seat] * ways(index + 1, _less(room, seat)))
-                for seat in seats
-                if room[seat]
-            ]
-            pick = rng.randrange(sum(weight for _, weight in weights))
-            chosen = weights[-1][0]
-            for seat, weight in weights:
-                if pick < weight:
-                    chosen = seat
-                    break
-                pick -= weight
-            room = _less(room, chosen)
-            dealt[chosen].append(card)
-        capacity[:] = room
-    return dealt, {card for cards in dealt for card in cards}
+        return dealt, {card for cards in dealt for card in cards}
+    for index, ((card, _), seats) in enumerate(zip(order, seats_of, strict=True)):
+        weights = [
+            (seat, room[seat] * ways(index + 1, _less(room, seat))) for seat in seats if room[seat]
+        ]
+        pick = rng.randrange(sum(weight for _, weight in weights))
+        chosen = weights[-1][0]
+        for seat, weight in weights:
+            if pick < weight:
+                chosen = seat
+                break
+            pick -= weight
+        room = _less(room, chosen)
+        dealt[chosen].append(card)
+    capacity[:] = room
+    return dealt, {card for card, _ in order}
+
+
+def _ways_counter(seats_of: Sequence[tuple[int, ...]]) -> Callable[[int, tuple[int, ...]], int]:
+    """``ways(index, room)``: the ways to put cards ``index`` on into the free places ``room``,
+    card ``i`` into one of the seats ``seats_of[i]``; memoised for one deal.
+
+    When every card from ``index`` on has the same seats (the usual case: the
+    cards a hidden gift left in any of the same hands), the count is the
+    falling factorial of their room, without recursion.
+    """
+    last = len(seats_of)
+    shared: list[tuple[int, ...] | None] = [None] * (last + 1)
+    for index in range(last - 1, -1, -1):
+        after = shared[index + 1]
+        if index == last - 1 or after == seats_of[index]:
+            shared[index] = seats_of[index]
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def ways(index: int, room: tuple[int, ...]) -> int:
+        if index == last:
+            return 1
+        seats = shared[index]
+        if seats is not None:
+            free = sum(room[seat] for seat in seats)
+            count = 1
+            for taken in range(last - index):
+                count *= free - taken
+            return count
+        key = (index, room)
+        found = memo.get(key)
+        if found is None:
+            found = 0
+            for seat in seats_of[index]:
+                if room[seat]:
+                    found += room[seat] * ways(index + 1, _less(room, seat))
+            memo[key] = found
+        return found
+
+    return ways
 
 
 def _less(room: tuple[int, ...], seat: int) -> tuple[int, ...]:
