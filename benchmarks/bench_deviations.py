@@ -36,14 +36,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 
-from bench_search import PLAYERS
+from bench_search import PLAYERS, match_game
 from benchkit import aligned
 
 from pastiche_core import Game, Move, Publish, Read
 from pastiche_core.ai import GreedyBot, SearchBot
-from pastiche_core.ai.determinize import Knowledge
 from pastiche_core.ai.search import greedy_move, simulations_for
 from pastiche_core.bots import derive_seed
+from pastiche_core.game import LegalMoves
+from pastiche_core.view import PlayerView
 
 
 @dataclass(frozen=True)
@@ -89,37 +90,51 @@ def value_of(game: Game, seat: int, anchor: Move, played: Move, reshuffles: int)
     return total / reshuffles
 
 
-def play_one(job: tuple[int, int, int, int]) -> tuple[int, list[Departure]]:
-    """Game ``index`` of ``seed``: the search's decisions, and its departures from its anchor,
-    valued."""
-    seed, index, simulations, reshuffles = job
-    seat = index % PLAYERS
-    bots = [GreedyBot(derive_seed(seed, "greedy", index, other)) for other in range(PLAYERS)]
-    search = SearchBot(derive_seed(seed, "search", index), simulations=simulations)
-    game = Game(players=PLAYERS, seed=derive_seed(seed, "game", index))
-    found: list[Departure] = []
-    decisions = 0
-    while not game.is_over:
-        player = game.to_move
-        view = game.view(player)
-        legal = game.legal_moves
-        if player != seat:
-            game.apply(bots[player].choose(view, legal))
-            continue
+class DepartureRecorder:
+    """The search bot, noting each decision where it does not play its anchor."""
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+        self.decisions = 0
+        self.departures: list[tuple[int, Move, Move, str]] = []
+        """``(moves played before, anchor, move played, phase)`` per departure."""
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The search bot's move; a departure from the anchor is noted."""
         if len(legal) == 1:
-            game.apply(legal[0])
-            continue
-        played = search.think(view).best
+            return legal[0]
+        result = self.bot.think(view)
+        played = result.best
         assert played is not None
-        decisions += 1
-        # The anchor exactly as the search computed it (the same seed).
-        thought = derive_seed(search.seed, "search", view.player, view.turn, len(view.history))
-        anchor = greedy_move(view, Knowledge.of(view), derive_seed(thought, "anchor"))
+        assert played in legal
+        self.decisions += 1
+        # The anchor exactly as the search computed it (the same view, knowledge and seed).
+        seed = derive_seed(self.bot._seed_for(view), "anchor")
+        anchor = greedy_move(view, result.knowledge, seed)
         if anchor is not None and played != anchor:
-            value = value_of(game, seat, anchor, played, reshuffles)
-            found.append(Departure(kind_of(anchor, played, view.phase.value), value))
-        game.apply(played)
-    return decisions, found
+            self.departures.append((len(view.history), anchor, played, view.phase.value))
+        return played
+
+
+def play_one(job: tuple[int, int, int, int]) -> tuple[int, list[Departure]]:
+    """Game ``index`` of ``seed`` (``bench_search``'s): the search's decisions, and its
+    departures from its anchor, valued."""
+    seed, index, simulations, reshuffles = job
+    recorder = DepartureRecorder(
+        SearchBot(derive_seed(seed, "search", index), simulations=simulations)
+    )
+    game, seat = match_game(recorder, "greedy", seed, index)
+    found: list[Departure] = []
+    for step, anchor, played, phase in reversed(recorder.departures):
+        while len(game.history) > step:  # back to the position of the departure
+            game.undo()
+        found.append(
+            Departure(
+                kind_of(anchor, played, phase), value_of(game, seat, anchor, played, reshuffles)
+            )
+        )
+    found.reverse()
+    return recorder.decisions, found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -236,7 +236,7 @@ def _placements(
     [
         # Three cards a hidden gift left in any of three hands, one hand with twice the room.
         ([("SCI7", {1, 2, 3}), ("MYS11", {1, 2, 3}), ("FAN12", {1, 2, 3})], [0, 1, 2, 1]),
-        # Mixed: only one seat for one card, two for the others; one deal of C only.
+        # Mixed seats: HOR7 and HOR8 fill seats 1 and 2, so HOR9 can only be in seat 3.
         ([("HOR7", {1, 2}), ("HOR8", {1, 2}), ("HOR9", {2, 3})], [0, 1, 1, 1]),
         ([("MYT4", {1}), ("MYT5", {1, 3}), ("MYT6", {2, 3}), ("LOV7", {1, 2, 3})], [0, 3, 1, 2]),
     ],

@@ -845,7 +845,7 @@ class SearchBot:
         >>> SearchBot(2, simulations=6).think(Game(players=3, seed=7).view(2)).simulations_run
         6
         """
-        seed = derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
+        seed = self._seed_for(view)
         deadline = None
         if self.simulations is not None:
             simulations = self.simulations
@@ -856,6 +856,10 @@ class SearchBot:
         return search(
             view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
         )
+
+    def _seed_for(self, view: PlayerView) -> int:
+        """The seed of the search :meth:`think` runs for ``view``."""
+        return derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
 
     def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
         """The search's best move for ``view`` (one of ``legal``).
