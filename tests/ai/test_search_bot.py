@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pickle
+import random
 import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from search_support import played
+from search_support import mixed_bots, played
 
 from pastiche_core import (
     Draw,
@@ -22,12 +23,15 @@ from pastiche_core import (
     TakeDiscard,
     play_game,
 )
-from pastiche_core.ai.determinize import Knowledge
+from pastiche_core.ai.determinize import Knowledge, determinize
 from pastiche_core.ai.greedy import GreedyBot
 from pastiche_core.ai.observation import position_of
-from pastiche_core.ai.playout import PolicyBot
+from pastiche_core.ai.playout import PlayoutPolicy, PolicyBot
 from pastiche_core.ai.search import (
     ANCHOR_MARGIN,
+    FINISH_ROUNDS,
+    FINISH_WITHIN,
+    HORIZON_ROUNDS,
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
     PUBLISH_OPTIONS,
@@ -35,6 +39,7 @@ from pastiche_core.ai.search import (
     LeastFitPolicy,
     SearchBot,
     Settings,
+    _Searcher,
     candidate_moves,
     check_budget,
     greedy_move,
@@ -42,6 +47,7 @@ from pastiche_core.ai.search import (
     simulations_for,
 )
 from pastiche_core.bots import derive_seed
+from pastiche_core.game import END_THRESHOLD
 from pastiche_core.gifts import to_publish
 from pastiche_core.options import option_key
 from pastiche_core.report import GOALS
@@ -266,3 +272,41 @@ def test_the_anchor_can_be_turned_off() -> None:
     ucb = search(view, simulations=30, seed=1, settings=Settings(root="ucb"))
     assert ucb.best is not None
     assert ucb.best in game.legal_moves
+
+
+def _near_end_position() -> Game:
+    """The first position of the mixed games with a seat 4 points or less from the End Flag."""
+    for seed in range(40):
+        game = Game(players=4, seed=seed)
+        bots = mixed_bots(4, seed)
+        while not game.is_over and game.turns_left is None:
+            if max(game.scores()) >= END_THRESHOLD - FINISH_WITHIN:
+                return game
+            player = game.to_move
+            game.apply(bots[player].choose(game.view(player), game.legal_moves))
+    raise AssertionError("no mixed game came near the End Flag")  # pragma: no cover
+
+
+def test_near_the_end_flag_playouts_run_to_the_end_of_the_game_r12() -> None:
+    """R12: within FINISH_WITHIN points of the End Flag a playout is scored at the game's end."""
+    game = _near_end_position()
+    view = game.view(game.to_move)
+    knowledge = Knowledge.of(view)
+    moves, _ = candidate_moves(view)
+    dealt = determinize(view, random.Random(3), knowledge)
+    ends = []
+    for settings in (Settings(), Settings(finish_within=-1)):
+        searcher = _Searcher(view, knowledge, moves, PlayoutPolicy(), settings, None)
+        played_on = dealt.copy(history=False)
+        searcher.simulate(moves[0], played_on, random.Random(5))
+        ends.append(played_on)
+    finished, stopped = ends
+    limit = game.turn + FINISH_ROUNDS * 4
+    assert finished.is_over or finished.turn == limit
+    # Without it, the same playout stops at the horizon, before the end.
+    assert not stopped.is_over
+    assert stopped.turn == game.turn + HORIZON_ROUNDS * 4
+    assert finished.turn > stopped.turn
+    assert Settings().finish_within == FINISH_WITHIN
+    assert FINISH_ROUNDS > HORIZON_ROUNDS
+

@@ -14,7 +14,9 @@ state. Each *simulation*:
 3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
    seat's decisions (the opponents are modelled by the policy), and every
    decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
-   or to the end of the game;
+   or to the end of the game; near the end (a seat within
+   :data:`FINISH_WITHIN` points of the End Flag, R12) the playout goes on to
+   the end of the game, for at most :data:`FINISH_ROUNDS` rounds;
 4. scores the end of the playout with
    :func:`~pastiche_core.ai.playout.evaluate` — the real result if the game
    ended, else a win probability and margin estimated from the position — and
@@ -82,7 +84,7 @@ from .. import solver_fast
 from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
-from ..game import Game, LegalMoves, Phase, keep_moves
+from ..game import END_THRESHOLD, Game, LegalMoves, Phase, keep_moves
 from ..gifts import deal_gifts, gift_candidates, to_publish
 from ..limits import Deadline
 from ..moves import (
@@ -109,6 +111,8 @@ __all__ = [
     "ANCHOR_MARGIN",
     "DEFAULT_BUDGET_MS",
     "EXPLORATION",
+    "FINISH_ROUNDS",
+    "FINISH_WITHIN",
     "HORIZON_ROUNDS",
     "MAX_BUDGET_MS",
     "MAX_SIMULATIONS",
@@ -131,19 +135,36 @@ DEFAULT_BUDGET_MS = 300
 """The default budget of a hint, in milliseconds."""
 MAX_BUDGET_MS = 10_000
 """The largest budget accepted, in milliseconds: one analysis never runs longer."""
-SIMULATIONS_PER_MS = 0.28
+SIMULATIONS_PER_MS = 0.24
 """Simulations a millisecond of budget buys: the fixed rate that makes a time budget
-deterministic (84 simulations for the default 300 ms). Measured on a shared two-core
-machine (2026-11-30, ``benchmarks/bench_search.py``): a default hint then answers in
-84-98 ms at the median and 184-198 ms at the 95th percentile, the greedy anchor, the
-evaluation's prospects and the explanations included; 0.30 gave a 95th percentile of
-196-218 ms under load and let the ceiling cut a hint short, too close to the budget.
-More simulations make the search little stronger: 300 won 2 points more of 200 games
-than 84, inside the noise (see the hints page, "What makes the search stronger")."""
+deterministic (72 simulations for the default 300 ms). Measured on a shared two-core
+machine (2026-12-01, the same 120 positions, each timed in turn with every setting): with
+playouts run to the end near the End Flag (:data:`FINISH_WITHIN`), 70 simulations answer
+in 90 ms at the median and 238 ms at the 95th percentile (3 of 120 cut short by the
+300 ms ceiling), as 84 did without them (108 and 245 ms, 2 cut short); 84 with them
+took 301 ms at the 95th percentile (9 cut short). Before that change the rate was 0.28
+(84 simulations). More simulations make the search little stronger: 300 won 2 points more
+of 200 games than 84, inside the noise (see the hints page, "What makes the search
+stronger")."""
 MAX_SIMULATIONS = 5_000
 """The most simulations one search runs (the budget cap in simulations)."""
 HORIZON_ROUNDS = 2
 """Rounds of play (turns of every seat) after which a playout stops and is evaluated."""
+FINISH_WITHIN = 4
+"""Points from the End Flag's threshold (R12) within which a playout runs to the end of the game.
+
+While some seat has at least ``END_THRESHOLD - FINISH_WITHIN`` points, a playout that reaches
+its horizon goes on (for at most :data:`FINISH_ROUNDS` rounds in all): the countdown is near,
+and a finished game is scored exactly rather than estimated. Most of the search's edge over
+the greedy bot is won at the end of the game (``benchmarks/bench_countdown.py``: on seed 83
+the search won 30 % of the games in which it did not lead when the countdown began, a greedy
+bot in its seat 2 %), and reaching the end sooner won 41.5 % instead of 38.3 % of 600 paired
+games at 84 simulations (see the hints page, "What makes the search stronger"). The longer
+playouts cost time near the end; the budget's rate (:data:`SIMULATIONS_PER_MS`) was lowered
+to pay for them. Charging the moves past the horizon to the budget instead (fewer, longer
+simulations near the end) lost: 30.8 % and 35.8 % against 36.2 % on the same 200 games."""
+FINISH_ROUNDS = 10
+"""The most rounds a playout that runs to the end (:data:`FINISH_WITHIN`) plays in all."""
 EXPLORATION = 0.35
 """The UCB1 exploration constant (rewards are win probabilities in [0, 1])."""
 TREE_WIDTH = 3
@@ -192,6 +213,11 @@ class Settings:
     """Whether the greedy bot's move is a protected candidate that the search must beat."""
     anchor_margin: float = ANCHOR_MARGIN
     """How much better on the same deals a move must do than the anchor (:data:`ANCHOR_MARGIN`)."""
+    finish_within: int = FINISH_WITHIN
+    """Points from the End Flag within which playouts run to the end (:data:`FINISH_WITHIN`);
+    negative for never."""
+    finish_rounds: int = FINISH_ROUNDS
+    """The most rounds a playout that runs to the end plays (:data:`FINISH_ROUNDS`)."""
 
     def __post_init__(self) -> None:
         if self.root not in ("halving", "ucb"):
@@ -239,7 +265,7 @@ def simulations_for(budget_ms: int) -> int:
     """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
 
     >>> simulations_for(300), simulations_for(1)
-    (84, 1)
+    (72, 1)
     """
     check_budget(budget_ms)
     return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
@@ -551,14 +577,17 @@ class _Searcher:
         """One simulation from the determinization ``game``: the tree, a playout from ``play``.
 
         ``first`` forces the root move (sequential halving); ``None`` lets UCB
-        choose it. ``game`` is played on.
+        choose it. ``game`` is played on. Returns the win probability.
         """
         settings, policy, player = self.settings, self.policy, self.view.player
         until = game.turn + settings.horizon_rounds * self.view.players
+        last = game.turn + max(settings.horizon_rounds, settings.finish_rounds) * self.view.players
         path: list[_Node] = []
         node = self.root
         grow = True
-        while not game.is_over and game.turn < until:
+        while not game.is_over and (
+            game.turn < until or (game.turn < last and _near_end(game, settings.finish_within))
+        ):
             if grow and game.to_move == player and len(path) < settings.tree_depth:
                 if not path and first is not None:
                     move = first
@@ -664,6 +693,16 @@ class _Searcher:
             return reached, best
         gain = sum(results[best][b] - results[anchor][b] for b in common) / len(common)
         return reached, best if gain > self.settings.anchor_margin else anchor
+
+
+def _near_end(game: Game, within: int) -> bool:
+    """Whether some seat of ``game`` is within ``within`` points of the End Flag (R12).
+
+    >>> from pastiche_core import Game
+    >>> _near_end(Game(players=3, seed=7), 15), _near_end(Game(players=3, seed=7), 4)
+    (True, False)
+    """
+    return within >= 0 and max(game.scores()) >= END_THRESHOLD - within
 
 
 def _mean(node: _Node | None) -> float:
