@@ -309,4 +309,3 @@ def test_near_the_end_flag_playouts_run_to_the_end_of_the_game_r12() -> None:
     assert finished.turn > stopped.turn
     assert Settings().finish_within == FINISH_WITHIN
     assert FINISH_ROUNDS > HORIZON_ROUNDS
-
