@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 
-from bench_search import PLAYERS, match_game
+from bench_search import match_game
 from benchkit import aligned
 
 from pastiche_core import Game
@@ -80,7 +80,7 @@ def play_one(job: tuple[str, int, int, int, int]) -> Outcome:
     bots: dict[str, Bot] = {"search": search, "greedy": greedy, "hybrid": Hybrid(search, greedy)}
     bot = bots[hero]
     game, seat = match_game(bot, "greedy", seed, index)
-    replay = Game(players=PLAYERS, seed=derive_seed(seed, "game", index))
+    replay = Game(players=game.players, seed=game.seed, catalogue=game.catalogue)
     led: bool | None = None
     score_then = 0
     for move in game.history:
