@@ -13,6 +13,8 @@
  *   publish_start   = publish_table and the Novel's multisets from publish_counts together
  *   publish_table, cards_mask, feasible_combos = rl.encoding's _Table, _cards_mask_py and
  *                     _feasible: the masks of a publish built card by card
+ *   policy_publishes = ai.playout.PlayoutPolicy._costed_py: the playout policy's publishes
+ *   prospects       = ai.heuristics.Outlook._prospects_py: a hand's publishing prospects
  *
  * They work on 64-bit integers. When a count would not fit, or a position is
  * larger than the fixed tables below, they raise OverflowError and the caller
@@ -20,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2524,6 +2527,682 @@ static PyObject *publish_start_impl(PyObject *args) {
     return result;
 }
 
+/* ---- policy_publishes: the costing of ai.playout.PlayoutPolicy.publishes ----
+ *
+ * The twin of PlayoutPolicy._costed_py for the built-in pattern kinds: per usable Novel,
+ * its first `limit` rank combinations (in the order of the patterns' combinations and of
+ * playout._total_combinations), each filled the fewest-gifts way and, when it cites
+ * another player's Masterpiece, the most-citations way; the fills R4 and R5 allow, worth
+ * more than `floor`, best first (ties in the order found). Its own state is on the stack
+ * and the heap: the kernel may run while another is in use. */
+
+#define POLICY_RUNS 14
+
+typedef struct {
+    double value;
+    long order;
+    int spec;
+    int cite_first;
+    int width;
+    signed char rank[POLICY_RUNS];
+    signed char count[POLICY_RUNS];
+} PolicyEntry;
+
+typedef struct {
+    int in_hand[14], own[14], others[14], available[14];
+    int hand_size, turns_left, points, spec;
+    double maturity, gift_cost, card_cost, floor;
+    long limit, found, order;
+    PolicyEntry *entries;
+    Py_ssize_t size, capacity;
+    /* the Total walk */
+    int ranks[14], nranks, cards[14 * MAX_CARDS + 1], ncards, prefix[14 * MAX_CARDS + 2];
+    int start[14], chosen[14];
+} Policy;
+
+static double policy_value(const Policy *p, int played, int gifts) {
+    double value = (double)p->points * pow(p->maturity, (double)(played - 1));
+    if (played > 1 && p->turns_left >= 0 && p->turns_left < played) {
+        value *= 0.25; /* R12: the countdown may end before it is read down */
+    }
+    return value - p->gift_cost * (double)gifts - p->card_cost * (double)played;
+}
+
+/* playout._costs: (played, gifts) of one fill, or 0 when R4 or R5 fails. */
+static int policy_costs(const Policy *p, const int *rank, const int *count, int width,
+                        int cite_first, int *played_out, int *gifts_out) {
+    int played = 0, gifts = 0, spare_own = 0;
+    for (int i = 0; i < width; i++) {
+        int r = rank[i], need = count[i];
+        int mine = p->own[r], cards = p->in_hand[r];
+        if (mine) {
+            int take = need < mine ? need : mine;
+            if (cards) {
+                spare_own = 1;
+            }
+            need -= take;
+        }
+        int from_hand, cite;
+        if (cite_first) {
+            int theirs = p->others[r];
+            cite = need < theirs ? need : theirs;
+            from_hand = need - cite;
+            if (from_hand > cards) {
+                return 0;
+            }
+        } else {
+            from_hand = need < cards ? need : cards;
+            cite = need - from_hand;
+            if (cite > p->others[r]) {
+                return 0;
+            }
+        }
+        played += from_hand;
+        gifts += cite;
+    }
+    if (!played) {
+        if (!spare_own) {
+            return 0; /* R4: a publish plays at least one card */
+        }
+        played = 1;
+    }
+    if (gifts > p->hand_size - played) {
+        return 0; /* R5 */
+    }
+    *played_out = played;
+    *gifts_out = gifts;
+    return 1;
+}
+
+/* One combination as runs (ranks ascending): its fills, in the Python order. */
+static int policy_combo(Policy *p, const int *rank, const int *count, int width) {
+    p->found++;
+    int pastiche = 0;
+    for (int i = 0; i < width; i++) {
+        if (p->others[rank[i]]) {
+            pastiche = 1;
+            break;
+        }
+    }
+    for (int cite_first = 0; cite_first <= pastiche; cite_first++) {
+        int played, gifts;
+        if (!policy_costs(p, rank, count, width, cite_first, &played, &gifts)) {
+            continue;
+        }
+        double value = policy_value(p, played, gifts);
+        if (value <= p->floor) {
+            continue;
+        }
+        if (p->size == p->capacity) {
+            Py_ssize_t grown = p->capacity ? 2 * p->capacity : 64;
+            PolicyEntry *more = PyMem_Realloc(p->entries, (size_t)grown * sizeof(PolicyEntry));
+            if (more == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            p->entries = more;
+            p->capacity = grown;
+        }
+        PolicyEntry *e = &p->entries[p->size++];
+        e->value = value;
+        e->order = ++p->order;
+        e->spec = p->spec;
+        e->cite_first = cite_first;
+        e->width = width;
+        for (int i = 0; i < width; i++) {
+            e->rank[i] = (signed char)rank[i];
+            e->count[i] = (signed char)count[i];
+        }
+    }
+    return 0;
+}
+
+/* playout._total_combinations' walk: from the highest rank down, the most copies first;
+ * the bounds only skip branches without an answer. 1 once `limit` are found, -1 on error. */
+static int policy_total_walk(Policy *p, int index, int left, int need) {
+    if (left == 0) {
+        if (need != 0) {
+            return 0;
+        }
+        int rank[POLICY_RUNS], count[POLICY_RUNS], width = 0;
+        for (int i = index - 1; i >= 0; i--) { /* highest first: the runs ascend backwards */
+            if (p->chosen[i]) {
+                rank[width] = p->ranks[i];
+                count[width++] = p->chosen[i];
+            }
+        }
+        if (policy_combo(p, rank, count, width) < 0) {
+            return -1;
+        }
+        return p->found >= p->limit;
+    }
+    if (index == p->nranks) {
+        return 0;
+    }
+    int rank = p->ranks[index], first = p->start[index], end = p->ncards;
+    if (end - first < left) {
+        return 0;
+    }
+    int highest = p->prefix[first + left] - p->prefix[first];
+    int lowest = p->prefix[end] - p->prefix[end - left];
+    if (need > highest || need < lowest) {
+        return 0;
+    }
+    int most = p->available[rank];
+    if (left < most) {
+        most = left;
+    }
+    if (need / rank < most) {
+        most = need / rank;
+    }
+    for (int taken = most; taken >= 0; taken--) {
+        p->chosen[index] = taken;
+        int stop = policy_total_walk(p, index + 1, left - taken, need - taken * rank);
+        p->chosen[index] = 0;
+        if (stop) {
+            return stop;
+        }
+    }
+    return 0;
+}
+
+static int policy_totals(Policy *p, int count, int target) {
+    p->nranks = p->ncards = 0;
+    p->prefix[0] = 0;
+    for (int rank = 13; rank >= 1; rank--) {
+        if (!p->available[rank]) {
+            continue;
+        }
+        p->start[p->nranks] = p->ncards;
+        p->chosen[p->nranks] = 0;
+        p->ranks[p->nranks++] = rank;
+        int copies = p->available[rank] < count ? p->available[rank] : count;
+        for (int i = 0; i < copies; i++) {
+            p->cards[p->ncards] = rank;
+            p->prefix[p->ncards + 1] = p->prefix[p->ncards] + rank;
+            p->ncards++;
+        }
+    }
+    return policy_total_walk(p, 0, count, target) < 0 ? -1 : 0;
+}
+
+/* One Novel's first `limit` combinations, as Straight, OfAKind and Pairs list them. */
+static int policy_novel(Policy *p, int kind, int first, int second) {
+    int rank[POLICY_RUNS], count[POLICY_RUNS];
+    if (kind == KIND_STRAIGHT) {
+        int run = 0;
+        for (int r = 1; r <= 13 && p->found < p->limit; r++) {
+            run = p->available[r] ? run + 1 : 0;
+            if (run >= first) {
+                for (int i = 0; i < first; i++) {
+                    rank[i] = r - first + 1 + i;
+                    count[i] = 1;
+                }
+                if (policy_combo(p, rank, count, first) < 0) {
+                    return -1;
+                }
+            }
+        }
+    } else if (kind == KIND_OF_A_KIND) {
+        for (int r = 1; r <= 13 && p->found < p->limit; r++) {
+            if (p->available[r] >= first) {
+                rank[0] = r;
+                count[0] = first;
+                if (policy_combo(p, rank, count, 1) < 0) {
+                    return -1;
+                }
+            }
+        }
+    } else if (kind == KIND_PAIRS) {
+        int doubled[13], n = 0, pick[13];
+        for (int r = 1; r <= 13; r++) {
+            if (p->available[r] >= 2) {
+                doubled[n++] = r;
+            }
+        }
+        if (first > n) {
+            return 0;
+        }
+        for (int i = 0; i < first; i++) { /* itertools.combinations: lexicographic */
+            pick[i] = i;
+        }
+        while (p->found < p->limit) {
+            for (int i = 0; i < first; i++) {
+                rank[i] = doubled[pick[i]];
+                count[i] = 2;
+            }
+            if (policy_combo(p, rank, count, first) < 0) {
+                return -1;
+            }
+            int i = first - 1;
+            while (i >= 0 && pick[i] == n - first + i) {
+                i--;
+            }
+            if (i < 0) {
+                break;
+            }
+            pick[i]++;
+            for (int j = i + 1; j < first; j++) {
+                pick[j] = pick[j - 1] + 1;
+            }
+        }
+    } else {
+        return policy_totals(p, first, second);
+    }
+    return 0;
+}
+
+static int by_value(const void *a, const void *b) {
+    const PolicyEntry *x = a, *y = b;
+    if (x->value != y->value) {
+        return x->value > y->value ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static PyObject *policy_result(Policy *p) {
+    if (p->size > 1) { /* no entries: no array */
+        qsort(p->entries, (size_t)p->size, sizeof(PolicyEntry), by_value);
+    }
+    PyObject *out = PyList_New(p->size);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < p->size; i++) {
+        PolicyEntry *e = &p->entries[i];
+        PyObject *runs = PyTuple_New(e->width);
+        if (runs == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int j = 0; j < e->width; j++) {
+            PyObject *run = Py_BuildValue("(ii)", (int)e->rank[j], (int)e->count[j]);
+            if (run == NULL) {
+                Py_DECREF(runs);
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(runs, j, run);
+        }
+        PyObject *item = Py_BuildValue("(diNO)", e->value, e->spec, runs,
+                                       e->cite_first ? Py_True : Py_False);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* policy_publishes(in_hand, own, others, hand_size, plan, usable, weights, turns_left,
+ * limit, floor): see above. plan holds (kind, first, second, points, size) per Novel,
+ * usable the indices of those the player may publish (R6); weights is (maturity,
+ * gift_cost, card_cost); turns_left -1 before the countdown. */
+static PyObject *policy_publishes(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *in_hand, *own, *others, *plan, *usable;
+    int hand_size, turns_left;
+    long limit;
+    double maturity, gift_cost, card_cost, floor;
+    if (!PyArg_ParseTuple(args, "OOOiOO(ddd)ild", &in_hand, &own, &others, &hand_size, &plan,
+                          &usable, &maturity, &gift_cost, &card_cost, &turns_left, &limit,
+                          &floor)) {
+        return NULL;
+    }
+    Policy *p = PyMem_Calloc(1, sizeof(Policy));
+    if (p == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL, *plan_seq = NULL, *usable_seq = NULL;
+    if (read_counts(in_hand, p->in_hand, "in_hand") < 0 ||
+        read_counts(own, p->own, "own") < 0 || read_counts(others, p->others, "others") < 0) {
+        goto done;
+    }
+    p->hand_size = hand_size;
+    p->turns_left = turns_left < 0 ? -1 : turns_left;
+    p->maturity = maturity;
+    p->gift_cost = gift_cost;
+    p->card_cost = card_cost;
+    p->floor = floor;
+    p->limit = limit;
+    int own_total = 0, citable = 0;
+    for (int r = 0; r < 14; r++) {
+        p->available[r] = p->in_hand[r] + p->own[r] + p->others[r];
+        own_total += p->own[r];
+        citable += p->own[r] + p->others[r];
+    }
+    int size_limit = hand_size + own_total;
+    plan_seq = PySequence_Fast(plan, "plan must be a sequence");
+    usable_seq = plan_seq ? PySequence_Fast(usable, "usable must be a sequence") : NULL;
+    if (usable_seq == NULL) {
+        goto done;
+    }
+    Py_ssize_t novels = PySequence_Fast_GET_SIZE(plan_seq);
+    for (Py_ssize_t u = 0; u < PySequence_Fast_GET_SIZE(usable_seq); u++) {
+        Py_ssize_t index = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(usable_seq, u));
+        if (index == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (index < 0 || index >= novels) {
+            PyErr_SetString(PyExc_IndexError, "usable names a Novel outside the plan");
+            goto done;
+        }
+        int kind, first, second, points, size;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(plan_seq, index), "iiiii", &kind, &first,
+                              &second, &points, &size)) {
+            goto done;
+        }
+        if (kind < KIND_STRAIGHT || kind > KIND_TOTAL || first < 1 || first > 13 ||
+            size < 1 || (kind == KIND_TOTAL && (second < 1 || second > 13 * 13))) {
+            PyErr_SetString(PyExc_OverflowError, "a pattern out of the kernel's range");
+            goto done;
+        }
+        if (size > size_limit) {
+            continue;
+        }
+        int fewest = size - citable > 1 ? size - citable : 1;
+        double bound = (double)points * pow(maturity, (double)(fewest - 1)) -
+                       card_cost * (double)fewest;
+        if (bound <= floor) {
+            continue;
+        }
+        p->spec = (int)index;
+        p->points = points;
+        p->found = 0;
+        if (limit > 0 && policy_novel(p, kind, first, second) < 0) {
+            goto done;
+        }
+    }
+    result = policy_result(p);
+done:
+    Py_XDECREF(plan_seq);
+    Py_XDECREF(usable_seq);
+    PyMem_Free(p->entries);
+    PyMem_Free(p);
+    return result;
+}
+
+/* ---- prospects: ai.heuristics.Outlook._prospects_py for the built-in pattern kinds ----
+ *
+ * A hand's publishing prospects (see heuristics): per Novel, the cheapest completion from
+ * the hand and the Masterpieces on the table as (cost, played, missing), valued, and the
+ * values summed best first with weights spread ** place. The same double operations in
+ * the same order as the Python twin, so the answer is the same to the last bit. */
+
+typedef struct {
+    double cost;
+    int played, missing;
+} Need;
+
+typedef struct {
+    int hand[14], own[14], rival[14], pool[14];
+    double prospect, missing_factor, read_factor, spread, rival_cite;
+    int horizon;
+    Need singles[14], doubles[14];
+    int have_singles, have_doubles;
+} Outlook;
+
+static const Need infeasible = {HUGE_VAL, 0, 0};
+
+static int need_less(const Need *a, const Need *b) {
+    if (a->cost != b->cost) {
+        return a->cost < b->cost;
+    }
+    if (a->played != b->played) {
+        return a->played < b->played;
+    }
+    return a->missing < b->missing;
+}
+
+/* _Needs.table: per rank, the completion of `count` cards of it. */
+static void need_table(const Outlook *o, int count, Need *out) {
+    out[0] = infeasible;
+    for (int r = 1; r <= 13; r++) {
+        int left = o->own[r] < count ? count - o->own[r] : 0;
+        int held = o->hand[r];
+        int played = held < left ? held : left;
+        left -= played;
+        int cited = o->rival[r] < left ? o->rival[r] : left;
+        left -= cited;
+        if (left > o->pool[r] - held) {
+            out[r] = infeasible;
+        } else {
+            out[r].cost = (double)cited * o->rival_cite + (double)left;
+            out[r].played = played + left;
+            out[r].missing = left;
+        }
+    }
+}
+
+static Need need_straight(Outlook *o, int length) {
+    if (length > 13 || length < 1) {
+        return infeasible;
+    }
+    if (!o->have_singles) {
+        need_table(o, 1, o->singles);
+        o->have_singles = 1;
+    }
+    double costs[14];
+    int played[14], missing[14], blocked[14];
+    costs[0] = 0.0;
+    played[0] = missing[0] = blocked[0] = 0;
+    for (int r = 1; r <= 13; r++) {
+        const Need *n = &o->singles[r];
+        int out = n->cost == HUGE_VAL;
+        costs[r] = costs[r - 1] + (out ? 0.0 : n->cost);
+        played[r] = played[r - 1] + n->played;
+        missing[r] = missing[r - 1] + n->missing;
+        blocked[r] = blocked[r - 1] + out;
+    }
+    Need best = infeasible;
+    for (int low = 0; low < 13 - length + 1; low++) {
+        int high = low + length;
+        if (blocked[high] != blocked[low]) {
+            continue;
+        }
+        double cost = costs[high] - costs[low];
+        int p = played[high] - played[low];
+        if (cost < best.cost || (cost == best.cost && p < best.played)) {
+            best.cost = cost;
+            best.played = p;
+            best.missing = missing[high] - missing[low];
+        }
+    }
+    return best;
+}
+
+static int by_need(const void *a, const void *b) {
+    const Need *x = a, *y = b;
+    return need_less(x, y) ? -1 : need_less(y, x);
+}
+
+static Need need_pairs(Outlook *o, int pairs) {
+    if (!o->have_doubles) {
+        need_table(o, 2, o->doubles);
+        o->have_doubles = 1;
+    }
+    if (pairs > 13) {
+        return infeasible;
+    }
+    Need sorted[13];
+    memcpy(sorted, &o->doubles[1], sizeof(sorted));
+    qsort(sorted, 13, sizeof(Need), by_need);
+    if (sorted[pairs - 1].cost == HUGE_VAL) {
+        return infeasible;
+    }
+    Need sum = {0.0, 0, 0};
+    for (int i = 0; i < pairs; i++) {
+        sum.cost += sorted[i].cost;
+        sum.played += sorted[i].played;
+        sum.missing += sorted[i].missing;
+    }
+    return sum;
+}
+
+/* Outlook._total: an exact subset sum of the free items for a complete Novel, a range
+ * test otherwise. Sums reach 13 * 13 = 169: three 64-bit words per count. */
+static Need need_total(const Outlook *o, int count, int target) {
+    int items[14 * MAX_CARDS * 2], n = 0;
+    for (int r = 1; r <= 13; r++) {
+        for (int i = 0; i < o->own[r]; i++) {
+            items[n++] = r;
+        }
+    }
+    int own_items = n;
+    for (int r = 1; r <= 13; r++) {
+        for (int i = 0; i < o->hand[r]; i++) {
+            items[n++] = r;
+        }
+    }
+    if (n == 0) {
+        Need all = {(double)count, count, count};
+        return all;
+    }
+    if (n >= count) {
+        uint64_t reach[14][3];
+        memset(reach, 0, sizeof(reach));
+        reach[0][0] = 1;
+        for (int index = 0; index < n; index++) {
+            int rank = items[index];
+            for (int size = index + 1 < count ? index + 1 : count; size > 0; size--) {
+                const uint64_t *from = reach[size - 1];
+                uint64_t shifted[3] = {from[0] << rank,
+                                       (from[1] << rank) | (from[0] >> (64 - rank)),
+                                       (from[2] << rank) | (from[1] >> (64 - rank))};
+                for (int w = 0; w < 3; w++) {
+                    reach[size][w] |= shifted[w];
+                }
+            }
+        }
+        if (reach[count][target / 64] >> (target % 64) & 1) {
+            int free = own_items < count - 1 ? own_items : count - 1;
+            Need exact = {0.0, count - free, 0};
+            return exact;
+        }
+    }
+    int ordered[14 * MAX_CARDS * 2];
+    int m = 0;
+    for (int r = 1; r <= 13; r++) { /* the items sorted: ranks ascending */
+        for (int i = 0; i < n; i++) {
+            if (items[i] == r) {
+                ordered[m++] = r;
+            }
+        }
+    }
+    for (int missing = 1; missing <= count; missing++) {
+        int used = count - missing;
+        if (used > n) {
+            continue;
+        }
+        int low = 0, high = 0;
+        for (int i = 0; i < used; i++) {
+            low += ordered[i];
+            high += ordered[n - used + i];
+        }
+        if (low <= target - missing && high >= target - 13 * missing) {
+            int free = own_items < used ? own_items : used;
+            Need near = {(double)missing, missing + used - free, missing};
+            return near;
+        }
+    }
+    return infeasible;
+}
+
+static double novel_value(Outlook *o, int kind, int first, int second, int points) {
+    Need n;
+    if (kind == KIND_STRAIGHT) {
+        n = need_straight(o, first);
+    } else if (kind == KIND_OF_A_KIND) {
+        Need table[14];
+        need_table(o, first, table);
+        n = table[1];
+        for (int r = 2; r <= 13; r++) {
+            if (need_less(&table[r], &n)) {
+                n = table[r];
+            }
+        }
+    } else if (kind == KIND_PAIRS) {
+        n = need_pairs(o, first);
+    } else {
+        n = need_total(o, first, second);
+    }
+    if (n.cost == HUGE_VAL) {
+        return 0.0;
+    }
+    if (n.played == 0) { /* R4: at least one card from the hand */
+        n.cost += 1;
+        n.played = 1;
+        n.missing += 1;
+    }
+    if (o->horizon >= 0 && n.missing + n.played > o->horizon) {
+        return 0.0;
+    }
+    return (o->prospect * (double)points * pow(o->missing_factor, n.cost)) *
+           pow(o->read_factor, (double)(n.played - 1));
+}
+
+static int by_value_down(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* prospects(hand, own, rival, pool, plan, weights, horizon): plan holds (kind, first,
+ * second, points) per Novel the player may publish; weights is (prospect, missing_factor,
+ * read_factor, spread, rival_cite); horizon -1 before the countdown. */
+static PyObject *prospects(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *hand, *own, *rival, *pool, *plan;
+    Outlook o;
+    memset(&o, 0, sizeof(o));
+    if (!PyArg_ParseTuple(args, "OOOOO(ddddd)i", &hand, &own, &rival, &pool, &plan,
+                          &o.prospect, &o.missing_factor, &o.read_factor, &o.spread,
+                          &o.rival_cite, &o.horizon)) {
+        return NULL;
+    }
+    if (read_counts(hand, o.hand, "hand") < 0 || read_counts(own, o.own, "own") < 0 ||
+        read_counts(rival, o.rival, "rival") < 0 || read_counts(pool, o.pool, "pool") < 0) {
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(plan, "plan must be a sequence");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t novels = PySequence_Fast_GET_SIZE(seq);
+    if (novels > 256) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_OverflowError, "more Novels than the kernel's table");
+        return NULL;
+    }
+    double values[256];
+    for (Py_ssize_t i = 0; i < novels; i++) {
+        int kind, first, second, points;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiii", &kind, &first, &second,
+                              &points)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (kind < KIND_STRAIGHT || kind > KIND_TOTAL || first < 1 || first > 13 ||
+            (kind == KIND_TOTAL && (second < 1 || second > 13 * 13))) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_OverflowError, "a pattern out of the kernel's range");
+            return NULL;
+        }
+        values[i] = novel_value(&o, kind, first, second, points);
+    }
+    Py_DECREF(seq);
+    if (novels > 1) {
+        qsort(values, (size_t)novels, sizeof(double), by_value_down);
+    }
+    double total = 0.0, weight = 1.0;
+    for (Py_ssize_t i = 0; i < novels; i++) {
+        if (values[i] <= 0.0) {
+            break;
+        }
+        total += weight * values[i];
+        weight *= o.spread;
+    }
+    return PyFloat_FromDouble(total);
+}
+
 /* The kernels share static tables, so a call must not begin while another runs. Python
  * code can run inside one (a collection started by an allocation may run a finaliser), so
  * a call that finds the kernels in use says so with OverflowError: the caller counts in
@@ -2574,6 +3253,12 @@ static PyMethodDef methods[] = {
     {"cards_mask", cards_mask, METH_VARARGS,
      "cards_mask(table, combos, chosen, last_rank, last_kind, last_card, played, owed, "
      "confirm, play, cite): the legal plays, cites and confirm of a partial publish."},
+    {"policy_publishes", policy_publishes, METH_VARARGS,
+     "policy_publishes(in_hand, own, others, hand_size, plan, usable, weights, turns_left, "
+     "limit, floor): the playout policy's costed publishes, best first."},
+    {"prospects", prospects, METH_VARARGS,
+     "prospects(hand, own, rival, pool, plan, weights, horizon): a hand's publishing "
+     "prospects."},
     {"payable_totals", payable_totals, METH_VARARGS,
      "payable_totals(pool, hand, own, limit, count, target, first): payable Total multisets."},
     {NULL, NULL, 0, NULL},

@@ -95,3 +95,15 @@ def publish_start(
     supply: dict[str, int],
     plan: list[tuple[str, int, int, int, int]],
 ) -> tuple[bytes, list[bytes]]: ...
+def policy_publishes(
+    in_hand: Sequence[int],
+    own: Sequence[int],
+    others: Sequence[int],
+    hand_size: int,
+    plan: list[tuple[int, int, int, int, int]],
+    usable: Sequence[int],
+    weights: tuple[float, float, float],
+    turns_left: int,
+    limit: int,
+    floor: float,
+) -> list[tuple[float, int, tuple[tuple[int, int], ...], bool]]: ...

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
+from ..movegen import _speedups
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .observation import RANK_COPIES
@@ -60,6 +61,8 @@ _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _INFEASIBLE = (math.inf, 0, 0)
 _MEMO_SIZE = 4096
 """Hands whose prospects one outlook remembers (one decision evaluates a few hundred)."""
+_compiled_prospects = getattr(_speedups, "prospects", None)
+"""The compiled twin of :meth:`Outlook._prospects_py`, when the kernels are built."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +190,8 @@ class Outlook:
     _memo: dict[tuple[int, ...], float] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _plan: list[list[_Code]] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The compiled kernel's plan of ``novels``, once made (see :meth:`prospects`)."""
 
     @classmethod
     def of_view(
@@ -324,6 +329,38 @@ class Outlook:
         known = self._memo.get(key)
         if known is not None:
             return known
+        total: float | None = None
+        if _compiled_prospects is not None:
+            if not self._plan:
+                self._plan.append([code for spec in self.novels if (code := _code_of(spec))])
+            w = self.weights
+            try:
+                total = _compiled_prospects(
+                    hand,
+                    self.own,
+                    self.rival,
+                    self.pool,
+                    self._plan[0],
+                    (w.prospect, w.missing_factor, w.read_factor, w.spread, w.rival_cite),
+                    -1 if self.horizon is None else self.horizon,
+                )
+            except OverflowError:  # beyond the kernel's ranges: the Python twin answers
+                total = None
+        if total is None:
+            total = self._prospects_py(hand)
+        if len(self._memo) < _MEMO_SIZE:
+            self._memo[key] = total
+        return total
+
+    def _prospects_py(self, hand: Sequence[int]) -> float:
+        """:meth:`prospects` in Python, unremembered: the definition the compiled twin follows.
+
+        >>> from pastiche_core import Game
+        >>> outlook = Outlook.of_view(Game(players=3, seed=7).view(0))
+        >>> outlook._prospects_py(counts_of("SCI7 HOR7 MYS7")) == outlook.prospects(
+        ...     counts_of("SCI7 HOR7 MYS7"))
+        True
+        """
         needs = _Needs(self, hand)
         values = sorted((self._value(spec, needs) for spec in self.novels), reverse=True)
         total = 0.0
@@ -333,8 +370,6 @@ class Outlook:
                 break
             total += weight * value
             weight *= self.weights.spread
-        if len(self._memo) < _MEMO_SIZE:
-            self._memo[key] = total
         return total
 
     # ------------------------------------------------------------------
@@ -398,6 +433,43 @@ class Outlook:
             if low <= target - missing and high >= target - MAX_RANK * missing:
                 return (float(missing), missing + used - min(own_items, used), missing)
         return _INFEASIBLE
+
+
+_Code = tuple[int, int, int, int]
+"""A Novel as the compiled prospects read it: kind code, parameters, points."""
+_CODES: dict[int, tuple[NovelSpec, _Code | None]] = {}
+"""Each Novel's code, by the spec's identity (the spec is kept, so the identity stays its own)."""
+
+
+def _code_of(spec: NovelSpec) -> _Code | None:
+    """The compiled kernel's code of ``spec``; ``None`` for a pattern without prospects.
+
+    The kinds are told apart as :meth:`Outlook._completion` tells them (a
+    subclass is valued as its kind); a user-defined pattern is worth nothing,
+    so it is left out of the plan.
+
+    >>> from pastiche_core import Catalogue
+    >>> _code_of(Catalogue.default()["kind-3"])
+    (1, 3, 0, 1)
+    """
+    entry = _CODES.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        pattern = spec.pattern
+        code: _Code | None
+        if isinstance(pattern, Straight):
+            code = (0, pattern.length, 0, spec.points)
+        elif isinstance(pattern, OfAKind):
+            code = (1, pattern.count, 0, spec.points)
+        elif isinstance(pattern, Pairs):
+            code = (2, pattern.pairs, 0, spec.points)
+        elif isinstance(pattern, Total):
+            code = (3, pattern.count, pattern.target, spec.points)
+        else:
+            code = None
+        if len(_CODES) >= _MEMO_SIZE:
+            _CODES.clear()
+        entry = _CODES[id(spec)] = (spec, code)
+    return entry[1]
 
 
 class _Needs:

@@ -59,6 +59,7 @@ from typing import cast
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..game import Game, LegalMoves, Phase, keep_moves
+from ..movegen import _KINDS, _speedups
 from ..moves import (
     Choose,
     Draw,
@@ -72,7 +73,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..patterns import Pattern, Total
+from ..patterns import OfAKind, Pairs, Pattern, Straight, Total
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
 
@@ -151,6 +152,8 @@ search won 36.5 % instead of 32.2 % of the same 400 games against three greedy b
 won 34.9 % instead of 33.5 % of the seed-2025 games."""
 COMBINATIONS_PER_NOVEL = 6
 """Rank combinations tried per Novel when looking for a publish."""
+_compiled_costing = getattr(_speedups, "policy_publishes", None)
+"""The compiled twin of :meth:`PlayoutPolicy._costed_py`, when the kernels are built."""
 _AVERAGE_FIT = 0.6
 """The fit assumed for a card the player cannot see (a face-down discard)."""
 
@@ -275,9 +278,13 @@ class Situation:
 
 
 class _Counts:
-    """Cards per rank in a hand and among the Masterpieces on the table."""
+    """Cards per rank in a hand and among the Masterpieces on the table.
 
-    __slots__ = ("hand", "table")
+    A card's fit depends on its rank alone, so each is computed once per rank
+    (the counts do not change during a decision).
+    """
+
+    __slots__ = ("_fits", "hand", "table")
 
     def __init__(self, hand: Iterable[Card], tables: Sequence[Mapping[str, tuple[Card, ...]]]):
         self.hand = counts_of(hand)
@@ -286,15 +293,21 @@ class _Counts:
             for cards in table.values():
                 if len(cards) == 1:
                     self.table[cards[0].rank] += 1
+        self._fits: dict[tuple[int, bool], float] = {}
 
     def fit(self, card: Card, in_hand: bool) -> float:
         """The card's fit, leaving it out of the hand counts if it is in the hand."""
-        if in_hand:
-            self.hand[card.rank] -= 1
-            value = card_fit(card, self.hand, self.table)
-            self.hand[card.rank] += 1
-            return value
-        return card_fit(card, self.hand, self.table)
+        key = (card.rank, in_hand)
+        value = self._fits.get(key)
+        if value is None:
+            if in_hand:
+                self.hand[card.rank] -= 1
+                value = card_fit(card, self.hand, self.table)
+                self.hand[card.rank] += 1
+            else:
+                value = card_fit(card, self.hand, self.table)
+            self._fits[key] = value
+        return value
 
 
 class PlayoutPolicy:
@@ -319,10 +332,14 @@ class PlayoutPolicy:
         combinations: int = COMBINATIONS_PER_NOVEL,
         weights: PolicyWeights = DEFAULT_WEIGHTS,
     ) -> None:
+        if type(combinations) is not int or combinations < 1:
+            raise ValueError(
+                f"combinations must be a whole number of at least 1, got {combinations!r}"
+            )
         self.explore = explore
         self.combinations = combinations
         self.weights = weights
-        self._specs: tuple[Catalogue, tuple[_Spec, ...]] | None = None
+        self._specs: tuple[Catalogue, tuple[_Spec, ...], _Plan | None] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -348,8 +365,13 @@ class PlayoutPolicy:
         self.explore, self.combinations, self.weights = state
         self._specs = None
 
-    def _publishable(self, catalogue: Catalogue) -> tuple[_Spec, ...]:
-        """The catalogue's publishable Novels as ``(id, points, pattern, size)``, kept per policy."""
+    def _publishable(self, catalogue: Catalogue) -> tuple[tuple[_Spec, ...], _Plan | None]:
+        """The catalogue's publishable Novels as ``(id, points, pattern, size)``, kept per policy.
+
+        With them, the plan the compiled costing reads: per Novel, ``(kind code,
+        first parameter, second parameter, points, size)``; ``None`` when a
+        pattern is of a kind only Python lists (a user-defined one).
+        """
         cached = self._specs
         if cached is None or cached[0] is not catalogue:
             specs = tuple(
@@ -357,8 +379,8 @@ class PlayoutPolicy:
                 for spec in catalogue.publishable
                 if spec.pattern is not None
             )
-            cached = self._specs = (catalogue, specs)
-        return cached[1]
+            cached = self._specs = (catalogue, specs, _plan_of(specs))
+        return cached[1], cached[2]
 
     # ------------------------------------------------------------------
     def ranked(self, sit: Situation, *, publishes: int = 3) -> list[tuple[float, Move]]:
@@ -525,25 +547,91 @@ class PlayoutPolicy:
         if counts is None:
             counts = _Counts(hand, sit.tables)
         player = sit.player
-        in_hand = counts.hand
         own = [0] * 14
         others = [0] * 14
         for owner, table in enumerate(sit.tables):
             for cards in table.values():
                 if len(cards) == 1:
                     (own if owner == player else others)[cards[0].rank] += 1
-        available = tuple(in_hand[rank] + own[rank] + others[rank] for rank in range(14))
         held = sit.tables[player]
-        size_limit = len(hand) + sum(own)
-        citable = sum(own) + sum(others)
-        turns_left = sit.turns_left
-        w = self.weights
-        best: list[tuple[float, int, str, _Runs, bool]] = []
-        order = 0
         supply = sit.supply
-        for novel, points, pattern, size in self._publishable(sit.catalogue):
-            if supply.get(novel, 0) <= 0 or novel in held:
-                continue  # R6
+        specs, plan = self._publishable(sit.catalogue)
+        usable = [
+            index
+            for index, (novel, _, _, _) in enumerate(specs)
+            if supply.get(novel, 0) > 0 and novel not in held  # R6
+        ]
+        costed: list[_Costed] | None = None
+        if plan is not None and _compiled_costing is not None:
+            w = self.weights
+            try:
+                costed = _compiled_costing(
+                    counts.hand,
+                    own,
+                    others,
+                    len(hand),
+                    plan,
+                    usable,
+                    (w.maturity, w.gift_cost, w.card_cost),
+                    -1 if sit.turns_left is None else sit.turns_left,
+                    self.combinations,
+                    floor,
+                )
+            except OverflowError:  # beyond the kernel's ranges: the Python twin answers
+                costed = None
+        if costed is None:
+            costed = self._costed_py(
+                specs, counts.hand, own, others, len(hand), usable, sit.turns_left, floor
+            )
+        if not costed:
+            return []
+        found: dict[Publish, float] = {}
+        lookup = _Lookup(sit)
+        for value, index, runs, cite_first in costed:
+            move = _fill(specs[index][0], runs, lookup, cite_first, counts)
+            if move is not None and move not in found:
+                found[move] = value
+                if len(found) >= limit:
+                    break
+        return [(value, move) for move, value in found.items()]
+
+    def _costed_py(
+        self,
+        specs: Sequence[_Spec],
+        in_hand: Sequence[int],
+        own: Sequence[int],
+        others: Sequence[int],
+        hand_size: int,
+        usable: Sequence[int],
+        turns_left: int | None,
+        floor: float,
+    ) -> list[_Costed]:
+        """The publishes :meth:`publishes` considers, costed from counts, best first.
+
+        Each is ``(value, Novel index, runs, cite_first)``: for each usable
+        Novel (its index in ``specs``), its first ``combinations``
+        rank combinations, each filled the fewest-gifts way and, when it could
+        cite another player's Masterpiece, the most-citations way; the fills R4
+        and R5 allow that are worth more than ``floor``. Ties keep the order
+        found. The compiled ``policy_publishes`` is its twin for the built-in
+        pattern kinds.
+
+        >>> policy = PlayoutPolicy()
+        >>> specs, _ = policy._publishable(__import__("pastiche_core").Catalogue.default())
+        >>> kind3 = [index for index, item in enumerate(specs) if item[0] == "kind-3"]
+        >>> hand = [0] * 14; hand[7] = 3
+        >>> costed = policy._costed_py(specs, hand, [0] * 14, [0] * 14, 4, kind3, None, -math.inf)
+        >>> [(round(value, 3), runs, cite) for value, _, runs, cite in costed]
+        [(0.359, ((7, 3),), False)]
+        """
+        available = tuple(in_hand[rank] + own[rank] + others[rank] for rank in range(14))
+        size_limit = hand_size + sum(own)
+        citable = sum(own) + sum(others)
+        w = self.weights
+        best: list[tuple[float, int, int, _Runs, bool]] = []
+        order = 0
+        for index in usable:
+            _, points, pattern, size = specs[index]
             if size is not None:
                 if size > size_limit:
                     continue
@@ -558,31 +646,27 @@ class PlayoutPolicy:
                         pastiche = True
                         break
                 for cite_first in (False, True) if pastiche else (False,):
-                    costs = _costs(runs, in_hand, own, others, cite_first, len(hand))
+                    costs = _costs(runs, in_hand, own, others, cite_first, hand_size)
                     if costs is None:
                         continue
                     value = _publish_value(points, costs[0], costs[1], turns_left, w)
                     if value <= floor:
                         continue
                     order += 1
-                    best.append((-value, order, novel, runs, cite_first))
-        if not best:
-            return []
+                    best.append((-value, order, index, runs, cite_first))
         best.sort()
-        found: dict[Publish, float] = {}
-        lookup = _Lookup(sit)
-        for negative, _, novel, runs, cite_first in best:
-            move = _fill(novel, runs, lookup, cite_first, counts)
-            if move is not None and move not in found:
-                found[move] = -negative
-                if len(found) >= limit:
-                    break
-        return [(value, move) for move, value in found.items()]
+        return [
+            (-negative, index, runs, cite_first) for negative, _, index, runs, cite_first in best
+        ]
 
 
 _Runs = tuple[tuple[int, int], ...]
 """A rank multiset as ``(rank, count)`` runs, ranks ascending."""
 _Spec = tuple[str, int, Pattern, int | None]
+_Plan = list[tuple[int, int, int, int, int]]
+"""The Novels as the compiled costing reads them (see :meth:`PlayoutPolicy._publishable`)."""
+_Costed = tuple[float, int, _Runs, bool]
+"""A costed publish: its value, its Novel's index among the policy's, its runs, cite first."""
 
 
 def _runs(combo: Sequence[int]) -> _Runs:
@@ -594,6 +678,26 @@ def _runs(combo: Sequence[int]) -> _Runs:
         else:
             runs.append((rank, 1))
     return tuple(runs)
+
+
+def _plan_of(specs: Sequence[_Spec]) -> _Plan | None:
+    """The compiled costing's plan of ``specs``, ``None`` if a pattern is not a built-in kind."""
+    plan: _Plan = []
+    for _, points, pattern, size in specs:
+        kind = _KINDS.get(type(pattern))  # exact types: a subclass may list otherwise
+        if kind is None or size is None:
+            return None
+        if isinstance(pattern, Straight):
+            first, second = pattern.length, 0
+        elif isinstance(pattern, OfAKind):
+            first, second = pattern.count, 0
+        elif isinstance(pattern, Pairs):
+            first, second = pattern.pairs, 0
+        else:
+            assert isinstance(pattern, Total)
+            first, second = pattern.count, pattern.target
+        plan.append((kind, first, second, points, size))
+    return plan
 
 
 def _combinations(pattern: Pattern, available: tuple[int, ...], limit: int) -> tuple[_Runs, ...]:
