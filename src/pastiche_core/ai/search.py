@@ -135,16 +135,16 @@ DEFAULT_BUDGET_MS = 300
 """The default budget of a hint, in milliseconds."""
 MAX_BUDGET_MS = 10_000
 """The largest budget accepted, in milliseconds: one analysis never runs longer."""
-SIMULATIONS_PER_MS = 0.24
+SIMULATIONS_PER_MS = 0.32
 """Simulations a millisecond of budget buys: the fixed rate that makes a time budget
-deterministic (72 simulations for the default 300 ms). Measured on a shared two-core
-machine (2026-12-01, the same 120 positions, each timed in turn with every setting): with
-playouts run to the end near the End Flag (:data:`FINISH_WITHIN`), 70 simulations answer
-in 90 ms at the median and 238 ms at the 95th percentile (3 of 120 cut short by the
-300 ms ceiling), as 84 did without them (108 and 245 ms, 2 cut short); 84 with them
-took 301 ms at the 95th percentile (9 cut short). Before that change the rate was 0.28
-(84 simulations). More simulations make the search little stronger: 300 won 2 points more
-of 200 games than 84, inside the noise (see the hints page, "What makes the search
+deterministic (96 simulations for the default 300 ms). Measured on a shared two-core
+machine (2026-12-01, 180 positions, the settings timed in turn): with the playouts'
+compiled kernels, 96 simulations answer in 67 ms at the median and 199 ms at the 95th
+percentile, where 72 without them took 118 to 133 ms and 332 to 423 ms at the same
+hour. The rate was 0.24 (72 simulations) before those kernels and 0.28 (84) before the
+playouts ran on to the end near the End Flag (:data:`FINISH_WITHIN`). More simulations
+make the search little stronger: 300 won 2 points more of 200 games than 84, and 120
+1.8 points more than 72, inside the noise (see the hints page, "What makes the search
 stronger")."""
 MAX_SIMULATIONS = 5_000
 """The most simulations one search runs (the budget cap in simulations)."""
@@ -265,7 +265,7 @@ def simulations_for(budget_ms: int) -> int:
     """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
 
     >>> simulations_for(300), simulations_for(1)
-    (72, 1)
+    (96, 1)
     """
     check_budget(budget_ms)
     return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
