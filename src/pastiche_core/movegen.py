@@ -838,22 +838,38 @@ def _compiled_plan(catalogue: Catalogue) -> list[tuple[str, int, int, int, int]]
             _PLANS.clear()
         plan: list[tuple[str, int, int, int, int]] | None = []
         for spec, pattern, size in _publishable(catalogue):
-            kind = _KINDS.get(type(pattern))
-            if kind is None or plan is None:
+            code = _pattern_code(pattern)
+            if code is None or plan is None:
                 plan = None
                 continue
-            if isinstance(pattern, Straight):
-                first, second = pattern.length, 0
-            elif isinstance(pattern, OfAKind):
-                first, second = pattern.count, 0
-            elif isinstance(pattern, Pairs):
-                first, second = pattern.pairs, 0
-            else:
-                assert isinstance(pattern, Total)
-                first, second = pattern.count, pattern.target
-            plan.append((spec.id, kind, first, second, -1 if size is None else size))
+            plan.append((spec.id, *code, -1 if size is None else size))
         entry = _PLANS[id(catalogue)] = (catalogue, plan)
     return entry[1]
+
+
+def _pattern_code(pattern: object, *, exact: bool = True) -> tuple[int, int, int] | None:
+    """A built-in pattern as the compiled kernels read it: (kind code, first, second parameter).
+
+    ``exact``: only the built-in classes themselves (a subclass may list its
+    combinations otherwise); else a subclass is coded as its kind. ``None`` for
+    any other pattern.
+
+    >>> _pattern_code(Total(5, 49)), _pattern_code(Pairs(2)), _pattern_code("x")
+    ((3, 5, 49), (2, 2, 0), None)
+    """
+    kind = _KINDS.get(type(pattern))
+    if kind is None and not exact:
+        kind = next((code for cls, code in _KINDS.items() if isinstance(pattern, cls)), None)
+    if kind is None:
+        return None
+    if isinstance(pattern, Straight):
+        return kind, pattern.length, 0
+    if isinstance(pattern, OfAKind):
+        return kind, pattern.count, 0
+    if isinstance(pattern, Pairs):
+        return kind, pattern.pairs, 0
+    assert isinstance(pattern, Total)
+    return kind, pattern.count, pattern.target
 
 
 def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int, ...]]]:

@@ -21,7 +21,7 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pastiche_core import Game, NovelSpec
+from pastiche_core import Game, InvalidArgumentError, NovelSpec
 from pastiche_core.ai import heuristics as heuristics_module
 from pastiche_core.ai import playout as playout_module
 from pastiche_core.ai.heuristics import Outlook, Weights
@@ -133,8 +133,9 @@ def test_a_user_defined_pattern_has_no_plan() -> None:
 
 
 def test_a_policy_needs_at_least_one_combination() -> None:
-    with pytest.raises(ValueError, match="combinations must be a whole number of at least 1"):
-        PlayoutPolicy(combinations=0)
+    for wrong in (0, -3, 2.5, True):
+        with pytest.raises(InvalidArgumentError, match="combinations must be a whole number"):
+            PlayoutPolicy(combinations=wrong)  # type: ignore[arg-type]
 
 
 @settings(max_examples=examples(6), deadline=None)

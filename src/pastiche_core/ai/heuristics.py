@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
-from ..movegen import _speedups
+from ..movegen import _pattern_code, _speedups
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .observation import RANK_COPIES
@@ -454,18 +454,8 @@ def _code_of(spec: NovelSpec) -> _Code | None:
     """
     entry = _CODES.get(id(spec))
     if entry is None or entry[0] is not spec:
-        pattern = spec.pattern
-        code: _Code | None
-        if isinstance(pattern, Straight):
-            code = (0, pattern.length, 0, spec.points)
-        elif isinstance(pattern, OfAKind):
-            code = (1, pattern.count, 0, spec.points)
-        elif isinstance(pattern, Pairs):
-            code = (2, pattern.pairs, 0, spec.points)
-        elif isinstance(pattern, Total):
-            code = (3, pattern.count, pattern.target, spec.points)
-        else:
-            code = None
+        kind = _pattern_code(spec.pattern, exact=False)
+        code = None if kind is None else (*kind, spec.points)
         if len(_CODES) >= _MEMO_SIZE:
             _CODES.clear()
         entry = _CODES[id(spec)] = (spec, code)

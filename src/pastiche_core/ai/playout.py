@@ -58,8 +58,9 @@ from typing import cast
 
 from ..cards import Card
 from ..catalogue import Catalogue
+from ..errors import InvalidArgumentError
 from ..game import Game, LegalMoves, Phase, keep_moves
-from ..movegen import _KINDS, _speedups
+from ..movegen import _pattern_code, _speedups
 from ..moves import (
     Choose,
     Draw,
@@ -73,7 +74,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..patterns import OfAKind, Pairs, Pattern, Straight, Total
+from ..patterns import Pattern, Total
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
 
@@ -333,7 +334,7 @@ class PlayoutPolicy:
         weights: PolicyWeights = DEFAULT_WEIGHTS,
     ) -> None:
         if type(combinations) is not int or combinations < 1:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"combinations must be a whole number of at least 1, got {combinations!r}"
             )
         self.explore = explore
@@ -681,22 +682,18 @@ def _runs(combo: Sequence[int]) -> _Runs:
 
 
 def _plan_of(specs: Sequence[_Spec]) -> _Plan | None:
-    """The compiled costing's plan of ``specs``, ``None`` if a pattern is not a built-in kind."""
+    """The compiled costing's plan of ``specs``, ``None`` if a pattern is not a built-in kind.
+
+    >>> from pastiche_core.patterns import Straight
+    >>> _plan_of([("straight-3", 2, Straight(3), 3)])
+    [(0, 3, 0, 2, 3)]
+    """
     plan: _Plan = []
     for _, points, pattern, size in specs:
-        kind = _KINDS.get(type(pattern))  # exact types: a subclass may list otherwise
-        if kind is None or size is None:
+        code = _pattern_code(pattern)  # exact types: a subclass may list otherwise
+        if code is None or size is None:
             return None
-        if isinstance(pattern, Straight):
-            first, second = pattern.length, 0
-        elif isinstance(pattern, OfAKind):
-            first, second = pattern.count, 0
-        elif isinstance(pattern, Pairs):
-            first, second = pattern.pairs, 0
-        else:
-            assert isinstance(pattern, Total)
-            first, second = pattern.count, pattern.target
-        plan.append((kind, first, second, points, size))
+        plan.append((*code, points, size))
     return plan
 
 
