@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
+from types import ModuleType
 
 import pytest
 from budget import examples
@@ -31,14 +32,24 @@ from pastiche_core.patterns import CustomPattern, OfAKind, Pairs, Pattern, Strai
 
 
 @contextmanager
-def python_costing() -> Iterator[None]:
-    """The compiled costing switched off while inside."""
-    kept = playout_module._compiled_costing
-    playout_module._compiled_costing = None
+def switched_off(module: ModuleType, kernel: str) -> Iterator[None]:
+    """The module's compiled ``kernel`` switched off while inside: its Python twin answers."""
+    kept = getattr(module, kernel)
+    setattr(module, kernel, None)
     try:
         yield
     finally:
-        playout_module._compiled_costing = kept
+        setattr(module, kernel, kept)
+
+
+def python_costing() -> AbstractContextManager[None]:
+    """The compiled costing switched off while inside."""
+    return switched_off(playout_module, "_compiled_costing")
+
+
+def python_prospects() -> AbstractContextManager[None]:
+    """The compiled prospects switched off while inside."""
+    return switched_off(heuristics_module, "_compiled_prospects")
 
 
 def _compiled_or_skip() -> None:
@@ -157,17 +168,6 @@ def test_playouts_are_the_same_with_and_without_the_compiled_costing(
         publishes += type(move).__name__ == "Publish"
         game.apply(move)
     assert publishes > 0
-
-
-@contextmanager
-def python_prospects() -> Iterator[None]:
-    """The compiled prospects switched off while inside."""
-    kept = heuristics_module._compiled_prospects
-    heuristics_module._compiled_prospects = None
-    try:
-        yield
-    finally:
-        heuristics_module._compiled_prospects = kept
 
 
 class _Odd(CustomPattern):
