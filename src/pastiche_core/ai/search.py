@@ -138,10 +138,10 @@ MAX_BUDGET_MS = 10_000
 SIMULATIONS_PER_MS = 0.32
 """Simulations a millisecond of budget buys: the fixed rate that makes a time budget
 deterministic (96 simulations for the default 300 ms). Measured on a shared two-core
-machine (2026-12-01, 180 positions, the settings timed in turn): with the playouts'
-compiled kernels, 96 simulations answer in 67 ms at the median and 199 ms at the 95th
-percentile, where 72 without them took 118 to 133 ms and 332 to 423 ms at the same
-hour. The rate was 0.24 (72 simulations) before those kernels and 0.28 (84) before the
+machine (2026-12-01, 180 positions, the settings timed in turn, twice): with the
+playouts' compiled kernels, 96 simulations answer in 72 to 79 ms at the median and 220
+to 237 ms at the 95th percentile, where 72 without them took 116 to 133 ms and 321 to
+347 ms. The rate was 0.24 (72 simulations) before those kernels and 0.28 (84) before the
 playouts ran on to the end near the End Flag (:data:`FINISH_WITHIN`). More simulations
 make the search little stronger: 300 won 2 points more of 200 games than 84, and 120
 1.8 points more than 72, inside the noise (see the hints page, "What makes the search
@@ -161,7 +161,7 @@ the search won 30 % of the games in which it did not lead when the countdown beg
 bot in its seat 2 %), and reaching the end sooner won 41.5 % instead of 38.3 % of 600 paired
 games at 84 simulations (see the hints page, "What makes the search stronger"). The longer
 playouts cost time near the end; the budget's rate (:data:`SIMULATIONS_PER_MS`) was lowered
-to pay for them. Charging the moves past the horizon to the budget instead (fewer, longer
+to pay for them, until the playouts' compiled kernels made room for more simulations. Charging the moves past the horizon to the budget instead (fewer, longer
 simulations near the end) lost: 30.8 % and 35.8 % against 36.2 % on the same 200 games."""
 FINISH_ROUNDS = 10
 """The most rounds a playout that runs to the end (:data:`FINISH_WITHIN`) plays in all."""
