@@ -4,11 +4,11 @@ Run: ``python benchmarks/bench_state_load.py [--games N] [--repeats R]``.
 
 States come from ``N`` real 4-player games (:func:`pastiche_core.bots.play_game`,
 seeds 0 to N - 1), taken after 0, 25, 50, 75 and 100 moves and at each game's
-end, written with :func:`~pastiche_core.io.state.state_to_json`. One table row
+end, written with :func:`~pastiche_core.io.state_json.state_to_json`. One table row
 per length, every figure the median over ``R`` runs of the time per state (the
 modes interleaved run by run, so they share the machine's conditions):
 
-* ``no history``: :func:`~pastiche_core.io.state.state_from_json` of the state
+* ``no history``: :func:`~pastiche_core.io.state_json.state_from_json` of the state
   with ``"history": []``, a composed position: parsing, reading and
   :func:`~pastiche_core.invariants.check_invariants`; the baseline;
 * ``invariants``: :func:`~pastiche_core.invariants.check_invariants` alone, on
@@ -20,7 +20,7 @@ modes interleaved run by run, so they share the machine's conditions):
 * ``µs/move``: the extra cost of the history per move it holds.
 
 The last line projects the cost of the longest history a state may carry
-(:data:`~pastiche_core.io.state.MAX_HISTORY` moves) from the largest row's
+(:data:`~pastiche_core.io.state_json.MAX_HISTORY` moves) from the largest row's
 cost per move. The process is pinned to one CPU (``--cpu``) where the OS
 allows it.
 """

@@ -30,19 +30,19 @@ MEMORY_LIMIT = 512 << 20
 
 
 def load_position(path: Path) -> object:
-    from pastiche_core.io.position import load_query
+    from pastiche_core.io.position_json import load_query
 
     return load_query(path)
 
 
 def load_state(path: Path) -> object:
-    from pastiche_core.io.state import state_from_json
+    from pastiche_core.io.state_json import state_from_json
 
     return state_from_json(path.read_bytes())
 
 
 def load_view(path: Path) -> object:
-    from pastiche_core.io.view import view_from_json
+    from pastiche_core.io.view_json import view_from_json
 
     return view_from_json(path.read_bytes())
 

@@ -15,7 +15,7 @@ import pytest
 
 from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError, cli, solver
 from pastiche_core.cli import COMMANDS, ENGINES, build_parser, main
-from pastiche_core.io.position import load_query, position_to_dict, schema
+from pastiche_core.io.position_json import load_query, position_to_dict, schema
 from pastiche_core.options import Constraints, PublishOption, check_option, option_key
 from pastiche_core.position import Position
 

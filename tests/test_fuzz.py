@@ -50,9 +50,9 @@ from pastiche_core import (
 )
 from pastiche_core.errors import PasticheError
 from pastiche_core.game import MAX_PLAYERS
-from pastiche_core.io.position import position_to_dict, query_from_dict, query_from_json
-from pastiche_core.io.state import state_from_dict, state_from_json, state_to_dict
-from pastiche_core.io.view import view_from_dict, view_from_json, view_to_dict
+from pastiche_core.io.position_json import position_to_dict, query_from_dict, query_from_json
+from pastiche_core.io.state_json import state_from_dict, state_from_json, state_to_dict
+from pastiche_core.io.view_json import view_from_dict, view_from_json, view_to_dict
 from pastiche_core.moves import NOTATION_SEATS
 from pastiche_core.options import Constraints
 from pastiche_core.position import Position

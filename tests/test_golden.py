@@ -284,7 +284,7 @@ def test_brute_force_rederives_the_golden_file(entry: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("entry", golden_entries())
 def test_position_json_reads_the_same_query(entry: dict[str, Any]) -> None:
-    from pastiche_core.io import position
+    from pastiche_core.io import position_json as position
 
     assert position.query_from_dict(entry["position"]) == read_query(entry["position"])
 

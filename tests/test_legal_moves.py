@@ -247,14 +247,14 @@ def test_a_move_indexed_from_the_legal_moves_is_applied_without_checking_it_agai
     game.apply(str(move))  # notation: checked
     assert checked == [move]
     game.undo()
-    game.apply(move)  # back in the position it was given out for: trusted
-    assert checked == [move]
+    game.apply(move)  # the same position again, but a new generation: checked (never reused)
+    assert checked == [move, move]
     game.undo()
     twin = game.copy()
     twin.apply(game.legal_moves[0])  # given out by another game: checked
-    assert len(checked) == 2
+    assert len(checked) == 3
     stale = game.legal_moves[0]
     game.apply(game.legal_moves[len(game.legal_moves) - 1])
     with contextlib.suppress(IllegalMoveError):
         game.apply(stale)  # given out before the last move: checked
-    assert len(checked) == 3
+    assert len(checked) == 4

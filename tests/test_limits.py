@@ -35,7 +35,7 @@ from pastiche_core import (
     solver_cpsat,
     solver_fast,
 )
-from pastiche_core.io.position import position_to_dict
+from pastiche_core.io.position_json import position_to_dict
 from pastiche_core.options import PublishOption, check_option, option_key
 from pastiche_core.report import goal_key
 

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import DECK, Card, Catalogue, InvalidStateError, parse_cards
-from pastiche_core.io.position import (
+from pastiche_core.io.position_json import (
     SCHEMAS,
     load_position,
     load_query,

@@ -20,17 +20,7 @@ from .errors import (
     PasticheError,
     SearchLimitError,
 )
-from .game import (
-    DEAL_SIZES,
-    END_THRESHOLD,
-    KEEP_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Game,
-    GameResult,
-    LegalMoves,
-    Phase,
-)
+from .game import Game, GameResult, LegalMoves
 from .gifts import (
     DEFAULT_SEARCH_LIMIT,
     GiftPolicy,
@@ -114,6 +104,7 @@ from .render import (
 )
 from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
 from .rng import GameRng
+from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .solver import ENGINES, best, is_publishable, solve
 from .solver_cpsat import CpSatResult

@@ -30,9 +30,11 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import InvalidCatalogueError
+from .files import read_text
 from .limits import (
     MAX_COPIES,
     MAX_ID_LENGTH,
+    MAX_JSON_BYTES,
     MAX_NAME_LENGTH,
     MAX_NOVELS,
     MAX_PARAM_ITEMS,
@@ -326,9 +328,6 @@ class Catalogue(Mapping[str, NovelSpec]):
         >>> cat
         <Catalogue 'tiny': 2 novels, 4 cards>
         """
-        # Imported here: pastiche_core.io imports this module.
-        from .io.jsontext import MAX_JSON_BYTES
-
         if not isinstance(text, str):
             raise InvalidCatalogueError(f"catalogue TOML: expected a string, got {_show(text)}")
         if len(text) > MAX_JSON_BYTES:
@@ -359,7 +358,7 @@ class Catalogue(Mapping[str, NovelSpec]):
 def load_catalogue(source: str | os.PathLike[str]) -> Catalogue:
     """A shipped catalogue by name (``"default"``) or a TOML catalogue file.
 
-    The file is read safely (:func:`~pastiche_core.io.files.read_text`): a regular
+    The file is read safely (:func:`~pastiche_core.files.read_text`): a regular
     file of at most 1 MiB of UTF-8 text, never a folder, device or pipe. Errors
     name the file and the entry.
 
@@ -374,9 +373,6 @@ def load_catalogue(source: str | os.PathLike[str]) -> Catalogue:
     ...
     pastiche_core.errors.InvalidCatalogueError: catalogue '/dev/zero': not a regular file (a character device)
     """
-    # Imported here: pastiche_core.io imports this module.
-    from .io.files import read_text
-
     if isinstance(source, str) and source in SHIPPED_CATALOGUES:
         return SHIPPED_CATALOGUES[source]
     text = read_text(source, what="catalogue", error=InvalidCatalogueError)

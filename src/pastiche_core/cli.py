@@ -36,12 +36,12 @@ from ._text import quote, too_long
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .errors import PasticheError
-from .game import MAX_PLAYERS, MIN_PLAYERS
-from .io.position import load_query
+from .io.position_json import load_query
 from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
 from .options import Constraints
 from .position import Position
 from .report import stop_note
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .simulate import simulate
 from .solver import ENGINES, solve
 
@@ -531,7 +531,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 # tournament
 # ----------------------------------------------------------------------
 def _bot_list(text: str) -> list[str]:
-    from .ai.registry import check_bot_names
+    from .ai.roster import check_bot_names
 
     if too_long(text):
         raise argparse.ArgumentTypeError(
@@ -551,7 +551,7 @@ def _bot_list(text: str) -> list[str]:
 
 
 def _configure_tournament(parser: argparse.ArgumentParser) -> None:
-    from .ai.registry import BOTS, MAX_BUDGET_MS
+    from .ai.roster import BOTS, MAX_BUDGET_MS
     from .ai.runners import MAX_WORKERS
     from .ai.tournament import MAX_TOURNAMENT_GAMES
 

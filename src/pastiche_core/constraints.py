@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ._text import quote
 from .cards import Card, CardsLike, as_cards, format_cards
 from .errors import InvalidNotationError, InvalidStateError
-from .game import MAX_PLAYERS
+from .rules import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from .position import Position

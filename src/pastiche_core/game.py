@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, format_cards
@@ -44,7 +44,8 @@ from .errors import (
     InvalidNotationError,
     InvalidStateError,
 )
-from .movegen import LegalMoves, ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
+from .feasibility import owed_text, publish_violation
+from .movegen import ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
 from .moves import (
     Choose,
     Draw,
@@ -59,7 +60,7 @@ from .moves import (
     TakeFlag,
 )
 from .rng import GameRng
-from .rules import owed_text, publish_violation
+from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
 from .table import TableNovel
 from .view import PlayerView, public_notation
 
@@ -78,15 +79,6 @@ __all__ = [
     "Phase",
     "keep_moves",
 ]
-
-MIN_PLAYERS = 3
-MAX_PLAYERS = 5
-DEAL_SIZES = (3, 3, 4, 4, 5)
-"""Cards dealt to seats 0–4 (R10)."""
-KEEP_SIZE = 3
-"""Cards every player keeps at setup (R10)."""
-END_THRESHOLD = 15
-"""Masterpiece points that trigger the end game (R12)."""
 
 
 def keep_moves(hand: Iterable[Card]) -> list[Keep]:
@@ -108,19 +100,6 @@ def keep_moves(hand: Iterable[Card]) -> list[Keep]:
         else:  # R15: a seat that discards two chooses which lies on top
             keeps.extend(Keep(kept, order) for order in itertools.permutations(dropped))
     return keeps
-
-
-class Phase(Enum):
-    """The decision the game is waiting for."""
-
-    KEEP = "keep"
-    ACTION = "action"
-    CHOOSE = "choose"
-    FLAG = "flag"
-    OVER = "over"
-
-    def __repr__(self) -> str:
-        return f"<Phase.{self.name}: {self.value!r}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +132,7 @@ class Game:
     __slots__ = (
         "_discard",
         "_face_down",
+        "_generation",
         "_hands",
         "_public",
         "_seat_cache",
@@ -212,10 +192,11 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: list[_Public | None] | None = None
-        self._trusted: tuple[Move, _Stamp] | None = None
+        self._generation = next(_GENERATIONS)
+        self._trusted: tuple[Move, int] | None = None
 
     @classmethod
-    def _compose(
+    def assemble(
         cls,
         *,
         catalogue: Catalogue,
@@ -239,10 +220,22 @@ class Game:
         turns_left: int | None,
         end_reason: str | None,
     ) -> Game:
-        """A game in exactly this state, with no history and empty caches.
+        """A game in exactly this state, with no history and empty caches; nothing is checked.
 
         For the state reader and for determinizations, which check what they
-        compose; every slot is set here so a new cache cannot be forgotten.
+        assemble (:func:`~pastiche_core.invariants.check_invariants`); every
+        slot is set here so a new cache cannot be forgotten. The containers are
+        the game's from now on.
+
+        >>> game = Game(players=3, seed=7)
+        >>> twin = Game.assemble(
+        ...     catalogue=game.catalogue, players=3, seed=7, rng=game.rng.copy(),
+        ...     deck=list(game.deck), discard=[], face_down=set(),
+        ...     hands=[set(game.hand(p)) for p in range(3)], tables=[{}, {}, {}],
+        ...     supply=dict(game.supply), flag=None, phase=game.phase, to_move=2, current=0,
+        ...     pending=None, turn=0, passes=0, trigger=None, turns_left=None, end_reason=None)
+        >>> twin == game
+        True
         """
         game = cls.__new__(cls)
         game.catalogue = catalogue
@@ -269,7 +262,36 @@ class Game:
         game.history = []
         game._undo = []
         game._public = None
+        game._generation = next(_GENERATIONS)
         game._trusted = None
+        return game
+
+    @classmethod
+    def replayed(
+        cls,
+        moves: Iterable[Move | str],
+        players: int = 4,
+        seed: int = 0,
+        catalogue: Catalogue | None = None,
+    ) -> Game:
+        """A new game dealt from ``seed`` with ``moves`` applied in order (R14).
+
+        An illegal move raises :class:`~pastiche_core.errors.IllegalMoveError`
+        naming its index, its notation and the rule it breaks.
+
+        >>> Game.replayed(["keep MYT1 HOR7 HOR8", "take"], players=3, seed=7).hand(0)
+        (Card.parse('LOV4'), Card.parse('LOV7'), Card.parse('FAN10'), Card.parse('MAG8'))
+        >>> Game.replayed(["draw"], players=3, seed=7)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.IllegalMoveError: moves[0] 'draw': the game is in setup: ...
+        """
+        game = cls(players, seed, catalogue)
+        for index, move in enumerate(moves):
+            try:
+                game.apply(move)
+            except IllegalMoveError:
+                raise IllegalMoveError(f"moves[{index}] '{move}': {game.violation(move)}") from None
         return game
 
     # ------------------------------------------------------------------
@@ -311,18 +333,86 @@ class Game:
         """Whether ``card`` lies face down in the discard pile (setup discards, R10)."""
         return card in self._face_down
 
+    # Live, read-only windows on the state, for code that reads it at every decision
+    # (views, bots, environments): no copy is made, so they change with the game.
+    def hand_cards(self, player: int) -> AbstractSet[Card]:
+        """``player``'s hand as the game holds it: live and unordered; read it, never change it.
+
+        >>> game = Game(players=3, seed=2)
+        >>> sorted(game.hand_cards(0)) == list(game.hand(0))
+        True
+        """
+        return self._hands[self._seat(player)]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Every seat's number of cards in hand (public, R16).
+
+        >>> Game(players=4, seed=1).hand_sizes
+        (3, 3, 4, 4)
+        """
+        return tuple(map(len, self._hands))
+
+    @property
+    def table_cards(self) -> Sequence[Mapping[str, tuple[Card, ...]]]:
+        """Per seat, Novel id -> the cards under it, as the game holds them (live, read-only).
+
+        >>> Game(players=3).table_cards
+        [{}, {}, {}]
+        """
+        return self._tables
+
+    @property
+    def discard_cards(self) -> Sequence[Card]:
+        """The discard pile, bottom to top, as the game holds it (live, read-only).
+
+        >>> list(Game(players=3).discard_cards)
+        []
+        """
+        return self._discard
+
+    @property
+    def face_down_cards(self) -> AbstractSet[Card]:
+        """The cards lying face down in the discard pile (live, read-only; R10, R16).
+
+        >>> set(Game(players=3).face_down_cards)
+        set()
+        """
+        return self._face_down
+
     def table(self, player: int) -> tuple[TableNovel, ...]:
         """The novels in a player's play area, in the order they were published."""
         return self._summary(self._seat(player))[0]
 
-    def _all_tables(self) -> tuple[tuple[TableNovel, ...], ...]:
-        """Every seat's :meth:`table`, in seat order."""
+    def tables(self) -> tuple[tuple[TableNovel, ...], ...]:
+        """Every seat's :meth:`table`, in seat order.
+
+        >>> Game(players=3).tables()
+        ((), (), ())
+        """
         return tuple([self._summary(seat)[0] for seat in range(self.players)])
 
     def _summary(self, seat: int) -> _SeatSummary:
         """``seat``'s kept summary, made now if its table changed since."""
         summary = self._seat_cache[seat]
         return summary if summary is not None else self._summarise(seat)
+
+    def stale_summary(self) -> int | None:
+        """The first seat whose kept table summary disagrees with its table, else ``None``.
+
+        Views read a summary kept between changes of a table; the invariants
+        check it with this. Every summary is made anew on the way.
+
+        >>> Game(players=3).stale_summary() is None
+        True
+        """
+        stale = None
+        for seat in range(self.players):
+            kept = self._seat_cache[seat]
+            self._seat_cache[seat] = None
+            if kept is not None and kept != self._summarise(seat) and stale is None:
+                stale = seat
+        return stale
 
     def _summarise(self, seat: int) -> _SeatSummary:
         """``seat``'s novels and Masterpiece points, kept until its table changes.
@@ -498,8 +588,8 @@ class Game:
         pastiche_core.errors.InvalidNotationError: invalid move 42: expected a Move or its notation, such as 'draw'
         """
         trusted = self._trusted
-        if trusted is not None and trusted[0] is move and trusted[1] == self._stamp():
-            # The very move object the legal moves of this position gave out (see
+        if trusted is not None and trusted[0] is move and trusted[1] == self._generation:
+            # The very move object the legal moves of this very position gave out (see
             # LegalMoves.__getitem__): legal by construction, canonical already.
             self._apply_legal(move)
             return
@@ -511,33 +601,40 @@ class Game:
             move = self._canonical_keep(move)
         self._apply_legal(move)
 
-    def _apply_built(self, move: Move, stamp: _Stamp) -> None:
-        """Apply ``move``, built for this game's position at ``stamp`` by code that builds
-        only legal moves in their canonical form (the atomic action encoding, whose
-        property tests check it): unchecked while the game is still at ``stamp``, else
-        checked as :meth:`apply` checks any move.
+    def apply_built(self, move: Move, generation: int) -> None:
+        """Apply ``move``, built for this game's position at ``generation`` by code that
+        builds only legal moves in their canonical form (the atomic action encoding of
+        :mod:`pastiche_core.rl`, whose property tests check it): unchecked while the game
+        is still at that generation, else checked as :meth:`apply` checks any move.
 
         >>> game = Game(players=3, seed=7)
-        >>> stamp = game._stamp()
-        >>> game._apply_built(Move.parse("keep MYT1 HOR7 HOR8"), stamp)
-        >>> game._apply_built(Move.parse("keep MYT1 HOR7 HOR8"), stamp)  # built before that
+        >>> at = game.generation
+        >>> game.apply_built(Move.parse("keep MYT1 HOR7 HOR8"), at)
+        >>> game.apply_built(Move.parse("keep MYT1 HOR7 HOR8"), at)  # built before that
         Traceback (most recent call last):
         ...
         pastiche_core.errors.IllegalMoveError: illegal move 'keep MYT1 HOR7 HOR8': ...
         """
-        if stamp == self._stamp() and self.phase is not Phase.OVER:
+        if generation == self._generation and self.phase is not Phase.OVER:
             self._apply_legal(move)
         else:
             self.apply(move)
 
-    def _stamp(self) -> _Stamp:
-        """Where the game is in its history: the number of moves and the last one.
+    @property
+    def generation(self) -> int:
+        """This position's number: every apply and undo gives a new one, never used before.
 
-        After an undo and another move the length is the same but the last move
-        differs; the same move again gives the same position (R14).
+        Two games, or one game before and after a move and its undo, never share
+        a generation, so a move or a count made for one position is trusted in
+        that position alone (:class:`LegalMoves`, :meth:`apply_built`).
+
+        >>> game = Game(players=3, seed=7)
+        >>> first = game.generation
+        >>> game.apply("keep MYT1 HOR7 HOR8"); _ = game.undo()
+        >>> game.generation == first, game.copy().generation == first
+        (False, False)
         """
-        history = self.history
-        return (len(history), history[-1] if history else None)
+        return self._generation
 
     def _canonical_keep(self, move: Keep) -> Keep:
         """The keep as the legal moves list it: the discard order given only for two (R15).
@@ -599,6 +696,7 @@ class Game:
         twin._undo = self._undo.copy() if history else []
         # Each viewer's public history is immutable: the copy shares them.
         twin._public = self._public.copy() if history and self._public is not None else None
+        twin._generation = next(_GENERATIONS)
         twin._trusted = None
         return twin
 
@@ -696,13 +794,13 @@ class Game:
         return rich_text(self)
 
     def to_json(self, indent: int | None = None) -> str:
-        """The versioned state JSON (see :mod:`pastiche_core.io.state`).
+        """The versioned state JSON (see :mod:`pastiche_core.io.state_json`).
 
         >>> game = Game(players=3, seed=7)
         >>> Game.from_json(game.to_json()) == game
         True
         """
-        from .io.state import state_to_json
+        from .io.state_json import state_to_json
 
         return state_to_json(self, indent=indent)
 
@@ -715,7 +813,7 @@ class Game:
         ...
         pastiche_core.errors.InvalidStateError: $.version: unsupported version 9 (this library reads version 1)
         """
-        from .io.state import state_from_json
+        from .io.state_json import state_from_json
 
         return state_from_json(text, catalogue=catalogue)
 
@@ -820,6 +918,8 @@ class Game:
     # Applying legal moves
     # ------------------------------------------------------------------
     def _apply_legal(self, move: Move) -> None:
+        self._generation = next(_GENERATIONS)
+        self._trusted = None
         self.history.append(move)
         player = self.to_move
         hand = self._hands[player]
@@ -923,19 +1023,17 @@ class Game:
         """
         if len(self._undo) == len(self.history):
             return [before[1] for before, _ in self._undo]
-        from .record import GameRecord  # a game whose moves carry no records: replay them
-
-        replayed = GameRecord(self.players, self.seed, self.catalogue, tuple(self.history))
-        try:
-            return [before[1] for before, _ in replayed.replay()._undo]
+        try:  # a game whose moves carry no records: replay them
+            replayed = Game.replayed(self.history, self.players, self.seed, self.catalogue)
+            return [before[1] for before, _ in replayed._undo]
         except IllegalMoveError as error:
             raise InvalidStateError(
                 f"the seats of the history are unknown: its moves carry no undo records and "
                 f"replaying them from seed {self.seed} fails ({error})"
             ) from None
 
-    def _public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
-        """The history as ``viewer`` may know it (R16), built once per move.
+    def public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
+        """The history as ``viewer`` may know it (R16), built once per move: ``(seat, notation)``.
 
         Each viewer's is a tuple extended by the moves played since it was last
         asked for; an undo cuts it back, and copies share it (it is immutable).
@@ -1056,6 +1154,8 @@ class Game:
         """
         if not self.history:
             raise IllegalMoveError("nothing to undo: no move has been played")
+        self._generation = next(_GENERATIONS)
+        self._trusted = None
         if len(self._undo) != len(self.history):
             return self._undo_by_replay()
         move = self.history.pop()
@@ -1125,13 +1225,11 @@ class Game:
 
     def _undo_by_replay(self) -> Move:
         """Undo without undo records (a loaded game): replay the history but its last move."""
-        from .record import GameRecord
-
         move = self.history[-1]
-        record = GameRecord(self.players, self.seed, self.catalogue, tuple(self.history[:-1]))
-        replayed = record.replay()
+        replayed = Game.replayed(self.history[:-1], self.players, self.seed, self.catalogue)
         for name in Game.__slots__:
             setattr(self, name, getattr(replayed, name))
+        self._generation = next(_GENERATIONS)
         return move
 
     def _draw_one(self) -> Card:
@@ -1267,8 +1365,8 @@ def _points(catalogue: Catalogue) -> dict[str, int]:
     return entry[1]
 
 
-_Stamp = tuple[int, Move | None]
-"""A position in the history (see :meth:`Game._stamp`)."""
+_GENERATIONS = itertools.count()
+"""Every position's :attr:`Game.generation`, unique in the process."""
 
 _INDEX = operator.attrgetter("index")
 """Sort key of cards: their place in the deck (faster than comparing cards)."""
@@ -1336,3 +1434,71 @@ def _as_move(move: object) -> Move:
     raise InvalidNotationError(
         f"invalid move {move!r}: expected a Move or its notation, such as 'draw'"
     )
+
+
+class LegalMoves:
+    """A lazy view of a game's legal moves, in the manner of a sequence.
+
+    Iterating enumerates; ``move in legal_moves`` checks one move through the
+    rule path without enumerating; ``len`` and ``legal_moves[i]`` count and
+    index without building the moves (the i-th move is the one iteration
+    yields i-th), so a uniform random choice costs no enumeration. The view
+    follows the game: after a move or an undo it shows the new position's
+    moves. What it has counted is kept for one position only, the one of the
+    game's :attr:`~Game.generation` at the time, and a move it hands out is
+    trusted by :meth:`Game.apply` in that position alone: in any other, even
+    one that looks the same, the move is checked like any other.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> legal = game.legal_moves
+    >>> len(legal), legal[0], legal[-1] == list(legal)[-1]
+    (4, Move.parse('keep MYT1 HOR7 HOR8'), True)
+    """
+
+    __slots__ = ("_game", "_plan", "_plan_at")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._plan: list[Segment] = []
+        self._plan_at = -1  # the game's generation the plan was made at (never one of them)
+
+    def _segments(self) -> list[Segment]:
+        game = self._game
+        if game._generation != self._plan_at:  # the game moved on since the plan was made
+            self._plan = game._segments()
+            self._plan_at = game._generation
+        return self._plan
+
+    def __iter__(self) -> Iterator[Move]:
+        for segment in self._segments():
+            yield from segment
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move | str):
+            return False
+        return self._game.is_legal(move)
+
+    def __len__(self) -> int:
+        return sum(segment.count for segment in self._segments())
+
+    def __bool__(self) -> bool:
+        return any(segment.count for segment in self._segments())
+
+    def __getitem__(self, index: int) -> Move:
+        if index < 0:
+            index += len(self)
+        if index >= 0:
+            for segment in self._segments():
+                if index < segment.count:
+                    move = segment.at(index)
+                    # Game.apply trusts this very object in this very position.
+                    self._game._trusted = (move, self._plan_at)
+                    return move
+                index -= segment.count
+        raise IndexError("legal move index out of range")
+
+    def __repr__(self) -> str:
+        moves = list(itertools.islice(self, 6))
+        more = ", ..." if len(moves) > 5 else ""
+        return f"<LegalMoves {len(self)}: {', '.join(map(str, moves[:5]))}{more}>"

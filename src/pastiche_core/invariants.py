@@ -5,7 +5,7 @@ frontend's own save) cannot be replayed, so :func:`check_invariants` is what
 keeps an impossible one out of the engine. It raises
 :class:`~pastiche_core.errors.InvalidStateError` for the first broken
 invariant; the message starts with the JSON path of the offending value in the
-state format (:mod:`pastiche_core.io.state`) and names the ruling:
+state format (:mod:`pastiche_core.io.state_json`) and names the ruling:
 
 >>> from pastiche_core import Game
 >>> game = Game(players=3, seed=7)
@@ -76,9 +76,9 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
+from ._fields import Ledger, fail, member
 from .cards import DECK, format_cards
-from .game import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Game, Phase
-from .io._fields import Ledger, fail, member
+from .game import Game
 from .moves import Pass
 from .patterns import (
     OfAKind,
@@ -90,6 +90,7 @@ from .patterns import (
     rank_counts,
     sub_multisets,
 )
+from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Phase
 
 __all__ = ["check_invariants"]
 
@@ -207,12 +208,10 @@ def _check_cards(game: Game) -> None:
 
 def _check_tables(game: Game) -> None:
     cat = game.catalogue
+    stale = game.stale_summary()  # the summary a view reads is kept between changes
+    if stale is not None:
+        raise fail(f"$.tables[{stale}]", "the kept summary of this table is out of date")
     for p in range(game.players):
-        # The summary a view reads is kept between changes: it must be the table's.
-        kept = game._seat_cache[p]
-        game._seat_cache[p] = None
-        if kept is not None and kept != game._summarise(p):
-            raise fail(f"$.tables[{p}]", "the kept summary of this table is out of date")
         for i, novel in enumerate(game.table(p)):
             where = f"$.tables[{p}][{i}]"
             if novel.novel not in cat:

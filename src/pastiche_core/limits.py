@@ -52,6 +52,9 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "MAX_COPIES",
     "MAX_ID_LENGTH",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_BYTES",
+    "MAX_JSON_DEPTH",
     "MAX_KIND_LENGTH",
     "MAX_NAME_LENGTH",
     "MAX_NOVELS",
@@ -70,6 +73,15 @@ __all__ = [
     "check_max_options",
     "check_time_limit",
 ]
+
+# Documents from outside (JSON and TOML)
+MAX_JSON_BYTES = 1 << 20
+"""The largest JSON document read, in bytes (1 MiB): a whole game state with its
+history takes about 20 KiB."""
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects read; the library's documents need 6."""
+MAX_INT_DIGITS = 20
+"""The longest integer read, in digits: every game value fits in 64 bits."""
 
 # Catalogues (R3)
 MAX_NOVELS = 64

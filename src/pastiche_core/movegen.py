@@ -36,7 +36,6 @@ from .patterns import OfAKind, Pairs, Pattern, Straight, Total
 
 if TYPE_CHECKING:
     from .catalogue import Catalogue, NovelSpec
-    from .game import Game
 
 # The compiled twins of the counting kernels below, when the package was built with them
 # (a C compiler at install) and PASTICHE_PURE_PYTHON is not set.
@@ -45,7 +44,7 @@ if not os.environ.get("PASTICHE_PURE_PYTHON"):
     with contextlib.suppress(ImportError):  # a build without a C compiler
         from . import _speedups
 
-__all__ = ["LegalMoves", "clear_caches", "compiled_kernels"]
+__all__ = ["clear_caches", "compiled_kernels"]
 
 _T = TypeVar("_T")
 _OWED_BITS = 8  # gifts owed per owner, packed into one integer (adding merges)
@@ -293,7 +292,7 @@ class PublishSegment:
             else:
                 # Sorted as Publish stores them (the cards come sorted, gifts owner by owner).
                 refs = sorted([NovelRef(owner, novel) for owner, novel in cited], key=_REF_KEY)
-                return Publish._canonical(
+                return Publish.canonical(
                     self.novel,
                     played,
                     tuple(refs),
@@ -360,7 +359,7 @@ class PublishSegment:
         )
         cited = tuple(sorted([ref for group in picked[hand_parts:] for ref in group], key=_REF_KEY))
         if not owed:
-            return Publish._canonical(self.novel, played, cited, ())
+            return Publish.canonical(self.novel, played, cited, ())
         rest = sorted(self.hand.difference(played), key=_INDEX)
         sizes = []
         left = len(rest)
@@ -376,7 +375,7 @@ class PublishSegment:
             gifts.extend(Gift(owner, card) for card in taken)
             rest = [card for card in rest if card not in taken]
         # Owner by owner, each one's cards in order: sorted as Gift orders them.
-        return Publish._canonical(self.novel, played, cited, tuple(gifts))
+        return Publish.canonical(self.novel, played, cited, tuple(gifts))
 
 
 Segment = ListSegment | ReadSegment | PublishSegment
@@ -1208,67 +1207,3 @@ def gift_assignments(
         remaining = [c for c in cards if c not in chosen]
         for tail in gift_assignments(remaining, rest_owed):
             yield tuple(Gift(owner, card) for card in chosen) + tail
-
-
-class LegalMoves:
-    """A lazy view of a game's legal moves, in the manner of a sequence.
-
-    Iterating enumerates; ``move in legal_moves`` checks one move through the
-    rule path without enumerating; ``len`` and ``legal_moves[i]`` count and
-    index without building the moves (the i-th move is the one iteration
-    yields i-th), so a uniform random choice costs no enumeration. The view
-    follows the game: after a move it shows the new position's moves.
-
-    >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=7)
-    >>> legal = game.legal_moves
-    >>> len(legal), legal[0], legal[-1] == list(legal)[-1]
-    (4, Move.parse('keep MYT1 HOR7 HOR8'), True)
-    """
-
-    __slots__ = ("_game", "_plan", "_plan_at")
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._plan: list[Segment] = []
-        self._plan_at: tuple[int, Move | None] = (-1, None)
-
-    def _segments(self) -> list[Segment]:
-        stamp = self._game._stamp()
-        if stamp != self._plan_at:  # the game moved on since the plan was made
-            self._plan = self._game._segments()
-            self._plan_at = stamp
-        return self._plan
-
-    def __iter__(self) -> Iterator[Move]:
-        for segment in self._segments():
-            yield from segment
-
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move | str):
-            return False
-        return self._game.is_legal(move)
-
-    def __len__(self) -> int:
-        return sum(segment.count for segment in self._segments())
-
-    def __bool__(self) -> bool:
-        return any(segment.count for segment in self._segments())
-
-    def __getitem__(self, index: int) -> Move:
-        if index < 0:
-            index += len(self)
-        if index >= 0:
-            for segment in self._segments():
-                if index < segment.count:
-                    move = segment.at(index)
-                    # Game.apply trusts this very object in this very position.
-                    self._game._trusted = (move, self._plan_at)
-                    return move
-                index -= segment.count
-        raise IndexError("legal move index out of range")
-
-    def __repr__(self) -> str:
-        moves = list(itertools.islice(self, 6))
-        more = ", ..." if len(moves) > 5 else ""
-        return f"<LegalMoves {len(self)}: {', '.join(map(str, moves[:5]))}{more}>"

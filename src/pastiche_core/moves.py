@@ -302,7 +302,7 @@ class Publish(Move):
         object.__setattr__(self, "gifts", tuple(sorted(gifts)))
 
     @classmethod
-    def _canonical(
+    def canonical(
         cls,
         novel: str,
         played: tuple[Card, ...],
@@ -314,7 +314,7 @@ class Publish(Move):
         The move generator's fast path (it builds them so); nothing is checked.
 
         >>> move = Publish.of("kind-3", "SCI7 HOR7")
-        >>> Publish._canonical(move.novel, move.played, move.cited, move.gifts) == move
+        >>> Publish.canonical(move.novel, move.played, move.cited, move.gifts) == move
         True
         """
         move = object.__new__(cls)

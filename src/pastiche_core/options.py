@@ -28,8 +28,8 @@ from typing import Any
 
 from .cards import Card, format_cards
 from .constraints import Constraints
+from .feasibility import owed_text, publish_violation
 from .position import Position
-from .rules import owed_text, publish_violation
 
 __all__ = [
     "Constraints",

@@ -4,7 +4,7 @@ A :class:`Position` holds the player's hand, the Masterpieces on the table (each
 with an id, its owner and its one remaining card), the Novels the player already
 holds, the copies left in the supply and the catalogue. Build one directly, from
 a game (:meth:`Position.from_game`), from short strings (:meth:`Position.quick`)
-or from JSON (:mod:`pastiche_core.io.position`).
+or from JSON (:mod:`pastiche_core.io.position_json`).
 
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> pos
@@ -27,8 +27,8 @@ from .cards import Card, CardsLike, as_card, as_cards, format_cards, parse_cards
 from .catalogue import Catalogue
 from .constraints import Constraints
 from .errors import InvalidNotationError, InvalidStateError
-from .game import MAX_PLAYERS
 from .moves import NOTATION_SEATS
+from .rules import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from .game import Game

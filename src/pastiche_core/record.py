@@ -27,10 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .catalogue import Catalogue
-from .errors import IllegalMoveError, InvalidNotationError, InvalidStateError
-from .game import Game
-from .io._fields import (
+from ._fields import (
     describe,
     fail,
     read_array,
@@ -39,7 +36,10 @@ from .io._fields import (
     read_players,
     read_seed,
 )
-from .io.files import read_file
+from .catalogue import Catalogue
+from .errors import InvalidNotationError, InvalidStateError
+from .files import read_file
+from .game import Game
 from .io.jsontext import loads
 from .moves import Move
 
@@ -127,13 +127,7 @@ class GameRecord:
         ...
         pastiche_core.errors.IllegalMoveError: moves[0] 'draw': the game is in setup: ...
         """
-        game = Game(self.players, self.seed, self.catalogue)
-        for index, move in enumerate(self.moves):
-            try:
-                game.apply(move)
-            except IllegalMoveError:
-                raise IllegalMoveError(f"moves[{index}] '{move}': {game.violation(move)}") from None
-        return game
+        return Game.replayed(self.moves, self.players, self.seed, self.catalogue)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form (format ``pastiche-record``, version 1), moves in notation.
@@ -228,7 +222,7 @@ class GameRecord:
     ) -> GameRecord:
         """Read a record written by :meth:`save` (see :meth:`from_json`).
 
-        The file is read safely (:func:`~pastiche_core.io.files.read_file`): a
+        The file is read safely (:func:`~pastiche_core.files.read_file`): a
         regular file of at most 1 MiB, never a folder, device or pipe.
 
         >>> import tempfile, pathlib

@@ -20,7 +20,7 @@ from typing import Any
 from .bots import derive_seed, play_game
 from .catalogue import Catalogue
 from .errors import InvalidStateError, PasticheError
-from .game import MAX_PLAYERS, MIN_PLAYERS
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["ENDINGS", "SimulationSummary", "game_seed", "simulate"]
 

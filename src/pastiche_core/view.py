@@ -38,10 +38,11 @@ from typing import TYPE_CHECKING
 from .cards import Card, format_cards
 from .catalogue import Catalogue
 from .moves import Choose, Keep, Move, Publish
+from .rules import DEAL_SIZES, KEEP_SIZE, Phase
 from .table import TableNovel
 
 if TYPE_CHECKING:
-    from .game import Game, Phase
+    from .game import Game
 
 __all__ = ["PlayerView", "public_notation", "setup_discarders"]
 
@@ -115,8 +116,8 @@ class PlayerView:
             raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
         show_pending = game.phase.value == "choose" and game.to_move == player
         # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
-        pile = game._discard
-        hidden = game._face_down
+        pile = game.discard_cards
+        hidden = game.face_down_cards
         discard: tuple[Card | None, ...]
         face_down: tuple[int, ...] = ()
         if hidden:
@@ -133,7 +134,6 @@ class PlayerView:
             discard, face_down = tuple(shown), tuple(down)
         else:
             discard = tuple(pile)
-        hands = game._hands
         # Made at every decision of a game: the fields are set directly by their slots,
         # in field order, as the dataclass constructor would set them.
         view = object.__new__(cls)
@@ -143,11 +143,11 @@ class PlayerView:
         _set_to_move(view, game.to_move)
         _set_current(view, game.current)
         _set_turn(view, game.turn)
-        _set_hand(view, tuple(sorted(hands[player], key=_INDEX)))
-        _set_hand_sizes(view, tuple(map(len, hands)))
+        _set_hand(view, tuple(sorted(game.hand_cards(player), key=_INDEX)))
+        _set_hand_sizes(view, game.hand_sizes)
         _set_deck_size(view, len(game.deck))
         _set_discard(view, discard)
-        _set_tables(view, game._all_tables())
+        _set_tables(view, game.tables())
         _set_supply(view, tuple(game.supply.items()))
         _set_flag(view, game.flag)
         _set_pending(view, game.pending if show_pending else None)
@@ -157,7 +157,7 @@ class PlayerView:
         _set_end_reason(view, game.end_reason)
         _set_scores(view, game.scores())
         _set_face_down(view, face_down)
-        _set_history(view, game._public_history(player) if history else ())
+        _set_history(view, game.public_history(player) if history else ())
         _set_catalogue(view, game.catalogue)
         return view
 
@@ -206,8 +206,6 @@ def setup_discarders(players: int) -> tuple[int, ...]:
     >>> setup_discarders(5)
     (2, 3, 4, 4)
     """
-    from .game import DEAL_SIZES, KEEP_SIZE
-
     return tuple(
         itertools.chain.from_iterable(
             [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)

@@ -16,7 +16,7 @@ from pastiche_core.ai import (
     make_bot,
     match_result,
     play_match,
-    registry,
+    roster,
     simulations_for,
 )
 from pastiche_core.bots import Bot, DecisionLimitError, RandomBot, derive_seed
@@ -40,7 +40,7 @@ class FirstMove:
 @pytest.fixture
 def first_move_bot(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """``BOTS["first"]``: adding a bot is one entry in the registry."""
-    monkeypatch.setitem(registry.BOTS, "first", FirstMove)
+    monkeypatch.setitem(roster.BOTS, "first", FirstMove)
     made: list[dict[str, Any]] = []
     monkeypatch.setattr(FirstMove, "made", made)
     return made

@@ -26,8 +26,8 @@ from pastiche_core import Game, InvalidArgumentError, NovelSpec
 from pastiche_core.ai import heuristics as heuristics_module
 from pastiche_core.ai import playout as playout_module
 from pastiche_core.ai.heuristics import Outlook, Weights
-from pastiche_core.ai.observation import RANK_COPIES
 from pastiche_core.ai.playout import PlayoutPolicy, PolicyWeights, Situation, _plan_of, evaluate
+from pastiche_core.ai.visible import RANK_COPIES
 from pastiche_core.patterns import CustomPattern, OfAKind, Pairs, Pattern, Straight, Total
 
 

@@ -25,7 +25,6 @@ from pastiche_core import (
 )
 from pastiche_core.ai.determinize import Knowledge, determinize
 from pastiche_core.ai.greedy import GreedyBot
-from pastiche_core.ai.observation import position_of
 from pastiche_core.ai.playout import PlayoutPolicy, PolicyBot
 from pastiche_core.ai.search import (
     ANCHOR_MARGIN,
@@ -46,6 +45,7 @@ from pastiche_core.ai.search import (
     search,
     simulations_for,
 )
+from pastiche_core.ai.visible import position_of
 from pastiche_core.bots import derive_seed
 from pastiche_core.game import END_THRESHOLD
 from pastiche_core.gifts import to_publish

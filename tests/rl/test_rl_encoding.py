@@ -370,7 +370,7 @@ def test_masks_never_list_publishes(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Publish] = []
     original = Publish.__post_init__
 
-    canonical = Publish._canonical
+    canonical = Publish.canonical
 
     def counting(self: Publish) -> None:
         made.append(self)
@@ -385,7 +385,7 @@ def test_masks_never_list_publishes(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the mask must not list publishes")
 
     monkeypatch.setattr(Publish, "__post_init__", counting)
-    monkeypatch.setattr(Publish, "_canonical", counting_canonical)
+    monkeypatch.setattr(Publish, "canonical", counting_canonical)
     monkeypatch.setattr(pastiche_core.movegen, "publish_segments", forbidden)
     monkeypatch.setattr(pastiche_core.solver_fast, "options", forbidden)
     monkeypatch.setattr(pastiche_core.solver_fast, "search", forbidden)

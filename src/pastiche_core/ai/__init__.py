@@ -13,9 +13,9 @@
   (:class:`Outlook`) and their :class:`Weights`
   (:mod:`~pastiche_core.ai.heuristics`); what a bot sees from a
   :class:`~pastiche_core.view.PlayerView` alone
-  (:mod:`~pastiche_core.ai.observation`);
+  (:mod:`~pastiche_core.ai.visible`);
 * the bots by name (:data:`BOTS`, :func:`make_bot`,
-  :mod:`~pastiche_core.ai.registry`); one game between named bots from a seed
+  :mod:`~pastiche_core.ai.roster`); one game between named bots from a seed
   (:func:`play_match`, :mod:`~pastiche_core.ai.match`); many games, seats
   rotated, win rates with confidence intervals, run here, in a process pool
   or on Ray (:func:`run_tournament`, :mod:`~pastiche_core.ai.tournament` and
@@ -49,9 +49,8 @@ from .determinize import Knowledge, determinize
 from .greedy import DEFAULT_PUBLISH_OPTIONS, GreedyBot, GreedyGiftPolicy
 from .heuristics import Outlook, Weights, counts_of, horizon_of
 from .match import match_result, play_match
-from .observation import RANK_COPIES, position_of, unseen_ranks
 from .playout import PlayoutPolicy, PolicyBot, PolicyWeights, evaluate
-from .registry import BOT_OPTIONS, BOTS, BotFactory, check_bot_names, make_bot
+from .roster import BOT_OPTIONS, BOTS, BotFactory, check_bot_names, make_bot
 from .runners import (
     MAX_WORKERS,
     GameTask,
@@ -83,6 +82,7 @@ from .tournament import (
     schedule,
     wilson_interval,
 )
+from .visible import RANK_COPIES, position_of, unseen_ranks
 
 __all__ = [
     "BACKENDS",

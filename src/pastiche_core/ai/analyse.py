@@ -37,13 +37,13 @@ from typing import IO, Any
 
 from ..cards import Card, format_cards
 from ..errors import InvalidArgumentError, InvalidStateError
-from ..game import END_THRESHOLD, Phase
-from ..io.files import read_file
+from ..files import read_file
 from ..io.jsontext import MAX_JSON_BYTES, loads
-from ..io.state import STATE_FORMAT, state_from_dict
-from ..io.view import VIEW_FORMAT, view_from_dict
+from ..io.state_json import STATE_FORMAT, state_from_dict
+from ..io.view_json import VIEW_FORMAT, view_from_dict
 from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
 from ..position import Masterpiece, Position
+from ..rules import END_THRESHOLD, Phase
 from ..solver import best
 from ..view import PlayerView
 from .determinize import Knowledge
@@ -286,9 +286,9 @@ def load_view(
 
     ``source`` is a file (read with the library's bounded file reader) or
     ``"-"`` for standard input. A ``pastiche-view`` document is read by
-    :func:`~pastiche_core.io.view.view_from_dict`; ``player``, if given, must be
+    :func:`~pastiche_core.io.view_json.view_from_dict`; ``player``, if given, must be
     its player. A ``pastiche-state`` document is read (and verified) by
-    :func:`~pastiche_core.io.state.state_from_dict` and needs ``player``: only
+    :func:`~pastiche_core.io.state_json.state_from_dict` and needs ``player``: only
     ``game.view(player)`` is used, so the hint is exactly the one the view
     would get. Anything else raises
     :class:`~pastiche_core.errors.InvalidStateError` naming the problem.

@@ -48,9 +48,10 @@ from dataclasses import dataclass
 
 from ..cards import DECK, Card
 from ..errors import InvalidStateError
-from ..game import DEAL_SIZES, KEEP_SIZE, Game, Phase
+from ..game import Game
 from ..moves import Keep, Move, Read, TakeFlag
 from ..rng import GameRng
+from ..rules import DEAL_SIZES, KEEP_SIZE, Phase
 from ..view import HIDDEN, PlayerView
 
 __all__ = ["Knowledge", "determinize"]
@@ -287,7 +288,7 @@ def _game(
     rng_state: int,
 ) -> Game:
     """The game with these cards and the view's public state (as the state reader builds one)."""
-    return Game._compose(
+    return Game.assemble(
         catalogue=view.catalogue,
         players=view.players,
         seed=0,

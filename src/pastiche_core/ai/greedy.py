@@ -55,16 +55,17 @@ from collections.abc import Iterable, Sequence
 from ..cards import MAX_RANK, MIN_RANK, Card
 from ..catalogue import Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
-from ..game import END_THRESHOLD, LegalMoves, Phase
+from ..game import LegalMoves
 from ..gifts import gift_candidates, to_publish
 from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..options import Constraints, PublishOption
 from ..position import Position
+from ..rules import END_THRESHOLD, Phase
 from ..solver import best, solve
 from ..table import TableNovel
 from ..view import PlayerView
 from .heuristics import Outlook, Weights, counts_of
-from .observation import position_of, unseen_ranks
+from .visible import position_of, unseen_ranks
 
 __all__ = ["DEFAULT_PUBLISH_OPTIONS", "GreedyBot", "GreedyGiftPolicy"]
 

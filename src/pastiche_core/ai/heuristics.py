@@ -50,7 +50,7 @@ from ..errors import InvalidArgumentError
 from ..movegen import _pattern_code, _speedups
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
-from .observation import RANK_COPIES
+from .visible import RANK_COPIES
 
 if TYPE_CHECKING:
     from ..game import Game

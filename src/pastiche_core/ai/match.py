@@ -23,9 +23,10 @@ from .._text import quote
 from ..bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..game import MAX_PLAYERS, MIN_PLAYERS, Game, GameResult
+from ..game import Game, GameResult
 from ..record import GameRecord
-from .registry import _check_options, check_bot_names, make_bot
+from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from .roster import check_bot_names, check_options, make_bot
 
 __all__ = ["match_result", "play_match"]
 
@@ -55,7 +56,7 @@ def _checked(
     extra = dict(options or {})
     if "catalogue" in extra:
         raise InvalidArgumentError("give the catalogue as the catalogue argument, not an option")
-    _check_options(extra)
+    check_options(extra)
     return names, seats, cat, extra
 
 
@@ -87,7 +88,7 @@ def play_match(
     """Play one game of the registered ``bots`` (one name per seat) dealt from ``seed``.
 
     ``players`` defaults to ``len(bots)``; ``catalogue`` to the default one.
-    ``options`` go to every bot (:data:`~pastiche_core.ai.registry.BOT_OPTIONS`,
+    ``options`` go to every bot (:data:`~pastiche_core.ai.roster.BOT_OPTIONS`,
     e.g. ``{"budget_ms": 300}``; each bot takes those it uses), and so does the
     catalogue. The game is bounded: past ``max_decisions`` decisions it raises
     :class:`~pastiche_core.bots.DecisionLimitError`. Bad arguments raise

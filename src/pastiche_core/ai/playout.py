@@ -59,7 +59,7 @@ from typing import cast
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..game import Game, LegalMoves, Phase, keep_moves
+from ..game import Game, LegalMoves, keep_moves
 from ..movegen import _pattern_code, _speedups
 from ..moves import (
     Choose,
@@ -75,6 +75,7 @@ from ..moves import (
     TakeFlag,
 )
 from ..patterns import Pattern, Total
+from ..rules import Phase
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
 
@@ -235,7 +236,7 @@ class Situation:
         >>> Situation.of_game(Game(players=3, seed=7), 2).phase
         <Phase.KEEP: 'keep'>
         """
-        discard = game._discard
+        discard = game.discard_cards
         top = discard[-1] if discard else None
         if top is not None and game.is_face_down(top):
             top = None
@@ -243,8 +244,8 @@ class Situation:
             player,
             game.players,
             game.phase,
-            tuple(sorted(game._hands[player])),
-            game._tables,
+            tuple(sorted(game.hand_cards(player))),
+            game.table_cards,
             game.supply,
             game.catalogue,
             game.pending if game.to_move == player else None,
@@ -965,9 +966,9 @@ def expected_scores(game: Game) -> list[float]:
     ending = game.turns_left
     values = []
     for player in range(game.players):
-        hand = game._hands[player]
+        hand = game.hand_cards(player)
         value = float(game.score(player))
-        for novel, cards in game._tables[player].items():
+        for novel, cards in game.table_cards[player].items():
             if len(cards) > 1:
                 share = _maturity(len(cards), EVAL_MATURITY)
                 if ending is not None and ending < len(cards):

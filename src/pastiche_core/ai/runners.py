@@ -72,7 +72,7 @@ class GameTask:
     catalogue: Catalogue | None = None
     """The Novel catalogue, ``None`` for the default one."""
     options: tuple[tuple[str, Any], ...] = ()
-    """Bot options as ``(name, value)`` pairs (see :data:`~pastiche_core.ai.registry.BOT_OPTIONS`)."""
+    """Bot options as ``(name, value)`` pairs (see :data:`~pastiche_core.ai.roster.BOT_OPTIONS`)."""
     max_decisions: int = DEFAULT_MAX_DECISIONS
     """The most decisions the game may take before it is stopped."""
     index: int = field(default=0, compare=False)

@@ -84,7 +84,7 @@ from .. import solver_fast
 from ..bots import derive_seed
 from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
-from ..game import END_THRESHOLD, Game, LegalMoves, Phase, keep_moves
+from ..game import Game, LegalMoves, keep_moves
 from ..gifts import deal_gifts, gift_candidates, to_publish
 from ..limits import Deadline
 from ..moves import (
@@ -100,12 +100,13 @@ from ..moves import (
 from ..options import Constraints, PublishOption, option_key
 from ..position import Position
 from ..report import GOALS, goal_key
+from ..rules import END_THRESHOLD, Phase
 from ..solver import solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
-from .observation import position_of
 from .playout import PlayoutPolicy, Situation, card_fit, evaluate
+from .visible import position_of
 
 __all__ = [
     "ANCHOR_MARGIN",

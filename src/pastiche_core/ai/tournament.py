@@ -43,9 +43,10 @@ from .._text import quote
 from ..bots import DEFAULT_MAX_DECISIONS
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..game import MAX_PLAYERS, MIN_PLAYERS, GameResult
+from ..game import GameResult
+from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..simulate import game_seed
-from .registry import check_bot_names, make_bot
+from .roster import check_bot_names, make_bot
 from .runners import GameTask, Progress, run_in_pool, run_on_ray
 
 __all__ = [

@@ -1,9 +1,9 @@
 """Reading and writing the library's JSON documents, safely.
 
 One public face for every document a program or a stranger may send:
-game states (:mod:`~pastiche_core.io.state`), players' views
-(:mod:`~pastiche_core.io.view`) and publish positions
-(:mod:`~pastiche_core.io.position`), all decoded by
+game states (:mod:`~pastiche_core.io.state_json`), players' views
+(:mod:`~pastiche_core.io.view_json`) and publish positions
+(:mod:`~pastiche_core.io.position_json`), all decoded by
 :func:`~pastiche_core.io.jsontext.loads` under the same limits. Game records
 live with :class:`~pastiche_core.record.GameRecord`.
 
@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 from .jsontext import MAX_INT_DIGITS, MAX_JSON_BYTES, MAX_JSON_DEPTH, loads
-from .position import (
+from .position_json import (
     SCHEMAS,
     load_position,
     load_query,
@@ -29,7 +29,7 @@ from .position import (
     query_from_json,
     schema,
 )
-from .state import (
+from .state_json import (
     MAX_HISTORY,
     STATE_FORMAT,
     STATE_VERSION,
@@ -38,7 +38,7 @@ from .state import (
     state_to_dict,
     state_to_json,
 )
-from .view import (
+from .view_json import (
     VIEW_FORMAT,
     VIEW_VERSION,
     view_from_dict,

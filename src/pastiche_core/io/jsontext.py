@@ -30,17 +30,11 @@ import math
 import re
 from typing import Any
 
-from ._fields import fail, member
+from .._fields import fail, member
+from ..limits import MAX_INT_DIGITS, MAX_JSON_BYTES, MAX_JSON_DEPTH
 
 __all__ = ["MAX_INT_DIGITS", "MAX_JSON_BYTES", "MAX_JSON_DEPTH", "loads"]
 
-MAX_JSON_BYTES = 1 << 20
-"""The largest JSON document read, in bytes (1 MiB): a whole game state with its
-history takes about 20 KiB."""
-MAX_JSON_DEPTH = 32
-"""The deepest nesting of arrays and objects read; the library's documents need 6."""
-MAX_INT_DIGITS = 20
-"""The longest integer read, in digits: every game value fits in 64 bits."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -150,7 +150,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game = Game(players=players, seed=0, catalogue=cat)
         """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
         self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move, history=False))
-        self._built_at = self.game._stamp()
+        self._built_at = self.game.generation
         self._knowledge = [Knowledge.of(self.game, seat) for seat in range(players)]
         self._stamp = 0  # counts steps and resets: observations are cached per stamp
         self._cache: dict[str, Observation] = {}
@@ -223,7 +223,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _next_decision(self) -> None:
         game = self.game
         self._builder = MoveBuilder(self.space, game.view(game.to_move, history=False))
-        self._built_at = game._stamp()
+        self._built_at = game.generation
         self.agent_selection = self.possible_agents[game.to_move]
 
     def observe(self, agent: str) -> Observation:
@@ -273,7 +273,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             game = self.game
             # Built from this position's view: legal by construction, so applied unchecked
             # unless the game was changed since (then checked like any move).
-            game._apply_built(move, self._built_at)
+            game.apply_built(move, self._built_at)
             Knowledge.update_all(self._knowledge, game)
             if game.is_over:
                 for seat, value in enumerate(returns(game)):

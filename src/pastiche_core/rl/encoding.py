@@ -67,7 +67,6 @@ from typing import TYPE_CHECKING, SupportsIndex
 from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
-from ..game import KEEP_SIZE, Phase
 from ..movegen import (
     PayableTotals,
     _compiled_plan,
@@ -88,6 +87,7 @@ from ..moves import (
     TakeFlag,
 )
 from ..patterns import Total
+from ..rules import KEEP_SIZE, Phase
 
 if TYPE_CHECKING:
     from ..table import TableNovel
@@ -1236,7 +1236,7 @@ class MoveBuilder:
         assert self._novel is not None
         # Sorted here as Publish stores them (cards by index, references and gifts by
         # owner first), so no comparison of move objects is needed.
-        return Publish._canonical(
+        return Publish.canonical(
             self._novel.id,
             tuple([DECK[index] for index in sorted(self._partial.played)]),
             tuple([NovelRef(*where) for where in sorted([mps[i] for i in self._partial.cited])]),

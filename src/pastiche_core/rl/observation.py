@@ -82,8 +82,8 @@ import numpy.typing as npt
 from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
 from ..movegen import _speedups
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Phase
 from .encoding import MoveBuilder, Stage
 from .knowledge import Knowledge
 

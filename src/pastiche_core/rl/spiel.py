@@ -60,9 +60,10 @@ import pyspiel
 from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
-from ..game import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Game
-from ..io.state import state_from_dict, state_to_dict
+from ..game import Game
+from ..io.state_json import state_from_dict, state_to_dict
 from ..moves import Draw, Move
+from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS
 from ..view import setup_discarders
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidArgumentError
-from .errors import ApiError
+from .api_errors import ApiError
 from .games import BOTS, HUMAN, GameSession
-from .limits import ServerLimits
 from .openapi import openapi, schema
+from .quotas import ServerLimits
 from .service import Analyse, Service
 from .stdio import serve_stdio
 from .store import GameStore, MemoryStore, SqliteStore

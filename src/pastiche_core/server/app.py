@@ -48,9 +48,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..cards import Genre
 from ..render import PALETTE
-from .errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
-from .limits import ServerLimits
+from .api_errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .openapi import openapi
+from .quotas import ServerLimits
 from .service import Analyse, Service
 from .store import GameStore
 
@@ -164,7 +164,7 @@ def create_app(
     ``analyse`` answers ``POST /v1/hint`` (default: ``pastiche_core.ai.analyse``,
     loaded on the first hint; 503 while it is not installed); ``store`` keeps
     the games (default in memory); ``limits`` bounds everything
-    (:class:`~pastiche_core.server.limits.ServerLimits`). A ready ``service``
+    (:class:`~pastiche_core.server.quotas.ServerLimits`). A ready ``service``
     may be given instead of the three. ``app.state.service`` is the service.
 
     >>> from starlette.testclient import TestClient

@@ -37,16 +37,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..ai.registry import make_bot
+from ..ai.roster import make_bot
 from ..bots import Bot, RandomBot, derive_seed
 from ..catalogue import Catalogue
-from ..game import Game, Phase
+from ..game import Game
 from ..gifts import LowestCardsPolicy, to_publish
-from ..io.view import view_to_dict
+from ..io.view_json import view_to_dict
 from ..moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
 from ..record import GameRecord
+from ..rules import Phase
 from ..solver import solve
-from .limits import ServerLimits
+from .quotas import ServerLimits
 
 __all__ = [
     "BOTS",

@@ -23,8 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..io.position import schema as library_schema
-from .limits import ServerLimits
+from ..io.position_json import schema as library_schema
+from .quotas import ServerLimits
 
 __all__ = ["LIBRARY_SCHEMAS", "SERVICE_SCHEMAS", "openapi", "schema"]
 

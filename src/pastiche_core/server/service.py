@@ -1,7 +1,7 @@
 """The hint service's methods, whatever the transport: HTTP and JSON-RPC both call these.
 
 :class:`Service` answers each method with a JSON-ready dict, or raises
-:class:`~pastiche_core.server.errors.ApiError` with the status, the JSON path
+:class:`~pastiche_core.server.api_errors.ApiError` with the status, the JSON path
 at fault and a message. Request bodies are decoded by :meth:`Service.decode`
 (:func:`pastiche_core.io.loads`: size, depth and duplicate-field checks).
 
@@ -13,7 +13,7 @@ at fault and a message. Request bodies are decoded by :meth:`Service.decode`
 >>> service.publishes({"player": 0, "hand": ["LOV1"], "masterpieces": []})
 Traceback (most recent call last):
 ...
-pastiche_core.server.errors.ApiError: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+pastiche_core.server.api_errors.ApiError: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
 >>> created = service.create_game({"players": 3, "seed": 7, "seats": ["human", "random", "random"]})
 >>> state = service.game_state(created["game"], created["tokens"]["0"])
 >>> state["to_move"], state["legal"][:2], state["over"]
@@ -21,7 +21,7 @@ pastiche_core.server.errors.ApiError: invalid card 'LOV1': LOVE STORY has ranks 
 >>> service.game_state(created["game"], "not-a-token")
 Traceback (most recent call last):
 ...
-pastiche_core.server.errors.ApiError: this token opens no seat of the game
+pastiche_core.server.api_errors.ApiError: this token opens no seat of the game
 """
 
 from __future__ import annotations
@@ -34,18 +34,17 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from .._fields import describe, read_array, read_int, read_object
 from ..catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..errors import IllegalMoveError, InvalidCatalogueError, PasticheError
-from ..game import MAX_PLAYERS, MIN_PLAYERS
-from ..io._fields import describe, read_array, read_int, read_object
 from ..io.jsontext import loads
-from ..io.position import query_from_dict
-from ..io.view import view_from_dict
+from ..io.position_json import query_from_dict
+from ..io.view_json import view_from_dict
 from ..moves import Move
+from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..solver import solve
 from ..view import PlayerView
-from .cache import AnswerCache
-from .errors import (
+from .api_errors import (
     BAD_REQUEST,
     CONFLICT,
     FORBIDDEN,
@@ -55,8 +54,9 @@ from .errors import (
     ApiError,
     from_library,
 )
+from .cache import AnswerCache
 from .games import BOTS, HUMAN, BotFactory, GameSession, new_game_id
-from .limits import ServerLimits
+from .quotas import ServerLimits
 from .store import GameStore, MemoryStore
 
 __all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service"]
@@ -118,7 +118,7 @@ class Service:
     >>> service.move(game["game"], game["tokens"]["1"], {"move": "draw"})
     Traceback (most recent call last):
     ...
-    pastiche_core.server.errors.ApiError: it is player 0's turn, not player 1's
+    pastiche_core.server.api_errors.ApiError: it is player 0's turn, not player 1's
     """
 
     def __init__(
@@ -153,7 +153,7 @@ class Service:
         >>> Service().decode(b'{"a": 1, "a": 2}')
         Traceback (most recent call last):
         ...
-        pastiche_core.server.errors.ApiError: field given twice in one object
+        pastiche_core.server.api_errors.ApiError: field given twice in one object
         """
         cap = self.limits.max_body_bytes
         if len(body) > cap:
@@ -281,7 +281,7 @@ class Service:
         >>> Service().hint({"view": {}, "budget_ms": 10**9})
         Traceback (most recent call last):
         ...
-        pastiche_core.server.errors.ApiError: expected an integer from 1 to 5000, got 1000000000
+        pastiche_core.server.api_errors.ApiError: expected an integer from 1 to 5000, got 1000000000
         """
         limits = self.limits
         try:

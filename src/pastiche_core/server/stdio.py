@@ -41,9 +41,9 @@ import logging
 from collections.abc import Callable
 from typing import IO, Any
 
+from .._fields import describe, read_object
 from ..errors import PasticheError
-from ..io._fields import describe, read_object
-from .errors import FORBIDDEN, NOT_FOUND, TOO_LARGE, UNAVAILABLE, ApiError, from_library
+from .api_errors import FORBIDDEN, NOT_FOUND, TOO_LARGE, UNAVAILABLE, ApiError, from_library
 from .service import Service
 
 __all__ = [

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_BUDGET_MS",
     "BotFactory",
     "check_bot_names",
+    "check_options",
     "make_bot",
     "search_bot",
 ]
@@ -92,7 +93,15 @@ def check_bot_names(names: object) -> tuple[str, ...]:
     return tuple(checked)
 
 
-def _check_options(options: dict[str, Any]) -> None:
+def check_options(options: dict[str, Any]) -> None:
+    """Refuse a bot option that no bot takes (:data:`BOT_OPTIONS` lists them).
+
+    >>> check_options({"budget_ms": 300})
+    >>> check_options({"depth": 3})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: unknown bot option 'depth': expected one of ...
+    """
     for key, value in options.items():
         if key not in BOT_OPTIONS:
             raise InvalidArgumentError(
@@ -144,6 +153,6 @@ def make_bot(name: str, seed: int, **options: Any) -> Bot:
     (checked,) = check_bot_names([name])
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidArgumentError(f"seed must be an integer, got {quote(seed)}")
-    _check_options(options)
+    check_options(options)
     factory = BOTS[checked]
     return factory(seed, **_accepted(factory, options))

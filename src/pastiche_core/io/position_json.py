@@ -44,14 +44,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from .._text import quote
-from ..cards import Card
-from ..catalogue import SHIPPED_CATALOGUES, Catalogue
-from ..errors import InvalidCatalogueError, InvalidStateError
-from ..game import MAX_PLAYERS
-from ..options import Constraints
-from ..position import Masterpiece, Position
-from ._fields import (
+from .._fields import (
     describe,
     fail,
     member,
@@ -60,7 +53,14 @@ from ._fields import (
     read_int,
     read_object,
 )
-from .files import read_file, read_text
+from .._text import quote
+from ..cards import Card
+from ..catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..errors import InvalidCatalogueError, InvalidStateError
+from ..files import read_file, read_text
+from ..options import Constraints
+from ..position import Masterpiece, Position
+from ..rules import MAX_PLAYERS
 from .jsontext import loads
 
 __all__ = [
@@ -187,7 +187,7 @@ def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Positi
     A catalogue path in the file is read from inside the file's folder; a document
     on standard input has no folder, so it names ``"default"`` or embeds its
     catalogue. The file is read safely
-    (:func:`~pastiche_core.io.files.read_file`).
+    (:func:`~pastiche_core.files.read_file`).
 
     >>> import io
     >>> load_position("-", stdin=io.StringIO('{"player": 2, "hand": ["HOR7"], "masterpieces": []}'))

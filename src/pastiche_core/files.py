@@ -1,7 +1,7 @@
 """Reading a file safely: a regular file, of bounded size, without ever hanging.
 
 Every entry point of the library that reads a file (:func:`~pastiche_core.catalogue.load_catalogue`,
-:func:`~pastiche_core.io.position.load_query`, :func:`~pastiche_core.io.position.load_position`,
+:func:`~pastiche_core.io.position_json.load_query`, :func:`~pastiche_core.io.position_json.load_position`,
 :meth:`GameRecord.load <pastiche_core.record.GameRecord.load>` and the command
 line's ``--catalogue``) reads through :func:`read_file`. It refuses anything but a
 regular file (a folder, a device such as ``/dev/zero`` or ``/dev/urandom``, a
@@ -29,14 +29,14 @@ import os
 import stat
 from collections.abc import Callable
 
-from ..errors import InvalidStateError, PasticheError
-from .jsontext import MAX_JSON_BYTES
+from .errors import InvalidStateError, PasticheError
+from .limits import MAX_JSON_BYTES
 
 __all__ = ["MAX_FILE_BYTES", "read_file", "read_text"]
 
 MAX_FILE_BYTES = MAX_JSON_BYTES
 """The largest file read, in bytes: 1 MiB, the JSON documents' own cap
-(:data:`~pastiche_core.io.jsontext.MAX_JSON_BYTES`)."""
+(:data:`~pastiche_core.limits.MAX_JSON_BYTES`)."""
 
 ErrorFactory = Callable[[str], PasticheError]
 

@@ -25,8 +25,7 @@ import math
 from dataclasses import dataclass, fields
 
 from ..errors import InvalidArgumentError
-from ..io.jsontext import MAX_JSON_BYTES
-from ..limits import CLI_MAX_OPTIONS, MAX_TIME_LIMIT
+from ..limits import CLI_MAX_OPTIONS, MAX_JSON_BYTES, MAX_TIME_LIMIT
 
 __all__ = ["ServerLimits"]
 

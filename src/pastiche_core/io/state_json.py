@@ -55,14 +55,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._text import quote
-from ..cards import Card
-from ..catalogue import Catalogue
-from ..errors import IllegalMoveError
-from ..game import Game
-from ..moves import Move
-from ..rng import GameRng
-from ._fields import (
+from .._fields import (
     Ledger,
     catalogue_to_json,
     describe,
@@ -85,6 +78,13 @@ from ._fields import (
     read_seed,
     read_table,
 )
+from .._text import quote
+from ..cards import Card
+from ..catalogue import Catalogue
+from ..errors import IllegalMoveError
+from ..game import Game
+from ..moves import Move
+from ..rng import GameRng
 from .jsontext import loads
 
 __all__ = [
@@ -287,7 +287,7 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     supply = _read_supply(root["supply"], "$.supply", cat)
     history = _read_history(root.get("history", []), "$.history")
 
-    game = Game._compose(
+    game = Game.assemble(
         catalogue=cat,
         players=players,
         seed=seed,

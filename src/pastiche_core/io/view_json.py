@@ -19,13 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..cards import DECK, Card
-from ..errors import InvalidNotationError
-from ..game import Phase
-from ..moves import Move
-from ..table import TableNovel
-from ..view import HIDDEN, PlayerView, setup_discarders
-from ._fields import (
+from .._fields import (
     DEFAULT_CATALOGUE,
     Ledger,
     catalogue_to_json,
@@ -47,8 +41,14 @@ from ._fields import (
     read_seat,
     read_table,
 )
+from ..cards import DECK, Card
+from ..errors import InvalidNotationError
+from ..moves import Move
+from ..rules import Phase
+from ..table import TableNovel
+from ..view import HIDDEN, PlayerView, setup_discarders
 from .jsontext import loads
-from .state import MAX_HISTORY
+from .state_json import MAX_HISTORY
 
 __all__ = [
     "VIEW_FORMAT",

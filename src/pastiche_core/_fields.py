@@ -10,13 +10,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._text import quote
-from ..cards import DECK, Card
-from ..catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue
-from ..errors import InvalidCatalogueError, InvalidNotationError, InvalidStateError
-from ..game import MAX_PLAYERS, MIN_PLAYERS, Phase
-from ..moves import Move
-from ..table import TableNovel
+from ._text import quote
+from .cards import DECK, Card
+from .catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue
+from .errors import InvalidCatalogueError, InvalidNotationError, InvalidStateError
+from .moves import Move
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Phase
+from .table import TableNovel
 
 DEFAULT_CATALOGUE = "default"
 _END_REASONS = ("countdown", "all-pass")
