@@ -1,18 +1,32 @@
 """Build configuration beyond pyproject.toml: the optional compiled kernels.
 
-``src/pastiche_core/_speedups.c`` holds compiled twins of two counting kernels of
-``pastiche_core.movegen``. The extension is optional: without a C compiler (or
-Python's headers) the build goes on and the pure-Python kernels are used.
+``src/pastiche_core/csrc/`` holds the C twins of a few rules (see
+``pastiche_core/_kernels.py``, the one gate that loads them, and the maintainer
+guide). The extension is optional: without a C compiler (or Python's headers) the
+build goes on, and the Python rules answer alone.
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
+
+_CSRC = Path("src/pastiche_core/csrc")
+_SUBSYSTEMS = ["module", "counting", "masks", "observe", "playouts"]
 
 setup(
     ext_modules=[
         Extension(
             "pastiche_core._speedups",
-            sources=["src/pastiche_core/_speedups.c"],
+            sources=[str(_CSRC / f"{name}.c") for name in _SUBSYSTEMS],
+            depends=[str(path) for path in sorted(_CSRC.glob("*.h"))],
+            include_dirs=[str(_CSRC)],
             optional=True,
-        )
+        ),
+        # Transitional: the kernels not yet moved out of legacy.c.
+        Extension(
+            "pastiche_core._legacy",
+            sources=[str(_CSRC / "legacy.c")],
+            optional=True,
+        ),
     ]
 )

@@ -44,6 +44,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "moves",
         "table",
         "rules",
+        "layout",
         "_kernels",
         "_speedups",
         "feasibility",

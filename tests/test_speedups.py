@@ -19,7 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Game, Phase, movegen
-from pastiche_core.movegen import PayableTotals, _gift_count_of, _rank_shapes, _rank_table
+from pastiche_core.feasibility import PayableTotals
+from pastiche_core.feasibility import rank_shapes as _rank_shapes
+from pastiche_core.feasibility import rank_table as _rank_table
+from pastiche_core.movegen import _gift_count_of
 
 MAX_SHAPES = 128
 """The compiled kernel's table of one rank's shapes (``MAX_SHAPES`` in ``_speedups.c``)."""

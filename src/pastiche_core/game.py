@@ -45,6 +45,19 @@ from .errors import (
     InvalidStateError,
 )
 from .feasibility import owed_text, publish_violation
+from .layout import (
+    CARDS,
+    DRAWN,
+    FLAG,
+    HAND,
+    MASTER,
+    NO_NOVEL,
+    PILE_DOWN,
+    PILE_UP,
+    PUBLISHED,
+    UNSEEN,
+    card_table,
+)
 from .movegen import ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
 from .moves import (
     Choose,
@@ -60,7 +73,15 @@ from .moves import (
     TakeFlag,
 )
 from .rng import GameRng
-from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
+from .rules import (
+    DEAL_SIZES,
+    END_THRESHOLD,
+    KEEP_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Phase,
+    setup_discarders,
+)
 from .table import TableNovel
 from .view import PlayerView, public_notation
 
@@ -130,6 +151,7 @@ class Game:
     """
 
     __slots__ = (
+        "_cards",
         "_discard",
         "_face_down",
         "_generation",
@@ -174,8 +196,12 @@ class Game:
         self._discard: list[Card] = []
         self._face_down: set[Card] = set()
         self._hands: list[set[Card]] = []
+        self._cards = bytearray(_EMPTY_TABLE)  # where each card lies (pastiche_core.layout)
         for seat in range(players):
-            self._hands.append({self.deck.pop() for _ in range(DEAL_SIZES[seat])})
+            hand = {self.deck.pop() for _ in range(DEAL_SIZES[seat])}
+            self._hands.append(hand)
+            for card in hand:
+                self._cards[card.index] = HAND | seat
         self._tables: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
         self._seat_cache: list[_SeatSummary | None] = [None] * players
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
@@ -264,6 +290,7 @@ class Game:
         game._public = None
         game._generation = next(_GENERATIONS)
         game._trusted = None
+        game._cards = game._locate()
         return game
 
     @classmethod
@@ -621,6 +648,45 @@ class Game:
             self.apply(move)
 
     @property
+    def card_table(self) -> bytes:
+        """Where every card lies, packed as :mod:`pastiche_core.layout` describes (a copy).
+
+        The game keeps it move by move; the compiled kernels read it.
+
+        >>> from pastiche_core.layout import place_name
+        >>> game = Game(players=3, seed=7)
+        >>> place_name(game.card_table[game.hand(2)[0].index])
+        'HAND 2'
+        """
+        return bytes(self._cards)
+
+    def card_table_is_current(self) -> bool:
+        """Whether the kept :attr:`card_table` says what the hands, piles and tables say.
+
+        >>> Game(players=3, seed=7).card_table_is_current()
+        True
+        """
+        return self._cards == self._locate()
+
+    def _locate(self) -> bytearray:
+        """The card table made anew from the hands, piles and tables."""
+        discarders = setup_discarders(self.players)
+        face_down = {
+            position: discarders[position]
+            for position, card in enumerate(self._discard)
+            if card in self._face_down and position < len(discarders)
+        }
+        return card_table(
+            hands=dict(enumerate(self._hands)),
+            tables=self._tables,
+            novel_position=_positions(self.catalogue),
+            pile=self._discard,
+            face_down=face_down,
+            drawn=self.pending or (),
+            flag=self.flag,
+        )
+
+    @property
     def generation(self) -> int:
         """This position's number: every apply and undo gives a new one, never used before.
 
@@ -680,6 +746,7 @@ class Game:
         twin._face_down = self._face_down.copy()
         twin._hands = [hand.copy() for hand in self._hands]
         twin._tables = [table.copy() for table in self._tables]
+        twin._cards = self._cards.copy()
         twin._seat_cache = [None] * self.players  # made again: callers may replace the tables
         twin.supply = self.supply.copy()
         twin.flag = self.flag
@@ -940,6 +1007,7 @@ class Game:
             self.supply[flag_id],
         )
         change: Any = None
+        table = self._cards
         if isinstance(move, Keep):
             kept = set(move.cards)
             dropped = list(move.discard) if move.discard else sorted(hand - kept)
@@ -947,6 +1015,8 @@ class Game:
             # R10, R15: discards go face down in the order given; the last seat's end on top.
             self._discard.extend(dropped)
             self._face_down.update(dropped)
+            for card in dropped:
+                table[card.index] = PILE_DOWN | player
             change = dropped
             if player + 1 < self.players:
                 self.to_move = player + 1
@@ -959,17 +1029,21 @@ class Game:
             if len(self.deck) + len(self._discard) == 1:
                 card = self._draw_one()
                 hand.add(card)  # R11: only one card left in all: just take it
+                table[card.index] = HAND | player
                 change = (*change[:3], card)
                 self._end_turn(passed=False)
             else:
                 first = self._draw_one()
                 self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
+                table[first.index] = table[self.pending[1].index] = DRAWN
                 self.phase = Phase.CHOOSE
         elif isinstance(move, Choose):
             assert self.pending is not None
             other = self.pending[1] if self.pending[0] is move.card else self.pending[0]
             hand.add(move.card)
             self._discard.append(other)
+            table[move.card.index] = HAND | player
+            table[other.index] = PILE_UP
             self.pending = None
             self._end_turn(passed=False)
         elif isinstance(move, TakeDiscard):
@@ -977,13 +1051,19 @@ class Game:
             change = (card, card in self._face_down)
             self._face_down.discard(card)
             hand.add(card)
+            table[card.index] = HAND | player
             self._end_turn(passed=False)
         elif isinstance(move, Publish):
+            place = (MASTER if len(move.played) == 1 else PUBLISHED) | player  # R7
+            at = _positions(self.catalogue)[move.novel]
             for card in move.played:
                 hand.remove(card)
+                table[card.index] = place
+                table[CARDS + card.index] = at
             for gift in move.gifts:
                 hand.remove(gift.card)
                 self._hands[gift.to].add(gift.card)
+                table[gift.card.index] = HAND | gift.to
             self._tables[player][move.novel] = move.played  # one card: a Masterpiece (R7)
             self._seat_cache[player] = None
             self.supply[move.novel] -= 1
@@ -992,7 +1072,13 @@ class Game:
             ref = move.source
             cards = self._tables[ref.owner][ref.novel]
             change = cards
-            self._tables[ref.owner][ref.novel] = tuple(c for c in cards if c is not move.card)
+            left = self._tables[ref.owner][ref.novel] = tuple(
+                c for c in cards if c is not move.card
+            )
+            table[move.card.index] = HAND | player
+            table[CARDS + move.card.index] = NO_NOVEL
+            if len(left) == 1:  # R11: one card left: a Masterpiece
+                table[left[0].index] = MASTER | ref.owner
             self._seat_cache[ref.owner] = None
             hand.add(move.card)
             self._end_turn(passed=False, changed=ref.owner)
@@ -1000,6 +1086,7 @@ class Game:
             self._end_turn(passed=True)
         elif isinstance(move, TakeFlag):
             hand.remove(move.card)
+            table[move.card.index] = FLAG | player
             self.flag = (player, move.card)
             self.supply[flag_id] = 0
             self._next_turn()
@@ -1128,6 +1215,7 @@ class Game:
         ]
         if len(self._undo) != len(self.history):
             twin._undo = []
+        twin._cards = twin._locate()
         return twin
 
     # ------------------------------------------------------------------
@@ -1184,10 +1272,13 @@ class Game:
         self.supply[self.catalogue.end_flag.id] = flag_supply
         player = self.to_move
         hand = self._hands[player]
+        table = self._cards
         if isinstance(move, Keep):
             hand.update(change)
             del self._discard[len(self._discard) - len(change) :]
             self._face_down.difference_update(change)
+            for card in change:
+                table[card.index] = HAND | player
         elif isinstance(move, Draw):
             deck, discard, face_down, taken = change
             # Copies: the record may be shared with a copy of the game (copy() is shallow).
@@ -1198,29 +1289,45 @@ class Game:
             )
             if taken is not None:
                 hand.remove(taken)
+            for card in deck:
+                table[card.index] = UNSEEN
+            self._locate_pile(0)
         elif isinstance(move, Choose):
             hand.remove(move.card)
             self._discard.pop()
+            for card in self.pending or ():
+                table[card.index] = DRAWN
         elif isinstance(move, TakeDiscard):
             card, face_down = change
             hand.remove(card)
             self._discard.append(card)
             if face_down:
                 self._face_down.add(card)
+            self._locate_pile(len(self._discard) - 1)
         elif isinstance(move, Publish):
             del self._tables[player][move.novel]
             self._seat_cache[player] = None
             self.supply[move.novel] += 1
             hand.update(move.played)
+            for card in move.played:
+                table[card.index] = HAND | player
+                table[CARDS + card.index] = NO_NOVEL
             for gift in move.gifts:
                 self._hands[gift.to].remove(gift.card)
                 hand.add(gift.card)
+                table[gift.card.index] = HAND | player
         elif isinstance(move, Read):
             self._tables[move.source.owner][move.source.novel] = change
             self._seat_cache[move.source.owner] = None
             hand.remove(move.card)
+            place = PUBLISHED | move.source.owner  # it had two or more cards (R11)
+            at = _positions(self.catalogue)[move.source.novel]
+            for card in change:
+                table[card.index] = place
+                table[CARDS + card.index] = at
         elif isinstance(move, TakeFlag):
             hand.add(move.card)
+            table[move.card.index] = HAND | player
         return move
 
     def _undo_by_replay(self) -> Move:
@@ -1232,12 +1339,27 @@ class Game:
         self._generation = next(_GENERATIONS)
         return move
 
+    def _locate_pile(self, start: int) -> None:
+        """Mark the discard pile's cards from position ``start`` up in the card table."""
+        table = self._cards
+        discarders = setup_discarders(self.players)
+        face_down = self._face_down
+        pile = self._discard
+        for position in range(start, len(pile)):
+            card = pile[position]
+            if card in face_down and position < len(discarders):
+                table[card.index] = PILE_DOWN | discarders[position]
+            else:
+                table[card.index] = PILE_UP
+
     def _draw_one(self) -> Card:
         if not self.deck:
             # R11: the discard pile is reshuffled only when a draw needs a card.
             self.deck = self._discard
             self._discard = []
             self._face_down.clear()
+            for card in self.deck:
+                self._cards[card.index] = UNSEEN
             self.rng.shuffle(self.deck)
         return self.deck.pop()
 
@@ -1348,6 +1470,24 @@ _TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
 _SeatSummary = tuple[tuple[TableNovel, ...], int]
 """A seat's novels on the table and its Masterpiece points (``Game._summarise``)."""
 """The novels :meth:`Game.table` made, reused while their cards are the same tuple."""
+
+_POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+
+def _positions(catalogue: Catalogue) -> dict[str, int]:
+    """Novel id -> its position in the catalogue (the card table's Novel numbers), made once."""
+    entry = _POSITIONS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_POSITIONS) >= 64:
+            _POSITIONS.clear()
+        entry = _POSITIONS[id(catalogue)] = (
+            catalogue,
+            {spec.id: index for index, spec in enumerate(catalogue.specs)},
+        )
+    return entry[1]
+
+
+_EMPTY_TABLE = bytes(CARDS) + bytes([NO_NOVEL]) * CARDS
 
 _POINTS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
 

@@ -211,6 +211,8 @@ def _check_tables(game: Game) -> None:
     stale = game.stale_summary()  # the summary a view reads is kept between changes
     if stale is not None:
         raise fail(f"$.tables[{stale}]", "the kept summary of this table is out of date")
+    if not game.card_table_is_current():  # the kernels read it: it must say where every card is
+        raise fail("$", "the kept card table does not say where the cards are")
     for p in range(game.players):
         for i, novel in enumerate(game.table(p)):
             where = f"$.tables[{p}][{i}]"

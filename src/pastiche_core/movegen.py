@@ -21,7 +21,6 @@ so it is cached across positions.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import math
 import operator
@@ -31,6 +30,20 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Card
+from .feasibility import (
+    Entry,
+    PayableTotals,
+    RankKey,
+    Shape,
+    cost_floor,
+    gift_count,
+    gift_ways,
+    mark_own,
+    owed_pairs,
+    pattern_code,
+    rank_shapes,
+    rank_table,
+)
 from .moves import Gift, Move, NovelRef, Publish, Read
 from .patterns import OfAKind, Pairs, Pattern, Straight, Total
 
@@ -42,23 +55,19 @@ if TYPE_CHECKING:
 _speedups: ModuleType | None = None
 if not os.environ.get("PASTICHE_PURE_PYTHON"):
     with contextlib.suppress(ImportError):  # a build without a C compiler
-        from . import _speedups
+        from . import _legacy as _speedups  # transitional: the kernels not yet moved
 
 __all__ = ["clear_caches", "compiled_kernels"]
 
 _T = TypeVar("_T")
-_OWED_BITS = 8  # gifts owed per owner, packed into one integer (adding merges)
 _INDEX = operator.attrgetter("index")
 _REF_KEY = operator.attrgetter("owner", "novel")  # NovelRef's order
 
 # One way to fill one rank: (cards from the hand, Masterpieces cited per owner,
 # number of concrete card and Masterpiece choices, gifts owed as a packed code, their sum).
-_Shape = tuple[int, tuple[int, ...], int, int, int]
 # What a rank needs and offers: (cards needed, cards of the rank in hand,
 # Masterpieces of the rank per owner).
-_RankKey = tuple[int, int, tuple[int, ...]]
 # One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
-_Entry = tuple[int, int, int]
 
 
 class ListSegment:
@@ -146,18 +155,18 @@ class PublishSegment:
         self.limit = len(context.hand)
         self.count = count
         self._memo: dict[int, int] = {}
-        self._options: list[tuple[_Shape, ...]] | None = None
+        self._options: list[tuple[Shape, ...]] | None = None
         # Per index, the fewest hand cards the ranks from there on cost (R5): a
         # choice with less room left has no completion (made by the first decode).
         self._floor: list[int] = []
 
     @property
-    def options(self) -> list[tuple[_Shape, ...]]:
+    def options(self) -> list[tuple[Shape, ...]]:
         """Per rank, every way to fill it (made when a move is decoded or listed)."""
         options = self._options
         if options is None:
             options = self._options = [
-                _rank_shapes(key) for key in self.context.keys(self.ranks, self.needs)
+                rank_shapes(key) for key in self.context.keys(self.ranks, self.needs)
             ]
         return options
 
@@ -184,13 +193,13 @@ class PublishSegment:
             if index == len(options):
                 if not played:
                     return 0  # R4: pastiche alone is not a publish
-                return _gift_ways(limit - played, code)
+                return gift_ways(limit - played, code)
             # The last rank: count the gifts at once (not worth remembering).
             found = 0
             room = limit - played - owed  # R5: every gift is a card of the hand
             for from_hand, _, weight, step, extra in options[index]:
                 if from_hand + extra <= room and played + from_hand:
-                    found += weight * _gift_ways(limit - played - from_hand, code + step)
+                    found += weight * gift_ways(limit - played - from_hand, code + step)
             return found
         key = (code << 16) | (played << 8) | index
         memo = self._memo
@@ -209,7 +218,7 @@ class PublishSegment:
                     inner = 0
                     for hand_last, _, weight_last, step_last, extra_last in last_shapes:
                         if hand_last + extra_last <= left and now + hand_last:
-                            inner += weight_last * _gift_ways(
+                            inner += weight_last * gift_ways(
                                 limit - now - hand_last, stepped + step_last
                             )
                     found += weight * inner
@@ -223,20 +232,20 @@ class PublishSegment:
             return found
         return cached
 
-    def _shapes(self) -> Iterator[tuple[tuple[_Shape, ...], tuple[tuple[int, int], ...], int, int]]:
+    def _shapes(self) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...], int, int]]:
         """(shape per rank, gifts owed per owner, moves in the shape, ways to give the gifts)."""
         options = self.options
         limit = self.limit
-        chosen: list[_Shape] = []
+        chosen: list[Shape] = []
         last = len(options)
 
         def walk(
             index: int, played: int, owed: int, owed_total: int, ways: int
-        ) -> Iterator[tuple[tuple[_Shape, ...], tuple[tuple[int, int], ...], int, int]]:
+        ) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...], int, int]]:
             if index == last:
                 if played:
-                    pairs = _owed_pairs(owed)
-                    gifts = _gift_count(limit - played, pairs)
+                    pairs = owed_pairs(owed)
+                    gifts = gift_count(limit - played, pairs)
                     yield tuple(chosen), pairs, ways * gifts, gifts
                 return
             for shape in options[index]:
@@ -251,7 +260,7 @@ class PublishSegment:
 
         yield from walk(0, 0, 0, 0, 1)
 
-    def _parts(self, shapes: Sequence[_Shape]) -> tuple[list[tuple[Sequence[Any], int]], int]:
+    def _parts(self, shapes: Sequence[Shape]) -> tuple[list[tuple[Sequence[Any], int]], int]:
         """The choice dimensions of a shape: hand cards per rank, then Masterpieces per owner."""
         parts: list[tuple[Sequence[Any], int]] = []
         for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
@@ -303,12 +312,12 @@ class PublishSegment:
     def _at_py(self, index: int) -> Publish:
         """:meth:`at` in Python: the reference of the compiled descent."""
         if not self._floor:
-            self._floor = _floor(self.ranks, self.needs, self.context.own)
+            self._floor = cost_floor(self.ranks, self.needs, self.context.own)
         # Descend rank by rank: the moves of a choice so far are its completions
         # times the ways its cards can be chosen, and shapes come in walk order.
         options = self.options
         limit = self.limit
-        chosen: list[_Shape] = []
+        chosen: list[Shape] = []
         played = code = owed = 0
         ways = 1
         for rank_index, shapes in enumerate(options):
@@ -332,12 +341,12 @@ class PublishSegment:
                     owed += extra
                     break
                 index -= block
-        pairs = _owed_pairs(code)
-        return self._decode(chosen, pairs, _gift_count(limit - played, pairs), index)
+        pairs = owed_pairs(code)
+        return self._decode(chosen, pairs, gift_count(limit - played, pairs), index)
 
     def _decode(
         self,
-        shapes: Sequence[_Shape],
+        shapes: Sequence[Shape],
         owed: Sequence[tuple[int, int]],
         gift_ways: int,
         index: int,
@@ -412,7 +421,7 @@ class _Context:
         player = self.player
         h, own, by_rank = _ranks_of(player, self.hand, self.tables)
         self._h, self._own = h, own
-        self._marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
+        self._marked = {rank: mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
         return h
 
     @property
@@ -430,7 +439,7 @@ class _Context:
             self._make()
         return self._own
 
-    def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[_RankKey]:
+    def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[RankKey]:
         """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
         h = self._h if self._h is not None else self._make()
         marked, none = self._marked, (0,) * len(self.tables)
@@ -439,8 +448,8 @@ class _Context:
         ]
 
 
-class _Fills(dict[int, tuple[_Entry, ...]]):
-    """Per ``rank * 64 + need``, the :func:`_rank_table` of one position, made when first asked."""
+class _Fills(dict[int, tuple[Entry, ...]]):
+    """Per ``rank * 64 + need``, the :func:`rank_table` of one position, made when first asked."""
 
     __slots__ = ("h", "marked", "none")
 
@@ -452,9 +461,9 @@ class _Fills(dict[int, tuple[_Entry, ...]]):
         self.marked = marked
         self.none = none
 
-    def __missing__(self, key: int) -> tuple[_Entry, ...]:
+    def __missing__(self, key: int) -> tuple[Entry, ...]:
         rank, need = key >> 6, key & 63
-        table = self[key] = _rank_table((need, self.h[rank], self.marked.get(rank, self.none)))
+        table = self[key] = rank_table((need, self.h[rank], self.marked.get(rank, self.none)))
         return table
 
 
@@ -611,7 +620,7 @@ def _publish_segments_py(
         counts[rank] += sum(owners)
     # Per rank, once: the Masterpieces per owner (the player's own marked as free,
     # R5) and whether another player's can be cited there.
-    marked = {rank: _mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
+    marked = {rank: mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
     others = {rank for rank, owners in by_rank.items() if sum(owners) > owners[player]}
     no_masterpieces = (0,) * players
     pool = tuple(counts)
@@ -693,31 +702,12 @@ def _publish_segments_py(
     return segments
 
 
-def _floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -> list[int]:
-    """Per index, the fewest hand cards the ranks from there on cost (R5), then 0.
-
-    Every card but the player's own Masterpieces is a hand card, played or given.
-
-    >>> _floor([4, 5, 6], [1, 1, 1], [0] * 5 + [1] + [0] * 8)  # own Masterpiece of rank 5
-    [2, 1, 1, 0]
-    """
-    width = len(ranks)
-    floor = [0] * (width + 1)
-    cost = 0
-    for index in range(width - 1, -1, -1):
-        need, mine = needs[index], own[ranks[index]]
-        if need > mine:
-            cost += need - mine
-        floor[index] = cost
-    return floor
-
-
-def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
+def _gift_count_of(tables: Sequence[tuple[Entry, ...]], limit: int) -> int:
     """The moves of a segment that cites other players' Masterpieces (R4, R5).
 
     The reference of the compiled ``segment_count``, which makes the tables itself.
 
-    ``tables`` holds, per rank, :func:`_rank_table`; ``limit`` is the hand size.
+    ``tables`` holds, per rank, :func:`rank_table`; ``limit`` is the hand size.
     Rank by rank, the choices so far are merged by (hand cards played, gifts owed
     per owner), weighted by their card and Masterpiece choices (a rank with one
     way to fill it only shifts and scales them); at the end each state is
@@ -725,7 +715,7 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     they are too few (R5), and the states that play no hand card are left out
     (R4).
 
-    >>> three = _rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
+    >>> three = rank_table((3, 2, (0, 1)))  # 2 in hand, 1 Masterpiece of seat 1
     >>> _gift_count_of([three], limit=2)  # both hand cards: no card left to give
     0
     >>> _gift_count_of([three], limit=4)  # ... and one of 2 other cards as the gift
@@ -735,7 +725,7 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
     # where a card is spent when it is played or given (R5).
     shift = 0
     scale = 1
-    spread: list[tuple[_Entry, ...]] = []
+    spread: list[tuple[Entry, ...]] = []
     for table in tables:
         if len(table) == 1:
             _, step, weight = table[0]
@@ -745,7 +735,7 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
             spread.append(table)
     if not spread:  # every rank has one way to fill it
         played = shift & 0xFF
-        return scale * _gift_ways(limit - played, shift >> 16) if played else 0
+        return scale * gift_ways(limit - played, shift >> 16) if played else 0
     # The rank with the most choices goes last: it is counted into the gifts at once.
     spread.sort(key=len)
     # Pruning: a choice whose cards spent, with the least the ranks after it spend
@@ -783,23 +773,8 @@ def _gift_count_of(tables: Sequence[tuple[_Entry, ...]], limit: int) -> int:
             final = state + step
             played = final & 0xFF
             if played:
-                found += weight * weight_here * _gift_ways(limit - played, final >> 16)
+                found += weight * weight_here * gift_ways(limit - played, final >> 16)
     return found * scale
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _rank_table(key: _RankKey) -> tuple[_Entry, ...]:
-    """The shapes of a rank merged by (hand cards, gifts owed per owner), cheapest first.
-
-    >>> table = _rank_table((2, 1, (0, 2)))  # a pair: 1 in hand, 2 Masterpieces of seat 1
-    >>> [(cost, weight) for cost, _, weight in table]  # the card and one; both Masterpieces
-    [(2, 2), (2, 1)]
-    """
-    merged: dict[tuple[int, int, int], int] = {}
-    for from_hand, _, weight, code, extra in _rank_shapes(key):
-        slot = (from_hand + extra, (code << 16) + ((from_hand + extra) << 8) + from_hand, 0)
-        merged[slot] = merged.get(slot, 0) + weight
-    return tuple(sorted((cost, step, weight) for (cost, step, _), weight in merged.items()))
 
 
 _PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
@@ -821,8 +796,6 @@ def _publishable(catalogue: Catalogue) -> list[tuple[NovelSpec, Pattern, int | N
 
 
 _PLANS: dict[int, tuple[Catalogue, list[tuple[str, int, int, int, int]] | None]] = {}
-_KINDS = {Straight: 0, OfAKind: 1, Pairs: 2, Total: 3}
-"""The pattern kinds the compiled kernel counts, by its codes (exact types: a subclass may differ)."""
 
 
 def _compiled_plan(catalogue: Catalogue) -> list[tuple[str, int, int, int, int]] | None:
@@ -837,38 +810,13 @@ def _compiled_plan(catalogue: Catalogue) -> list[tuple[str, int, int, int, int]]
             _PLANS.clear()
         plan: list[tuple[str, int, int, int, int]] | None = []
         for spec, pattern, size in _publishable(catalogue):
-            code = _pattern_code(pattern)
+            code = pattern_code(pattern)
             if code is None or plan is None:
                 plan = None
                 continue
             plan.append((spec.id, *code, -1 if size is None else size))
         entry = _PLANS[id(catalogue)] = (catalogue, plan)
     return entry[1]
-
-
-def _pattern_code(pattern: object, *, exact: bool = True) -> tuple[int, int, int] | None:
-    """A built-in pattern as the compiled kernels read it: (kind code, first, second parameter).
-
-    ``exact``: only the built-in classes themselves (a subclass may list its
-    combinations otherwise); else a subclass is coded as its kind. ``None`` for
-    any other pattern.
-
-    >>> _pattern_code(Total(5, 49)), _pattern_code(Pairs(2)), _pattern_code("x")
-    ((3, 5, 49), (2, 2, 0), None)
-    """
-    kind = _KINDS.get(type(pattern))
-    if kind is None and not exact:
-        kind = next((code for cls, code in _KINDS.items() if isinstance(pattern, cls)), None)
-    if kind is None:
-        return None
-    if isinstance(pattern, Straight):
-        return kind, pattern.length, 0
-    if isinstance(pattern, OfAKind):
-        return kind, pattern.count, 0
-    if isinstance(pattern, Pairs):
-        return kind, pattern.pairs, 0
-    assert isinstance(pattern, Total)
-    return kind, pattern.count, pattern.target
 
 
 def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int, ...]]]:
@@ -881,11 +829,6 @@ def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int,
         if run >= length:
             found.append((range(rank - length + 1, rank + 1), ones))
     return found
-
-
-def _expanded(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """Cards per rank as the sorted tuple of their ranks."""
-    return tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
 
 
 def _grouped(combo: tuple[int, ...]) -> tuple[list[int], list[int]]:
@@ -901,251 +844,6 @@ def _grouped(combo: tuple[int, ...]) -> tuple[list[int], list[int]]:
             needs.append(1)
             previous = rank
     return ranks, needs
-
-
-def _mark_own(owners: tuple[int, ...], player: int) -> tuple[int, ...]:
-    """Mark the player's own Masterpiece count as ``-n - 1``: citing them is free (R5)."""
-    if not owners[player]:
-        return owners
-    return tuple(-n - 1 if owner == player else n for owner, n in enumerate(owners))
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _gift_ways(cards: int, code: int) -> int:
-    """Ways to give the gifts of packed ``code`` from ``cards`` unplayed cards (R5)."""
-    return _gift_count(cards, _owed_pairs(code))
-
-
-class PayableTotals:
-    """The rank multisets of a :class:`~pastiche_core.patterns.Total` the hand can pay for.
-
-    A multiset of ``pool`` (cards per rank: hand and every Masterpiece) can be
-    published when, per rank, the hand and the Masterpieces hold enough cards;
-    every card but the player's own Masterpieces costs a card of the hand
-    (played, or given as a gift, R5), at most ``limit`` in all; and at least one
-    hand card is played (R4: a free own Masterpiece then gives way to one).
-    These are exactly the multisets with at least one card-level publish.
-
-    The pattern's own search counts every completion before it yields one; this
-    one walks the ranks from the highest down and prunes on the sum (each card
-    left is worth 1 to the current rank), on the cards left, on the cost (own
-    Masterpieces are the only free cards) and on failures already seen, so
-    asking whether one exists stops at the first.
-
-    >>> from pastiche_core.patterns import rank_counts
-    >>> hand = rank_counts([12, 13, 12, 10])
-    >>> search = PayableTotals(hand, hand, (0,) * 14, limit=4)
-    >>> search.every(4, 47), search.exists(4, 48)
-    ([(10, 12, 12, 13)], False)
-    """
-
-    __slots__ = (
-        "cap",
-        "counts",
-        "fails",
-        "first",
-        "found",
-        "h",
-        "limit",
-        "lowest",
-        "own",
-        "own_pre",
-        "pool",
-    )
-
-    def __init__(
-        self, pool: Sequence[int], hand: Sequence[int], own: Sequence[int], limit: int
-    ) -> None:
-        self.pool, self.h, self.own, self.limit = pool, hand, own, limit
-        self.cap: list[int] = []
-        self.own_pre: list[int] = []
-        self.lowest: list[int] | None = None
-        self.counts = [0] * 14
-        self.fails: dict[int, int] = {}
-        self.found: list[tuple[int, ...]] = []
-        self.first = False
-
-    def _prepare(self) -> None:
-        """The Python walk's tables, made on its first use."""
-        pool, own = self.pool, self.own
-        cap = [0] * 14
-        own_pre = [0] * 14
-        for rank in range(1, 14):
-            cap[rank] = cap[rank - 1] + pool[rank]
-            own_pre[rank] = own_pre[rank - 1] + own[rank]
-        self.cap, self.own_pre = cap, own_pre
-        # lowest[k]: the sum of the k lowest cards of all, so the k highest cards of
-        # ranks up to r add up to lowest[cap[r]] - lowest[cap[r] - k].
-        self.lowest = list(
-            itertools.accumulate(
-                itertools.chain.from_iterable(
-                    itertools.repeat(rank, pool[rank]) for rank in range(1, 14)
-                ),
-                initial=0,
-            )
-        )
-
-    def exists(self, count: int, target: int) -> bool:
-        """Whether some multiset of ``count`` ranks adding up to ``target`` can be paid for."""
-        return bool(self._search(count, target, first=True))
-
-    def every(self, count: int, target: int) -> list[tuple[int, ...]]:
-        """Every such multiset as a sorted tuple of ranks, in sorted order (as the pattern's)."""
-        found = [
-            tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
-            for counts in self._search(count, target)
-        ]
-        found.sort()
-        return found
-
-    def groups(self, count: int, target: int) -> list[tuple[list[int], list[int]]]:
-        """Every such multiset as its distinct ranks and how many of each, in sorted order."""
-        found = self._search(count, target)
-        if len(found) > 1:
-            found.sort(key=_expanded)
-        return [
-            ([rank for rank in range(1, 14) if counts[rank]], [n for n in counts[1:] if n])
-            for counts in found
-        ]
-
-    def rank_counts(self, count: int, target: int) -> list[tuple[int, ...]]:
-        """Every such multiset as cards per rank (14 counts, index 0 unused)."""
-        return self._search(count, target)
-
-    def _search(self, count: int, target: int, first: bool = False) -> list[tuple[int, ...]]:
-        """The multisets as cards per rank, in walk order; only the first one if ``first``.
-
-        The compiled kernel when it is built and the position fits its tables,
-        else :meth:`_walk` (the reference it is tested against).
-        """
-        if _speedups is not None:
-            try:
-                found: list[tuple[int, ...]] = _speedups.payable_totals(
-                    self.pool, self.h, self.own, self.limit, count, target, first
-                )
-            except OverflowError:
-                pass
-            else:
-                return found
-        return self._search_py(count, target, first)
-
-    def _search_py(self, count: int, target: int, first: bool = False) -> list[tuple[int, ...]]:
-        """:meth:`_search` in Python: the walk from the highest rank down."""
-        if self.lowest is None:
-            self._prepare()
-        self.found = []
-        self.first = first
-        self._walk(13, count, target, 0, False, False)
-        return self.found
-
-    def _walk(self, rank: int, left: int, need: int, cost: int, free: bool, hand: bool) -> bool:
-        limit = self.limit
-        if not left:
-            if need or not hand or cost + (0 if free else 1) > limit:
-                return False
-            self.found.append(tuple(self.counts))
-            return True
-        below = self.cap[rank]  # the cards of this rank and below
-        lowest = self.lowest
-        assert lowest is not None
-        if (
-            left > below
-            or need > lowest[below] - lowest[below - left]  # the highest of them are too few
-            or need < lowest[left]  # the lowest of all are too much
-            or cost + left - self.own_pre[rank] > limit
-        ):
-            return False
-        key = (need << 12) | (left << 6) | (rank << 2) | (free << 1) | hand
-        failed = self.fails.get(key)
-        if failed is not None and cost >= failed:
-            return False
-        pool = self.pool
-        h, mine = self.h[rank], self.own[rank]
-        found = False
-        counts = self.counts
-        for taken in range(min(pool[rank], left, need // rank), -1, -1):
-            spent = cost + (taken - mine if taken > mine else 0)
-            if spent > limit:
-                continue
-            counts[rank] = taken
-            if self._walk(
-                rank - 1,
-                left - taken,
-                need - taken * rank,
-                spent,
-                free or (taken > mine and h > 0),
-                hand or (taken > 0 and h > 0),
-            ):
-                found = True
-                if self.first:
-                    counts[rank] = 0
-                    return True
-        counts[rank] = 0
-        if not found:
-            self.fails[key] = cost if failed is None else min(failed, cost)
-        return found
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _rank_shapes(key: _RankKey) -> tuple[_Shape, ...]:
-    """Every way to fill one rank: cards from the hand, then Masterpieces per owner.
-
-    ``key`` is (needed, in hand, Masterpieces per owner with the player's own
-    count stored as ``-n - 1``).
-    """
-    need, in_hand, marked = key
-    owners = [(-n - 1 if n < 0 else n) for n in marked]
-    own = [n < 0 for n in marked]
-    on_table = sum(owners)
-    shapes: list[_Shape] = []
-    for from_hand in range(max(0, need - on_table), min(need, in_hand) + 1):
-        for split in _distributions(need - from_hand, owners):
-            weight = math.comb(in_hand, from_hand)
-            code = 0
-            owed = 0
-            for owner, taken in enumerate(split):
-                weight *= math.comb(owners[owner], taken)
-                if taken and not own[owner]:
-                    code += taken << (_OWED_BITS * owner)
-                    owed += taken
-            shapes.append((from_hand, split, weight, code, owed))
-    return tuple(shapes)
-
-
-def _distributions(total: int, bounds: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to take ``total`` items with at most ``bounds[i]`` from owner i, first owner most.
-
-    >>> list(_distributions(2, [1, 0, 2]))
-    [(1, 0, 1), (0, 0, 2)]
-    """
-    # Each owner's count descending, the last owner's varying fastest.
-    ranges = [range(bound if bound < total else total, -1, -1) for bound in bounds]
-    return (split for split in itertools.product(*ranges) if sum(split) == total)
-
-
-@functools.lru_cache(maxsize=4096)
-def _owed_pairs(code: int) -> tuple[tuple[int, int], ...]:
-    """Unpack a packed gift code into sorted (owner, count) pairs."""
-    pairs = []
-    owner = 0
-    mask = (1 << _OWED_BITS) - 1
-    while code:
-        if code & mask:
-            pairs.append((owner, code & mask))
-        code >>= _OWED_BITS
-        owner += 1
-    return tuple(pairs)
-
-
-def _gift_count(cards: int, owed: Sequence[tuple[int, int]]) -> int:
-    """Ways to hand out the owed gifts from ``cards`` unplayed cards (0 if impossible)."""
-    ways = 1
-    for _, count in owed:
-        if count > cards:
-            return 0
-        ways *= math.comb(cards, count)
-        cards -= count
-    return ways
 
 
 def compiled_kernels() -> bool:
@@ -1165,10 +863,10 @@ def clear_caches() -> None:
 
     >>> clear_caches()
     """
-    _gift_ways.cache_clear()
-    _rank_shapes.cache_clear()
-    _rank_table.cache_clear()
-    _owed_pairs.cache_clear()
+    gift_ways.cache_clear()
+    rank_shapes.cache_clear()
+    rank_table.cache_clear()
+    owed_pairs.cache_clear()
 
 
 def unrank_combination(items: Sequence[_T], k: int, index: int) -> list[_T]:

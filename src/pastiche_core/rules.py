@@ -12,9 +12,18 @@ what each seat is dealt and keeps, the points that trigger the end, and the
 
 from __future__ import annotations
 
+import itertools
 from enum import Enum
 
-__all__ = ["DEAL_SIZES", "END_THRESHOLD", "KEEP_SIZE", "MAX_PLAYERS", "MIN_PLAYERS", "Phase"]
+__all__ = [
+    "DEAL_SIZES",
+    "END_THRESHOLD",
+    "KEEP_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Phase",
+    "setup_discarders",
+]
 
 MIN_PLAYERS = 3
 """The fewest players a game seats (R10)."""
@@ -43,3 +52,20 @@ class Phase(Enum):
 
     def __repr__(self) -> str:
         return f"<Phase.{self.name}: {self.value!r}>"
+
+
+def setup_discarders(players: int) -> tuple[int, ...]:
+    """The seat that discarded each setup card, bottom of the discard pile first (R10).
+
+    Seats 2 and 3 discard one card, seat 4 two; seats discard in seat order, so
+    the face-down block at the bottom of the pile keeps this order until it is
+    taken from the top or reshuffled (R11).
+
+    >>> setup_discarders(5)
+    (2, 3, 4, 4)
+    """
+    return tuple(
+        itertools.chain.from_iterable(
+            [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)
+        )
+    )

@@ -29,8 +29,8 @@ from typing import NamedTuple
 from .cards import Card
 from .catalogue import NovelSpec
 from .errors import InvalidArgumentError, SearchLimitError
+from .feasibility import OWED_BITS, mark_own, owed_pairs, rank_shapes
 from .limits import Deadline, check_max_options
-from .movegen import _OWED_BITS, _mark_own, _owed_pairs, _rank_shapes
 from .options import Constraints, OptionKey, PublishOption, option_key
 from .position import Position
 
@@ -132,7 +132,7 @@ def _runs(combo: tuple[int, ...]) -> list[tuple[int, int]]:
 
 def _marked(ctx: _Context, rank: int) -> tuple[int, ...]:
     """Masterpieces of ``rank`` per owner, the player's own marked as free (R5)."""
-    return _mark_own(ctx.masterpieces.get(rank, (0,) * ctx.width), ctx.position.player)
+    return mark_own(ctx.masterpieces.get(rank, (0,) * ctx.width), ctx.position.player)
 
 
 def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -164,7 +164,7 @@ def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> lis
     hand = ctx.hand_by_rank.get(rank, [])
     player = ctx.position.player
     pieces = []
-    for from_hand, per_owner, _, _, extra in _rank_shapes((need, len(hand), marked)):
+    for from_hand, per_owner, _, _, extra in rank_shapes((need, len(hand), marked)):
         cited: list[tuple[int, str]] = []
         gifts = []
         for owner, taken in enumerate(per_owner):
@@ -173,7 +173,7 @@ def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> lis
                 if owner != player:
                     gifts.append((owner, taken))
         mask = sum(1 << index for index, _ in cited)
-        code = sum(count << (_OWED_BITS * owner) for owner, count in gifts)
+        code = sum(count << (OWED_BITS * owner) for owner, count in gifts)
         pieces.append(
             _Piece(
                 rank,
@@ -265,7 +265,7 @@ def _combo_options(
             if cited is None:
                 cited = cited_ids[mask] = ctx.ids_of(mask)
             yield PublishOption(
-                novel, tuple(sorted(cards, key=_BY_INDEX)), cited, _owed_pairs(code), points
+                novel, tuple(sorted(cards, key=_BY_INDEX)), cited, owed_pairs(code), points
             )
             continue
         for piece in reversed(options[index]):

@@ -29,7 +29,6 @@ two other seats.
 
 from __future__ import annotations
 
-import itertools
 import operator
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,7 +37,7 @@ from typing import TYPE_CHECKING
 from .cards import Card, format_cards
 from .catalogue import Catalogue
 from .moves import Choose, Keep, Move, Publish
-from .rules import DEAL_SIZES, KEEP_SIZE, Phase
+from .rules import Phase, setup_discarders
 from .table import TableNovel
 
 if TYPE_CHECKING:
@@ -196,23 +195,6 @@ class PlayerView:
 
 
 @cache
-def setup_discarders(players: int) -> tuple[int, ...]:
-    """The seat that discarded each setup card, bottom of the discard pile first (R10).
-
-    Seats 2 and 3 discard one card, seat 4 two; seats discard in seat order, so
-    the face-down block at the bottom of the pile keeps this order until it is
-    taken from the top or reshuffled (R11).
-
-    >>> setup_discarders(5)
-    (2, 3, 4, 4)
-    """
-    return tuple(
-        itertools.chain.from_iterable(
-            [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)
-        )
-    )
-
-
 def public_notation(move: Move, seat: int, viewer: int) -> str:
     """The notation of ``seat``'s ``move`` as ``viewer`` may know it, hidden cards as ``?`` (R16).
 

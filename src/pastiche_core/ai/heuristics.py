@@ -47,7 +47,8 @@ from typing import TYPE_CHECKING
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
-from ..movegen import _pattern_code, _speedups
+from ..feasibility import pattern_code
+from ..movegen import _speedups
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .visible import RANK_COPIES
@@ -454,7 +455,7 @@ def _code_of(spec: NovelSpec) -> _Code | None:
     """
     entry = _CODES.get(id(spec))
     if entry is None or entry[0] is not spec:
-        kind = _pattern_code(spec.pattern, exact=False)
+        kind = pattern_code(spec.pattern, exact=False)
         code = None if kind is None else (*kind, spec.points)
         if len(_CODES) >= _MEMO_SIZE:
             _CODES.clear()

@@ -59,8 +59,9 @@ from typing import cast
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
+from ..feasibility import pattern_code
 from ..game import Game, LegalMoves, keep_moves
-from ..movegen import _pattern_code, _speedups
+from ..movegen import _speedups
 from ..moves import (
     Choose,
     Draw,
@@ -691,7 +692,7 @@ def _plan_of(specs: Sequence[_Spec]) -> _Plan | None:
     """
     plan: _Plan = []
     for _, points, pattern, size in specs:
-        code = _pattern_code(pattern)  # exact types: a subclass may list otherwise
+        code = pattern_code(pattern)  # exact types: a subclass may list otherwise
         if code is None or size is None:
             return None
         plan.append((*code, points, size))

@@ -44,9 +44,9 @@ from .._fields import (
 from ..cards import DECK, Card
 from ..errors import InvalidNotationError
 from ..moves import Move
-from ..rules import Phase
+from ..rules import Phase, setup_discarders
 from ..table import TableNovel
-from ..view import HIDDEN, PlayerView, setup_discarders
+from ..view import HIDDEN, PlayerView
 from .jsontext import loads
 from .state_json import MAX_HISTORY
 

@@ -67,8 +67,8 @@ from typing import TYPE_CHECKING, SupportsIndex
 from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
+from ..feasibility import PayableTotals
 from ..movegen import (
-    PayableTotals,
     _compiled_plan,
     _speedups,
     publishable_novels,

@@ -63,8 +63,7 @@ from ..errors import InvalidArgumentError
 from ..game import Game
 from ..io.state_json import state_from_dict, state_to_dict
 from ..moves import Draw, Move
-from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS
-from ..view import setup_discarders
+from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, setup_discarders
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .knowledge import Knowledge

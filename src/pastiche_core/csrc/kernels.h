@@ -1,0 +1,81 @@
+/*
+ * What the compiled kernels share: the module's state, its refusals, checked arithmetic and
+ * readers of the packed arrays (layout.h). The kernels keep no state between calls: each
+ * call works on its own stack and heap, so two threads (or a call that runs Python code and
+ * comes back in) cannot disturb each other.
+ *
+ * A kernel refuses an input beyond its fixed ranges with pk_refuse (the module's OutOfRange,
+ * a subclass of OverflowError); the gate (pastiche_core/_kernels.py) then asks the Python
+ * rule. Any other exception is a bug, which the gate counts as an error.
+ */
+#ifndef PASTICHE_KERNELS_H
+#define PASTICHE_KERNELS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#include "feasibility.h"
+#include "layout.h"
+
+#define PK_MAX_BINOM 64 /* the binomial table: n and k up to this */
+
+typedef struct {
+    PyObject *out_of_range; /* the refusal of an input beyond a kernel's ranges */
+    PyObject *reentrant;    /* kept for the gate's reasons; no kernel raises it today */
+    uint64_t binom[PK_MAX_BINOM + 1][PK_MAX_BINOM + 1]; /* filled at import, then read only */
+} PkState;
+
+static inline PkState *pk_state(PyObject *module) { return (PkState *)PyModule_GetState(module); }
+
+/* Refuse the call: `what` is beyond the kernel's fixed ranges. Returns NULL. */
+PyObject *pk_refuse(PyObject *module, const char *what);
+
+/* Checked 64-bit arithmetic: a result that does not fit sets *overflow (the call refuses). */
+static inline uint64_t pk_mul(uint64_t a, uint64_t b, int *overflow) {
+    uint64_t out;
+    if (__builtin_mul_overflow(a, b, &out)) {
+        *overflow = 1;
+        return 0;
+    }
+    return out;
+}
+
+static inline uint64_t pk_add(uint64_t a, uint64_t b, int *overflow) {
+    uint64_t out;
+    if (__builtin_add_overflow(a, b, &out)) {
+        *overflow = 1;
+        return 0;
+    }
+    return out;
+}
+
+/* C(n, k) for 0 <= k <= n <= PK_MAX_BINOM (0 for k > n); beyond, *overflow is set. */
+static inline uint64_t pk_binom(const PkState *st, long n, long k, int *overflow) {
+    if (k < 0 || n < 0 || k > n) {
+        return 0;
+    }
+    if (n > PK_MAX_BINOM) {
+        *overflow = 1;
+        return 0;
+    }
+    return st->binom[n][k];
+}
+
+/* A card table (layout.h) from a bytes-like object: *view must be released by the caller
+ * (PyBuffer_Release) when this returns 0. A wrong size is a TypeError (a bug, not a range). */
+int pk_card_table(PyObject *source, Py_buffer *view, const unsigned char **table);
+
+/* A plan (layout.h) from a bytes-like object: PK_PLAN_FIELDS int32 per Novel. */
+int pk_plan(PyObject *source, Py_buffer *view, const int32_t **plan, Py_ssize_t *novels);
+
+/* A rank vector (PK_RANKS ints from a sequence), each within [low, high] (else a refusal). */
+int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out);
+
+/* The kernels of each subsystem, added to the module at import. */
+extern PyMethodDef pk_counting_methods[];
+extern PyMethodDef pk_masks_methods[];
+extern PyMethodDef pk_observe_methods[];
+extern PyMethodDef pk_playouts_methods[];
+
+#endif

@@ -1,0 +1,8 @@
+/*
+ * The observe kernels (see module.c). Each is the twin of a Python rule named in its comment.
+ */
+#include "kernels.h"
+
+PyMethodDef pk_observe_methods[] = {
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,8 @@
+/*
+ * The playouts kernels (see module.c). Each is the twin of a Python rule named in its comment.
+ */
+#include "kernels.h"
+
+PyMethodDef pk_playouts_methods[] = {
+    {NULL, NULL, 0, NULL},
+};
