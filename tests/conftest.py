@@ -6,6 +6,11 @@ property) so that ``./run tests`` takes about a minute and a half on two cores;
 per property, derandomized, as CI always has; ``thorough`` is for long runs
 (``HYPOTHESIS_PROFILE=thorough``, 2,000 examples).
 
+Tests marked ``kernels`` compare a compiled kernel with its Python twin
+(``./run tests -m kernels``); with ``PASTICHE_STRICT_KERNELS=1`` (CI) a test in
+which a kernel fell back to Python for anything but a documented range refusal
+fails.
+
 Tests marked ``slow`` (a Ray cluster's start, a whole game in a browser, the
 largest exhaustive case) run in CI and with ``PASTICHE_SLOW=1``; a quick run
 lists them as skipped.
@@ -18,13 +23,14 @@ their JSON and TOML forms, as a program that defines patterns would do.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import HealthCheck, settings
 from position_strategies import Sandwich, SmallSum
 
-from pastiche_core import register_pattern
+from pastiche_core import _kernels, register_pattern
 
 TEST_KINDS = {
     "all-odd": AllOdd,
@@ -71,3 +77,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _strict_kernels() -> Iterator[None]:
+    """With ``PASTICHE_STRICT_KERNELS`` (CI), a test fails if a kernel fell back but for range.
+
+    The gate raises such a fallback at once in strict mode; this fixture also
+    catches one that the code under test swallowed.
+    """
+    if not _kernels.STRICT:
+        yield
+        return
+    report = _kernels.compiled_kernels()
+    before = {s.name: _unexpected(s) for s in report.kernels}
+    yield
+    after = {s.name: _unexpected(s) for s in _kernels.compiled_kernels().kernels}
+    fell = {name: n - before.get(name, 0) for name, n in after.items() if n > before.get(name, 0)}
+    assert not fell, f"compiled kernels fell back to Python (re-entrant or error): {fell}"
+
+
+def _unexpected(stats: _kernels.KernelStats) -> int:
+    """A kernel's fallbacks for any reason but a documented range refusal."""
+    return sum(
+        n for reason, n in stats.fallbacks.items() if reason is not _kernels.Fallback.OUT_OF_RANGE
+    )

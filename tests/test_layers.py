@@ -16,6 +16,8 @@ The same rules forbid one module from reading another's private names: no
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -325,3 +327,16 @@ def test_no_cycle_among_the_imports_that_run() -> None:
 @pytest.mark.parametrize("module", sorted(PRIVATE))
 def test_no_module_reads_another_modules_private_names(module: str) -> None:
     assert PRIVATE[module] == []
+
+
+def test_importing_the_package_loads_no_optional_extra() -> None:
+    code = (
+        "import sys, pastiche_core\n"
+        "heavy = ['ortools', 'rich', 'starlette', 'uvicorn', 'ray', 'numpy', 'gymnasium',"
+        " 'pettingzoo', 'pyspiel', 'open_spiel', 'jsonschema', 'playwright']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Card, format_cards
 from .catalogue import Catalogue
+from .layout import card_table, viewer_table
 from .moves import Choose, Keep, Move, Publish
 from .rules import Phase, setup_discarders
 from .table import TableNovel
@@ -107,6 +108,36 @@ class PlayerView:
     """The public history: ``(seat, notation)`` per move, hidden cards written ``?`` (R16)."""
     catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
     """The game's Novel catalogue (public)."""
+    _card_table: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def card_table(self) -> bytes:
+        """Where every card lies as this player sees it: :mod:`pastiche_core.layout`'s card table.
+
+        What the player cannot see (other hands, the deck, others' face-down
+        discards, the drawn cards of another seat) is ``UNSEEN`` (R16).
+
+        >>> from pastiche_core import Game
+        >>> view = Game(players=3, seed=7).view(0)
+        >>> [view.card_table[card.index] for card in view.hand], sum(view.card_table[:49])
+        ([16, 16, 16], 48)
+        """
+        table = self._card_table
+        if table is None:
+            discard = self.discard
+            table = bytes(
+                card_table(
+                    hands={self.player: self.hand},
+                    tables=[{novel.novel: novel.cards for novel in seat} for seat in self.tables],
+                    novel_position={spec.id: i for i, spec in enumerate(self.catalogue.specs)},
+                    pile=discard,
+                    face_down={at: self.player for at in self.face_down if discard[at] is not None},
+                    drawn=self.pending or (),
+                    flag=self.flag,
+                )
+            )
+            object.__setattr__(self, "_card_table", table)
+        return table
 
     @classmethod
     def of(cls, game: Game, player: int, *, history: bool = True) -> PlayerView:
@@ -158,6 +189,7 @@ class PlayerView:
         _set_face_down(view, face_down)
         _set_history(view, game.public_history(player) if history else ())
         _set_catalogue(view, game.catalogue)
+        _set_card_table(view, viewer_table(game.card_table, player, drawn=show_pending))
         return view
 
     def __repr__(self) -> str:
@@ -191,6 +223,7 @@ class PlayerView:
     _set_face_down,
     _set_history,
     _set_catalogue,
+    _set_card_table,
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
 
