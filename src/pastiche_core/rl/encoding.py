@@ -679,8 +679,16 @@ class MoveBuilder:
                 left.append((owner, 1))
         return tuple(left)
 
-    def _progress(self) -> tuple[Stage, list[int], list[int], list[int], list[int]]:
-        """The stage and the card indexes chosen so far: played, cited, given, discarded."""
+    def progress(self) -> tuple[Stage, list[int], list[int], list[int], list[int]]:
+        """The stage and the card indexes chosen so far: played, cited, given, discarded.
+
+        The lists are the builder's own (read them, do not change them).
+
+        >>> from pastiche_core import Game
+        >>> builder = MoveBuilder(ActionSpace(), Game(players=3, seed=7).view(2))
+        >>> builder.progress()
+        (<Stage.START: 0>, [], [], [], [])
+        """
         partial = self._partial
         gifts = [index for _, index in self._gifts]
         return self._stage, partial.played, partial.cited, gifts, self._discards

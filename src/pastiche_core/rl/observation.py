@@ -368,7 +368,7 @@ class ObservationEncoder:
         if builder is None or builder.view.player != view.player:
             out[stage_at] = 1.0
             return out
-        stage, played, cited, gifts, discards = builder._progress()
+        stage, played, cited, gifts, discards = builder.progress()
         out[stage_at + stage] = 1.0
         if not stage:
             return out
