@@ -653,7 +653,8 @@ class Game:
         For a caller that draws for the game (OpenSpiel's chance nodes): the
         player to move is about to draw, and ``cards`` are what chance chose:
         as many as the draw takes (two, or the one card left in deck and pile,
-        R11). Cards in the deck are put on top. When the deck holds fewer cards
+        R11; the one card left stays where it lies). Cards in the deck are put on
+        top. When the deck holds fewer cards
         than the draw takes, its cards must come first and the rest from the
         discard pile: the pile is reshuffled into the deck now, as the draw
         would (R11, R14: the game's generator orders the cards not drawn), and
@@ -695,6 +696,13 @@ class Game:
                 f"got {format_cards(wanted, sort=False) or 'none'}"
             )
         in_deck = set(deck)
+        if size == 1:  # R11: the one card left, where it lies: nothing to arrange
+            if wanted[0] not in in_deck and wanted[0] not in pile:
+                raise InvalidArgumentError(
+                    f"the draw takes the one card left, {format_cards([*deck, *pile])}, "
+                    f"got {wanted[0]} (R11)"
+                )
+            return
         if all(card in in_deck for card in wanted):
             rest = [card for card in deck if card not in wanted]
             deck[:] = rest + wanted[::-1]  # the top of the deck is the end of the list

@@ -404,9 +404,9 @@ gift 1:SCI9'), hidden_gifts=(2,))
         shown: list[str] = []
         for position, word in enumerate(words):
             to, colon, card = word.partition(":")
-            if card != HIDDEN:
+            if HIDDEN not in word:
                 shown.append(word)
-            elif colon and position > start and to in NOTATION_SEATS:
+            elif colon and card == HIDDEN and position > start and to in NOTATION_SEATS:
                 hidden.append(int(to))
             else:
                 break
