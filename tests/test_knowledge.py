@@ -130,7 +130,8 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
                 elif public.move is not None:
                     assert public.move == move
                 else:
-                    assert viewer != seat and move.keyword in ("keep", "choose")
+                    assert viewer != seat
+                    assert move.keyword in ("keep", "choose")
     for twin, records in copies:  # copies keep their own records
         assert [twin.public_records(viewer) for viewer in range(players)] == records
 
@@ -140,11 +141,14 @@ def test_the_records_say_what_the_notation_does_not() -> None:
     for _ in range(3):
         game.apply(game.legal_moves[0])
     keep = game.move_record(2)
-    assert keep.seat == 4 and len(keep.laid_down) == 2
-    assert game.move_record(2).seen_by(4) == keep and game.move_record(2).seen_by(3).laid_down == ()
+    assert keep.seat == 4
+    assert len(keep.laid_down) == 2
+    assert game.move_record(2).seen_by(4) == keep
+    assert game.move_record(2).seen_by(3).laid_down == ()
     assert list(keep.laid_down) == list(game.discard[-2:])
     game.apply("draw")
-    assert game.pending is not None and game.move_record().drawn == game.pending
+    assert game.pending is not None
+    assert game.move_record().drawn == game.pending
     pending = game.pending
     game.apply(f"choose {pending[1]}")
     assert game.move_record().laid_up == pending[0]
@@ -183,7 +187,8 @@ def test_the_one_card_left_drawn_from_the_pile_is_known_when_it_lay_face_up() ->
     game.apply("draw")
     Knowledge.update_all(knowledge, game)
     card = Card.parse("MAG13")
-    assert card in game.hand(0) and game.move_record().taken == card
+    assert card in game.hand(0)
+    assert game.move_record().taken == card
     assert [known.holders for known in knowledge] == [{}, {card.index: 0}, {card.index: 0}]
     assert [Knowledge.of(game, seat).holders for seat in range(3)] == [
         known.holders for known in knowledge
@@ -192,9 +197,11 @@ def test_the_one_card_left_drawn_from_the_pile_is_known_when_it_lay_face_up() ->
     knowledge = [Knowledge.of(hidden, seat) for seat in range(3)]
     hidden.apply("draw")
     Knowledge.update_all(knowledge, hidden)
-    assert hidden.move_record().drawn == (card,) and hidden.move_record().taken is None
+    assert hidden.move_record().drawn == (card,)
+    assert hidden.move_record().taken is None
     assert [known.holders for known in knowledge] == [{}, {}, {}]
-    assert card.index in knowledge[0].seen and card.index not in knowledge[1].seen
+    assert card.index in knowledge[0].seen
+    assert card.index not in knowledge[1].seen
 
 
 def test_a_hidden_gift_widens_where_the_givers_known_cards_may_be() -> None:
@@ -253,7 +260,8 @@ def test_a_history_that_does_not_fit_the_view_is_not_used() -> None:
         game.view(1, history=False),
     ):
         known = Knowledge.of(odd)
-        assert not known.history_used and known.located == ()
+        assert not known.history_used
+        assert known.located == ()
         assert {card.index for card in hidden_cards(view, shown=True)} == known.seen
     assert Knowledge.of(Game(players=4, seed=5).view(1, history=False)).history_used  # at the deal
 
@@ -338,9 +346,9 @@ def test_stacking_past_the_deck_reshuffles_the_pile_now() -> None:
     before = game.generation
     assert Move.parse("take") in game.legal_moves
     game.stack_deck(["MAG13", "HOR5"])
-    assert (
-        game.generation != before and not game.discard and not game.is_face_down(Card.parse("HOR4"))
-    )
+    assert game.generation != before
+    assert not game.discard
+    assert not game.is_face_down(Card.parse("HOR4"))
     assert sorted(game.deck) == sorted(Card.parse(c) for c in ("MAG13", "HOR4", "HOR5", "HOR6"))
     assert TakeDiscard() not in game.legal_moves  # the legal moves follow
     check_invariants(game)
@@ -365,7 +373,8 @@ def test_a_bad_stack_is_refused_and_changes_nothing(cards: list[object], message
     generation = game.generation
     with pytest.raises(InvalidArgumentError, match=message):
         game.stack_deck(cards)  # type: ignore[arg-type]
-    assert game == twin and game.generation == generation
+    assert game == twin
+    assert game.generation == generation
     assert game.card_table == twin.card_table
 
 
@@ -381,4 +390,5 @@ def test_only_a_player_about_to_draw_gets_a_stacked_deck() -> None:
     with pytest.raises(InvalidArgumentError, match="takes the one card left, HOR4, got HOR5"):
         one.stack_deck(["HOR5"])
     one.apply("draw")
-    assert Card.parse("HOR4") in one.hand(0) and one.move_record().taken == Card.parse("HOR4")
+    assert Card.parse("HOR4") in one.hand(0)
+    assert one.move_record().taken == Card.parse("HOR4")

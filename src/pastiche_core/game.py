@@ -1258,6 +1258,8 @@ taken_from=2, laid_up=None, laid_down=())
         pastiche_core.errors.InvalidArgumentError: index must name a move of the history, from -2 to 1, got 2
         """
         count = len(self.history)
+        if index == -1 and count and len(self._undo) == count:  # after each move: one record
+            return self._record(count - 1, 0)
         if isinstance(index, bool) or not isinstance(index, int) or not -count <= index < count:
             raise InvalidArgumentError(
                 f"index must name a move of the history, from {-count} to {count - 1}, "
@@ -1285,22 +1287,33 @@ taken_from=2, laid_up=None, laid_down=())
         records = self._undo
         if len(records) != count:  # moves without undo records: no cache
             return tuple(record.seen_by(viewer) for record in self._move_records(0, count))
-        # Views are made at every decision: each viewer's records are kept by the undo record
-        # of the last move they cover (copies share those), and extended move by move.
+        if not count:
+            return ()
+        # Views are made at every decision. A viewer's records are kept with their public
+        # history (one tuple while the game does not move, shared by copies) and extended
+        # by the moves played since the viewer's last history.
+        public = self._public
+        earlier = public[viewer] if public is not None else None
+        notes = self.public_history(viewer)
         cache = _PUBLIC_RECORDS
-        done = count
+        entry = cache.get((id(notes), viewer))
+        if entry is not None and entry[0] is notes:
+            return entry[1]
         found: tuple[MoveRecord, ...] = ()
-        while done:
-            entry = cache.get((id(records[done - 1]), viewer))
-            if entry is not None and entry[0] is records[done - 1] and len(entry[1]) == done:
-                found = entry[1]
-                break
-            done -= 1
-        if done < count:
-            found += tuple(record.seen_by(viewer) for record in self._move_records(done, count))
-            if len(cache) >= 4096:
-                cache.clear()
-            cache[id(records[-1]), viewer] = (records[-1], found)
+        if earlier is not None and earlier[0]:
+            kept = cache.get((id(earlier[0]), viewer))
+            done = len(earlier[0])
+            if (
+                kept is not None
+                and kept[0] is earlier[0]
+                and done <= count
+                and self.history[done - 1] is earlier[1]
+            ):
+                found = kept[1]
+        found += tuple(record.seen_by(viewer) for record in self._move_records(len(found), count))
+        if len(cache) >= 1024:
+            cache.clear()
+        cache[id(notes), viewer] = (notes, found)
         return found
 
     def _move_records(self, start: int, stop: int) -> list[MoveRecord]:
@@ -1316,53 +1329,43 @@ taken_from=2, laid_up=None, laid_down=())
                     f"replaying them from seed {self.seed} fails ({error})"
                 ) from None
             return replayed._move_records(start, stop)
-        discarders: dict[Card, int] = {}
-        made = []
-        for index in range(start, stop):
-            move = history[index]
-            before, change = records[index - offset]
-            seat: int = before[1]
-            kind = move.__class__
-            if kind is Keep:
-                made.append(MoveRecord(seat, "keep", laid_down=tuple(change)))
-            elif kind is Draw:
-                deck, _pile, face_down, taken = change
-                if taken is None:  # two cards drawn: the pair the seat then chose from
-                    following = index + 1 - offset
-                    drawn = records[following][0][3] if following < len(records) else self.pending
-                    assert drawn is not None
-                    made.append(MoveRecord(seat, "draw", drawn=drawn))
-                elif deck:  # R11: the one card left, from the deck
-                    made.append(MoveRecord(seat, "draw", drawn=(taken,)))
-                else:  # R11: the one card left, from the discard pile
-                    down = taken in face_down
-                    if down and not discarders:
-                        discarders = self._setup_discards()
-                    made.append(
-                        MoveRecord(
-                            seat,
-                            "draw",
-                            drawn=(taken,),
-                            taken=taken,
-                            taken_from=discarders.get(taken) if down else None,
-                        )
-                    )
-            elif kind is Choose:
-                first, second = before[3]
-                laid = second if first == move.card else first  # type: ignore[attr-defined]
-                made.append(MoveRecord(seat, "choose", laid_up=laid))
-            elif kind is TakeDiscard:
-                card, down = change
-                if down and not discarders:
-                    discarders = self._setup_discards()
-                made.append(
-                    MoveRecord(
-                        seat, "take", taken=card, taken_from=discarders.get(card) if down else None
-                    )
-                )
-            else:
-                made.append(MoveRecord(seat, move.keyword))
-        return made
+        return [self._record(index, offset) for index in range(start, stop)]
+
+    def _record(self, index: int, offset: int) -> MoveRecord:
+        """The whole record of move ``index``, whose undo record is ``_undo[index - offset]``."""
+        move = self.history[index]
+        records = self._undo
+        before, change = records[index - offset]
+        seat: int = before[1]
+        kind = move.__class__
+        if kind is Draw:
+            deck, _pile, face_down, taken = change
+            if taken is None:  # two cards drawn: the pair the seat then chose from
+                following = index + 1 - offset
+                drawn = records[following][0][3] if following < len(records) else self.pending
+                assert drawn is not None
+                return MoveRecord(seat, "draw", drawn)
+            if deck:  # R11: the one card left, from the deck
+                return MoveRecord(seat, "draw", (taken,))
+            # R11: the one card left, from the discard pile
+            down = self._setup_discards().get(taken) if taken in face_down else None
+            return MoveRecord(seat, "draw", (taken,), taken, down)
+        if kind is Choose:
+            first, second = before[3]
+            laid = second if first == move.card else first  # type: ignore[attr-defined]
+            return MoveRecord(seat, "choose", (), None, None, laid)
+        if kind is TakeDiscard:
+            card, down = change
+            return MoveRecord(
+                seat, "take", (), card, self._setup_discards().get(card) if down else None
+            )
+        if kind is Keep:
+            return MoveRecord(seat, "keep", laid_down=tuple(change))
+        # Nothing beyond the notation: one shared record per seat and kind.
+        plain = _PLAIN_RECORDS.get((seat, move.keyword))
+        if plain is None:
+            plain = _PLAIN_RECORDS[seat, move.keyword] = MoveRecord(seat, move.keyword)
+        return plain
 
     def _setup_discards(self) -> dict[Card, int]:
         """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
@@ -1690,8 +1693,13 @@ _SeatSummary = tuple[tuple[TableNovel, ...], int]
 
 _POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
 
-_PUBLIC_RECORDS: dict[tuple[int, int], tuple[_Undo, tuple[MoveRecord, ...]]] = {}
-"""(id of a move's undo record, viewer) -> that record and the viewer's records up to the move."""
+_PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}
+"""(seat, keyword) -> the record of a move that moves nothing its notation does not say."""
+
+_PUBLIC_RECORDS: dict[
+    tuple[int, int], tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]
+] = {}
+"""(id of a viewer's public history, viewer) -> that history and the viewer's records of it."""
 
 
 def _positions(catalogue: Catalogue) -> dict[str, int]:

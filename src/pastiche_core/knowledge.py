@@ -71,7 +71,7 @@ from .cards import DECK, Card
 from .errors import InvalidArgumentError
 from .game import Game
 from .moves import Move, Publish, Read, TakeFlag
-from .rules import DEAL_SIZES, Phase
+from .rules import DEAL_SIZES, MAX_PLAYERS, Phase
 from .view import MoveRecord, PlayerView, read_public_notation
 
 __all__ = ["Knowledge", "hidden_cards"]
@@ -99,7 +99,7 @@ class Knowledge:
         player: int,
         seen: set[int],
         holders: dict[int, int] | None = None,
-        maybe: dict[int, frozenset[int]] | None = None,
+        maybe: dict[int, int] | None = None,
         moves: int = 0,
         history_used: bool = True,
     ) -> None:
@@ -109,7 +109,8 @@ class Knowledge:
         """Indexes of every card the player has seen."""
         self.holders: dict[int, int] = {} if holders is None else holders
         """Card index -> the other seat whose hand the player knows it lies in."""
-        self._maybe: dict[int, frozenset[int]] = {} if maybe is None else maybe
+        # Card index -> the bit set of the seats that may hold it (two or more seats).
+        self._maybe: dict[int, int] = {} if maybe is None else maybe
         self.moves = moves
         """How many moves of the game it has followed."""
         self.history_used = history_used
@@ -214,7 +215,7 @@ class Knowledge:
             self.player,
             {index.get(card, card) for card in self.seen},
             {index.get(card, card): seat for card, seat in self.holders.items()},
-            {index.get(card, card): seats for card, seats in self._maybe.items()},
+            {index.get(card, card): bits for card, bits in self._maybe.items()},
             self.moves,
             self.history_used,
         )
@@ -234,7 +235,10 @@ class Knowledge:
         ()
         """
         found = [(index, frozenset((seat,))) for index, seat in self.holders.items()]
-        found.extend(self._maybe.items())
+        found.extend(
+            (index, frozenset(seat for seat in range(MAX_PLAYERS) if bits >> seat & 1))
+            for index, bits in self._maybe.items()
+        )
         found.sort()
         return tuple((DECK[index], seats) for index, seats in found)
 
@@ -293,8 +297,17 @@ class Knowledge:
             each._check(game)
         if knowledge:
             move, record = game.history[-1], game.move_record()
-            for each in knowledge:
-                each._follow_whole(move, record)
+            seat = record.seat
+            if move.__class__ is Publish:
+                tos = [gift.to for gift in move.gifts]
+                for each in knowledge:
+                    me = each.player
+                    # Gifts between two other seats are hidden from this player (R16).
+                    hidden = () if seat == me else tuple(to for to in tos if to != me)
+                    each._follow(seat, move, hidden, record)
+            else:
+                for each in knowledge:
+                    each._follow(seat, move, (), record)
 
     def _check(self, game: Game) -> None:
         """Refuse a game that is not exactly one move ahead of this knowledge."""
@@ -329,64 +342,82 @@ class Knowledge:
         self.moves += 1
         me = self.player
         seen = self.seen
+        holders = self.holders
+        maybe = self._maybe  # usually empty: tested before each pop
+        _, _, drawn, taken, taken_from, laid_up, laid_down = record
         if seat == me:
-            if record.drawn:
-                seen.update(card.index for card in record.drawn)
-            if record.laid_down:
-                seen.update(card.index for card in record.laid_down)  # R10, R16
-        taken = record.taken
-        if taken is not None and (record.taken_from is None or me in (seat, record.taken_from)):
+            if drawn:
+                seen.update([card.index for card in drawn])
+            if laid_down:
+                seen.update([card.index for card in laid_down])  # R10, R16
+        if taken is not None and (taken_from is None or me in (seat, taken_from)):
             # From the discard pile, face up, or face down by the player (R10, R11).
-            seen.add(taken.index)
-            self._place(taken.index, seat)
-        if record.laid_up is not None:
-            seen.add(record.laid_up.index)  # R11: discarded face up
+            index = taken.index
+            seen.add(index)
+            if seat == me:
+                holders.pop(index, None)
+            else:
+                holders[index] = seat
+            if maybe:
+                maybe.pop(index, None)
+        if laid_up is not None:
+            seen.add(laid_up.index)  # R11: discarded face up
         kind = move.__class__  # moves are final classes: one identity test per kind
         if kind is Publish:
             assert isinstance(move, Publish)
-            for card in move.played:
-                seen.add(card.index)
-                self._place(card.index, None)
+            for card in move.played:  # on the table now, in sight (R4)
+                index = card.index
+                seen.add(index)
+                holders.pop(index, None)
+                if maybe:
+                    maybe.pop(index, None)
             for gift in move.gifts:
-                if seat == me:  # the player's own gift
-                    seen.add(gift.card.index)
-                    self._place(gift.card.index, gift.to)
-                elif gift.to == me:
-                    seen.add(gift.card.index)
-                    self._place(gift.card.index, None)
+                if seat == me or gift.to == me:  # the player's own gift, or one to them
+                    index = gift.card.index
+                    seen.add(index)
+                    if gift.to == me:
+                        holders.pop(index, None)
+                    else:
+                        holders[index] = gift.to
+                    if maybe:
+                        maybe.pop(index, None)
                 # else a gift between two other seats: hidden (R16), listed in hidden_to
             if hidden_to:  # R5: any card of the giver's hand may have gone
                 self._widen(seat, hidden_to)
         elif kind is Read:
             assert isinstance(move, Read)
-            seen.add(move.card.index)
-            self._place(move.card.index, seat)
+            index = move.card.index
+            seen.add(index)
+            if seat == me:
+                holders.pop(index, None)
+            else:
+                holders[index] = seat
+            if maybe:
+                maybe.pop(index, None)
         elif kind is TakeFlag:
             assert isinstance(move, TakeFlag)
-            seen.add(move.card.index)
-            self._place(move.card.index, None)
+            index = move.card.index
+            seen.add(index)  # under the End Flag, face up (R12)
+            holders.pop(index, None)
+            if maybe:
+                maybe.pop(index, None)
         # A keep or a choose tells nothing more: the player's own cards were dealt or drawn.
-
-    def _place(self, index: int, seat: int | None) -> None:
-        """Card ``index`` is now in ``seat``'s hand (``None``: in no hand the player does not see)."""
-        if seat is None or seat == self.player:
-            self.holders.pop(index, None)
-        else:
-            self.holders[index] = seat
-        if self._maybe:
-            self._maybe.pop(index, None)
 
     def _widen(self, giver: int, receivers: Iterable[int]) -> None:
         """A hidden gift from ``giver``: each card known in their hand may be with a receiver."""
-        to = frozenset(receivers)
+        to = 0
+        for seat in receivers:
+            to |= 1 << seat
+        bit = 1 << giver
         maybe = self._maybe
-        for index, seats in maybe.items():
-            if giver in seats:
-                maybe[index] = seats | to
+        if maybe:
+            for index, bits in maybe.items():
+                if bits & bit:
+                    maybe[index] = bits | to
         holders = self.holders
         for index in [index for index, holder in holders.items() if holder == giver]:
             del holders[index]
-            maybe[index] = to | {giver}
+            maybe[index] = to | bit
 
     def __repr__(self) -> str:
         return (

@@ -36,7 +36,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, format_cards
 from .catalogue import Catalogue
@@ -64,8 +64,7 @@ HIDDEN = "?"
 """How the public history writes a card the player may not know (R16)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
+class MoveRecord(NamedTuple):
     """What one move did to the deck, the discard pile and the hands beyond its notation.
 
     :meth:`Game.move_record <pastiche_core.game.Game.move_record>` makes the
@@ -112,24 +111,21 @@ taken=None, taken_from=None, laid_up=None, laid_down=())
         >>> record.seen_by(1).taken, record.seen_by(2).taken, record.seen_by(3).taken
         (None, Card.parse('MYT1'), Card.parse('MYT1'))
         """
-        seat = self.seat
-        taken = self.taken
+        seat, keyword, drawn, taken, taken_from, laid_up, laid_down = self
         hide_taken = (
-            taken is not None
-            and self.taken_from is not None
-            and viewer not in (seat, self.taken_from)
+            taken is not None and taken_from is not None and viewer not in (seat, taken_from)
         )
         mine = viewer == seat
-        if (mine or not (self.drawn or self.laid_down)) and not hide_taken:
+        if (mine or not (drawn or laid_down)) and not hide_taken:
             return self
         return MoveRecord(
             seat,
-            self.keyword,
-            self.drawn if mine else (),
+            keyword,
+            drawn if mine else (),
             None if hide_taken else taken,
-            self.taken_from,
-            self.laid_up,
-            self.laid_down if mine else (),
+            taken_from,
+            laid_up,
+            laid_down if mine else (),
         )
 
 
@@ -276,9 +272,10 @@ class PlayerView:
         _set_end_reason(view, game.end_reason)
         _set_scores(view, game.scores())
         _set_face_down(view, face_down)
+        # The records first: they extend the ones kept with the player's last history.
+        _set_records(view, game.public_records(player) if history else ())
         _set_history(view, game.public_history(player) if history else ())
         _set_catalogue(view, game.catalogue)
-        _set_records(view, game.public_records(player) if history else ())
         _set_card_table(view, viewer_table(game.card_table, player, drawn=show_pending))
         return view
 
