@@ -83,7 +83,7 @@ from .rules import (
     setup_discarders,
 )
 from .table import TableNovel
-from .view import PlayerView, public_notation
+from .view import MoveRecord, PlayerView, public_notation
 
 if TYPE_CHECKING:
     from .position import Position
@@ -647,6 +647,83 @@ class Game:
         else:
             self.apply(move)
 
+    def stack_deck(self, cards: Sequence[Card | str]) -> None:
+        """Make the next Write ① draw exactly ``cards``, in this order (an outside chance's draw).
+
+        For a caller that draws for the game (OpenSpiel's chance nodes): the
+        player to move is about to draw, and ``cards`` are what chance chose:
+        as many as the draw takes (two, or the one card left in deck and pile,
+        R11; the one card left stays where it lies). Cards in the deck are put on
+        top. When the deck holds fewer cards
+        than the draw takes, its cards must come first and the rest from the
+        discard pile: the pile is reshuffled into the deck now, as the draw
+        would (R11, R14: the game's generator orders the cards not drawn), and
+        the chosen ones go on top. The card table and the legal moves follow;
+        the history does not change (the draw itself is then applied as usual).
+        Bad input raises :class:`~pastiche_core.errors.InvalidArgumentError`
+        and changes nothing.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8")
+        >>> game.stack_deck(["MAG13", "LOV2"]); game.apply("draw")
+        >>> game.pending
+        (Card.parse('MAG13'), Card.parse('LOV2'))
+        >>> game.stack_deck(["MAG12"])
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: player 0 is not about to draw: the game is in the choose phase (R11)
+        """
+        if self.phase is not Phase.ACTION or not self.can_write():
+            reason = (
+                f"the game is in the {self.phase.value} phase"
+                if self.phase is not Phase.ACTION
+                else "the deck and the discard pile are empty"
+            )
+            raise InvalidArgumentError(
+                f"player {self.to_move} is not about to draw: {reason} (R11)"
+            )
+        try:
+            wanted = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(
+                f"cards must be cards or their notation, got {cards!r}"
+            ) from None
+        deck, pile = self.deck, self._discard
+        size = min(2, len(deck) + len(pile))
+        if len(wanted) != size or len(set(wanted)) != size:
+            raise InvalidArgumentError(
+                f"the draw takes {size} different card{'s' if size > 1 else ''} (R11), "
+                f"got {format_cards(wanted, sort=False) or 'none'}"
+            )
+        in_deck = set(deck)
+        if size == 1:  # R11: the one card left, where it lies: nothing to arrange
+            if wanted[0] not in in_deck and wanted[0] not in pile:
+                raise InvalidArgumentError(
+                    f"the draw takes the one card left, {format_cards([*deck, *pile])}, "
+                    f"got {wanted[0]} (R11)"
+                )
+            return
+        if all(card in in_deck for card in wanted):
+            rest = [card for card in deck if card not in wanted]
+            deck[:] = rest + wanted[::-1]  # the top of the deck is the end of the list
+        else:
+            first = wanted[: len(deck)]
+            if set(first) != in_deck or not all(card in pile for card in wanted[len(deck) :]):
+                raise InvalidArgumentError(
+                    f"the draw takes the deck's cards {format_cards(deck) or '(none)'} first, "
+                    f"then cards of the discard pile (R11); got {format_cards(wanted, sort=False)}"
+                )
+            # R11: the deck runs out during this draw: the pile is reshuffled into it now.
+            rest = [card for card in pile if card not in wanted]
+            self.rng.shuffle(rest)
+            for card in pile:
+                self._cards[card.index] = UNSEEN
+            self.deck = rest + wanted[::-1]
+            self._discard = []
+            self._face_down = set()
+        self._generation = next(_GENERATIONS)
+        self._trusted = None
+
     @property
     def card_table(self) -> bytes:
         """Where every card lies, packed as :mod:`pastiche_core.layout` describes (a copy).
@@ -1158,6 +1235,149 @@ class Game:
         public[viewer] = (notes, history[-1] if history else None)
         return notes
 
+    def move_record(self, index: int = -1) -> MoveRecord:
+        """What move ``index`` of :attr:`history` moved between deck, pile and hands, whole.
+
+        The cards drawn by Write ① (the pair, or the one card left, R11), the
+        card laid face up after it, the card taken from the discard pile (and
+        the seat that laid it face down at setup, if it lay face down) and the
+        setup discards: what a move's notation does not say. It reveals hidden
+        cards: :meth:`MoveRecord.seen_by <pastiche_core.view.MoveRecord.seen_by>`
+        keeps what one player saw, as :meth:`public_records` does.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("take")
+        >>> game.move_record()
+        MoveRecord(seat=0, keyword='take', drawn=(), taken=Card.parse('FAN10'), \
+taken_from=2, laid_up=None, laid_down=())
+        >>> game.move_record(0).laid_down, game.move_record(-1).seen_by(1).taken
+        ((Card.parse('FAN10'),), None)
+        >>> game.move_record(2)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidArgumentError: index must name a move of the history, from -2 to 1, got 2
+        """
+        count = len(self.history)
+        if index == -1 and count and len(self._undo) == count:  # after each move: one record
+            return self._record(count - 1, 0)
+        if isinstance(index, bool) or not isinstance(index, int) or not -count <= index < count:
+            raise InvalidArgumentError(
+                f"index must name a move of the history, from {-count} to {count - 1}, "
+                f"got {index!r}"
+            )
+        if index < 0:
+            index += count
+        return self._move_records(index, index + 1)[0]
+
+    def public_records(self, viewer: int) -> tuple[MoveRecord, ...]:
+        """Every move's :meth:`move_record` as ``viewer`` saw it (R16), in history order.
+
+        A view carries them (:attr:`PlayerView.records <pastiche_core.view.PlayerView.records>`)
+        beside the public history.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
+        >>> [record.drawn for record in game.public_records(1)]
+        [(), (), ()]
+        >>> game.public_records(0)[2].laid_up == game.public_records(1)[2].laid_up
+        True
+        """
+        viewer = self._seat(viewer)
+        count = len(self.history)
+        records = self._undo
+        if len(records) != count:  # moves without undo records: no cache
+            return tuple(record.seen_by(viewer) for record in self._move_records(0, count))
+        if not count:
+            return ()
+        # Views are made at every decision. A viewer's records are kept with their public
+        # history (one tuple while the game does not move, shared by copies) and extended
+        # by the moves played since the viewer's last history.
+        public = self._public
+        earlier = public[viewer] if public is not None else None
+        notes = self.public_history(viewer)
+        cache = _PUBLIC_RECORDS
+        entry = cache.get((id(notes), viewer))
+        if entry is not None and entry[0] is notes:
+            return entry[1]
+        found: tuple[MoveRecord, ...] = ()
+        if earlier is not None and earlier[0]:
+            kept = cache.get((id(earlier[0]), viewer))
+            done = len(earlier[0])
+            if (
+                kept is not None
+                and kept[0] is earlier[0]
+                and done <= count
+                and self.history[done - 1] is earlier[1]
+            ):
+                found = kept[1]
+        found += tuple(record.seen_by(viewer) for record in self._move_records(len(found), count))
+        if len(cache) >= 1024:
+            cache.clear()
+        cache[id(notes), viewer] = (notes, found)
+        return found
+
+    def _move_records(self, start: int, stop: int) -> list[MoveRecord]:
+        """The whole records of moves ``start`` to ``stop - 1``, read from the undo records."""
+        history, records = self.history, self._undo
+        offset = len(history) - len(records)  # undo records cover the last moves
+        if start < offset:  # moves without undo records: replay them (R14)
+            try:
+                replayed = Game.replayed(history, self.players, self.seed, self.catalogue)
+            except IllegalMoveError as error:
+                raise InvalidStateError(
+                    f"the moves' records are unknown: they carry no undo records and "
+                    f"replaying them from seed {self.seed} fails ({error})"
+                ) from None
+            return replayed._move_records(start, stop)
+        return [self._record(index, offset) for index in range(start, stop)]
+
+    def _record(self, index: int, offset: int) -> MoveRecord:
+        """The whole record of move ``index``, whose undo record is ``_undo[index - offset]``."""
+        move = self.history[index]
+        records = self._undo
+        before, change = records[index - offset]
+        seat: int = before[1]
+        kind = move.__class__
+        if kind is Draw:
+            deck, _pile, face_down, taken = change
+            if taken is None:  # two cards drawn: the pair the seat then chose from
+                following = index + 1 - offset
+                drawn = records[following][0][3] if following < len(records) else self.pending
+                assert drawn is not None
+                return MoveRecord(seat, "draw", drawn)
+            if deck:  # R11: the one card left, from the deck
+                return MoveRecord(seat, "draw", (taken,))
+            # R11: the one card left, from the discard pile
+            down = self._setup_discards().get(taken) if taken in face_down else None
+            return MoveRecord(seat, "draw", (taken,), taken, down)
+        if kind is Choose:
+            first, second = before[3]
+            laid = second if first == move.card else first  # type: ignore[attr-defined]
+            return MoveRecord(seat, "choose", (), None, None, laid)
+        if kind is TakeDiscard:
+            card, down = change
+            return MoveRecord(
+                seat, "take", (), card, self._setup_discards().get(card) if down else None
+            )
+        if kind is Keep:
+            return MoveRecord(seat, "keep", laid_down=tuple(change))
+        # Nothing beyond the notation: one shared record per seat and kind.
+        plain = _PLAIN_RECORDS.get((seat, move.keyword))
+        if plain is None:
+            plain = _PLAIN_RECORDS[seat, move.keyword] = MoveRecord(seat, move.keyword)
+        return plain
+
+    def _setup_discards(self) -> dict[Card, int]:
+        """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
+        found: dict[Card, int] = {}
+        offset = len(self.history) - len(self._undo)
+        for index, move in enumerate(self.history[: max(self.players - 2, 0)]):
+            if isinstance(move, Keep) and index >= offset:
+                before, dropped = self._undo[index - offset]
+                for card in dropped:
+                    found[card] = before[1]
+        return found
+
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
 
@@ -1472,6 +1692,14 @@ _SeatSummary = tuple[tuple[TableNovel, ...], int]
 """The novels :meth:`Game.table` made, reused while their cards are the same tuple."""
 
 _POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+_PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}
+"""(seat, keyword) -> the record of a move that moves nothing its notation does not say."""
+
+_PUBLIC_RECORDS: dict[
+    tuple[int, int], tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]
+] = {}
+"""(id of a viewer's public history, viewer) -> that history and the viewer's records of it."""
 
 
 def _positions(catalogue: Catalogue) -> dict[str, int]:

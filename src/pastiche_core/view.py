@@ -9,7 +9,11 @@ player choosing between them.
 The history lists every move so far as ``(seat, notation)``, with each card the
 player may not know written ``?`` (see :func:`public_notation`): another seat's
 setup keep, the card another seat kept after Write ①, and gift cards between
-two other seats.
+two other seats. :func:`read_public_notation` reads it back. Beside it,
+:attr:`PlayerView.records` holds one :class:`MoveRecord` per move: what the move
+moved between the deck, the discard pile and the hands that its notation does
+not say (the cards drawn, the card laid face up after Write ①, the card taken
+from the pile), as far as the player saw it.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=3, seed=7)
@@ -32,24 +36,97 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, format_cards
 from .catalogue import Catalogue
+from .errors import InvalidNotationError
 from .layout import card_table, viewer_table
-from .moves import Choose, Keep, Move, Publish
+from .moves import NOTATION_SEATS, Choose, Keep, Move, Publish
 from .rules import Phase, setup_discarders
 from .table import TableNovel
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["PlayerView", "public_notation", "setup_discarders"]
+__all__ = [
+    "MoveRecord",
+    "PlayerView",
+    "PublicMove",
+    "public_notation",
+    "read_public_notation",
+    "setup_discarders",
+]
 
 _INDEX = operator.attrgetter("index")
 
 HIDDEN = "?"
 """How the public history writes a card the player may not know (R16)."""
+
+
+class MoveRecord(NamedTuple):
+    """What one move did to the deck, the discard pile and the hands beyond its notation.
+
+    :meth:`Game.move_record <pastiche_core.game.Game.move_record>` makes the
+    whole record; :meth:`seen_by` keeps what one player saw (R16), and a view
+    carries those (:attr:`PlayerView.records`). Fields a move does not use are
+    empty. ``taken`` is the card that left the discard pile for ``seat``'s hand:
+    by Write ② or by a Write ① that found only that card, the deck empty (R11);
+    ``taken_from`` is the seat that laid it face down at setup (R10), or
+    ``None`` when it lay face up.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
+    >>> game.move_record(1)
+    MoveRecord(seat=0, keyword='draw', drawn=(Card.parse('FAN11'), Card.parse('SCI5')), \
+taken=None, taken_from=None, laid_up=None, laid_down=())
+    >>> game.move_record(2).laid_up, game.move_record(1).seen_by(1).drawn
+    (Card.parse('FAN11'), ())
+    """
+
+    seat: int
+    """The seat that made the move."""
+    keyword: str
+    """The move's keyword: ``keep``, ``draw``, ``choose``, ``take``, ``publish``, ``read``, ``pass`` or ``flag``."""
+    drawn: tuple[Card, ...] = ()
+    """Write ①: the cards drawn, in order: two, or the one card left (R11); only the drawer sees them."""
+    taken: Card | None = None
+    """The card taken from the discard pile into ``seat``'s hand (Write ②, or a one-card Write ①, R11)."""
+    taken_from: int | None = None
+    """The seat that discarded ``taken`` face down at setup (R10), or ``None`` if it lay face up."""
+    laid_up: Card | None = None
+    """The drawn card not chosen, laid face up on the discard pile (R11)."""
+    laid_down: tuple[Card, ...] = ()
+    """The setup discards laid face down, in the order they went down (R10, R15)."""
+
+    def seen_by(self, viewer: int) -> MoveRecord:
+        """The record as ``viewer`` saw the move: what was hidden from them left out (R16).
+
+        The drawn cards and the setup discards show to the mover alone; a card
+        taken from the pile shows to everyone if it lay face up, else to the
+        taker and to the seat that discarded it.
+
+        >>> record = MoveRecord(3, "take", taken=Card.parse("MYT1"), taken_from=2)
+        >>> record.seen_by(1).taken, record.seen_by(2).taken, record.seen_by(3).taken
+        (None, Card.parse('MYT1'), Card.parse('MYT1'))
+        """
+        seat, keyword, drawn, taken, taken_from, laid_up, laid_down = self
+        hide_taken = (
+            taken is not None and taken_from is not None and viewer not in (seat, taken_from)
+        )
+        mine = viewer == seat
+        if (mine or not (drawn or laid_down)) and not hide_taken:
+            return self
+        return MoveRecord(
+            seat,
+            keyword,
+            drawn if mine else (),
+            None if hide_taken else taken,
+            taken_from,
+            laid_up,
+            laid_down if mine else (),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +137,9 @@ class PlayerView:
     the player did not discard; ``face_down`` gives the indexes of the face-down
     cards. ``pending`` holds the two drawn cards only when this player is
     choosing. ``history`` is the public history: ``(seat, notation)`` per move,
-    hidden cards written ``?`` (R16). ``catalogue`` is the game's (public) Novel
-    catalogue.
+    hidden cards written ``?`` (R16), and ``records`` what each move moved
+    between deck, pile and hands as this player saw it (:class:`MoveRecord`).
+    ``catalogue`` is the game's (public) Novel catalogue.
     """
 
     player: int
@@ -108,6 +186,13 @@ class PlayerView:
     """The public history: ``(seat, notation)`` per move, hidden cards written ``?`` (R16)."""
     catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
     """The game's Novel catalogue (public)."""
+    records: tuple[MoveRecord, ...] = field(default=(), repr=False, compare=False)
+    """Per move of :attr:`history`, what it moved as this player saw it (:meth:`MoveRecord.seen_by`).
+
+    Empty when the history is, or when the view was read from a document that
+    does not carry them; like the card table it says nothing the other fields
+    and the history do not already imply, so it takes no part in equality.
+    """
     _card_table: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -187,6 +272,8 @@ class PlayerView:
         _set_end_reason(view, game.end_reason)
         _set_scores(view, game.scores())
         _set_face_down(view, face_down)
+        # The records first: they extend the ones kept with the player's last history.
+        _set_records(view, game.public_records(player) if history else ())
         _set_history(view, game.public_history(player) if history else ())
         _set_catalogue(view, game.catalogue)
         _set_card_table(view, viewer_table(game.card_table, player, drawn=show_pending))
@@ -223,6 +310,7 @@ class PlayerView:
     _set_face_down,
     _set_history,
     _set_catalogue,
+    _set_records,
     _set_card_table,
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
@@ -259,3 +347,75 @@ def public_notation(move: Move, seat: int, viewer: int) -> str:
         parts += [str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts]
         return " ".join(part for part in parts if part)
     return str(move)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """A move as the public history writes it for one player (R16), read back.
+
+    ``move`` is the move with the cards the player may not know left out: a
+    publish keeps only the gifts the player saw, and a keep or a choose whose
+    cards are all hidden has none (``None``). ``hidden_gifts`` lists, in order,
+    the seats given a card the player did not see.
+    """
+
+    keyword: str
+    """The move's keyword (``keep``, ``draw``, ``choose``, ``take``, ``publish``, ``read``, ``pass``, ``flag``)."""
+    move: Move | None
+    """The move without its hidden cards, or ``None`` when it names none (another seat's keep or choose)."""
+    hidden_gifts: tuple[int, ...] = ()
+    """The seats given a gift card the player did not see, in notation order (R5, R16)."""
+
+
+def read_public_notation(text: str) -> PublicMove:
+    """Read one entry of a view's public history, written by :func:`public_notation`.
+
+    Notation without ``?`` is read by :meth:`Move.parse <pastiche_core.moves.Move.parse>`;
+    ``?`` stands only where :func:`public_notation` writes it (every card of a
+    keep, the card of a choose, gift cards), else
+    :class:`~pastiche_core.errors.InvalidNotationError` says where it is.
+
+    >>> read_public_notation("publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:?")
+    PublicMove(keyword='publish', move=Move.parse('publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 \
+gift 1:SCI9'), hidden_gifts=(2,))
+    >>> read_public_notation("keep ? ? ? discard ? ?"), read_public_notation("draw").move
+    (PublicMove(keyword='keep', move=None, hidden_gifts=()), Move.parse('draw'))
+    >>> read_public_notation("read 1:kind-3 ?")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: invalid public move 'read 1:kind-3 ?': a read names its card (R16)
+    """
+    if not isinstance(text, str) or HIDDEN not in text:
+        move = Move.parse(text)
+        return PublicMove(move.keyword, move)
+    words = text.split()
+    keyword = words[0].lower()
+    if keyword == "keep" and all(word in (HIDDEN, "discard") for word in words[1:]):
+        return PublicMove(keyword, None)
+    if keyword == "choose" and words[1:] == [HIDDEN]:
+        return PublicMove(keyword, None)
+    if keyword == "publish":
+        lowered = [word.lower() for word in words]
+        start = lowered.index("gift") if "gift" in lowered else len(words)
+        hidden: list[int] = []
+        shown: list[str] = []
+        for position, word in enumerate(words):
+            to, colon, card = word.partition(":")
+            if HIDDEN not in word:
+                shown.append(word)
+            elif colon and card == HIDDEN and position > start and to in NOTATION_SEATS:
+                hidden.append(int(to))
+            else:
+                break
+        else:
+            move = Move.parse(" ".join(shown))
+            return PublicMove(keyword, move, tuple(hidden))
+    raise InvalidNotationError(
+        f"invalid public move {text!r}: "
+        + (
+            f"a {keyword} names its card (R16)"
+            if keyword in ("read", "flag")
+            else "'?' stands only for the cards of another seat's keep or choose and for gift "
+            "cards between two other seats (R16)"
+        )
+    )

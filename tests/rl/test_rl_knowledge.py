@@ -191,3 +191,25 @@ def test_own_setup_discards_are_seen_and_known_when_taken() -> None:
     knowledge.update(game)
     assert knowledge.holders == {top.index: 0}
     assert Knowledge.of(game, 1).holders == {}
+
+
+def test_the_environments_and_the_search_share_one_knowledge() -> None:
+    """One class follows a move for the observation and for the determinizer (R16)."""
+    import importlib
+
+    shared = importlib.import_module("pastiche_core.knowledge").Knowledge
+    assert Knowledge is shared is importlib.import_module("pastiche_core.ai.determinize").Knowledge
+    game = Game(4, seed=11)
+    followed = [Knowledge.of(game, seat) for seat in range(4)]
+    rng = random.Random(11)
+    for _ in range(80):
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+        Knowledge.update_all(followed, game)
+    for seat, known in enumerate(followed):
+        replayed = Knowledge.of(game.view(seat))
+        assert (replayed.seen, replayed.holders, replayed.located) == (
+            known.seen,
+            known.holders,
+            known.located,
+        )

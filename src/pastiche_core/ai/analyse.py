@@ -40,7 +40,7 @@ from ..errors import InvalidArgumentError, InvalidStateError
 from ..files import read_file
 from ..io.jsontext import MAX_JSON_BYTES, loads
 from ..io.state_json import STATE_FORMAT, state_from_dict
-from ..io.view_json import VIEW_FORMAT, view_from_dict
+from ..io.view_json import VIEW_FORMAT, view_from_dict, view_to_dict
 from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
 from ..position import Masterpiece, Position
 from ..rules import END_THRESHOLD, Phase
@@ -325,7 +325,8 @@ def load_view(
             raise InvalidStateError(
                 f"--player must be a seat from 0 to {game.players - 1}, got {player}"
             )
-        return game.view(player)
+        # The view as its document carries it: the hint a state gets is its view file's.
+        return view_from_dict(view_to_dict(game.view(player)))
     if kind == VIEW_FORMAT or kind is None:
         view = view_from_dict(data)
         if player is not None and player != view.player:

@@ -10,23 +10,23 @@ builds a full :class:`~pastiche_core.game.Game` from the result, so that the
 rules engine applies as it does to a real game. It is one possible truth, not
 the truth: a search averages over many of them.
 
-What the player has seen constrains the deal beyond the visible cards
-(:class:`Knowledge`, read from the public history):
+What the player has seen constrains the deal beyond the visible cards:
+:class:`~pastiche_core.knowledge.Knowledge` reads the view's public history
+(replayed through the engine's records and notation reader) and places some
+hidden cards in other hands:
 
+* a card another seat **took** from the discard pile face up, or one of the
+  player's own face-down setup discards, is in that seat's hand;
 * a card another seat **read** from a Published novel is in that seat's hand;
-* a card another seat **took** from the discard pile is in that seat's hand
-  when the history tells which card lay on top (the player's own named
-  setup discards; a face-up card pushed by ``choose ?`` is not named by the
-  history, so a take of it tells nothing);
 * a card the player **gave** as a gift is in the recipient's hand;
 * each of these stays known until the seat plays it (publish), puts it under
   the End Flag, or gives it away: a gift between two other seats is hidden,
   so the card may then be in either hand (both seats stay possible).
 
 The deal respects every hand size, and is uniform over the deals that respect
-all of the above. A history that does not replay to the view's deck and
-discard pile (a composed position, or a history from another game) is
-ignored: only the visible cards then constrain the deal.
+all of the above. A history that does not fit the view (a composed position,
+a history from another game) is ignored: only the visible cards then
+constrain the deal.
 
 >>> import random
 >>> from pastiche_core import Game, check_invariants
@@ -44,86 +44,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
-from ..cards import DECK, Card
+from ..cards import Card
 from ..errors import InvalidStateError
 from ..game import Game
-from ..moves import Keep, Move, Read, TakeFlag
+from ..knowledge import Knowledge, hidden_cards
 from ..rng import GameRng
-from ..rules import DEAL_SIZES, KEEP_SIZE, Phase
-from ..view import HIDDEN, PlayerView
+from ..rules import Phase
+from ..view import PlayerView
 
 __all__ = ["Knowledge", "determinize"]
-
-
-@dataclass(frozen=True, slots=True)
-class Knowledge:
-    """What one player knows of the hidden cards, read once from a view.
-
-    ``unknown`` lists the cards the player cannot see, in card order: they
-    are somewhere in the other hands, the deck, the other seats' face-down
-    discards or the drawn cards another seat is choosing between. ``located``
-    maps some of them to the seats whose hand may hold them (see the module);
-    ``history_used`` says whether the public history replayed consistently
-    (when it does not, ``located`` is empty).
-
-    >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=7)
-    >>> knowledge = Knowledge.of(game.view(0))
-    >>> len(knowledge.unknown), knowledge.located, knowledge.history_used
-    (46, (), True)
-    """
-
-    player: int
-    """The view's player."""
-    unknown: tuple[Card, ...]
-    """The cards the player cannot see, in card order."""
-    located: tuple[tuple[Card, frozenset[int]], ...]
-    """Unknown cards the history places, each with the seats whose hand may hold it."""
-    history_used: bool
-    """Whether the public history replayed consistently with the view."""
-
-    @classmethod
-    def of(cls, view: PlayerView) -> Knowledge:
-        """Read ``view``: the unseen cards and where the public history places some of them.
-
-        >>> from pastiche_core import Game
-        >>> game = Game(players=3, seed=7)
-        >>> for move in ["keep MYT1 HOR7 HOR8", "draw", "choose SCI5"]:
-        ...     game.apply(move)
-        >>> game.apply("take")  # player 1 takes the face-up card player 0 discarded
-        >>> Knowledge.of(game.view(2)).located   # the history does not name it
-        ()
-        """
-        seen = set(view.hand)
-        seen.update(card for card in view.discard if card is not None)
-        for table in view.tables:
-            for novel in table:
-                seen.update(novel.cards)
-        if view.flag is not None:
-            seen.add(view.flag[1])
-        if view.pending is not None:
-            seen.update(view.pending)
-        unknown = tuple(card for card in DECK if card not in seen)
-        located = _replay(view)
-        used = located is not None
-        hidden = set(unknown)
-        found = tuple(
-            (card, frozenset(seats))
-            for card, seats in sorted((located or {}).items())
-            if card in hidden and seats and view.player not in seats
-        )
-        return cls(view.player, unknown, found, used)
-
-    def known_cards(self, seat: int) -> tuple[Card, ...]:
-        """The cards known for certain to be in ``seat``'s hand (one possible seat).
-
-        >>> from pastiche_core import Game
-        >>> Knowledge.of(Game(players=3, seed=7).view(0)).known_cards(1)
-        ()
-        """
-        return tuple(card for card, seats in self.located if seats == {seat})
 
 
 def _slots(view: PlayerView) -> tuple[list[int], list[int], int, int]:
@@ -137,8 +67,8 @@ def _slots(view: PlayerView) -> tuple[list[int], list[int], int, int]:
 def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | None = None) -> Game:
     """A full game consistent with ``view``: the hidden cards dealt at random (see the module).
 
-    ``knowledge`` is ``Knowledge.of(view)``, given to save reading the view
-    again when sampling many times. Each of the 49 cards is in exactly one
+    ``knowledge`` is :meth:`Knowledge.of(view) <pastiche_core.knowledge.Knowledge.of>`,
+    given to save reading the view again when sampling many times. Each of the 49 cards is in exactly one
     place; the player's hand, the table, the supply, the face-up discards,
     the phase and the counters are the view's; cards the history places in a
     seat's hand are dealt there; the game's generator (which decides future
@@ -154,17 +84,18 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
     (True, True, True)
     """
     known = knowledge if knowledge is not None else Knowledge.of(view)
+    unknown = hidden_cards(view)
     hands, hidden_discards, pending_size, deck_size = _slots(view)
     slots = sum(hands) + len(hidden_discards) + pending_size + deck_size
-    if slots != len(known.unknown):
+    if slots != len(unknown):
         raise InvalidStateError(
-            f"the view hides {len(known.unknown)} cards but has {slots} hidden places "
+            f"the view hides {len(unknown)} cards but has {slots} hidden places "
             "(hands, face-down discards, drawn cards, deck): it accounts for the 49 cards "
             "wrongly (R1)"
         )
     capacity = list(hands)
     dealt, placed = _deal_located(known.located, capacity, rng)
-    rest = [card for card in known.unknown if card not in placed]
+    rest = [card for card in unknown if card not in placed]
     rng.shuffle(rest)
     for seat, free in enumerate(capacity):
         dealt[seat].extend(rest[:free])
@@ -310,103 +241,3 @@ def _game(
         turns_left=view.turns_left,
         end_reason=view.end_reason,
     )
-
-
-# ----------------------------------------------------------------------
-# Reading the public history
-# ----------------------------------------------------------------------
-class _InconsistentError(Exception):
-    """The public history does not replay to the view."""
-
-
-def _replay(view: PlayerView) -> dict[Card, set[int]] | None:
-    """Where the public history places hidden cards; ``None`` if it does not fit the view.
-
-    The replay follows the deck and discard pile by count (R10, R11), with the
-    identity of a discard when the history names it, so that a ``take`` can
-    tell which card it took.
-    """
-    players, player = view.players, view.player
-    deck = len(DECK) - sum(DEAL_SIZES[:players])
-    pile: list[Card | None] = []
-    located: dict[Card, set[int]] = {}
-    try:
-        for seat, text in view.history:
-            words = text.split()
-            keyword = words[0] if words else ""
-            if keyword == "keep":
-                drops = DEAL_SIZES[seat] - KEEP_SIZE
-                named: Sequence[Card | None] = [None] * drops
-                if seat == player:
-                    move = Move.parse(text)
-                    if isinstance(move, Keep) and len(move.discard) == drops:
-                        named = move.discard
-                pile.extend(named)
-            elif keyword == "draw":
-                if deck + len(pile) == 0:
-                    raise _InconsistentError
-                for _ in range(1 if deck + len(pile) == 1 else 2):
-                    if deck == 0:  # R11: the discard pile is reshuffled when a draw needs it
-                        deck, pile = len(pile), []
-                    deck -= 1
-            elif keyword == "choose":
-                pile.append(None)  # face up, but the history does not name it
-            elif keyword == "take":
-                if not pile:
-                    raise _InconsistentError
-                top = pile.pop()
-                if top is not None:
-                    _place(located, top, seat, player)
-            elif keyword == "read":
-                move = Move.parse(text)
-                if not isinstance(move, Read):
-                    raise _InconsistentError
-                _place(located, move.card, seat, player)
-            elif keyword == "publish":
-                _publish(located, words, seat, player)
-            elif keyword == "flag":
-                move = Move.parse(text)
-                if not isinstance(move, TakeFlag):
-                    raise _InconsistentError
-                located.pop(move.card, None)
-            elif keyword != "pass":
-                raise _InconsistentError
-        if deck != view.deck_size or len(pile) != len(view.discard):
-            raise _InconsistentError
-        for mine, shown in zip(pile, view.discard, strict=True):
-            if mine is not None and shown is not None and mine != shown:
-                raise _InconsistentError
-    except (_InconsistentError, ValueError, IndexError):
-        return None
-    return located
-
-
-def _place(located: dict[Card, set[int]], card: Card, seat: int, player: int) -> None:
-    """``card`` went to ``seat``'s hand in plain sight."""
-    if seat == player:
-        located.pop(card, None)
-    else:
-        located[card] = {seat}
-
-
-def _publish(located: dict[Card, set[int]], words: list[str], seat: int, player: int) -> None:
-    """A publish in public notation: played cards leave the hand, gifts move (R4, R5, R16)."""
-    section = "played"
-    hidden_to: list[int] = []
-    for word in words[2:]:
-        lowered = word.lower()
-        if lowered in ("cite", "gift"):
-            section = lowered
-        elif section == "played":
-            located.pop(Card.parse(word), None)
-        elif section == "gift":
-            to_text, _, card_text = word.partition(":")
-            to = int(to_text)
-            if card_text == HIDDEN:
-                hidden_to.append(to)
-            else:
-                _place(located, Card.parse(card_text), to, player)
-    if hidden_to:  # a gift between two other seats: the giver's known cards may have moved
-        for seats in located.values():
-            if seat in seats:
-                seats.update(hidden_to)

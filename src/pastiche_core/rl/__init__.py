@@ -9,7 +9,7 @@ The one public face of the subpackage (it needs the ``rl`` extra:
 * :class:`ObservationEncoder`, :class:`Field`
   (:mod:`pastiche_core.rl.observation`): a player's view as a fixed-size array
   with a documented layout, and as text;
-* :class:`Knowledge` (:mod:`pastiche_core.rl.knowledge`): what a player has
+* :class:`Knowledge` (:mod:`pastiche_core.knowledge`, shared with the search): what a player has
   seen of the cards over the game, and the other hands they know cards of (R16).
 
 The environments built on them live behind their own faces:
@@ -28,8 +28,8 @@ The environments built on them live behind their own faces:
 
 from __future__ import annotations
 
+from ..knowledge import Knowledge
 from .encoding import ActionSpace, MoveBuilder, Stage
-from .knowledge import Knowledge
 
 try:
     from .observation import Field, ObservationEncoder

@@ -38,8 +38,8 @@ from pettingzoo import AECEnv
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game
+from ..knowledge import Knowledge
 from .encoding import ActionSpace, MoveBuilder
-from .knowledge import Knowledge
 from .observation import ObservationEncoder
 
 __all__ = ["PasticheEnv", "returns", "winner_returns"]

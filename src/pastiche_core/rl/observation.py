@@ -54,7 +54,7 @@ field                       shape        content
 The ``building_*``, ``stage``, ``building_novel`` and ``gifts_owed`` fields are
 the player's own decision in progress; they stay empty in any other player's
 observation. ``known_hands`` comes from the player's
-:class:`~pastiche_core.rl.knowledge.Knowledge` (what the public history and
+:class:`~pastiche_core.knowledge.Knowledge` (what the public history and
 their own moves showed: a card taken face up from the discard pile, a card
 read, a gift they gave); it stays empty when none is given.
 
@@ -82,10 +82,10 @@ import numpy.typing as npt
 from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
+from ..knowledge import Knowledge
 from ..movegen import _speedups
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Phase
 from .encoding import MoveBuilder, Stage
-from .knowledge import Knowledge
 
 _fill_public = getattr(_speedups, "fill_public", None)
 """The compiled twin of :meth:`ObservationEncoder._public_py`, when built."""

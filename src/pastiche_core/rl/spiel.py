@@ -62,11 +62,11 @@ from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game
 from ..io.state_json import state_from_dict, state_to_dict
+from ..knowledge import Knowledge
 from ..moves import Draw, Move
 from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, setup_discarders
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
-from .knowledge import Knowledge
 from .observation import ObservationEncoder
 
 __all__ = [
@@ -359,17 +359,9 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         assert core.drawn is not None
         drawn = [DECK[index] for index in core.drawn]
         core.drawn = None
-        if all(card in game.deck for card in drawn):
-            # The engine draws from the top of its deck (the end of the list).
-            rest = [card for card in game.deck if card not in drawn]
-            game.deck[:] = rest + drawn[::-1]
-        else:
-            # A reshuffle (R11), as chance made it: the deck's cards (drawn first),
-            # then the discard pile's, with the drawn ones on top.
-            pile = list(game.discard)
-            game.deck[:] = [card for card in pile if card not in drawn] + drawn[::-1]
-            game._discard.clear()
-            game._face_down.clear()
+        # The deck's cards first, then the discard pile's after a reshuffle (R11), as
+        # chance drew them (_chance_cards).
+        game.stack_deck(drawn)
         player = game.to_move
         game.apply(Draw())
         core.applied()
