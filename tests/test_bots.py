@@ -193,7 +193,7 @@ def test_views_are_those_of_the_player_to_move() -> None:
 def test_lazy_view_equals_and_hashes_like_the_full_view() -> None:
     game = _action_position()
     player = game.to_move
-    lazy = _LazyView.of_game(game, player, len(game.history))
+    lazy = _LazyView.of_game(game, player, game.generation)
     full = game.view(player)
     assert isinstance(lazy, PlayerView)
     assert full == lazy

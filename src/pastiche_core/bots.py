@@ -157,13 +157,15 @@ def play_game(
                 f"game with seed {seed} did not end within {max_decisions} decisions"
             )
         player = game.to_move
-        view = _LazyView.of_game(game, player, len(history))
+        view = _LazyView.of_game(game, player, game.generation)
         game.apply(seats[player].choose(view, game.legal_moves))
         decisions += 1
     return game
 
 
 _VIEW_FIELDS = tuple(field.name for field in dataclasses.fields(PlayerView))
+_COMPARED = tuple(field.name for field in dataclasses.fields(PlayerView) if field.compare)
+"""The fields a view's equality and hash read (the kept card table and records are derived)."""
 
 
 class _LazyView(PlayerView):
@@ -192,7 +194,7 @@ class _LazyView(PlayerView):
         game: Game | None = object.__getattribute__(self, "_game")
         if game is None:  # pragma: no cover - every field is filled once built
             raise AttributeError(name)
-        if len(game.history) != object.__getattribute__(self, "_mark"):
+        if game.generation != object.__getattribute__(self, "_mark"):
             raise RuntimeError(
                 "this view describes a position the game has left: read it during choose()"
             )
@@ -205,7 +207,7 @@ class _LazyView(PlayerView):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlayerView):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in _VIEW_FIELDS)
+        return all(getattr(self, name) == getattr(other, name) for name in _COMPARED)
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, name) for name in _VIEW_FIELDS))
+        return hash(tuple(getattr(self, name) for name in _COMPARED))
