@@ -149,7 +149,6 @@ def play_game(
         seats = list(bots)
         if len(seats) != players:
             raise PasticheError(f"expected one bot per seat ({players}), got {len(seats)}")
-    history = game.history
     decisions = 0
     while not game.is_over:
         if decisions >= max_decisions:
