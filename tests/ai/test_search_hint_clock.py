@@ -173,6 +173,17 @@ def test_the_ceiling_cuts_every_stage_and_only_cuts(
     assert seen == set(CUT_REASONS)
 
 
+def test_a_solver_call_the_ceiling_cuts_short_is_said(clock: _Clock) -> None:
+    """The clock jumps while the solver lists the publishes: the solver's own limit sees it."""
+    game, view = _view(RIVAL_VIEWS[0])
+    for at in range(4, 10):
+        clock(_Stepped(at))  # the analysis' reads, then the solver's
+        analysis = analyse(view, budget_ms=300, simulations=30, seed=4)
+        _check(analysis, game)
+        assert analysis.cut[0] == "publishes"
+        assert analysis.simulations_run == 0
+
+
 def test_without_a_ceiling_the_clock_is_never_read(
     clock: _Clock,
 ) -> None:
@@ -213,7 +224,8 @@ def test_the_rival_checks_are_counted_not_timed(monkeypatch: pytest.MonkeyPatch)
     solver_best = ANALYSE.best
 
     def counting(position: Any, *args: Any, **kwargs: Any) -> Any:
-        assert kwargs.get("time_limit", 0) is None  # run to its end
+        limit = kwargs["time_limit"]  # under the ceiling, what is left of it
+        assert 0 < limit <= 10
         asked.append(position.player)
         return solver_best(position, *args, **kwargs)
 

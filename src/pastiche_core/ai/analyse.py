@@ -62,6 +62,7 @@ from .search import (
     past,
     search,
     simulations_for,
+    time_left,
 )
 
 __all__ = [
@@ -85,7 +86,7 @@ MAX_SEED = 2**64 - 1
 """The largest seed an analysis accepts (seeds are 64-bit, from 0)."""
 RIVAL_CHECKS = 6
 """Publishes, from the top of the ranking, whose explanation asks the solver what the
-gifts' recipients could publish with them (one solver call per recipient, run to its end).
+gifts' recipients could publish with them (one solver call per recipient).
 
 A count, not a time, so that every machine checks the same publishes; the solver on a
 rival's known cards is quick, and six keeps the explanations of the moves a player
@@ -667,8 +668,10 @@ def _rival_notes(
 ) -> list[str] | None:
     """What each recipient could publish with the gifts and their known cards (the solver).
 
-    Each recipient is one solver call, run to its end so that its answer is the
-    same on every machine; ``None`` when ``deadline`` passed before the last.
+    Each recipient is one solver call, bounded by the position's size alone, so
+    that its answer is the same on every machine; under the ceiling
+    ``deadline`` it gets what is left of it, and the notes are ``None`` once the
+    ceiling has passed or cut a call short.
     """
     catalogue = view.catalogue
     masterpieces = [
@@ -700,8 +703,12 @@ def _rival_notes(
             supply=supply,
             catalogue=catalogue,
         )
-        found = best(position, time_limit=None)
+        found = best(position, time_limit=time_left(deadline))
+        if found is not None and not found.complete:
+            return None
         if found is None:
+            if past(deadline):  # "nothing" from a call the ceiling may have cut short
+                return None
             continue
         option = found.option
         what = f"{option.novel} ({_points(option.points)})"

@@ -59,12 +59,14 @@ move (with its own gifts).
 the same on every machine: simulations, the solver's listed options
 (:data:`PUBLISH_OPTIONS`), the tree's width and depth, the playouts' rounds. A
 budget in milliseconds is turned into simulations at a fixed rate,
-:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), and the solver runs
-without a time limit, so the same view, budget and seed always do the same
+:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), and no solver call is
+bounded by time alone, so the same view, budget and seed always do the same
 work and give the same answer, whatever the machine. Wall-clock time is only a
-safety ceiling, read through :func:`now` between steps (solver calls,
-simulations): once it has passed, the search stops there and says it is not
-complete. The clock never chooses between answers; it can only cut one short.
+safety ceiling, read through :func:`now`: it is checked before each solver call
+and simulation, and a solver call under it gets what is left
+(:func:`time_left`). Once it has passed, or has cut a solver call short, the
+search stops there and says it is not complete. The clock never chooses
+between answers; it can only cut one short.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=4, seed=3)
@@ -89,6 +91,7 @@ from ..cards import Card
 from ..errors import InvalidArgumentError, PasticheError
 from ..game import Game, LegalMoves, keep_moves
 from ..gifts import deal_gifts, gift_candidates, to_publish
+from ..limits import Deadline
 from ..moves import (
     Choose,
     Draw,
@@ -135,6 +138,7 @@ __all__ = [
     "past",
     "search",
     "simulations_for",
+    "time_left",
 ]
 
 DEFAULT_BUDGET_MS = 300
@@ -251,6 +255,21 @@ def ceiling(seconds: float) -> float:
     return now() + seconds
 
 
+def time_left(deadline: float | None) -> float | None:
+    """The time limit of a solver call under the ceiling ``deadline``: the seconds left of it.
+
+    ``None`` (no limit) without a ceiling. The solver's own clock starts after this
+    reading, so a call it cuts short ends past ``deadline``: its answer is then
+    never taken as complete. A ceiling already passed leaves a microsecond.
+
+    >>> time_left(None), 59 < time_left(ceiling(60.0)) <= 60, time_left(ceiling(-1.0))
+    (None, True, 1e-06)
+    """
+    if deadline is None:
+        return None
+    return max(1e-6, deadline - now())
+
+
 def past(deadline: float | None) -> bool:
     """Whether the clock has reached ``deadline`` (an instant of :func:`now`; ``None``: never).
 
@@ -365,10 +384,10 @@ def candidate_moves(
     The moves are legal in the view's position (they depend on nothing hidden)
     and come in the policy's order of preference, best first. The solver's
     work is bounded by counts (:data:`PUBLISH_OPTIONS`, one option per goal),
-    not by time: ``deadline`` (an instant of :func:`now`, ``None`` for none) is
-    checked between its calls, and the flag is ``False`` when it passed before
-    every publish was found. A view with nothing to decide for its player
-    gives no moves.
+    not by time; ``deadline`` (an instant of :func:`now`, ``None`` for none) is
+    the ceiling that may cut its calls short, and the flag is ``False`` when it
+    did, before every publish was found. A view with nothing to decide for its
+    player gives no moves.
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
@@ -417,17 +436,17 @@ def _publishes(
 ) -> tuple[list[Move], bool]:
     """Publishes for the action set: solver options, each goal's best, the policy's own.
 
-    Each solver call runs to its end (its answer is the same on every machine);
-    the ceiling is checked before each, and once it has passed the publishes
-    found so far are returned with ``False``.
+    The solver's work is bounded by counts; under a ceiling each call is given
+    what is left of it (:func:`time_left`) and, once a call is cut short or the
+    ceiling has passed, the publishes found so far are returned with ``False``.
     """
     if not view.hand:
         return [], True
     if past(deadline):
         return [], False
     position = position_of(view)
-    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=None)
-    whole = True
+    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=time_left(deadline))
+    whole = report.stopped_by != "time_limit"
     options: dict[object, PublishOption] = {}
     for option in report.options:
         options.setdefault(option_key(position, option), option)
@@ -445,11 +464,12 @@ def _publishes(
             _, _, name, costs = min(ranked)
             targets.setdefault((name, costs), None)
     for name, costs in targets:
-        if past(deadline):
+        if not whole or past(deadline):
             whole = False
             break
-        found, _ = solver_fast.option_with_costs(position, name, costs)
-        if found is not None:
+        clock = Deadline(time_left(deadline))
+        found, whole = solver_fast.option_with_costs(position, name, costs, deadline=clock)
+        if whole and found is not None:  # a search cut short may not have met the best key
             options.setdefault(option_key(position, found), found)
     gifts = LeastFitPolicy()
     moves: dict[Move, None] = {}
