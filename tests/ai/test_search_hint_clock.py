@@ -8,6 +8,7 @@ An analysis the ceiling stops says ``complete: false`` and what it cut.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import time
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from search_support import played
 
-from pastiche_core import Game, Move, schema
+from pastiche_core import Game, Move, schema, solver_fast
 from pastiche_core.ai import Analysis, SearchBot, analyse
 from pastiche_core.ai.analyse import CUT_REASONS, RIVAL_CHECKS, explain
 from pastiche_core.ai.determinize import Knowledge
@@ -136,9 +137,24 @@ def test_a_slow_machine_hits_the_ceiling_and_says_so(
     assert f"incomplete ({', '.join(analysis.cut)})" in repr(analysis)
 
 
+def _watch_solver(monkeypatch: pytest.MonkeyPatch, stepped: _Stepped) -> None:
+    """The solver calls of the candidates and of the rival checks fail once the ceiling passed."""
+    for module, name in ((SEARCH, "solve"), (ANALYSE, "best")):
+        call = getattr(module, name)
+        while hasattr(call, "watched"):
+            call = call.watched
+
+        def watching(*args: Any, _call: Any = call, **kwargs: Any) -> Any:
+            assert stepped.reads < stepped.at, "a solver call started after the ceiling"
+            return _call(*args, **kwargs)
+
+        watching.watched = call  # type: ignore[attr-defined]
+        monkeypatch.setattr(module, name, watching)
+
+
 @pytest.mark.parametrize("where", RIVAL_VIEWS[:2])
 def test_the_ceiling_cuts_every_stage_and_only_cuts(
-    where: tuple[int, int, int], clock: _Clock
+    where: tuple[int, int, int], clock: _Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The ceiling passed at each reading of the clock in turn: publishes, simulations, rivals."""
     game, view = _view(where)
@@ -148,11 +164,13 @@ def test_the_ceiling_cuts_every_stage_and_only_cuts(
     assert reference.complete
     reads = counter.reads
     # Every reading among the first (the publishes) and the last (the rival checks), one in
-    # three in between (the simulations).
-    points = sorted({*range(1, 8), *range(8, reads - 12, 3), *range(max(1, reads - 12), reads + 1)})
+    # three in between (the simulations); the first reading sets the ceiling.
+    points = sorted({*range(2, 8), *range(8, reads - 12, 3), *range(max(1, reads - 12), reads + 1)})
     seen: set[str] = set()
     for at in points:
-        clock(_Stepped(at), everywhere=False)
+        stepped = _Stepped(at)
+        clock(stepped, everywhere=False)
+        _watch_solver(monkeypatch, stepped)
         analysis = analyse(view, budget_ms=300, simulations=30, seed=4)
         data = _check(analysis, game)
         seen.update(analysis.cut)
@@ -217,15 +235,17 @@ def test_a_budget_in_milliseconds_is_a_number_of_simulations(
     assert by_time == by_count
 
 
-def test_the_rival_checks_are_counted_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rival_checks_are_counted_not_timed(
+    monkeypatch: pytest.MonkeyPatch, clock: _Clock
+) -> None:
     """The solver is asked about the recipients of the first RIVAL_CHECKS publishes with gifts."""
     _, view = _view(RIVAL_VIEWS[1])
+    clock(_scaled(0.0))
     asked: list[int] = []
     solver_best = ANALYSE.best
 
     def counting(position: Any, *args: Any, **kwargs: Any) -> Any:
-        limit = kwargs["time_limit"]  # under the ceiling, what is left of it
-        assert 0 < limit <= 10
+        assert kwargs["time_limit"] == 10.0  # what is left of the ceiling: all of it
         asked.append(position.player)
         return solver_best(position, *args, **kwargs)
 
@@ -247,6 +267,76 @@ def test_the_rival_checks_are_counted_not_timed(monkeypatch: pytest.MonkeyPatch)
     for entry in analysis.moves:
         if entry.move in gifted[RIVAL_CHECKS:]:
             assert "could then publish" not in entry.explanation
+
+
+def test_solver_answers_cut_short_are_never_taken_as_complete(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A solver answer that says it was cut short (as on a slow machine) makes the hint incomplete."""
+    game, view = _view(RIVAL_VIEWS[0])
+
+    def analysed() -> Analysis:
+        analysis = analyse(view, budget_ms=10_000, simulations=30, seed=4)
+        _check(analysis, game)
+        return analysis
+
+    assert analysed().complete
+    with monkeypatch.context() as patch:
+        solve = SEARCH.solve
+        patch.setattr(
+            SEARCH,
+            "solve",
+            lambda *a, **k: dataclasses.replace(solve(*a, **k), stopped_by="time_limit"),
+        )
+        assert analysed().cut == ("publishes",)
+    with monkeypatch.context() as patch:
+        costs = solver_fast.option_with_costs
+        patch.setattr(solver_fast, "option_with_costs", lambda *a, **k: (costs(*a, **k)[0], False))
+        assert analysed().cut[0] == "publishes"
+    with monkeypatch.context() as patch:
+        best = ANALYSE.best
+
+        def cut_short(*args: Any, **kwargs: Any) -> Any:
+            found = best(*args, **kwargs)
+            return None if found is None else dataclasses.replace(found, complete=False)
+
+        patch.setattr(ANALYSE, "best", cut_short)
+        analysis = analysed()
+        assert analysis.cut == ("rivals",)
+        assert not any("could then publish" in entry.explanation for entry in analysis.moves)
+
+
+def test_no_answer_from_a_rival_check_the_ceiling_may_have_cut_is_trusted(
+    monkeypatch: pytest.MonkeyPatch, clock: _Clock
+) -> None:
+    """The last rival check ends past the ceiling with no option: the hint says it is cut."""
+    game, view = _view(RIVAL_VIEWS[0])
+    jumped = [False]
+    clock(lambda: _REAL() + (86_400.0 if jumped[0] else 0.0), everywhere=False)
+    calls: list[int] = []
+    best = ANALYSE.best
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return best(*args, **kwargs)
+
+    monkeypatch.setattr(ANALYSE, "best", counted)
+    reference = analyse(view, budget_ms=10_000, simulations=30, seed=4)
+    assert reference.complete
+    last = len(calls)
+    calls.clear()
+
+    def slow_at_the_last(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) < last:
+            return best(*args, **kwargs)
+        jumped[0] = True  # the call took longer than the time left, and found nothing yet
+        return None
+
+    monkeypatch.setattr(ANALYSE, "best", slow_at_the_last)
+    analysis = analyse(view, budget_ms=10_000, simulations=30, seed=4)
+    _check(analysis, game)
+    assert analysis.cut == ("rivals",)
 
 
 def test_an_incomplete_document_names_what_was_cut() -> None:

@@ -691,7 +691,8 @@ def _rival_notes(
     notes = []
     recipients = sorted({gift.to for gift in move.gifts})
     for owner in recipients:
-        if past(deadline):
+        left = time_left(deadline)
+        if left == 0:
             return None
         given = [gift.card for gift in move.gifts if gift.to == owner]
         known = [card for card in knowledge.known_cards(owner) if card not in given]
@@ -703,7 +704,7 @@ def _rival_notes(
             supply=supply,
             catalogue=catalogue,
         )
-        found = best(position, time_limit=time_left(deadline))
+        found = best(position, time_limit=left)
         if found is not None and not found.complete:
             return None
         if found is None:

@@ -256,18 +256,19 @@ def ceiling(seconds: float) -> float:
 
 
 def time_left(deadline: float | None) -> float | None:
-    """The time limit of a solver call under the ceiling ``deadline``: the seconds left of it.
+    """The seconds left before the ceiling ``deadline``, ``0.0`` once it has passed.
 
-    ``None`` (no limit) without a ceiling. The solver's own clock starts after this
-    reading, so a call it cuts short ends past ``deadline``: its answer is then
-    never taken as complete. A ceiling already passed leaves a microsecond.
+    ``None`` without a ceiling. It is the time limit of a solver call under the
+    ceiling (none is started at ``0.0``): the solver's own clock starts after this
+    reading, so a call it cuts short ends past ``deadline``, and its answer, which
+    says it was cut short, is never taken as complete.
 
     >>> time_left(None), 59 < time_left(ceiling(60.0)) <= 60, time_left(ceiling(-1.0))
-    (None, True, 1e-06)
+    (None, True, 0.0)
     """
     if deadline is None:
         return None
-    return max(1e-6, deadline - now())
+    return max(0.0, deadline - now())
 
 
 def past(deadline: float | None) -> bool:
@@ -442,10 +443,11 @@ def _publishes(
     """
     if not view.hand:
         return [], True
-    if past(deadline):
+    left = time_left(deadline)
+    if left == 0:
         return [], False
     position = position_of(view)
-    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=time_left(deadline))
+    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=left)
     whole = report.stopped_by != "time_limit"
     options: dict[object, PublishOption] = {}
     for option in report.options:
@@ -464,10 +466,11 @@ def _publishes(
             _, _, name, costs = min(ranked)
             targets.setdefault((name, costs), None)
     for name, costs in targets:
-        if not whole or past(deadline):
+        left = time_left(deadline)
+        if not whole or left == 0:
             whole = False
             break
-        clock = Deadline(time_left(deadline))
+        clock = Deadline(left)
         found, whole = solver_fast.option_with_costs(position, name, costs, deadline=clock)
         if whole and found is not None:  # a search cut short may not have met the best key
             options.setdefault(option_key(position, found), found)
