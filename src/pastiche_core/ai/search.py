@@ -236,9 +236,9 @@ def now() -> float:
     """The clock of the wall-clock ceiling, in seconds (:func:`time.monotonic`).
 
     Searches and analyses read the time through this function alone (by way of
-    :func:`ceiling` and :func:`past`), and only to stop early at their ceiling,
-    never to choose between answers; a test may replace it to play a slower or a
-    faster machine.
+    :func:`ceiling`, :func:`time_left` and :func:`past`), and only to stop early
+    at their ceiling, never to choose between answers; a test may replace it to
+    play a slower or a faster machine.
 
     >>> now() <= now()
     True
