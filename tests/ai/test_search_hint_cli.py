@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -79,6 +81,45 @@ def test_hidden_cards_do_not_change_the_hint(
     second = _run(capsys, "hint", str(two), "--player", str(seat), *_ARGS, "--json")
     assert first == second
     assert first[0] == 0
+
+
+def test_two_processes_print_the_same_bytes(tmp_path: Path) -> None:
+    """Separate processes, other hash seeds, with and without the compiled kernels: one hint.
+
+    The position's explanations ask the solver about the gifts' recipients, whose answers
+    once depended on the machine's speed.
+    """
+    game = played(4, 32, 94)
+    view = tmp_path / "view.json"
+    view.write_text(view_to_json(game.view(game.to_move)), encoding="utf-8")
+    argv = [sys.executable, "-m", "pastiche_core", "hint", str(view), "--json"]
+    argv += ["--simulations", "30", "--budget-ms", "10000", "--seed", "2"]
+    outputs = []
+    for hash_seed, pure in (("1", "0"), ("2", "1")):
+        env = os.environ | {"PYTHONHASHSEED": hash_seed, "PASTICHE_PURE_PYTHON": pure}
+        done = subprocess.run(argv, capture_output=True, env=env, check=True, timeout=120)
+        assert done.stderr == b""
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    data = json.loads(outputs[0])
+    assert data["complete"] is True
+    assert "cut" not in data
+    assert any("could then publish" in move["explanation"] for move in data["moves"])
+
+
+def test_the_default_budget_twice_gives_the_same_bytes_when_complete(
+    capsys: pytest.CaptureFixture[str], files: tuple[Path, Path, int]
+) -> None:
+    """The default budget (its simulations, its ceiling): only an incomplete hint may differ."""
+    _, view, _ = files
+    first = _run(capsys, "hint", str(view), "--json")
+    second = _run(capsys, "hint", str(view), "--json")
+    documents = [json.loads(out) for _, out, _ in (first, second)]
+    for data in documents:
+        jsonschema.Draft202012Validator(schema("hint")).validate(data)
+        assert data["complete"] == ("cut" not in data)
+    if all(data["complete"] for data in documents):
+        assert first == second
 
 
 def test_the_table_is_printed_by_default(

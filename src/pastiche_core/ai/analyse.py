@@ -11,9 +11,14 @@ publish with the gifts (the solver run on the cards the player knows to be in
 that rival's hand), the countdown of the end game.
 
 Its :meth:`~Analysis.to_dict` is the ``pastiche-hint`` document of the hint
-contract (``pastiche_core.io.schema("hint")``); the same view, budget and
-seed give the same document, byte for byte, and it depends on nothing the
-player cannot see.
+contract (``pastiche_core.io.schema("hint")``); it depends on nothing the
+player cannot see. Every bound on the work is a count (simulations, the
+solver's options, :data:`RIVAL_CHECKS`), so a complete analysis of the same
+view, budget and seed is the same document, byte for byte, on a fast or a
+slow machine. The budget's milliseconds are only a ceiling: once they have
+passed, the analysis stops where it is, says ``complete: false`` and lists
+what it cut short (:data:`CUT_REASONS`); the clock never chooses between
+answers.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=4, seed=3)
@@ -30,7 +35,6 @@ import html
 import json
 import os
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -52,13 +56,17 @@ from .search import (
     DEFAULT_BUDGET_MS,
     SearchResult,
     candidate_moves,
+    ceiling,
     check_budget,
     check_simulations,
+    past,
     search,
     simulations_for,
+    time_left,
 )
 
 __all__ = [
+    "CUT_REASONS",
     "HINT_FORMAT",
     "HINT_VERSION",
     "MAX_SEED",
@@ -78,9 +86,25 @@ MAX_SEED = 2**64 - 1
 """The largest seed an analysis accepts (seeds are 64-bit, from 0)."""
 RIVAL_CHECKS = 6
 """Publishes, from the top of the ranking, whose explanation asks the solver what the
-gifts' recipients could publish with them (each check is one solver call)."""
-_RIVAL_TIME = 0.05
-"""Seconds one rival check may take (a safety net; it takes about a millisecond)."""
+gifts' recipients could publish with them (one solver call per recipient).
+
+A count, not a time, so that every machine checks the same publishes; the solver on a
+rival's known cards is quick, and six keeps the explanations of the moves a player
+reads first informative without the checks of a long ranking weighing on the budget."""
+CUT_REASONS = ("publishes", "simulations", "moves", "rivals")
+"""What an incomplete analysis may have cut short, in this order (the hint document's ``cut``).
+
+``"publishes"``: the ceiling passed before the solver had found every candidate publish;
+``"simulations"``: it passed before the budget's simulations had run; ``"moves"``: some
+candidate moves were never simulated (the ceiling, or fewer simulations than moves);
+``"rivals"``: it passed before the rival checks (:data:`RIVAL_CHECKS`), and some
+explanations leave out what a gift's recipient could publish."""
+_CUT_WORDS = {
+    "publishes": "the time ran out before every publish was found",
+    "simulations": "the time ran out before every simulation had run",
+    "moves": "some moves were not simulated",
+    "rivals": "the time ran out before every rival was checked",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +150,9 @@ class Analysis:
     ``moves`` are ranked best first (empty when the player has nothing to
     decide: not their move, or the game is over). ``simulations`` is the work
     the budget bought and ``simulations_run`` the work done; ``complete`` is
-    ``False`` when the budget's wall-clock ceiling stopped the search early or
-    cut an explanation short, when a candidate move was never simulated or
-    when the solver was cut short: only then may the same input give another
-    answer. ``str`` is a table; ``to_dict`` is the hint document.
+    ``False`` when something was cut short, and ``cut`` then says what
+    (:data:`CUT_REASONS`): only an incomplete analysis may differ from another
+    of the same input. ``str`` is a table; ``to_dict`` is the hint document.
 
     >>> from pastiche_core import Game
     >>> analysis = analyse(Game(players=3, seed=7).view(2), simulations=8, seed=2)
@@ -153,6 +176,8 @@ class Analysis:
     """The simulations the budget bought."""
     simulations_run: int
     """The simulations run."""
+    cut: tuple[str, ...] = ()
+    """What was cut short (names from :data:`CUT_REASONS`, in that order); empty when complete."""
 
     @property
     def best(self) -> Move | None:
@@ -167,12 +192,16 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """The ``pastiche-hint`` document (see ``pastiche_core.io.schema("hint")``).
 
+        An incomplete analysis also writes ``cut``, the list of what was cut short.
+
         >>> from pastiche_core import Game
         >>> data = analyse(Game(players=3, seed=7).view(0), budget_ms=20).to_dict()
         >>> data
         {'format': 'pastiche-hint', 'version': 1, 'player': 0, 'phase': 'keep', 'budget_ms': 20, 'seed': 0, 'complete': True, 'moves': []}
+        >>> analyse(Game(players=3, seed=7).view(2), simulations=2).to_dict()["cut"]
+        ['moves']
         """
-        return {
+        data: dict[str, Any] = {
             "format": HINT_FORMAT,
             "version": HINT_VERSION,
             "player": self.player,
@@ -182,6 +211,9 @@ class Analysis:
             "complete": self.complete,
             "moves": [move.to_dict() for move in self.moves],
         }
+        if not self.complete:
+            data["cut"] = list(self.cut)
+        return data
 
     def to_json(self, indent: int | None = 2) -> str:
         """The hint document as JSON text, keys in contract order.
@@ -193,7 +225,14 @@ class Analysis:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def _status(self) -> str:
-        return "complete" if self.complete else "incomplete"
+        if self.complete:
+            return "complete"
+        return f"incomplete ({', '.join(self.cut)})" if self.cut else "incomplete"
+
+    def _status_words(self) -> str:
+        if self.complete or not self.cut:
+            return self._status()
+        return "incomplete: " + "; ".join(_CUT_WORDS.get(reason, reason) for reason in self.cut)
 
     def __repr__(self) -> str:
         if not self.moves:
@@ -212,7 +251,7 @@ class Analysis:
         return (
             f"hint for player {self.player} ({self.phase.value}), budget {self.budget_ms} ms, "
             f"seed {self.seed}: {self.simulations_run} of {self.simulations} simulations, "
-            f"{self._status()}"
+            f"{self._status_words()}"
         )
 
     def __str__(self) -> str:
@@ -358,11 +397,13 @@ def analyse(
     :func:`~pastiche_core.ai.search.simulations_for` simulations and is the
     wall-clock ceiling of the whole call; ``simulations`` (1 to
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
-    budget buys, the ceiling staying ``budget_ms``. The same view, budget,
-    simulations and seed give the same analysis unless the ceiling stops it
-    (then ``complete`` is ``False``; explanations written after the ceiling
-    leave out what rivals could publish). A view with nothing to decide for its
-    player gives an empty ranking. Bad arguments raise
+    budget buys, the ceiling staying ``budget_ms``. The work is fixed by these
+    counts alone: the same view, budget, simulations and seed give the same
+    analysis on any machine unless the ceiling cuts it short (then
+    ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
+    between solver calls, simulations and rival checks, and stops them, never
+    anything else). A view with nothing to decide for its player gives an
+    empty ranking. Bad arguments raise
     :class:`~pastiche_core.errors.InvalidArgumentError`.
 
     >>> from pastiche_core import Game
@@ -371,59 +412,78 @@ def analyse(
     ...
     pastiche_core.errors.InvalidArgumentError: seed must be an integer from 0 to 2**64 - 1, got -1
     """
-    start = time.monotonic()
     budget = check_budget(budget_ms)
     seed = _check_seed(seed)
     planned = simulations_for(budget) if simulations is None else check_simulations(simulations)
     if not isinstance(view, PlayerView):
         raise InvalidArgumentError(f"view must be a PlayerView, got {type(view).__name__}")
-    deadline = start + budget / 1000
+    deadline = ceiling(budget / 1000)
     policy = PlayoutPolicy()
-    solver_time = max(0.001, min(2.0, deadline - time.monotonic()))
-    candidates = candidate_moves(view, policy=policy, time_limit=solver_time)
-    if not candidates[0]:
-        return Analysis(view.player, view.phase, budget, seed, True, (), 0, 0)
+    moves, whole = candidate_moves(view, policy=policy, deadline=deadline)
+    if not moves:
+        cut = () if whole else ("publishes",)
+        return Analysis(view.player, view.phase, budget, seed, whole, (), 0, 0, cut)
     result = search(
         view,
         simulations=planned,
         seed=seed,
         deadline=deadline,
         policy=policy,
-        candidates=candidates,
+        candidates=(moves, whole),
     )
-    return _analysis(view, result, budget, seed, deadline)
+    return _analysis(view, result, budget, seed, deadline, whole)
 
 
 def _analysis(
-    view: PlayerView, result: SearchResult, budget: int, seed: int, deadline: float
+    view: PlayerView,
+    result: SearchResult,
+    budget: int,
+    seed: int,
+    deadline: float,
+    whole: bool,
 ) -> Analysis:
+    """The analysis of a search: its moves explained, and what was cut short."""
     ranked = []
     rivals = RIVAL_CHECKS
-    complete = result.complete
+    checked = True
     for stats in result.moves:
-        check = isinstance(stats.move, Publish) and bool(stats.move.gifts) and rivals > 0
-        if check:
-            rivals -= 1
-            if time.monotonic() >= deadline:  # past the ceiling: the check is left out
-                check = complete = False
+        move = stats.move
+        if isinstance(move, Publish):
+            check = bool(move.gifts) and rivals > 0
+            if check:
+                rivals -= 1
+            text, finished = _explain_publish(view, move, result.knowledge, check, deadline)
+            checked = checked and finished
+        else:
+            text = explain(view, move, result.knowledge)
         ranked.append(
             RankedMove(
-                stats.move,
+                move,
                 round(min(1.0, max(0.0, stats.win)), 3),
                 round(stats.margin, 2),
                 stats.visits,
-                explain(view, stats.move, result.knowledge, rivals=check),
+                text,
             )
         )
+    cut = []
+    if not whole:
+        cut.append("publishes")
+    if result.simulations_run < result.simulations:
+        cut.append("simulations")
+    if any(not stats.visits for stats in result.moves):
+        cut.append("moves")
+    if not checked:
+        cut.append("rivals")
     return Analysis(
         view.player,
         view.phase,
         budget,
         seed,
-        complete,
+        not cut,
         tuple(ranked),
         result.simulations,
         result.simulations_run,
+        tuple(cut),
     )
 
 
@@ -482,7 +542,7 @@ def explain(view: PlayerView, move: Move, knowledge: Knowledge, *, rivals: bool 
     'keeps HOR7 HOR8 FAN10, discards MYT1 face down'
     """
     if isinstance(move, Publish):
-        return _explain_publish(view, move, knowledge, rivals)
+        return _explain_publish(view, move, knowledge, rivals, None)[0]
     if isinstance(move, Read):
         return _explain_read(view, move)
     if isinstance(move, Draw):
@@ -550,7 +610,13 @@ def _explain_read(view: PlayerView, move: Read) -> str:
     return _join(parts)
 
 
-def _explain_publish(view: PlayerView, move: Publish, knowledge: Knowledge, rivals: bool) -> str:
+def _explain_publish(
+    view: PlayerView, move: Publish, knowledge: Knowledge, rivals: bool, deadline: float | None
+) -> tuple[str, bool]:
+    """The explanation of a publish, and whether its rival checks ran before ``deadline``.
+
+    Rival notes are written only when every recipient was checked (R5's gifts).
+    """
     spec = view.catalogue[move.novel]
     played = len(move.played)
     parts: list[str] = []
@@ -586,17 +652,28 @@ def _explain_publish(view: PlayerView, move: Publish, knowledge: Knowledge, riva
     gone = set(move.played) | {gift.card for gift in move.gifts}
     kept = [card for card in view.hand if card not in gone]
     parts.append(f"keeps {format_cards(kept)}" if kept else "empties the hand")
+    finished = True
     if rivals and move.gifts:
-        parts.extend(_rival_notes(view, move, knowledge))
+        notes = _rival_notes(view, move, knowledge, deadline)
+        finished = notes is not None
+        parts.extend(notes or ())
     countdown = _countdown(view)
     if countdown and played > 1 and view.turns_left is not None and view.turns_left < played:
         countdown += ": it may not be read down in time"
     parts.append(countdown)
-    return _join(parts)
+    return _join(parts), finished
 
 
-def _rival_notes(view: PlayerView, move: Publish, knowledge: Knowledge) -> list[str]:
-    """What each recipient could publish with the gifts and their known cards (the solver)."""
+def _rival_notes(
+    view: PlayerView, move: Publish, knowledge: Knowledge, deadline: float | None
+) -> list[str] | None:
+    """What each recipient could publish with the gifts and their known cards (the solver).
+
+    Each recipient is one solver call, bounded by the position's size alone, so
+    that its answer is the same on every machine; under the ceiling
+    ``deadline`` it gets what is left of it, and the notes are ``None`` once the
+    ceiling has passed or cut a call short.
+    """
     catalogue = view.catalogue
     masterpieces = [
         Masterpiece(str(novel.ref), novel.owner, novel.cards[0])
@@ -615,6 +692,9 @@ def _rival_notes(view: PlayerView, move: Publish, knowledge: Knowledge) -> list[
     notes = []
     recipients = sorted({gift.to for gift in move.gifts})
     for owner in recipients:
+        left = time_left(deadline)
+        if left == 0:
+            return None
         given = [gift.card for gift in move.gifts if gift.to == owner]
         known = [card for card in knowledge.known_cards(owner) if card not in given]
         position = Position(
@@ -625,8 +705,12 @@ def _rival_notes(view: PlayerView, move: Publish, knowledge: Knowledge) -> list[
             supply=supply,
             catalogue=catalogue,
         )
-        found = best(position, time_limit=_RIVAL_TIME)
+        found = best(position, time_limit=left)
+        if found is not None and not found.complete:
+            return None
         if found is None:
+            if past(deadline):  # "nothing" from a call the ceiling may have cut short
+                return None
             continue
         option = found.option
         what = f"{option.novel} ({_points(option.points)})"

@@ -55,13 +55,18 @@ turned into a move by :func:`~pastiche_core.gifts.to_publish` with
 :class:`LeastFitPolicy` choosing the gifts; and the anchor, the greedy bot's
 move (with its own gifts).
 
-**Budgets and determinism.** A budget is a number of simulations. A budget in
-milliseconds is turned into simulations at a fixed rate,
-:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), so the same view, budget
-and seed always do the same work and give the same answer, whatever the
-machine. Wall-clock time is only a safety ceiling: if the budget's
-milliseconds run out before the simulations do (a slow or busy machine), the
-search stops there and says it is not complete.
+**Budgets and determinism.** Every bound on the work of a search is a count,
+the same on every machine: simulations, the solver's listed options
+(:data:`PUBLISH_OPTIONS`), the tree's width and depth, the playouts' rounds. A
+budget in milliseconds is turned into simulations at a fixed rate,
+:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), and no solver call is
+bounded by time alone, so the same view, budget and seed always do the same
+work and give the same answer, whatever the machine. Wall-clock time is only a
+safety ceiling, read through :func:`now`: it is checked before each solver call
+and simulation, and a solver call under it gets what is left
+(:func:`time_left`). Once it has passed, or has cut a solver call short, the
+search stops there and says it is not complete. The clock never chooses
+between answers; it can only cut one short.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=4, seed=3)
@@ -127,26 +132,28 @@ __all__ = [
     "SearchResult",
     "Settings",
     "candidate_moves",
+    "ceiling",
     "greedy_move",
+    "now",
+    "past",
     "search",
     "simulations_for",
+    "time_left",
 ]
 
 DEFAULT_BUDGET_MS = 300
 """The default budget of a hint, in milliseconds."""
 MAX_BUDGET_MS = 10_000
-"""The largest budget accepted, in milliseconds: one analysis never runs longer."""
+"""The largest budget accepted, in milliseconds: the latest wall-clock ceiling of an analysis."""
 SIMULATIONS_PER_MS = 0.32
-"""Simulations a millisecond of budget buys: the fixed rate that makes a time budget
-deterministic (96 simulations for the default 300 ms). Measured on a shared two-core
-machine (2026-12-01, 180 positions, the settings timed in turn, twice): with the
-playouts' compiled kernels, 96 simulations answer in 72 to 79 ms at the median and 220
-to 237 ms at the 95th percentile, where 72 without them took 116 to 133 ms and 321 to
-347 ms. The rate was 0.24 (72 simulations) before those kernels and 0.28 (84) before the
-playouts ran on to the end near the End Flag (:data:`FINISH_WITHIN`). More simulations
-make the search little stronger: 300 won 2 points more of 200 games than 84, and 120
-1.8 points more than 72, inside the noise (see the hints page, "What makes the search
-stronger")."""
+"""Simulations a millisecond of budget buys (96 for the default 300 ms).
+
+A fixed rate, not a measure of the machine it runs on: a budget in milliseconds is
+a number of simulations, so the same view, budget and seed give the same answer
+everywhere. It is chosen so that the default budget answers within its
+milliseconds on a shared two-core machine with the playouts' compiled kernels, the
+wall-clock ceiling cutting few analyses short; more simulations make the search
+only a little stronger (``benchmarks/bench_search.py`` measures both)."""
 MAX_SIMULATIONS = 5_000
 """The most simulations one search runs (the budget cap in simulations)."""
 HORIZON_ROUNDS = 2
@@ -156,14 +163,10 @@ FINISH_WITHIN = 4
 
 While some seat has at least ``END_THRESHOLD - FINISH_WITHIN`` points, a playout that reaches
 its horizon goes on (for at most :data:`FINISH_ROUNDS` rounds in all): the countdown is near,
-and a finished game is scored exactly rather than estimated. Most of the search's edge over
-the greedy bot is won at the end of the game (``benchmarks/bench_countdown.py``: on seed 83
-the search won 30 % of the games in which it did not lead when the countdown began, a greedy
-bot in its seat 2 %), and reaching the end sooner won 41.5 % instead of 38.3 % of 600 paired
-games at 84 simulations (see the hints page, "What makes the search stronger"). The longer
-playouts cost time near the end; the budget's rate (:data:`SIMULATIONS_PER_MS`) was lowered
-to pay for them, until the playouts' compiled kernels made room for more simulations. Charging the moves past the horizon to the budget instead (fewer, longer
-simulations near the end) lost: 30.8 % and 35.8 % against 36.2 % on the same 200 games."""
+and a finished game is scored exactly rather than estimated. Much of the search's edge over
+the greedy bot is won at the end of the game (``benchmarks/bench_countdown.py``), so the
+longer playouts near the end are worth their cost; the moves past the horizon are not
+charged to the budget's simulations."""
 FINISH_ROUNDS = 10
 """The most rounds a playout that runs to the end (:data:`FINISH_WITHIN`) plays in all."""
 EXPLORATION = 0.35
@@ -227,8 +230,54 @@ class Settings:
 
 DEFAULT_SETTINGS = Settings()
 """The settings of :func:`search` unless others are given."""
-_SOLVER_TIME = 2.0
-"""Seconds the solver may take for the action set (a safety net; it takes milliseconds)."""
+
+
+def now() -> float:
+    """The clock of the wall-clock ceiling, in seconds (:func:`time.monotonic`).
+
+    Searches and analyses read the time through this function alone (by way of
+    :func:`ceiling`, :func:`time_left` and :func:`past`), and only to stop early
+    at their ceiling, never to choose between answers; a test may replace it to
+    play a slower or a faster machine.
+
+    >>> now() <= now()
+    True
+    """
+    return time.monotonic()
+
+
+def ceiling(seconds: float) -> float:
+    """The instant ``seconds`` from now on :func:`now`'s clock: a ``deadline`` for :func:`search`.
+
+    >>> past(ceiling(60.0)), past(ceiling(-1.0))
+    (False, True)
+    """
+    return now() + seconds
+
+
+def time_left(deadline: float | None) -> float | None:
+    """The seconds left before the ceiling ``deadline``, ``0.0`` once it has passed.
+
+    ``None`` without a ceiling. It is the time limit of a solver call under the
+    ceiling (none is started at ``0.0``): the solver's own clock starts after this
+    reading, so a call it cuts short ends past ``deadline``, and its answer, which
+    says it was cut short, is never taken as complete.
+
+    >>> time_left(None), 59 < time_left(ceiling(60.0)) <= 60, time_left(ceiling(-1.0))
+    (None, True, 0.0)
+    """
+    if deadline is None:
+        return None
+    return max(0.0, deadline - now())
+
+
+def past(deadline: float | None) -> bool:
+    """Whether the clock has reached ``deadline`` (an instant of :func:`now`; ``None``: never).
+
+    >>> past(None), past(now())
+    (False, True)
+    """
+    return deadline is not None and now() >= deadline
 
 
 def _whole_number(name: str, value: object, high: int) -> int:
@@ -329,14 +378,17 @@ class LeastFitPolicy:
 
 
 def candidate_moves(
-    view: PlayerView, *, policy: PlayoutPolicy | None = None, time_limit: float = _SOLVER_TIME
+    view: PlayerView, *, policy: PlayoutPolicy | None = None, deadline: float | None = None
 ) -> tuple[list[Move], bool]:
     """The compact action set of the view's decision (see the module), and whether it is whole.
 
     The moves are legal in the view's position (they depend on nothing hidden)
-    and come in the policy's order of preference, best first. The flag is
-    ``False`` when the solver's ``time_limit`` cut the publishes short. A view
-    with nothing to decide for its player gives no moves.
+    and come in the policy's order of preference, best first. The solver's
+    work is bounded by counts (:data:`PUBLISH_OPTIONS`, one option per goal),
+    not by time; ``deadline`` (an instant of :func:`now`, ``None`` for none) is
+    the ceiling that may cut its calls short, and the flag is ``False`` when it
+    did, before every publish was found. A view with nothing to decide for its
+    player gives no moves.
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
@@ -370,7 +422,7 @@ def candidate_moves(
                 if len(novel.cards) >= 2:
                     reads = True
                     moves.extend(Read(novel.ref, card) for card in novel.cards)
-        publishes, whole = _publishes(view, chooser, time_limit)
+        publishes, whole = _publishes(view, chooser, deadline)
         moves.extend(publishes)
         if not writes and not reads:
             moves.append(Pass())
@@ -381,13 +433,21 @@ def candidate_moves(
 
 
 def _publishes(
-    view: PlayerView, policy: PlayoutPolicy, time_limit: float
+    view: PlayerView, policy: PlayoutPolicy, deadline: float | None
 ) -> tuple[list[Move], bool]:
-    """Publishes for the action set: solver options, each goal's best, the policy's own."""
+    """Publishes for the action set: solver options, each goal's best, the policy's own.
+
+    The solver's work is bounded by counts; under a ceiling each call is given
+    what is left of it (:func:`time_left`) and, once a call is cut short or the
+    ceiling has passed, the publishes found so far are returned with ``False``.
+    """
     if not view.hand:
         return [], True
+    left = time_left(deadline)
+    if left == 0:
+        return [], False
     position = position_of(view)
-    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=time_limit)
+    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=left)
     whole = report.stopped_by != "time_limit"
     options: dict[object, PublishOption] = {}
     for option in report.options:
@@ -405,11 +465,14 @@ def _publishes(
         if ranked:
             _, _, name, costs = min(ranked)
             targets.setdefault((name, costs), None)
-    clock = Deadline(time_limit)
     for name, costs in targets:
-        found, finished = solver_fast.option_with_costs(position, name, costs, deadline=clock)
-        whole = whole and finished
-        if found is not None:
+        left = time_left(deadline)
+        if not whole or left == 0:
+            whole = False
+            break
+        clock = Deadline(left)
+        found, whole = solver_fast.option_with_costs(position, name, costs, deadline=clock)
+        if whole and found is not None:  # a search cut short may not have met the best key
             options.setdefault(option_key(position, found), found)
     gifts = LeastFitPolicy()
     moves: dict[Move, None] = {}
@@ -467,8 +530,8 @@ class SearchResult:
     simulations, than one that went on: the halving compared them on the same
     deals. Moves the budget did not reach follow in the policy's order with 0
     visits and the search's average estimates. ``complete`` is
-    ``False`` when the wall-clock ceiling stopped the simulations, when a
-    candidate was never tried, or when the solver was cut short.
+    ``False`` when the wall-clock ceiling stopped the solver calls or the
+    simulations, or when a candidate was never tried.
 
     >>> from pastiche_core import Game
     >>> result = search(Game(players=3, seed=7).view(2), simulations=8)
@@ -487,7 +550,7 @@ class SearchResult:
     simulations_run: int
     """The simulations run (fewer when the wall-clock ceiling stopped the search)."""
     complete: bool
-    """Whether the whole budget ran, every candidate was tried and the solver finished."""
+    """Whether the whole budget ran, every candidate was tried and every publish was found."""
     knowledge: Knowledge = field(compare=False, repr=False)
     """What the player knows of the hidden cards (for explanations)."""
 
@@ -566,7 +629,7 @@ class _Searcher:
 
     def out_of_time(self) -> bool:
         """Whether the wall-clock ceiling has passed (then the search stops)."""
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if past(self.deadline):
             self.stopped = True
         return self.stopped
 
@@ -755,8 +818,9 @@ def search(
     """Search the view's decision with ``simulations`` simulations (see the module).
 
     ``seed`` seeds every random choice, so the same view, budget and seed give
-    the same result. ``deadline`` is a :func:`time.monotonic` instant after
-    which no new simulation starts (the safety ceiling); ``None`` for none.
+    the same result. ``deadline`` is an instant of :func:`now` (see
+    :func:`ceiling`) after which no new solver call or simulation starts (the
+    safety ceiling; the result then says it is not complete); ``None`` for none.
     ``candidates`` is :func:`candidate_moves`' answer, if already known. A
     view with nothing to decide for its player gives no moves.
 
@@ -768,11 +832,15 @@ def search(
     check_simulations(simulations)
     chooser = policy if policy is not None else PlayoutPolicy()
     knowledge = Knowledge.of(view)
-    moves, whole = candidates if candidates is not None else candidate_moves(view, policy=chooser)
+    moves, whole = (
+        candidates
+        if candidates is not None
+        else candidate_moves(view, policy=chooser, deadline=deadline)
+    )
     if not moves:
-        return SearchResult(view.player, view.phase, (), 0, 0, True, knowledge)
+        return SearchResult(view.player, view.phase, (), 0, 0, whole, knowledge)
     anchor = None
-    late = deadline is not None and time.monotonic() >= deadline  # then nothing is simulated
+    late = past(deadline)  # then nothing is simulated
     if settings.anchor and len(moves) > 1 and not late:
         anchor = greedy_move(view, knowledge, derive_seed(seed, "anchor"))
         if anchor is not None:
@@ -892,7 +960,7 @@ class SearchBot:
         else:
             assert self.budget_ms is not None
             simulations = simulations_for(self.budget_ms)
-            deadline = time.monotonic() + self.budget_ms / 1000
+            deadline = ceiling(self.budget_ms / 1000)
         return search(
             view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
         )
