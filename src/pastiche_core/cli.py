@@ -4,7 +4,8 @@ Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]``,
 ``pastiche publishes POSITION.json [--json] [--engine fast|cpsat] ...``,
 ``pastiche serve [--host H] [--port P] [--stdio]`` and
 ``pastiche tournament --bots greedy,random,random,random --games 200 [--json] ...``
-(also ``python -m pastiche_core ...``). Every error in the input prints one line,
+(also ``python -m pastiche_core ...``); ``pastiche --version`` prints the version
+and whether the compiled kernels are in use. Every error in the input prints one line,
 ``pastiche: error: ...``, on stderr and exits with status 2.
 
 Subcommands are :class:`Command` entries of :data:`COMMANDS`: a name, a help
