@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from pastiche_core import cli
+import pastiche_core
+from pastiche_core import _version, cli
+from pastiche_core._kernels import KernelReport
 from pastiche_core.cli import COMMANDS, Command, ProgressBar, build_parser, main
 from pastiche_core.errors import (
     InvalidCatalogueError,
@@ -320,3 +324,70 @@ def test_error_line_is_short_and_printable_for_any_text() -> None:
         assert line.isprintable()
         assert len(line) < 600
     assert cli._error_line("é ok") == "pastiche: error: é ok"  # printable text stays as it is
+
+
+# ----------------------------------------------------------------------
+# --version: the one version, and whether the compiled kernels answer
+# ----------------------------------------------------------------------
+def _report(available: bool, reason: str | None) -> KernelReport:
+    return KernelReport(available, reason, ())
+
+
+def test_version_says_the_compiled_kernels_are_in_use(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli, "compiled_kernels", lambda: _report(True, None))
+    status, out, err = _run(capsys, ["--version"])
+    assert (status, err) == (0, "")
+    assert out == f"pastiche {pastiche_core.__version__} (compiled kernels: in use)\n"
+
+
+def test_version_says_why_the_compiled_kernels_are_off(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long reason stays on one line, as it is (argparse's version action would rewrap it).
+    reason = "not built (No module named 'pastiche_core._speedups'" + ", and more" * 20 + ")"
+    monkeypatch.setattr(cli, "compiled_kernels", lambda: _report(False, reason))
+    status, out, err = _run(capsys, ["--version"])
+    assert (status, err) == (0, "")
+    assert out == f"pastiche {pastiche_core.__version__} (compiled kernels: off: {reason})\n"
+    # --version answers before any subcommand is parsed or run.
+    assert _run(capsys, ["--version", "simulate", "--players", "9"])[:2] == (0, out)
+
+
+def test_the_version_has_one_home() -> None:
+    assert pastiche_core.__version__ == _version.__version__
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pastiche_core.__version__)
+    assert pastiche_core.__version__ in cli._version_line()
+
+
+def _version_in_a_process(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k != "PASTICHE_PURE_PYTHON"}
+    return subprocess.run(
+        [sys.executable, "-m", "pastiche_core", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**clean, **env},
+    )
+
+
+def test_version_in_a_pure_python_process_says_off() -> None:
+    completed = _version_in_a_process(PASTICHE_PURE_PYTHON="1")
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert completed.stdout == (
+        f"pastiche {pastiche_core.__version__} (compiled kernels: off: PASTICHE_PURE_PYTHON is set)\n"
+    )
+
+
+def test_version_in_a_process_tells_the_truth_about_the_build() -> None:
+    completed = _version_in_a_process()
+    assert (completed.returncode, completed.stderr) == (0, "")
+    built = importlib.util.find_spec("pastiche_core._speedups") is not None
+    if built or os.environ.get("PASTICHE_REQUIRE_SPEEDUPS"):
+        expected = "(compiled kernels: in use)"
+    else:
+        expected = "(compiled kernels: off: not built ("
+    assert completed.stdout.startswith(f"pastiche {pastiche_core.__version__} {expected}")
+    assert completed.stdout.count("\n") == 1

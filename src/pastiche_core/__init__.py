@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from ._version import __version__ as __version__  # the one home of the version
 from .bots import DEFAULT_MAX_DECISIONS, Bot, DecisionLimitError, RandomBot, derive_seed, play_game
 from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
 from .catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue, NovelSpec, load_catalogue
@@ -110,8 +111,6 @@ from .solver import ENGINES, best, is_publishable, solve
 from .solver_cpsat import CpSatResult
 from .table import TableNovel
 from .view import PlayerView
-
-__version__ = "0.1.0"
 
 __all__ = [
     "BUILTIN_KINDS",

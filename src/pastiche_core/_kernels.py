@@ -79,7 +79,7 @@ def _load() -> tuple[ModuleType | None, str | None]:
     if PURE_PYTHON:
         return None, "PASTICHE_PURE_PYTHON is set"
     try:
-        from . import _speedups
+        import pastiche_core._speedups as _speedups  # names the module when it is missing
     except ImportError as error:  # built without a C compiler
         return None, f"not built ({error})"
     built_for = getattr(_speedups, "LAYOUT_VERSION", None)

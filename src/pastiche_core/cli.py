@@ -4,7 +4,8 @@ Usage: ``pastiche simulate --players 4 --games 1000 --seed 1 [--json]``,
 ``pastiche publishes POSITION.json [--json] [--engine fast|cpsat] ...``,
 ``pastiche serve [--host H] [--port P] [--stdio]`` and
 ``pastiche tournament --bots greedy,random,random,random --games 200 [--json] ...``
-(also ``python -m pastiche_core ...``). Every error in the input prints one line,
+(also ``python -m pastiche_core ...``); ``pastiche --version`` prints the version
+and whether the compiled kernels are in use. Every error in the input prints one line,
 ``pastiche: error: ...``, on stderr and exits with status 2.
 
 Subcommands are :class:`Command` entries of :data:`COMMANDS`: a name, a help
@@ -32,7 +33,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
+from ._kernels import compiled_kernels
 from ._text import quote, too_long
+from ._version import __version__
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .errors import PasticheError
@@ -729,6 +732,38 @@ COMMANDS: tuple[Command, ...] = (
 """The subcommands, in the order ``--help`` lists them."""
 
 
+def _version_line() -> str:
+    """What ``pastiche --version`` prints: the version, and whether the compiled kernels answer.
+
+    The same answers come either way; the line says which, so a slow install (one
+    built without a C compiler) shows itself.
+
+    >>> _version_line().startswith(f"{PROG} {__version__} (compiled kernels: ")
+    True
+    """
+    report = compiled_kernels()
+    state = "in use" if report.available else f"off: {report.reason}"
+    return f"{PROG} {__version__} (compiled kernels: {state})"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print :func:`_version_line` and stop, status 0 (before any subcommand)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        # Printed as it is: argparse's own version action would rewrap a long reason.
+        print(_version_line())
+        parser.exit(EXIT_OK)
+
+
 def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
     """The argument parser with one subparser per command.
 
@@ -738,6 +773,11 @@ def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentPar
     """
     parser = _Parser(
         prog=PROG, description="Pastiche: The Birth of a Masterpiece — rules engine tools."
+    )
+    parser.add_argument(
+        "--version",
+        action=_VersionAction,
+        help="print the version and whether the compiled kernels are in use, and exit",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in commands:

@@ -148,7 +148,7 @@ _POSITION_EXAMPLE = {
 
 @cache
 def _document(limits: ServerLimits) -> str:
-    from .. import __version__
+    from .._version import __version__
 
     paths: dict[str, Any] = {
         "/v1/publishes": {
