@@ -137,7 +137,7 @@ class Kernel(Generic[_P, _R]):
         compiled = self.compiled
         if compiled is not None:
             try:
-                result = compiled(*args, **kwargs)
+                result: _R = compiled(*args, **kwargs)
             except _OUT_OF_RANGE:
                 self.out_of_range += 1
             except _REENTRANT:

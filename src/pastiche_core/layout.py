@@ -161,10 +161,10 @@ def card_table(
         for card in cards:
             table[card.index] = HAND | seat
     down = face_down or {}
-    for position, card in enumerate(pile):
-        if card is not None:
-            seat = down.get(position)
-            table[card.index] = PILE_UP if seat is None else PILE_DOWN | seat
+    for position, shown in enumerate(pile):
+        if shown is not None:
+            discarder = down.get(position)
+            table[shown.index] = PILE_UP if discarder is None else PILE_DOWN | discarder
     for card in drawn:
         table[card.index] = DRAWN
     for owner, novels in enumerate(tables):
