@@ -50,10 +50,13 @@ from .patterns import OfAKind, Pairs, Straight, Total
 __all__ = [
     "KIND_CODES",
     "OWED_BITS",
+    "CostTally",
     "Entry",
     "PayableTotals",
     "RankKey",
     "Shape",
+    "cost_add",
+    "cost_finish",
     "cost_floor",
     "fill_rank",
     "gift_count",
@@ -69,6 +72,7 @@ __all__ = [
     "rank_shapes",
     "rank_table",
     "settle",
+    "usable_flags",
 ]
 
 _Ref = TypeVar("_Ref")
@@ -209,6 +213,60 @@ def settle(played: int, gifts: int, spare: bool, hand_size: int) -> tuple[int, i
     return played, gifts
 
 
+CostTally = tuple[int, bool, bool]
+"""A publish's cost so far, rank by rank: (hand cards, a rank has a hand card, a hand card is
+played at no extra cost); :func:`cost_add` adds a rank, :func:`cost_finish` closes it."""
+
+
+def cost_add(tally: CostTally, need: int, hand: int, own: int, others: int) -> CostTally | None:
+    """The tally with one more rank of ``need`` cards, or ``None`` if they cannot all be found.
+
+    ``hand``, ``own`` and ``others`` are the rank's hand cards, own Masterpieces
+    and other players' Masterpieces that may fill it. Every card but an own
+    Masterpiece costs a hand card (:func:`rank_cost`, R5); the flags remember
+    whether the rank could take a hand card (R4) and whether one is played at
+    no extra cost. The order of the ranks does not matter.
+
+    >>> cost_add((0, False, False), 3, 1, 1, 2)
+    (2, True, True)
+    >>> cost_add((0, False, False), 3, 1, 1, 0) is None, cost_add((5, True, False), 0, 0, 0, 0)
+    (True, (5, True, False))
+    """
+    if not need:
+        return tally
+    if need > hand + own + others:
+        return None
+    cost, any_hand, excess = tally
+    if need > own:
+        cost += rank_cost(need, own)
+        if hand:
+            excess = True  # a hand card is played at no extra cost
+    if hand:
+        any_hand = True
+    return cost, any_hand, excess
+
+
+def cost_finish(tally: CostTally, played: bool) -> int | None:
+    """The fewest hand cards of the tallied publish, or ``None`` when R4 cannot be met.
+
+    ``played`` says whether a hand card is already played. Otherwise one must
+    be (R4): none can when no rank has a hand card; when every rank is filled
+    by own Masterpieces, one of them gives way to a hand card of its rank,
+    which costs one more card.
+
+    >>> cost_finish((2, True, False), False), cost_finish((2, False, False), False)
+    (3, None)
+    >>> cost_finish((2, False, False), True)
+    2
+    """
+    cost, any_hand, excess = tally
+    if played:
+        return cost
+    if not any_hand:
+        return None  # R4: no hand card can be played
+    return cost if excess else cost + 1  # R4: an own Masterpiece gives way to a hand card
+
+
 def least_cost(
     ranks: Iterable[tuple[int, int, int, int]], spent: int = 0, played: bool = False
 ) -> int | None:
@@ -218,32 +276,21 @@ def least_cost(
     hand cards, own Masterpieces and other players' Masterpieces that may fill
     it. ``spent`` hand cards are already played or owed, and ``played`` says
     whether a hand card is among them. The publish can be paid for when the
-    cost is at most the hand size (R5).
+    cost is at most the hand size (R5). The ranks are tallied one by one
+    (:func:`cost_add`, :func:`cost_finish`).
 
     >>> least_cost([(2, 1, 2, 0)])  # two own Masterpieces would do: one gives way (R4)
     1
     >>> least_cost([(2, 0, 2, 0)]) is None, least_cost([(3, 1, 0, 1)]) is None
     (True, True)
     """
-    cost = spent
-    any_hand = excess = False
+    tally: CostTally = (spent, False, False)
     for need, hand, own, others in ranks:
-        if not need:
-            continue
-        if need > hand + own + others:
+        added = cost_add(tally, need, hand, own, others)
+        if added is None:
             return None
-        if need > own:
-            cost += need - own
-            if hand:
-                excess = True  # a hand card is played at no extra cost
-        if hand:
-            any_hand = True
-    if not played:
-        if not any_hand:
-            return None  # R4: no hand card can be played
-        if not excess:
-            cost += 1  # R4: an own Masterpiece gives way to a hand card
-    return cost
+        tally = added
+    return cost_finish(tally, played)
 
 
 # ----------------------------------------------------------------------------
@@ -273,9 +320,7 @@ def cost_floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -
     floor = [0] * (width + 1)
     cost = 0
     for index in range(width - 1, -1, -1):
-        need, mine = needs[index], own[ranks[index]]
-        if need > mine:
-            cost += need - mine
+        cost += rank_cost(needs[index], own[ranks[index]])
         floor[index] = cost
     return floor
 
@@ -479,7 +524,7 @@ class PayableTotals:
         found = False
         counts = self.counts
         for taken in range(min(pool[rank], left, need // rank), -1, -1):
-            spent = cost + (taken - mine if taken > mine else 0)
+            spent = cost + rank_cost(taken, mine)
             if spent > limit:
                 continue
             counts[rank] = taken
@@ -598,6 +643,18 @@ def kernel_plan(catalogue: Catalogue) -> bytes | None:
 
 
 _PLANS: dict[int, tuple[Catalogue, bytes | None]] = {}
+
+
+def usable_flags(catalogue: Catalogue, supply: Mapping[str, int], held: Collection[str]) -> bytes:
+    """A player's usable flags (:mod:`pastiche_core.layout`): per publishable Novel, in
+    catalogue order, 1 when a copy is left in ``supply`` and ``held`` (the Novels on the
+    player's table) does not hold it, else 0 (R6).
+
+    >>> list(usable_flags(Catalogue.default(), {"straight-5": 4, "kind-3": 0}, {"straight-7"}))
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    """
+    get = supply.get
+    return bytes([get(spec.id, 0) > 0 and spec.id not in held for spec in catalogue.publishable])
 
 
 def _payable_totals_py(
