@@ -455,6 +455,17 @@ class PayableTotals:
         """Whether some multiset of ``count`` ranks adding up to ``target`` can be paid for."""
         return bool(self._search(count, target, first=True))
 
+    def first_found(self, count: int, target: int) -> tuple[int, ...] | None:
+        """The first multiset the walk finds, as cards per rank (14 counts), or ``None``.
+
+        >>> from pastiche_core.patterns import rank_counts
+        >>> hand = rank_counts([12, 13, 12, 10])
+        >>> PayableTotals(hand, hand, (0,) * 14, limit=4).first_found(2, 25)[12:]
+        (1, 1)
+        """
+        found = self._search(count, target, first=True)
+        return found[0] if found else None
+
     def every(self, count: int, target: int) -> list[tuple[int, ...]]:
         """Every such multiset as a sorted tuple of ranks, in sorted order (as the pattern's)."""
         found = [

@@ -129,6 +129,8 @@ class _Numbers:
     )
 
     def __init__(self, table: bytes, player: int) -> None:
+        if not 0 <= player <= SEAT_MASK:
+            raise ValueError(f"player {player} is no seat of a card table (0 to {SEAT_MASK})")
         h = [0] * 14
         hand: list[int] = []
         found: list[tuple[int, int, int]] = []
@@ -347,8 +349,14 @@ def _plan_entries(plan: bytes) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(entries)
 
 
-def _plan_groups(numbers: _Numbers, kind: int, first: int, second: int) -> Iterable[Group]:
-    """The rank multisets of a plan entry's pattern the position's cards can supply."""
+def _plan_groups(
+    numbers: _Numbers, kind: int, first: int, second: int, only_first: bool = False
+) -> Iterable[Group]:
+    """The rank multisets of a plan entry's pattern the position's cards can supply.
+
+    A Total's are those the hand can pay for, sorted; with ``only_first``, only
+    the first its search finds (each of them has a publish).
+    """
     pool = numbers.pool
     if kind == _STRAIGHT:
         return _straights(first, pool)
@@ -359,6 +367,12 @@ def _plan_groups(numbers: _Numbers, kind: int, first: int, second: int) -> Itera
         twos = (2,) * first
         return [(chosen, twos) for chosen in itertools.combinations(doubled, first)]
     # A Total: only the multisets the hand can pay for (R4, R5).
+    if only_first:
+        counts = numbers.payable().first_found(first, second)
+        if counts is None:
+            return []
+        ranks = tuple(rank for rank in range(1, 14) if counts[rank])
+        return [(ranks, tuple(counts[rank] for rank in ranks))]
     return [
         (tuple(ranks), tuple(needs)) for ranks, needs in numbers.payable().groups(first, second)
     ]
@@ -407,7 +421,7 @@ def _publish_counts_py(
     for index, (kind, a, b, size) in enumerate(entries):
         if not usable[index] or size > max_size:
             continue  # R6: first come, first served, and one copy per player
-        _count_groups(numbers, index, _plan_groups(numbers, kind, a, b), first, found)
+        _count_groups(numbers, index, _plan_groups(numbers, kind, a, b, first), first, found)
     return found
 
 
@@ -708,7 +722,7 @@ def _decode_publish_py(
     >>> table = card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")}, tables=[{}, {}],
     ...                    novel_position={})
     >>> _decode_publish_py(table, 0, [7], [3], 0)
-    ((16, 22, 28), (), ())
+    ((18, 24, 30), (), ())
     """
     walk = _walk_of(bytes(table), player, tuple(ranks), tuple(needs))
     return walk.decode(index)
