@@ -58,6 +58,7 @@ __all__ = [
     "cost_add",
     "cost_finish",
     "cost_floor",
+    "cost_tally",
     "fill_rank",
     "gift_count",
     "gift_ways",
@@ -267,6 +268,30 @@ def cost_finish(tally: CostTally, played: bool) -> int | None:
     return cost if excess else cost + 1  # R4: an own Masterpiece gives way to a hand card
 
 
+def cost_tally(ranks: Iterable[tuple[int, int, int, int]], spent: int = 0) -> CostTally | None:
+    """The tally of several ranks at once: :func:`cost_add` of each, from ``spent`` hand cards.
+
+    ``None`` when a rank cannot be filled.
+
+    >>> cost_tally([(3, 1, 1, 2), (1, 1, 0, 0)])
+    (3, True, True)
+    """
+    cost = spent
+    any_hand = excess = False
+    for need, hand, own, others in ranks:
+        if not need:
+            continue
+        if need > hand + own + others:
+            return None
+        if need > own:
+            cost += rank_cost(need, own)
+            if hand:
+                excess = True  # a hand card is played at no extra cost
+        if hand:
+            any_hand = True
+    return cost, any_hand, excess
+
+
 def least_cost(
     ranks: Iterable[tuple[int, int, int, int]], spent: int = 0, played: bool = False
 ) -> int | None:
@@ -276,21 +301,16 @@ def least_cost(
     hand cards, own Masterpieces and other players' Masterpieces that may fill
     it. ``spent`` hand cards are already played or owed, and ``played`` says
     whether a hand card is among them. The publish can be paid for when the
-    cost is at most the hand size (R5). The ranks are tallied one by one
-    (:func:`cost_add`, :func:`cost_finish`).
+    cost is at most the hand size (R5). The ranks' :func:`cost_tally`, closed
+    by :func:`cost_finish`.
 
     >>> least_cost([(2, 1, 2, 0)])  # two own Masterpieces would do: one gives way (R4)
     1
     >>> least_cost([(2, 0, 2, 0)]) is None, least_cost([(3, 1, 0, 1)]) is None
     (True, True)
     """
-    tally: CostTally = (spent, False, False)
-    for need, hand, own, others in ranks:
-        added = cost_add(tally, need, hand, own, others)
-        if added is None:
-            return None
-        tally = added
-    return cost_finish(tally, played)
+    tally = cost_tally(ranks, spent)
+    return None if tally is None else cost_finish(tally, played)
 
 
 # ----------------------------------------------------------------------------
@@ -479,7 +499,9 @@ class PayableTotals:
         """Every such multiset as its distinct ranks and how many of each, in sorted order."""
         found = self._search(count, target)
         if len(found) > 1:
-            found.sort(key=_expanded)
+            # Cards per rank in descending order are the sorted ranks in ascending order
+            # (the multisets all have `count` cards).
+            found.sort(reverse=True)
         return [
             ([rank for rank in range(1, 14) if counts[rank]], [n for n in counts[1:] if n])
             for counts in found
@@ -619,11 +641,6 @@ def gift_count(cards: int, owed: Sequence[tuple[int, int]]) -> int:
     return ways
 
 
-def _expanded(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """Cards per rank as the sorted tuple of their ranks."""
-    return tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
-
-
 def kernel_plan(catalogue: Catalogue) -> bytes | None:
     """The plan of ``catalogue`` as the compiled kernels read it (:mod:`pastiche_core.layout`).
 
@@ -664,8 +681,16 @@ def usable_flags(catalogue: Catalogue, supply: Mapping[str, int], held: Collecti
     >>> list(usable_flags(Catalogue.default(), {"straight-5": 4, "kind-3": 0}, {"straight-7"}))
     [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     """
+    entry = _IDS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_IDS) >= 64:
+            _IDS.clear()
+        entry = _IDS[id(catalogue)] = (catalogue, tuple(s.id for s in catalogue.publishable))
     get = supply.get
-    return bytes([get(spec.id, 0) > 0 and spec.id not in held for spec in catalogue.publishable])
+    return bytes([get(novel, 0) > 0 and novel not in held for novel in entry[1]])
+
+
+_IDS: dict[int, tuple[Catalogue, tuple[str, ...]]] = {}
 
 
 def _payable_totals_py(

@@ -33,8 +33,8 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ._kernels import kernel
 from .cards import DECK, Card
@@ -44,7 +44,9 @@ from .feasibility import (
     PayableTotals,
     RankKey,
     Shape,
+    cost_finish,
     cost_floor,
+    cost_tally,
     gift_count,
     gift_ways,
     kernel_plan,
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
     from .catalogue import Catalogue
 
 __all__ = [
+    "Holdings",
     "ListSegment",
     "PublishSegment",
     "ReadSegment",
@@ -72,6 +75,8 @@ __all__ = [
     "compiled_kernels",
     "decode_publish",
     "gift_assignments",
+    "holdings",
+    "payable_groups",
     "publish_counts",
     "publish_segments",
     "segment_count",
@@ -105,80 +110,113 @@ class _Numbers:
     """What counting needs of a position, from its card table, for one player.
 
     Per rank: the hand's cards and the Masterpieces per owner (the player's own
-    marked as free, R5); the hand's and each (rank, owner)'s Masterpiece cards
-    by card index, for decoding; and, made on first use, each rank's fills and
-    the Total search of the position.
+    marked as free, R5); made on first use, each rank's fills, the Total search
+    of the position and, for decoding, the hand's and each (rank, owner)'s
+    Masterpiece cards by card index.
     """
 
     __slots__ = (
+        "_fills",
+        "_found",
+        "_hand",
+        "_marked",
+        "_masterpieces",
+        "_none",
+        "_others",
         "_payable",
-        "by_rank",
-        "fills",
         "h",
-        "hand",
-        "hand_by_rank",
         "hand_size",
         "in_hand",
-        "marked",
-        "masterpieces",
-        "none",
-        "others",
         "own",
         "own_total",
+        "player",
         "pool",
+        "table",
     )
 
     def __init__(self, table: bytes, player: int) -> None:
         if not 0 <= player <= SEAT_MASK:
             raise ValueError(f"player {player} is no seat of a card table (0 to {SEAT_MASK})")
+        self.table = table
+        self.player = player
         h = [0] * 14
-        hand: list[int] = []
-        found: list[tuple[int, int, int]] = []
-        mine = HAND | player
-        width = player + 1
-        for index, place in enumerate(table[:CARDS]):
-            if place == mine:
-                h[_RANK[index]] += 1
-                hand.append(index)
-            elif place & PLACE_MASK == MASTER:
-                owner = place & SEAT_MASK
-                found.append((_RANK[index], owner, index))
-                if owner >= width:
-                    width = owner + 1
-        # Masterpieces per rank and owner: counts, and their cards by card index.
-        by_rank: dict[int, list[int]] = {}
-        masterpieces: dict[tuple[int, int], list[int]] = {}
         own = [0] * 14
-        for rank, owner, index in found:
-            counts = by_rank.get(rank)
-            if counts is None:
-                counts = by_rank[rank] = [0] * width
-            counts[owner] += 1
-            masterpieces.setdefault((rank, owner), []).append(index)
-            if owner == player:
-                own[rank] += 1
-        hand_by_rank: dict[int, list[int]] = {}
-        for index in hand:
-            hand_by_rank.setdefault(_RANK[index], []).append(index)
-        pool = h.copy()
-        for rank, counts in by_rank.items():
-            pool[rank] += sum(counts)
+        pool = [0] * 14
+        found: list[tuple[int, int]] = []
+        mine, master = HAND | player, MASTER | player
+        # Only the hand's cards and the Masterpieces matter: the others read as zero.
+        for index in itertools.compress(_INDEXES, table.translate(_COUNTED[player])):
+            rank, place = _RANK[index], table[index]
+            pool[rank] += 1
+            if place == mine:
+                h[rank] += 1
+            else:
+                found.append((rank, place & SEAT_MASK))
+                if place == master:
+                    own[rank] += 1
         self.h = h
         self.own = own
-        self.hand = hand
-        self.hand_size = len(hand)
-        self.own_total = sum(own)
-        self.by_rank = by_rank
-        self.masterpieces = masterpieces
-        self.hand_by_rank = hand_by_rank
         self.pool = tuple(pool)
-        self.none = (0,) * width
-        self.marked = {rank: mark_own(tuple(counts), player) for rank, counts in by_rank.items()}
-        # The ranks whose Masterpieces include another player's (citing one owes a gift, R5).
-        self.others = {rank for rank, counts in by_rank.items() if sum(counts) > counts[player]}
-        self.in_hand = set(hand_by_rank)
-        self.fills = _Fills(h, self.marked, self.none)
+        self.hand_size = sum(h)
+        self.own_total = sum(own)
+        self.in_hand = {rank for rank in range(1, 14) if h[rank]}
+        self._found = found
+        self._marked: dict[int, tuple[int, ...]] | None = None
+        self._others: set[int] = set()
+        self._none: tuple[int, ...] = ()
+        self._fills: _Fills | None = None
         self._payable: PayableTotals | None = None
+        self._hand: list[int] | None = None
+        self._masterpieces: dict[tuple[int, int], list[int]] | None = None
+
+    def _per_owner(self) -> dict[int, tuple[int, ...]]:
+        """Per rank with Masterpieces, their count per owner, the player's own marked as free
+        (R5); and the ranks where another player's may be cited (made when first counted)."""
+        marked = self._marked
+        if marked is None:
+            player = self.player
+            width = max([player, *(owner for _, owner in self._found)]) + 1
+            by_rank: dict[int, list[int]] = {}
+            for rank, owner in self._found:
+                counts = by_rank.get(rank)
+                if counts is None:
+                    counts = by_rank[rank] = [0] * width
+                counts[owner] += 1
+            marked = self._marked = {}
+            for rank, counts in by_rank.items():
+                marked[rank] = mark_own(tuple(counts), player)
+                if sum(counts) > counts[player]:
+                    self._others.add(rank)  # citing another's Masterpiece owes a gift (R5)
+            self._none = (0,) * width
+        return marked
+
+    @property
+    def marked(self) -> dict[int, tuple[int, ...]]:
+        """Per rank with Masterpieces, their count per owner, the player's own as ``-n - 1``."""
+        marked = self._marked
+        return marked if marked is not None else self._per_owner()
+
+    @property
+    def others(self) -> set[int]:
+        """The ranks where another player's Masterpiece may be cited (a gift, R5)."""
+        if self._marked is None:
+            self._per_owner()
+        return self._others
+
+    @property
+    def none(self) -> tuple[int, ...]:
+        """No Masterpiece of any owner: the per-owner counts of a rank without one."""
+        if self._marked is None:
+            self._per_owner()
+        return self._none
+
+    @property
+    def fills(self) -> _Fills:
+        """The rank tables of this position, made when first asked."""
+        fills = self._fills
+        if fills is None:
+            fills = self._fills = _Fills(self.h, self.marked, self.none)
+        return fills
 
     def payable(self) -> PayableTotals:
         """The Total search of this position, shared by its Total Novels."""
@@ -186,6 +224,31 @@ class _Numbers:
         if search is None:
             search = self._payable = PayableTotals(self.pool, self.h, self.own, self.hand_size)
         return search
+
+    @property
+    def hand(self) -> list[int]:
+        """The hand's cards, ascending."""
+        hand = self._hand
+        if hand is None:
+            mine, table = HAND | self.player, self.table
+            hand = self._hand = [index for index in _INDEXES if table[index] == mine]
+        return hand
+
+    def hand_of_rank(self, rank: int) -> list[int]:
+        """The hand's cards of ``rank``, ascending."""
+        return [index for index in self.hand if _RANK[index] == rank]
+
+    @property
+    def masterpieces(self) -> dict[tuple[int, int], list[int]]:
+        """Per (rank, owner), the Masterpieces' cards, ascending."""
+        found = self._masterpieces
+        if found is None:
+            found = self._masterpieces = {}
+            table = self.table
+            for index in _INDEXES:
+                if table[index] & PLACE_MASK == MASTER:
+                    found.setdefault((_RANK[index], table[index] & SEAT_MASK), []).append(index)
+        return found
 
     def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[RankKey]:
         """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
@@ -195,9 +258,25 @@ class _Numbers:
         ]
 
 
-@functools.lru_cache(maxsize=256)
+_INDEXES = range(CARDS)
+
+
+def _counted(player: int) -> bytes:
+    """The translation of a card table that keeps ``player``'s hand and every Masterpiece."""
+    codes = bytearray(256)
+    codes[HAND | player] = 1
+    for seat in range(SEAT_MASK + 1):
+        codes[MASTER | seat] = 1
+    return bytes(codes)
+
+
+_COUNTED = [_counted(player) for player in range(SEAT_MASK + 1)]
+
+
+@functools.lru_cache(maxsize=8)
 def _numbers(table: bytes, player: int) -> _Numbers:
-    """The numbers of the position of ``table`` for ``player``, made once per table."""
+    """The numbers of the position of ``table`` for ``player``, made once per table (the
+    kernels of one position share them; only the last few positions are kept)."""
     return _Numbers(table, player)
 
 
@@ -350,7 +429,7 @@ def _plan_entries(plan: bytes) -> tuple[tuple[int, int, int, int], ...]:
 
 
 def _plan_groups(
-    numbers: _Numbers, kind: int, first: int, second: int, only_first: bool = False
+    numbers: Holdings, kind: int, first: int, second: int, only_first: bool = False
 ) -> Iterable[Group]:
     """The rank multisets of a plan entry's pattern the position's cards can supply.
 
@@ -361,11 +440,11 @@ def _plan_groups(
     if kind == _STRAIGHT:
         return _straights(first, pool)
     if kind == _OF_A_KIND:
-        return [((rank,), (first,)) for rank in range(1, 14) if pool[rank] >= first]
+        return (((rank,), (first,)) for rank in range(1, 14) if pool[rank] >= first)
     if kind == _PAIRS:
         doubled = [rank for rank in range(1, 14) if pool[rank] >= 2]
         twos = (2,) * first
-        return [(chosen, twos) for chosen in itertools.combinations(doubled, first)]
+        return ((chosen, twos) for chosen in itertools.combinations(doubled, first))
     # A Total: only the multisets the hand can pay for (R4, R5).
     if only_first:
         counts = numbers.payable().first_found(first, second)
@@ -378,16 +457,93 @@ def _plan_groups(
     ]
 
 
-def _count_groups(
-    numbers: _Numbers, index: int, groups: Iterable[Group], first: bool, out: list[Counted]
-) -> None:
-    """Append ``(index, ranks, needs, count)`` per group with a publish; only one if ``first``."""
-    for ranks, needs in groups:
-        count = _count_group(numbers, ranks, needs)
-        if count:
-            out.append((index, ranks, needs, count))
-            if first:
-                return
+class Holdings(Protocol):
+    """What the closed-form test of a position's publishes reads (:func:`payable_groups`).
+
+    Per rank (14 entries, index 0 unused): the hand's cards, the player's own
+    Masterpieces, and every card (hand and every Masterpiece); the hand size,
+    the own Masterpieces in all, and the position's Total search.
+    """
+
+    @property
+    def h(self) -> Sequence[int]:
+        """The hand's cards per rank."""
+
+    @property
+    def own(self) -> Sequence[int]:
+        """The player's own Masterpieces per rank."""
+
+    @property
+    def pool(self) -> Sequence[int]:
+        """The hand's cards and every Masterpiece per rank."""
+
+    @property
+    def hand_size(self) -> int:
+        """The hand's cards in all."""
+
+    @property
+    def own_total(self) -> int:
+        """The player's own Masterpieces in all."""
+
+    def payable(self) -> PayableTotals:
+        """The Total search of the position (kept: its failures serve every Total)."""
+
+
+def _payable(holdings: Holdings, ranks: Sequence[int], needs: Sequence[int]) -> int:
+    """1 when the hand can pay for a publish of one rank multiset, else 0 (R4, R5).
+
+    The closed form of :func:`~pastiche_core.feasibility.least_cost` (its
+    tally, then its close): every card but an own Masterpiece costs a hand
+    card, at least one hand card is played, and the cost fits in the hand. It
+    holds exactly when the multiset has a publish (:func:`_count_group` is not 0).
+    """
+    h, own, pool = holdings.h, holdings.own, holdings.pool
+    tally = cost_tally(
+        [
+            (need, h[r], own[r], pool[r] - h[r] - own[r])
+            for r, need in zip(ranks, needs, strict=True)
+        ]
+    )
+    cost = None if tally is None else cost_finish(tally, False)
+    return 1 if cost is not None and cost <= holdings.hand_size else 0
+
+
+_H = TypeVar("_H", bound=Holdings)
+
+
+def _plan_segments(
+    holdings: _H,
+    usable: bytes,
+    plan: bytes,
+    first: bool,
+    measure: Callable[[_H, Sequence[int], Sequence[int]], int],
+) -> list[Counted]:
+    """Per usable plan entry, its rank multisets that ``measure`` does not give 0, with that
+    measure, in the pattern's order; only each Novel's first with ``first``."""
+    entries = _plan_entries(bytes(plan))
+    if len(usable) != len(entries):
+        raise ValueError(f"{len(usable)} usable flags for a plan of {len(entries)} Novels")
+    found: list[Counted] = []
+    if not holdings.hand_size:
+        return found
+    # Every cited Masterpiece of another player costs a gift card, so a publish uses at
+    # most the whole hand plus the player's own Masterpieces (R4, R5).
+    max_size = holdings.hand_size + holdings.own_total
+    for index, (kind, a, b, size) in enumerate(entries):
+        if not usable[index] or size > max_size:
+            continue  # R6: first come, first served, and one copy per player
+        groups = _plan_groups(holdings, kind, a, b, first)
+        if kind == _TOTAL and measure is _payable:
+            # The Total search finds only the multisets the hand can pay for.
+            found.extend([(index, ranks, needs, 1) for ranks, needs in groups])
+            continue
+        for ranks, needs in groups:
+            measured = measure(holdings, ranks, needs)
+            if measured:
+                found.append((index, ranks, needs, measured))
+                if first:
+                    break
+    return found
 
 
 def _publish_counts_py(
@@ -408,21 +564,7 @@ def _publish_counts_py(
     >>> _publish_counts_py(game.card_table, 0, bytes([1] * 10), plan, False)
     []
     """
-    entries = _plan_entries(bytes(plan))
-    if len(usable) != len(entries):
-        raise ValueError(f"{len(usable)} usable flags for a plan of {len(entries)} Novels")
-    numbers = _numbers(bytes(table), player)
-    found: list[Counted] = []
-    if not numbers.hand_size:
-        return found
-    # Every cited Masterpiece of another player costs a gift card, so a publish uses at
-    # most the whole hand plus the player's own Masterpieces (R4, R5).
-    max_size = numbers.hand_size + numbers.own_total
-    for index, (kind, a, b, size) in enumerate(entries):
-        if not usable[index] or size > max_size:
-            continue  # R6: first come, first served, and one copy per player
-        _count_groups(numbers, index, _plan_groups(numbers, kind, a, b, first), first, found)
-    return found
+    return _plan_segments(_numbers(bytes(table), player), usable, plan, first, _count_group)
 
 
 publish_counts = kernel("publish_counts", _publish_counts_py)
@@ -452,6 +594,42 @@ segment_count = kernel("segment_count", _segment_count_py)
 """The publishes of one rank multiset: ``segment_count(table, player, ranks, needs)``."""
 
 
+def payable_groups(
+    holdings: Holdings, usable: bytes, plan: bytes, first: bool
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """The rank multisets with a publish, as :data:`publish_counts` lists them, uncounted.
+
+    Per usable entry of ``plan`` (R6), ``(plan index, ranks, needs)`` of every
+    multiset the hand can pay for (R4, R5: the closed-form cost test, which
+    holds exactly when the multiset has a publish), in the pattern's order;
+    only each Novel's first with ``first``. Cheaper than counting when only
+    whether, not how many, matters; :func:`holdings` reads them from a card table.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import Catalogue, parse_cards
+    >>> table = card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> plan = kernel_plan(Catalogue.default())
+    >>> payable_groups(holdings(table, 0), bytes([1] * 10), plan, True)
+    [(4, (7,), (3,))]
+    """
+    found = _plan_segments(holdings, usable, plan, first, _payable)
+    return [(index, ranks, needs) for index, ranks, needs, _ in found]
+
+
+def holdings(table: bytes | bytearray, player: int) -> Holdings:
+    """The :class:`Holdings` of ``player`` in the position of a card table.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import parse_cards
+    >>> table = card_table(hands={1: parse_cards("SCI7 HOR7")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> holdings(table, 1).hand_size
+    2
+    """
+    return _numbers(bytes(table), player)
+
+
 def publish_segments(
     table: bytes,
     player: int,
@@ -473,14 +651,18 @@ def publish_segments(
     []
     """
     usable = usable_flags(catalogue, supply, held)
-    context = _Context(table, player, catalogue)
     publishable = catalogue.publishable
     plan = kernel_plan(catalogue)
     if plan is not None:
+        found = publish_counts(table, player, usable, plan, False)
+        if not found:
+            return []
+        context = _Context(table, player, catalogue)
         return [
             PublishSegment(publishable[index].id, ranks, needs, context, count)
-            for index, ranks, needs, count in publish_counts(table, player, usable, plan, False)
+            for index, ranks, needs, count in found
         ]
+    context = _Context(table, player, catalogue)
     numbers = _numbers(table, player)
     if not numbers.hand_size:
         return []
@@ -615,7 +797,7 @@ class _Walk:
         parts: list[tuple[Sequence[int], int]] = []
         for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
             if from_hand:
-                parts.append((numbers.hand_by_rank[rank], from_hand))
+                parts.append((numbers.hand_of_rank(rank), from_hand))
         hand_parts = len(parts)
         for rank, (_, cited, _, _, _) in zip(self.ranks, shapes, strict=True):
             for owner, taken in enumerate(cited):
@@ -701,7 +883,7 @@ class _Walk:
         return tuple(played), tuple(cited), tuple(gifts)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def _walk_of(table: bytes, player: int, ranks: tuple[int, ...], needs: tuple[int, ...]) -> _Walk:
     """The walk of one segment, made once (its completion counts are remembered)."""
     return _Walk(_numbers(table, player), ranks, needs)
@@ -842,21 +1024,30 @@ class PublishSegment:
 
     def __iter__(self) -> Iterator[Publish]:
         context = self.context
-        walk = _walk_of(bytes(context.table), context.player, tuple(self.ranks), tuple(self.needs))
-        hand = walk.numbers.hand
+        table, specs, novel = context.table, context.catalogue.specs, self.novel
+        walk = _walk_of(bytes(table), context.player, tuple(self.ranks), tuple(self.needs))
+        hand = [DECK[card] for card in walk.numbers.hand]
+        canonical = Publish.canonical
         for shapes, owed in walk.shapes():
             parts, hand_parts = walk.parts(shapes)
-            for picked in itertools.product(*(itertools.combinations(i, k) for i, k in parts)):
-                played = sorted([card for group in picked[:hand_parts] for card in group])
-                cited = sorted([card for group in picked[hand_parts:] for card in group])
+            items: list[tuple[Sequence[Any], int]] = [
+                ([DECK[card] for card in cards], k) for cards, k in parts[:hand_parts]
+            ]
+            items += [
+                ([NovelRef(table[c] & SEAT_MASK, specs[table[CARDS + c]].id) for c in cards], k)
+                for cards, k in parts[hand_parts:]
+            ]
+            for picked in itertools.product(*(itertools.combinations(i, k) for i, k in items)):
+                played = tuple(sorted([card for group in picked[:hand_parts] for card in group]))
+                cited = tuple(
+                    sorted([ref for group in picked[hand_parts:] for ref in group], key=_REF_KEY)
+                )
                 if not owed:
-                    yield self._publish(played, cited, ())
+                    yield canonical(novel, played, cited, ())
                     continue
-                rest = [DECK[card] for card in hand if card not in played]
+                rest = [card for card in hand if card not in played]
                 for gifts in gift_assignments(rest, owed):
-                    yield self._publish(
-                        played, cited, [(gift.to, gift.card.index) for gift in gifts]
-                    )
+                    yield canonical(novel, played, cited, gifts)
 
     def at(self, index: int) -> Publish:
         """The publish of ``index``, in the order of iteration.
@@ -877,16 +1068,14 @@ class PublishSegment:
 Segment = ListSegment | ReadSegment | PublishSegment
 
 
-def _straights(length: int, pool: Sequence[int]) -> list[Group]:
+def _straights(length: int, pool: Sequence[int]) -> Iterator[Group]:
     """The runs of ``length`` ranks all in ``pool`` (as :meth:`Straight.combinations`), grouped."""
-    found = []
     ones = (1,) * length
     run = 0
     for rank in range(1, 14):
         run = run + 1 if pool[rank] else 0
         if run >= length:
-            found.append((tuple(range(rank - length + 1, rank + 1)), ones))
-    return found
+            yield tuple(range(rank - length + 1, rank + 1)), ones
 
 
 def _grouped(combo: tuple[int, ...]) -> Group:

@@ -49,8 +49,15 @@ def _check_segments(position: Position, rng: random.Random, decodes: int = 6) ->
     """Counts (each Novel's first too), every segment's count, and decodes at the segment's
     edges and at random, compiled against Python; returns the segments seen."""
     table, player, usable, plan = position.table, position.player, position.usable, position.plan
-    agree(publish_counts, table, player, usable, plan, True)
+    firsts = agree(publish_counts, table, player, usable, plan, True)
     segments = agree(publish_counts, table, player, usable, plan, False)
+    # The closed-form cost test finds exactly the multisets with publishes (R4, R5).
+    holdings = movegen.holdings(table, player)
+    payable = movegen.payable_groups(holdings, usable, plan, False)
+    assert payable == [(index, ranks, needs) for index, ranks, needs, _ in segments]
+    assert movegen.payable_groups(holdings, usable, plan, True) == [
+        (index, ranks, needs) for index, ranks, needs, _ in firsts
+    ]
     for index, ranks, needs, count in segments:
         assert usable[index]
         assert count > 0
@@ -272,3 +279,23 @@ def test_plans_that_code_no_pattern_and_wrong_flags_are_errors() -> None:
         agree(publish_counts, table, 0, b"\x01", plan_of([entry]), False)
     _both_raise(publish_counts, ValueError, table, 0, b"\x01\x01", good, False)
     _both_raise(publish_counts, ValueError, table, 0, b"", good, False)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)),
+        max_size=5,
+    ),
+    st.integers(0, 3),
+    st.booleans(),
+)
+def test_the_tallies_of_ranks_are_one_rule_r4_r5(
+    ranks: list[tuple[int, int, int, int]], spent: int, played: bool
+) -> None:
+    # The masks' written-out cost and the tally the kernels' pieces keep are one rule.
+    tally: feasibility.CostTally | None = (spent, False, False)
+    for need, hand, own, others in ranks:
+        tally = None if tally is None else feasibility.cost_add(tally, need, hand, own, others)
+    folded = None if tally is None else feasibility.cost_finish(tally, played)
+    assert feasibility.least_cost(ranks, spent, played) == folded
+    assert feasibility.cost_tally(ranks, spent) == tally

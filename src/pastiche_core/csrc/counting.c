@@ -643,46 +643,42 @@ static int walk_run(PcWalk *walk, int count, int target, int first) {
     return walk->nomemory ? -1 : 0;
 }
 
-/* Lexicographic order of two multisets' sorted ranks (feasibility._expanded). */
-static int compare_expanded(const void *a, const void *b) {
-    const unsigned char *x = a, *y = b;
-    int i = 1, j = 1, left_x = x[1], left_y = y[1];
-    for (;;) {
-        while (i < PK_RANKS && !left_x) {
-            i++;
-            left_x = i < PK_RANKS ? x[i] : 0;
-        }
-        while (j < PK_RANKS && !left_y) {
-            j++;
-            left_y = j < PK_RANKS ? y[j] : 0;
-        }
-        if (i >= PK_RANKS || j >= PK_RANKS) {
-            return (i < PK_RANKS) - (j < PK_RANKS);
-        }
-        if (i != j) {
-            return i < j ? -1 : 1;
-        }
-        left_x--;
-        left_y--;
-    }
-}
+/* The order of PayableTotals.groups: cards per rank descending, which for multisets of one
+ * size is their sorted ranks ascending. */
+static int compare_groups(const void *a, const void *b) { return memcmp(b, a, PK_RANKS); }
 
-/* ---- A position's segments (movegen._publish_counts_py), for the kernels here and masks.c ---- */
+/* ---- A position's segments (movegen._plan_segments), for the kernels here and masks.c ---- */
 
 typedef struct {
     PcWork *work;
     const PcPosition *pos;
     PkSegmentSink sink;
     void *data;
-    int novel, first, done;
+    int novel, first, payable, done;
 } PcEmit;
+
+/* movegen._payable: 1 when the hand can pay for a publish of the group (R4, R5; the tally of
+ * feasibility.h), which holds exactly when the group has publishes. */
+static int group_payable(const PcPosition *pos, const int *ranks, const int *needs, int width) {
+    PkCost tally;
+    pk_cost_start(&tally, 0);
+    for (int i = 0; i < width; i++) {
+        int rank = ranks[i], hand = pos->h[rank], mine = pos->own[rank];
+        if (!pk_cost_add(&tally, needs[i], hand, mine, pos->pool[rank] - hand - mine)) {
+            return 0;
+        }
+    }
+    long cost = pk_cost_finish(&tally, 0);
+    return cost >= 0 && cost <= pos->hand_size;
+}
 
 /* Count one group; hand it to the sink when it has publishes. 0, or -1 with an exception. */
 static int emit_group(PcEmit *emit, const int *ranks, const int *needs, int width) {
     if (emit->done) {
         return 0; /* `first`: this Novel has its publish already */
     }
-    uint64_t count = count_group(emit->work, emit->pos, ranks, needs, width);
+    uint64_t count = emit->payable ? (uint64_t)group_payable(emit->pos, ranks, needs, width)
+                                   : count_group(emit->work, emit->pos, ranks, needs, width);
     if (emit->work->overflow || emit->work->nomemory) {
         return -1;
     }
@@ -762,7 +758,7 @@ static int emit_totals(PcEmit *emit, PcWalk *walk, int count, int target) {
         return -1;
     }
     if (walk->stored > 1) {
-        qsort(walk->store, (size_t)walk->stored, PK_RANKS, compare_expanded);
+        qsort(walk->store, (size_t)walk->stored, PK_RANKS, compare_groups);
     }
     for (int k = 0; k < walk->stored; k++) {
         const unsigned char *counts = walk->store + PK_RANKS * k;
@@ -773,7 +769,9 @@ static int emit_totals(PcEmit *emit, PcWalk *walk, int count, int target) {
                 needs[width++] = counts[rank];
             }
         }
-        if (emit_group(emit, ranks, needs, width) < 0) {
+        /* The walk finds only the multisets the hand can pay for. */
+        if (emit->payable ? emit->sink(emit->data, emit->novel, ranks, needs, width, 1)
+                          : emit_group(emit, ranks, needs, width)) {
             return -1;
         }
     }
@@ -800,7 +798,7 @@ static int plan_entry_valid(const int32_t *entry) {
 
 int pk_count_plan(PyObject *module, const unsigned char *table, long player,
                   const unsigned char *usable, const int32_t *plan, Py_ssize_t novels, int first,
-                  PkSegmentSink sink, void *data) {
+                  int payable, PkSegmentSink sink, void *data) {
     for (Py_ssize_t i = 0; i < novels; i++) {
         if (!plan_entry_valid(plan + PK_PLAN_FIELDS * i)) {
             PyErr_Format(PyExc_ValueError, "plan entry %zd is no pattern's code", i);
@@ -817,7 +815,7 @@ int pk_count_plan(PyObject *module, const unsigned char *table, long player,
     PcWork work;
     work_start(&work, module);
     PcWalk *walk = NULL;
-    PcEmit emit = {&work, &pos, sink, data, 0, first, 0};
+    PcEmit emit = {&work, &pos, sink, data, 0, first, payable, 0};
     int status = 0;
     /* Every cited Masterpiece of another player costs a gift card, so a publish uses at most
      * the whole hand plus the player's own Masterpieces (R4, R5). */
@@ -885,12 +883,23 @@ static PyObject *int_tuple(const int *values, int size) {
 
 static int append_segment(void *data, int novel, const int *ranks, const int *needs, int width,
                           uint64_t count) {
-    PyObject *item = Py_BuildValue("(iNNK)", novel, int_tuple(ranks, width),
-                                   int_tuple(needs, width), (unsigned long long)count);
+    PyObject *item = PyTuple_New(4);
     if (item == NULL) {
         return -1;
     }
-    int status = PyList_Append((PyObject *)data, item);
+    PyObject *parts[4] = {PyLong_FromLong(novel), int_tuple(ranks, width), int_tuple(needs, width),
+                          PyLong_FromUnsignedLongLong(count)};
+    int status = 0;
+    for (int i = 0; i < 4; i++) {
+        if (parts[i] == NULL) {
+            status = -1;
+            continue;
+        }
+        PyTuple_SET_ITEM(item, i, parts[i]); /* the tuple owns it, even on failure */
+    }
+    if (status == 0) {
+        status = PyList_Append((PyObject *)data, item);
+    }
     Py_DECREF(item);
     return status;
 }
@@ -953,7 +962,7 @@ static PyObject *publish_counts(PyObject *module, PyObject *args) {
     }
     PyObject *out = PyList_New(0);
     if (out != NULL && pk_count_plan(module, read.table, player, read.usable, read.plan,
-                                     read.novels, first, append_segment, out) < 0) {
+                                     read.novels, first, 0, append_segment, out) < 0) {
         Py_CLEAR(out);
     }
     pk_plan_args_release(&read);

@@ -5,7 +5,7 @@
  *
  *   start_actions(table, player, usable, plan, read_base, novel_base)
  *       = encoding._start_actions_py: the reads (cards under a Published novel) and the Novels
- *         with a publish (counting.c's pk_count_plan, each Novel's first segment)
+ *         with a publish (counting.c's pk_count_plan, each Novel's first payable multiset)
  *   publish_start(table, player, usable, plan)
  *       = encoding._publish_start_py: the rank multisets of the usable Novels' segments
  *   feasible_combos(table, player, combos, chosen, last_rank, last_kind, last_card, played,
@@ -350,7 +350,7 @@ static PyObject *start_actions(PyObject *module, PyObject *args) {
     }
     MkNovels novels = {actions, novel_base};
     if (actions != NULL && pk_count_plan(module, read.table, player, read.usable, read.plan,
-                                         read.novels, 1, add_novel, &novels) < 0) {
+                                         read.novels, 1, 1, add_novel, &novels) < 0) {
         Py_CLEAR(actions);
     }
     pk_plan_args_release(&read);
@@ -384,7 +384,7 @@ static PyObject *publish_start(PyObject *module, PyObject *args) {
     }
     PyObject *combos = PyList_New(0);
     if (combos != NULL && pk_count_plan(module, read.table, player, read.usable, read.plan,
-                                        read.novels, 0, add_combo, combos) < 0) {
+                                        read.novels, 0, 1, add_combo, combos) < 0) {
         Py_CLEAR(combos);
     }
     pk_plan_args_release(&read);

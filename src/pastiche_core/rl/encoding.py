@@ -60,7 +60,9 @@ Move.parse('keep MYT1 HOR7 HOR8')
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, SupportsIndex
@@ -74,12 +76,13 @@ from ..feasibility import (
     PayableTotals,
     cost_add,
     cost_finish,
+    cost_tally,
     kernel_plan,
     least_cost,
     usable_flags,
 )
 from ..layout import HAND, MASTER, PLACE_MASK, PUBLISHED
-from ..movegen import publish_counts
+from ..movegen import payable_groups
 from ..moves import (
     Choose,
     Draw,
@@ -113,11 +116,6 @@ _PLAY = 0  # component kinds in the canonical order: hand cards first,
 _CITE = 1  # then Masterpieces, within one rank
 _PLAY_BASE = _FIRST_BLOCK + _BLOCKS.index("play") * _CARDS  # the action playing card 0
 _CITE_BASE = _FIRST_BLOCK + _BLOCKS.index("cite") * _CARDS  # the action citing card 0
-_HAND, _OWN, _OTHER = (
-    1,
-    2,
-    3,
-)  # a card of the masks' table: in hand, an own or another's Masterpiece
 
 
 class Stage(IntEnum):
@@ -345,8 +343,7 @@ class _Table:
     """What the masks of a publish being built read, from the card table of the player's view.
 
     Per rank: the hand cards, own and other players' Masterpieces (counts and
-    card indexes, ascending); per card: whether it is a hand card, an own or
-    another's Masterpiece, and how many cards of its rank of the same sort
+    card indexes, ascending); per card: how many cards of its rank of each sort
     come after it in card order (the canonical order within a rank).
     """
 
@@ -357,79 +354,111 @@ class _Table:
         "h",
         "hand",
         "hand_by_rank",
-        "kind",
         "limit",
         "oth",
         "oth_by_rank",
         "own",
         "own_by_rank",
-        "payable",
+        "own_total",
         "pool",
+        "search",
     )
 
     def __init__(self, table: bytes, player: int) -> None:
+        if not 0 <= player < len(_READ):
+            raise ValueError(f"player {player} is no seat of a card table (0 to 7)")
         hand_code, own_code = HAND | player, MASTER | player
-        kind = [0] * _CARDS
+        hand: list[int] = []
         hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
         own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
         oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        for index, place in enumerate(table[:_CARDS]):
+        # Only the hand's cards and the Masterpieces matter: the others read as zero.
+        for index in itertools.compress(range(_CARDS), table.translate(_READ[player])):
+            place = table[index]
             if place == hand_code:
-                kind[index] = _HAND
+                hand.append(index)
                 hand_by_rank[_RANK[index]].append(index)
             elif place == own_code:
-                kind[index] = _OWN
                 own_by_rank[_RANK[index]].append(index)
-            elif place & PLACE_MASK == MASTER:
-                kind[index] = _OTHER
+            else:
                 oth_by_rank[_RANK[index]].append(index)
-        self.kind = kind
-        self.hand = [index for group in hand_by_rank for index in group]
-        self.hand.sort()
-        self.limit = len(self.hand)
-        self.h = [len(group) for group in hand_by_rank]
-        self.own = [len(group) for group in own_by_rank]
-        self.oth = [len(group) for group in oth_by_rank]
+        self.hand = hand
+        self.limit = len(hand)
+        h = self.h = [len(group) for group in hand_by_rank]
+        own = self.own = [len(group) for group in own_by_rank]
+        oth = self.oth = [len(group) for group in oth_by_rank]
         # Cards available per rank, hand and every Masterpiece together.
-        self.pool = tuple(self.h[r] + self.own[r] + self.oth[r] for r in range(_RANKS))
+        self.pool = tuple([a + b + c for a, b, c in zip(h, own, oth, strict=True)])
         self.hand_by_rank = hand_by_rank
         self.own_by_rank = own_by_rank
         self.oth_by_rank = oth_by_rank
-        # Per card: how many cards of its rank come after it in card order, in the
-        # hand (for a hand card), and among own and other Masterpieces (for one).
+        self.own_total = sum(own)
+        # Made by detail() when a publish is being built.
+        self.above_hand: list[int] = []
+        self.above_own: list[int] = []
+        self.above_oth: list[int] = []
+        # The Total search of this table, shared by every Total Novel (Python alone).
+        self.search: PayableTotals | None = None
+
+    def detail(self) -> None:
+        """Per card, how many cards of its rank come after it in card order, in the hand (for
+        a hand card), and among own and other Masterpieces (for one); made once."""
+        if self.above_hand:
+            return
         above_hand = [0] * _CARDS
         above_own = [0] * _CARDS
         above_oth = [0] * _CARDS
         for rank in range(1, _RANKS):
-            group = hand_by_rank[rank]
+            group = self.hand_by_rank[rank]
             for position, index in enumerate(group):
                 above_hand[index] = len(group) - position - 1
-            mine, others = own_by_rank[rank], oth_by_rank[rank]
-            if mine or others:
-                for index in mine + others:
-                    above_own[index] = _after(mine, index)
-                    above_oth[index] = _after(others, index)
+            mine, others = self.own_by_rank[rank], self.oth_by_rank[rank]
+            for index in mine:
+                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
+                above_oth[index] = len(others) - bisect.bisect_right(others, index)
+            for index in others:
+                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
+                above_oth[index] = len(others) - bisect.bisect_right(others, index)
         self.above_hand = above_hand
         self.above_own = above_own
         self.above_oth = above_oth
-        # The Total search of this table, shared by every Total Novel (Python alone).
-        self.payable: PayableTotals | None = None
+
+    @property
+    def hand_size(self) -> int:
+        """The hand's cards in all (:class:`~pastiche_core.movegen.Holdings`)."""
+        return self.limit
+
+    def payable(self) -> PayableTotals:
+        """The Total search of this table, made when first asked."""
+        search = self.search
+        if search is None:
+            search = self.search = PayableTotals(self.pool, self.h, self.own, self.limit)
+        return search
 
 
-@functools.lru_cache(maxsize=64)
+def _reads(player: int) -> bytes:
+    """The translation of a card table that keeps ``player``'s hand and every Masterpiece."""
+    codes = bytearray(256)
+    codes[HAND | player] = 1
+    for seat in range(8):
+        codes[MASTER | seat] = 1
+    return bytes(codes)
+
+
+_READ = [_reads(player) for player in range(8)]
+_PUBLISHED = bytes(int(code & PLACE_MASK == PUBLISHED) for code in range(256))
+
+
+def _readable(table: bytes) -> Iterable[int]:
+    """The cards under a Published novel, ascending: those a Read may take (R11)."""
+    return itertools.compress(range(_CARDS), table.translate(_PUBLISHED))
+
+
+@functools.lru_cache(maxsize=8)
 def _table_of(table: bytes, player: int) -> _Table:
-    """The masks' table of a view's card table, made once per table."""
+    """The masks' table of a view's card table, made once per table (only the last few
+    views' are kept)."""
     return _Table(table, player)
-
-
-def _after(indices: list[int], bound: int) -> int:
-    """How many of the sorted ``indices`` are above ``bound``."""
-    count = 0
-    for index in reversed(indices):
-        if index <= bound:
-            break
-        count += 1
-    return count
 
 
 class _Partial:
@@ -494,14 +523,12 @@ def _fits(
     mine: int,
     others: int,
     tally: CostTally,
-    extra: int,
     played: bool,
     limit: int,
 ) -> bool:
-    """The last step of :func:`_feasible`: one rank's ``need`` added to the other ranks' tally,
-    with ``extra`` hand cards more (a pick's own cost), within the hand."""
-    cost, any_hand, excess = tally
-    added = cost_add((cost + extra, any_hand, excess), need, hand, mine, others)
+    """The last step of :func:`_feasible`: one rank's ``need`` added to the ``tally`` of the
+    other ranks (:func:`~pastiche_core.feasibility.cost_add`), within the hand."""
+    added = cost_add(tally, need, hand, mine, others)
     if added is None:
         return False
     total = cost_finish(added, played)
@@ -514,9 +541,7 @@ def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[bytes]:
     assert pattern is not None
     if type(pattern) is Total:
         # The rank multisets the hand can pay for are exactly those that pass _feasible.
-        search = table.payable
-        if search is None:
-            search = table.payable = PayableTotals(table.pool, table.h, table.own, table.limit)
+        search = table.payable()
         if first:
             return [b""] if search.exists(pattern.count, pattern.target) else []
         return [bytes(counts) for counts in search.rank_counts(pattern.count, pattern.target)]
@@ -552,8 +577,8 @@ def _start_actions_py(
 
     From the card ``table`` of the player's view: ``read_base + c`` for every
     card ``c`` under a Published novel (R11), ascending, then ``novel_base +
-    i`` for every entry ``i`` of ``plan`` with a publish
-    (:data:`~pastiche_core.movegen.publish_counts`, R4-R7), ascending.
+    i`` for every usable entry ``i`` of ``plan`` with a publish
+    (:func:`~pastiche_core.movegen.payable_groups`, R4-R7), ascending.
 
     >>> from pastiche_core import Game
     >>> from pastiche_core.feasibility import kernel_plan
@@ -562,11 +587,9 @@ def _start_actions_py(
     ...                   151, 347)
     []
     """
-    actions = [
-        read_base + index for index in range(_CARDS) if table[index] & PLACE_MASK == PUBLISHED
-    ]
-    counted = publish_counts.python(table, player, usable, plan, True)
-    actions.extend(novel_base + index for index, _, _, _ in counted)
+    actions = [read_base + index for index in _readable(table)]
+    found = payable_groups(_table_of(bytes(table), player), usable, plan, True)
+    actions.extend(novel_base + index for index, _, _ in found)
     return actions
 
 
@@ -577,7 +600,8 @@ def _publish_start_py(table: bytes, player: int, usable: bytes, plan: bytes) -> 
     """The ``publish_start`` kernel in Python: the rank multisets of a publish being started.
 
     Every rank multiset with a publish (R4-R7) of the plan's usable entries
-    (the caller sets the one Novel started), in the counting kernel's order,
+    (the caller sets the one Novel started), in the counting kernel's order
+    (:func:`~pastiche_core.movegen.payable_groups`),
     each as 14 bytes: its cards per rank.
 
     >>> from pastiche_core import Game
@@ -587,7 +611,7 @@ def _publish_start_py(table: bytes, player: int, usable: bytes, plan: bytes) -> 
     []
     """
     found = []
-    for _, ranks, needs, _ in publish_counts.python(table, player, usable, plan, False):
+    for _, ranks, needs in payable_groups(_table_of(bytes(table), player), usable, plan, False):
         counts = bytearray(_RANKS)
         for rank, need in zip(ranks, needs, strict=True):
             counts[rank] = need
@@ -618,6 +642,7 @@ def _feasible_combos_py(
     []
     """
     derived = _table_of(bytes(table), player)
+    derived.detail()
     last = (last_rank, last_kind, last_card)
     return [combo for combo in combos if _feasible(derived, combo, chosen, last, played, owed)]
 
@@ -654,11 +679,11 @@ def _cards_mask_py(
     []
     """
     derived = _table_of(bytes(table), player)
+    derived.detail()
     base_cost = played + owed
     limit = derived.limit
     h, own, oth = derived.h, derived.own, derived.oth
     above_hand, above_own, above_oth = derived.above_hand, derived.above_own, derived.above_oth
-    kind = derived.kind
     plays: set[int] = set()
     cites: set[int] = set()
     complete = False
@@ -671,46 +696,36 @@ def _cards_mask_py(
         if not low:
             complete = complete or (played > 0 and base_cost <= limit)
             continue
-        tally: CostTally = (base_cost, False, False)
-        blocked = False
-        for rank in range(low + 1, _RANKS):
-            need = combo[rank] - chosen[rank]
-            if need:
-                added = cost_add(tally, need, h[rank], own[rank], oth[rank])
-                if added is None:
-                    blocked = True  # a rank above cannot be filled
-                    break
-                tally = added
-        if blocked:
-            continue
+        tally = cost_tally(
+            [
+                (short, h[rank], own[rank], oth[rank])
+                for rank in range(low + 1, _RANKS)
+                if (short := combo[rank] - chosen[rank])
+            ],
+            base_cost,
+        )
+        if tally is None:
+            continue  # a rank above cannot be filled
         need = combo[low] - chosen[low] - 1  # still short at the low rank after the pick
+        paid = (tally[0] + 1, tally[1], tally[2])  # a pick that costs a hand card
+        # Within a group, later cards leave fewer cards of the rank after them, and a pick
+        # that cannot be completed makes every later one fail too: the loops stop there.
         if last_rank < low or last_kind == _PLAY:
             skip = last_card if last_rank == low else -1
             for index in derived.hand_by_rank[low]:
-                if (
-                    index > skip
-                    and index not in plays
-                    and _fits(need, above_hand[index], own[low], oth[low], tally, 1, True, limit)
-                ):
-                    plays.add(index)
+                if index <= skip or index in plays:
+                    continue
+                if not _fits(need, above_hand[index], own[low], oth[low], paid, True, limit):
+                    break
+                plays.add(index)
         skip = last_card if last_rank == low and last_kind == _CITE else -1
-        for group in (derived.own_by_rank[low], derived.oth_by_rank[low]):
-            for index in group:
-                if (
-                    index > skip
-                    and index not in cites
-                    and _fits(
-                        need,
-                        0,
-                        above_own[index],
-                        above_oth[index],
-                        tally,
-                        0 if kind[index] == _OWN else 1,
-                        played > 0,
-                        limit,
-                    )
-                ):
-                    cites.add(index)
+        for group, spent in ((derived.own_by_rank[low], tally), (derived.oth_by_rank[low], paid)):
+            for index in group:  # an own Masterpiece is free, another's owes a gift (R5)
+                if index <= skip or index in cites:
+                    continue
+                if not _fits(need, 0, above_own[index], above_oth[index], spent, played > 0, limit):
+                    break
+                cites.add(index)
     actions = [confirm] if complete else []
     actions.extend(play_base + index for index in sorted(plays))
     actions.extend(cite_base + index for index in sorted(cites))
@@ -996,8 +1011,7 @@ class MoveBuilder:
 
     def _action_mask_general(self, actions: list[int], can_write: bool) -> list[int]:
         """:meth:`_action_mask` after the writes for a catalogue without a plan."""
-        table = self.view.card_table
-        reads = [_READ_BASE + i for i in range(_CARDS) if table[i] & PLACE_MASK == PUBLISHED]
+        reads = [_READ_BASE + index for index in _readable(self.view.card_table)]
         if reads:
             actions += reads
         elif not can_write:
@@ -1035,8 +1049,8 @@ class MoveBuilder:
             usable = self._usable_flags()
             plan = kernel_plan(view.catalogue)
             if plan is not None:
-                counted = publish_counts(view.card_table, view.player, usable, plan, True)
-                found = [index for index, _, _, _ in counted]
+                payable = payable_groups(self._table_now(), usable, plan, True)
+                found = [index for index, _, _ in payable]
             else:
                 table = self._table_now()
                 own_total = sum(table.own)
