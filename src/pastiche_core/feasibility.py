@@ -39,8 +39,9 @@ import array
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._kernels import kernel
 from .cards import Card, format_cards
@@ -685,12 +686,25 @@ def usable_flags(catalogue: Catalogue, supply: Mapping[str, int], held: Collecti
     if entry is None or entry[0] is not catalogue:
         if len(_IDS) >= 64:
             _IDS.clear()
-        entry = _IDS[id(catalogue)] = (catalogue, tuple(s.id for s in catalogue.publishable))
-    get = supply.get
-    return bytes([get(novel, 0) > 0 and novel not in held for novel in entry[1]])
+        ids = tuple(spec.id for spec in catalogue.publishable)
+        positions = {novel: at for at, novel in enumerate(ids)}
+        entry = _IDS[id(catalogue)] = (catalogue, ids, operator.itemgetter(*ids), positions)
+    _, ids, copies, positions = entry
+    try:  # the copies left of every publishable Novel, read at once
+        left = copies(supply) if len(ids) > 1 else (supply[ids[0]],)
+    except KeyError:
+        left = tuple(supply.get(novel, 0) for novel in ids)
+    flags = bytearray(map(bool, left))  # a count is never negative: a copy is left when not 0
+    for novel in held:  # one copy per player
+        at = positions.get(novel)
+        if at is not None:
+            flags[at] = 0
+    return bytes(flags)
 
 
-_IDS: dict[int, tuple[Catalogue, tuple[str, ...]]] = {}
+_IDS: dict[
+    int, tuple[Catalogue, tuple[str, ...], Callable[[Mapping[str, int]], Any], dict[str, int]]
+] = {}
 
 
 def _payable_totals_py(
