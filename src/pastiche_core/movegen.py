@@ -1050,12 +1050,15 @@ class PublishSegment:
                     yield canonical(novel, played, cited, gifts)
 
     def at(self, index: int) -> Publish:
-        """The publish of ``index``, in the order of iteration.
+        """The publish of ``index``, in the order of iteration (the ``decode_publish`` kernel).
 
-        >>> from pastiche_core import Game
-        >>> game = Game(players=3, seed=7)
-        >>> game.publish_moves() is not None
-        True
+        >>> from pastiche_core import Catalogue, parse_cards
+        >>> from pastiche_core.layout import card_table
+        >>> table = bytes(card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")},
+        ...                          tables=[{}, {}], novel_position={}))
+        >>> [segment] = publish_segments(table, 0, {"kind-3": 5}, (), Catalogue.default())
+        >>> segment.count, segment.at(0)
+        (1, Move.parse('publish kind-3 SCI7 HOR7 MYS7'))
         """
         if not 0 <= index < self.count:
             raise IndexError(index)

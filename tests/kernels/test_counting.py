@@ -151,7 +151,7 @@ def totals(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], int, int, 
         st.sampled_from([count, count + 1, 7 * count, 13 * count - 1, 13 * count])
         | st.integers(0, 13 * count)
     )
-    return pool, hand, own, limit, count, target
+    return pool, hand, own, limit, count, max(target, 0)
 
 
 @given(totals(), st.booleans())
@@ -299,3 +299,35 @@ def test_the_tallies_of_ranks_are_one_rule_r4_r5(
     folded = None if tally is None else feasibility.cost_finish(tally, played)
     assert feasibility.least_cost(ranks, spent, played) == folded
     assert feasibility.cost_tally(ranks, spent) == tally
+
+
+def test_the_tables_second_half_is_never_read_as_places() -> None:
+    # Cards 0 and 1 lie under Novels whose positions read like place codes (a hand card of
+    # seat 0, a Masterpiece of seat 0): a kernel that read past the 49 places would see them.
+    assert DEFAULT_PLAN is not None
+    nines = RANK_CARDS[9]
+    table = bytearray(_table({card: HAND | 0 for card in nines[:2]}))
+    table[0], table[CARDS + 0] = MASTER | 1, HAND | 0
+    table[1], table[CARDS + 1] = MASTER | 1, MASTER | 0
+    kinds = plan_of([(1, 3, 0, 3, 1), (1, 2, 0, 2, 1)])
+    assert agree(publish_counts, bytes(table), 0, b"\x01\x01", kinds, False) == [(1, (9,), (2,), 1)]
+    agree(publish_counts, bytes(table), 0, b"\x01" * 10, DEFAULT_PLAN, False)
+    agree(segment_count, bytes(table), 0, [9], [3])
+
+
+def test_a_total_that_takes_the_whole_hand_is_counted_r5() -> None:
+    # 2, 10, 12, 12, 13 (the rulebook's example) are the whole hand: the cost is the hand
+    # size exactly, the tightest a Total may be (R5).
+    cards = [RANK_CARDS[2][0], RANK_CARDS[10][0], *RANK_CARDS[12][:2], RANK_CARDS[13][0]]
+    table = _table({card: HAND | 0 for card in cards})
+    plan = plan_of([(3, 5, 49, 5, 2)])
+    assert agree(publish_counts, table, 0, b"\x01", plan, False) == [
+        (0, (2, 10, 12, 13), (1, 1, 2, 1), 1)
+    ]
+    assert agree(publish_counts, table, 0, b"\x01", plan, True)
+    hand = [0] * 14
+    for card in cards:
+        hand[rank_of(card)] += 1
+    for first in (False, True):
+        assert agree(payable_totals, hand, hand, [0] * 14, 5, 5, 49, first)
+        assert agree(payable_totals, hand, hand, [0] * 14, 4, 5, 49, first) == []

@@ -252,3 +252,27 @@ def test_starts_beyond_their_ranges_are_refused() -> None:
     with pytest.raises(ValueError, match="usable flags"):
         publish_start.python(table, 0, usable[:-1], plan)
     agree(publish_start, table, 0, b"\x01", plan_of([(1, 5, 0, 5, 6)]))
+
+
+def test_the_tables_second_half_is_never_read_as_places() -> None:
+    # Cards 0 and 1 lie under Novels whose positions read like place codes (a hand card of
+    # seat 0, a Published novel's card): a kernel that read past the 49 places would see them.
+    position = _position()
+    table = bytearray(position.table)
+    table[0], table[CARDS + 0] = MASTER | 1, PUBLISHED
+    table[1], table[CARDS + 1] = MASTER | 1, HAND
+    nines = bytearray(14)
+    nines[9] = 1  # a 9 would be card 50's rank: none of the player's
+    combos = [bytes(nines)]
+    agree(start_actions, bytes(table), 0, position.usable, position.plan, READ, NOVEL)
+    assert agree(feasible_combos, bytes(table), 0, combos, [0] * 14, 0, 0, -1, 0, 0) == []
+    assert agree(cards_mask, bytes(table), 0, combos, [0] * 14, 0, 0, -1, 0, 0, 3, 200, 249) == []
+
+
+def test_mask_inputs_that_are_not_integers_are_errors() -> None:
+    position = _position()
+    args: list[Any] = [position.table, 0, [], [0] * 14, 0, 0, -1, "1", 0]
+    with pytest.raises(TypeError):
+        twin(feasible_combos)(*args)
+    with pytest.raises(TypeError):
+        twin(cards_mask)(*args, CONFIRM, PLAY, CITE)
