@@ -43,7 +43,7 @@ from typing import Any
 
 from benchkit import pin_one_core
 
-from pastiche_core import movegen
+from pastiche_core._kernels import switched_off
 from pastiche_core.game import Game
 from pastiche_core.movegen import clear_caches, compiled_kernels
 
@@ -61,22 +61,20 @@ def engine_runner(seconds: float) -> tuple[int, int, float]:
 
 @contextlib.contextmanager
 def pure_python() -> Iterator[None]:
-    """Every compiled kernel switched off while inside, as without a C compiler: the move
-    counter's and, when the ``rl`` extra is installed, the move builder's and the encoder's."""
-    switched: list[tuple[Any, str, Any]] = [(movegen, "_speedups", movegen._speedups)]
+    """Every compiled kernel switched off while inside, as without a C compiler: the gate's
+    (the move counter's and builder's) and, when the ``rl`` extra is installed, the encoder's."""
+    switched: list[tuple[Any, str, Any]] = []
     try:
-        from pastiche_core.rl import encoding, observation
+        from pastiche_core.rl import observation
     except ModuleNotFoundError:  # no numpy: only the engine is measured
         pass
     else:
-        switched += [
-            (encoding, "_compiled", encoding._compiled),
-            (observation, "_fill_public", observation._fill_public),
-        ]
+        switched += [(observation, "_fill_public", observation._fill_public)]
     for module, name, _ in switched:
         setattr(module, name, None)
     try:
-        yield
+        with switched_off():
+            yield
     finally:
         for module, name, kept in switched:
             setattr(module, name, kept)

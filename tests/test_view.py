@@ -103,6 +103,7 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
         twin.flag = (twin.flag[0], swapped(twin.flag[1]))
     if twin.pending is not None:
         twin.pending = (swapped(twin.pending[0]), swapped(twin.pending[1]))
+    twin._cards = twin._locate()
     return twin
 
 

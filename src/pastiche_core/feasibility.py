@@ -39,8 +39,9 @@ import array
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._kernels import kernel
 from .cards import Card, format_cards
@@ -50,11 +51,15 @@ from .patterns import OfAKind, Pairs, Straight, Total
 __all__ = [
     "KIND_CODES",
     "OWED_BITS",
+    "CostTally",
     "Entry",
     "PayableTotals",
     "RankKey",
     "Shape",
+    "cost_add",
+    "cost_finish",
     "cost_floor",
+    "cost_tally",
     "fill_rank",
     "gift_count",
     "gift_ways",
@@ -69,6 +74,7 @@ __all__ = [
     "rank_shapes",
     "rank_table",
     "settle",
+    "usable_flags",
 ]
 
 _Ref = TypeVar("_Ref")
@@ -209,21 +215,67 @@ def settle(played: int, gifts: int, spare: bool, hand_size: int) -> tuple[int, i
     return played, gifts
 
 
-def least_cost(
-    ranks: Iterable[tuple[int, int, int, int]], spent: int = 0, played: bool = False
-) -> int | None:
-    """The fewest hand cards a publish of these ranks costs (R4, R5), or ``None`` if impossible.
+CostTally = tuple[int, bool, bool]
+"""A publish's cost so far, rank by rank: (hand cards, a rank has a hand card, a hand card is
+played at no extra cost); :func:`cost_add` adds a rank, :func:`cost_finish` closes it."""
 
-    Each item is one rank: ``(need, hand, own, others)`` cards needed, and the
-    hand cards, own Masterpieces and other players' Masterpieces that may fill
-    it. ``spent`` hand cards are already played or owed, and ``played`` says
-    whether a hand card is among them. The publish can be paid for when the
-    cost is at most the hand size (R5).
 
-    >>> least_cost([(2, 1, 2, 0)])  # two own Masterpieces would do: one gives way (R4)
-    1
-    >>> least_cost([(2, 0, 2, 0)]) is None, least_cost([(3, 1, 0, 1)]) is None
-    (True, True)
+def cost_add(tally: CostTally, need: int, hand: int, own: int, others: int) -> CostTally | None:
+    """The tally with one more rank of ``need`` cards, or ``None`` if they cannot all be found.
+
+    ``hand``, ``own`` and ``others`` are the rank's hand cards, own Masterpieces
+    and other players' Masterpieces that may fill it. Every card but an own
+    Masterpiece costs a hand card (:func:`rank_cost`, R5); the flags remember
+    whether the rank could take a hand card (R4) and whether one is played at
+    no extra cost. The order of the ranks does not matter.
+
+    >>> cost_add((0, False, False), 3, 1, 1, 2)
+    (2, True, True)
+    >>> cost_add((0, False, False), 3, 1, 1, 0) is None, cost_add((5, True, False), 0, 0, 0, 0)
+    (True, (5, True, False))
+    """
+    if not need:
+        return tally
+    if need > hand + own + others:
+        return None
+    cost, any_hand, excess = tally
+    if need > own:
+        cost += rank_cost(need, own)
+        if hand:
+            excess = True  # a hand card is played at no extra cost
+    if hand:
+        any_hand = True
+    return cost, any_hand, excess
+
+
+def cost_finish(tally: CostTally, played: bool) -> int | None:
+    """The fewest hand cards of the tallied publish, or ``None`` when R4 cannot be met.
+
+    ``played`` says whether a hand card is already played. Otherwise one must
+    be (R4): none can when no rank has a hand card; when every rank is filled
+    by own Masterpieces, one of them gives way to a hand card of its rank,
+    which costs one more card.
+
+    >>> cost_finish((2, True, False), False), cost_finish((2, False, False), False)
+    (3, None)
+    >>> cost_finish((2, False, False), True)
+    2
+    """
+    cost, any_hand, excess = tally
+    if played:
+        return cost
+    if not any_hand:
+        return None  # R4: no hand card can be played
+    return cost if excess else cost + 1  # R4: an own Masterpiece gives way to a hand card
+
+
+def cost_tally(ranks: Iterable[tuple[int, int, int, int]], spent: int = 0) -> CostTally | None:
+    """The tally of several ranks at once: :func:`cost_add` of each, from ``spent`` hand cards.
+
+    ``None`` when a rank cannot be filled.
+
+    >>> cost_tally([(3, 1, 1, 2), (1, 1, 0, 0)])
+    (3, True, True)
     """
     cost = spent
     any_hand = excess = False
@@ -233,17 +285,33 @@ def least_cost(
         if need > hand + own + others:
             return None
         if need > own:
-            cost += need - own
+            cost += rank_cost(need, own)
             if hand:
                 excess = True  # a hand card is played at no extra cost
         if hand:
             any_hand = True
-    if not played:
-        if not any_hand:
-            return None  # R4: no hand card can be played
-        if not excess:
-            cost += 1  # R4: an own Masterpiece gives way to a hand card
-    return cost
+    return cost, any_hand, excess
+
+
+def least_cost(
+    ranks: Iterable[tuple[int, int, int, int]], spent: int = 0, played: bool = False
+) -> int | None:
+    """The fewest hand cards a publish of these ranks costs (R4, R5), or ``None`` if impossible.
+
+    Each item is one rank: ``(need, hand, own, others)`` cards needed, and the
+    hand cards, own Masterpieces and other players' Masterpieces that may fill
+    it. ``spent`` hand cards are already played or owed, and ``played`` says
+    whether a hand card is among them. The publish can be paid for when the
+    cost is at most the hand size (R5). The ranks' :func:`cost_tally`, closed
+    by :func:`cost_finish`.
+
+    >>> least_cost([(2, 1, 2, 0)])  # two own Masterpieces would do: one gives way (R4)
+    1
+    >>> least_cost([(2, 0, 2, 0)]) is None, least_cost([(3, 1, 0, 1)]) is None
+    (True, True)
+    """
+    tally = cost_tally(ranks, spent)
+    return None if tally is None else cost_finish(tally, played)
 
 
 # ----------------------------------------------------------------------------
@@ -273,9 +341,7 @@ def cost_floor(ranks: Sequence[int], needs: Sequence[int], own: Sequence[int]) -
     floor = [0] * (width + 1)
     cost = 0
     for index in range(width - 1, -1, -1):
-        need, mine = needs[index], own[ranks[index]]
-        if need > mine:
-            cost += need - mine
+        cost += rank_cost(needs[index], own[ranks[index]])
         floor[index] = cost
     return floor
 
@@ -410,6 +476,17 @@ class PayableTotals:
         """Whether some multiset of ``count`` ranks adding up to ``target`` can be paid for."""
         return bool(self._search(count, target, first=True))
 
+    def first_found(self, count: int, target: int) -> tuple[int, ...] | None:
+        """The first multiset the walk finds, as cards per rank (14 counts), or ``None``.
+
+        >>> from pastiche_core.patterns import rank_counts
+        >>> hand = rank_counts([12, 13, 12, 10])
+        >>> PayableTotals(hand, hand, (0,) * 14, limit=4).first_found(2, 25)[12:]
+        (1, 1)
+        """
+        found = self._search(count, target, first=True)
+        return found[0] if found else None
+
     def every(self, count: int, target: int) -> list[tuple[int, ...]]:
         """Every such multiset as a sorted tuple of ranks, in sorted order (as the pattern's)."""
         found = [
@@ -423,7 +500,9 @@ class PayableTotals:
         """Every such multiset as its distinct ranks and how many of each, in sorted order."""
         found = self._search(count, target)
         if len(found) > 1:
-            found.sort(key=_expanded)
+            # Cards per rank in descending order are the sorted ranks in ascending order
+            # (the multisets all have `count` cards).
+            found.sort(reverse=True)
         return [
             ([rank for rank in range(1, 14) if counts[rank]], [n for n in counts[1:] if n])
             for counts in found
@@ -479,7 +558,7 @@ class PayableTotals:
         found = False
         counts = self.counts
         for taken in range(min(pool[rank], left, need // rank), -1, -1):
-            spent = cost + (taken - mine if taken > mine else 0)
+            spent = cost + rank_cost(taken, mine)
             if spent > limit:
                 continue
             counts[rank] = taken
@@ -563,11 +642,6 @@ def gift_count(cards: int, owed: Sequence[tuple[int, int]]) -> int:
     return ways
 
 
-def _expanded(counts: tuple[int, ...]) -> tuple[int, ...]:
-    """Cards per rank as the sorted tuple of their ranks."""
-    return tuple(rank for rank in range(1, 14) for _ in range(counts[rank]))
-
-
 def kernel_plan(catalogue: Catalogue) -> bytes | None:
     """The plan of ``catalogue`` as the compiled kernels read it (:mod:`pastiche_core.layout`).
 
@@ -598,6 +672,39 @@ def kernel_plan(catalogue: Catalogue) -> bytes | None:
 
 
 _PLANS: dict[int, tuple[Catalogue, bytes | None]] = {}
+
+
+def usable_flags(catalogue: Catalogue, supply: Mapping[str, int], held: Collection[str]) -> bytes:
+    """A player's usable flags (:mod:`pastiche_core.layout`): per publishable Novel, in
+    catalogue order, 1 when a copy is left in ``supply`` and ``held`` (the Novels on the
+    player's table) does not hold it, else 0 (R6).
+
+    >>> list(usable_flags(Catalogue.default(), {"straight-5": 4, "kind-3": 0}, {"straight-7"}))
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    """
+    entry = _IDS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_IDS) >= 64:
+            _IDS.clear()
+        ids = tuple(spec.id for spec in catalogue.publishable)
+        positions = {novel: at for at, novel in enumerate(ids)}
+        entry = _IDS[id(catalogue)] = (catalogue, ids, operator.itemgetter(*ids), positions)
+    _, ids, copies, positions = entry
+    try:  # the copies left of every publishable Novel, read at once
+        left = copies(supply) if len(ids) > 1 else (supply[ids[0]],)
+    except KeyError:
+        left = tuple(supply.get(novel, 0) for novel in ids)
+    flags = bytearray(map(bool, left))  # a count is never negative: a copy is left when not 0
+    for novel in held:  # one copy per player
+        at = positions.get(novel)
+        if at is not None:
+            flags[at] = 0
+    return bytes(flags)
+
+
+_IDS: dict[
+    int, tuple[Catalogue, tuple[str, ...], Callable[[Mapping[str, int]], Any], dict[str, int]]
+] = {}
 
 
 def _payable_totals_py(

@@ -1674,8 +1674,10 @@ taken_from=2, laid_up=None, laid_down=())
 
     def _publish_segments(self) -> list[PublishSegment]:
         player = self.to_move
+        if not self._hands[player]:
+            return []
         return publish_segments(
-            player, self._hands[player], self._tables, self.supply, self.catalogue
+            bytes(self._cards), player, self.supply, self._tables[player], self.catalogue
         )
 
 

@@ -12,6 +12,14 @@ Masterpieces and which gift cards. Counting works on numbers alone (how many
 cards of a rank are in hand, how many Masterpieces of that rank each owner has),
 so it is cached across positions.
 
+A position is read from its card table (:mod:`pastiche_core.layout`): the
+counting kernels below (``publish_counts``, ``segment_count``,
+``decode_publish``) take the table, the player, and for the counts the usable
+flags (R6) and the catalogue's plan, and have compiled twins
+(:mod:`pastiche_core._kernels`). A catalogue with a pattern of a kind the
+kernels do not know has no plan: its segments are counted by the same rules,
+rank multiset by rank multiset (:func:`publish_segments`).
+
 >>> from pastiche_core import Game
 >>> legal = Game(players=3, seed=7).legal_moves
 >>> len(legal), legal[3] == list(legal)[3]
@@ -20,436 +28,260 @@ so it is cached across positions.
 
 from __future__ import annotations
 
-import contextlib
+import array
+import functools
 import itertools
 import math
 import operator
-import os
-from collections.abc import Iterable, Iterator, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .cards import Card
+from ._kernels import kernel
+from .cards import DECK, Card
 from .feasibility import (
+    KIND_CODES,
     Entry,
     PayableTotals,
     RankKey,
     Shape,
+    cost_finish,
     cost_floor,
+    cost_tally,
     gift_count,
     gift_ways,
+    kernel_plan,
     mark_own,
     owed_pairs,
     pattern_code,
+    rank_cost,
     rank_shapes,
     rank_table,
+    usable_flags,
 )
+from .layout import CARDS, HAND, MASTER, PLACE_MASK, SEAT_MASK
+from .limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
 from .moves import Gift, Move, NovelRef, Publish, Read
-from .patterns import OfAKind, Pairs, Pattern, Straight, Total
+from .patterns import OfAKind, Pairs, Straight, Total
 
 if TYPE_CHECKING:
-    from .catalogue import Catalogue, NovelSpec
+    from .catalogue import Catalogue
 
-# The compiled twins of the counting kernels below, when the package was built with them
-# (a C compiler at install) and PASTICHE_PURE_PYTHON is not set.
-_speedups: ModuleType | None = None
-if not os.environ.get("PASTICHE_PURE_PYTHON"):
-    with contextlib.suppress(ImportError):  # a build without a C compiler
-        from . import _legacy as _speedups  # transitional: the kernels not yet moved
-
-__all__ = ["clear_caches", "compiled_kernels"]
+__all__ = [
+    "Holdings",
+    "ListSegment",
+    "PublishSegment",
+    "ReadSegment",
+    "clear_caches",
+    "compiled_kernels",
+    "decode_publish",
+    "gift_assignments",
+    "holdings",
+    "payable_groups",
+    "publish_counts",
+    "publish_segments",
+    "segment_count",
+    "unrank_combination",
+]
 
 _T = TypeVar("_T")
 _INDEX = operator.attrgetter("index")
 _REF_KEY = operator.attrgetter("owner", "novel")  # NovelRef's order
+_RANK = tuple(card.rank for card in DECK)
+_STRAIGHT = KIND_CODES[Straight]
+_OF_A_KIND = KIND_CODES[OfAKind]
+_PAIRS = KIND_CODES[Pairs]
+_TOTAL = KIND_CODES[Total]
 
-# One way to fill one rank: (cards from the hand, Masterpieces cited per owner,
-# number of concrete card and Masterpiece choices, gifts owed as a packed code, their sum).
-# What a rank needs and offers: (cards needed, cards of the rank in hand,
-# Masterpieces of the rank per owner).
-# One rank's choices for counting: (hand cards and gifts it costs, state step, ways).
+Group = tuple[tuple[int, ...], tuple[int, ...]]
+"""A rank multiset as its distinct ranks, ascending, and how many cards of each."""
 
+Counted = tuple[int, tuple[int, ...], tuple[int, ...], int]
+"""One segment as the counting kernel gives it: (plan index, ranks, needs, count)."""
 
-class ListSegment:
-    """A plain list of moves."""
-
-    __slots__ = ("count", "moves")
-
-    def __init__(self, moves: Sequence[Move]) -> None:
-        self.moves = moves
-        self.count = len(moves)
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
-
-    def at(self, index: int) -> Move:
-        return self.moves[index]
+Decoded = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]
+"""A publish as card indexes: played cards and cited Masterpieces' cards, ascending; then
+the gifts, ``(owner, card)`` owner by owner, each owner's cards ascending."""
 
 
-class ReadSegment:
-    """The Reads of one Published novel, one per card under it."""
+# ----------------------------------------------------------------------------
+# A position's numbers, read from its card table
+# ----------------------------------------------------------------------------
+class _Numbers:
+    """What counting needs of a position, from its card table, for one player.
 
-    __slots__ = ("cards", "count", "novel", "owner")
-
-    def __init__(self, owner: int, novel: str, cards: tuple[Card, ...]) -> None:
-        self.owner = owner
-        self.novel = novel
-        self.cards = cards
-        self.count = len(cards)
-
-    @property
-    def ref(self) -> NovelRef:
-        """The novel read (made when a Read is, not for every position)."""
-        return NovelRef(self.owner, self.novel)
-
-    def __iter__(self) -> Iterator[Read]:
-        ref = self.ref
-        return (Read(ref, card) for card in self.cards)
-
-    def at(self, index: int) -> Read:
-        return Read(self.ref, self.cards[index])
-
-
-class PublishSegment:
-    """The card-level publishes of one Novel and one rank multiset.
-
-    Moves come shape by shape; inside a shape they are a mixed-radix product of
-    the hand-card choices per rank, then the Masterpiece choices per (rank,
-    owner), then the gifts per owner, each in :func:`itertools.combinations`
-    order (the last choice varies fastest). :meth:`at` decodes an index in that
-    order. Shapes that play no card (R4) or cannot pay their gifts (R5) are
-    pruned as soon as they are known to fail.
-
-    The count comes with the segment (:func:`publish_segments` counts it rank
-    by rank, merging the choices by cards played and gifts owed); the shapes
-    themselves are made only when a move is decoded or listed. :meth:`at` then
-    counts the completions of each choice so far, each (rank, cards played,
-    gifts owed) once, and finds the shape of an index by descending them, rank
-    by rank, without walking the shapes before it.
+    Per rank: the hand's cards and the Masterpieces per owner (the player's own
+    marked as free, R5); made on first use, each rank's fills, the Total search
+    of the position and, for decoding, the hand's and each (rank, owner)'s
+    Masterpiece cards by card index.
     """
 
     __slots__ = (
-        "_floor",
-        "_memo",
-        "_options",
-        "context",
-        "count",
-        "limit",
-        "needs",
-        "novel",
-        "ranks",
+        "_fills",
+        "_found",
+        "_hand",
+        "_marked",
+        "_masterpieces",
+        "_none",
+        "_others",
+        "_payable",
+        "h",
+        "hand_size",
+        "in_hand",
+        "own",
+        "own_total",
+        "player",
+        "pool",
+        "table",
     )
 
-    def __init__(
-        self,
-        novel: str,
-        ranks: Sequence[int],
-        needs: Sequence[int],
-        context: _Context,
-        count: int,
-    ) -> None:
-        self.novel = novel
-        self.ranks = ranks
-        self.needs = needs
-        self.context = context
-        self.limit = len(context.hand)
-        self.count = count
-        self._memo: dict[int, int] = {}
-        self._options: list[tuple[Shape, ...]] | None = None
-        # Per index, the fewest hand cards the ranks from there on cost (R5): a
-        # choice with less room left has no completion (made by the first decode).
-        self._floor: list[int] = []
-
-    @property
-    def options(self) -> list[tuple[Shape, ...]]:
-        """Per rank, every way to fill it (made when a move is decoded or listed)."""
-        options = self._options
-        if options is None:
-            options = self._options = [
-                rank_shapes(key) for key in self.context.keys(self.ranks, self.needs)
-            ]
-        return options
-
-    @property
-    def hand(self) -> set[Card]:
-        """The hand of the player to move."""
-        return self.context.hand
-
-    @property
-    def mp_by_rank(self) -> _Masterpieces:
-        """The hand cards and Masterpieces by rank."""
-        return self.context.masterpieces
-
-    def _completions(self, index: int, played: int, code: int, owed: int) -> int:
-        """Moves that complete a choice of the ranks before ``index`` (R4, R5).
-
-        The choice so far plays ``played`` hand cards and owes gifts ``code``
-        (per owner, packed; ``owed`` in all).
-        """
-        options = self.options
-        limit = self.limit
-        following = index + 1
-        if following >= len(options):
-            if index == len(options):
-                if not played:
-                    return 0  # R4: pastiche alone is not a publish
-                return gift_ways(limit - played, code)
-            # The last rank: count the gifts at once (not worth remembering).
-            found = 0
-            room = limit - played - owed  # R5: every gift is a card of the hand
-            for from_hand, _, weight, step, extra in options[index]:
-                if from_hand + extra <= room and played + from_hand:
-                    found += weight * gift_ways(limit - played - from_hand, code + step)
-            return found
-        key = (code << 16) | (played << 8) | index
-        memo = self._memo
-        cached = memo.get(key)
-        if cached is None:
-            found = 0
-            room = limit - played - owed  # R5: every gift is a card of the hand
-            if self._floor[index] > room:
-                return 0  # R5: the gifts could no longer all be paid
-            if following == len(options) - 1:  # the last two ranks: no calls for the last
-                last_shapes = options[following]
-                for from_hand, _, weight, step, extra in options[index]:
-                    if from_hand + extra > room:
-                        continue
-                    now, stepped, left = played + from_hand, code + step, room - from_hand - extra
-                    inner = 0
-                    for hand_last, _, weight_last, step_last, extra_last in last_shapes:
-                        if hand_last + extra_last <= left and now + hand_last:
-                            inner += weight_last * gift_ways(
-                                limit - now - hand_last, stepped + step_last
-                            )
-                    found += weight * inner
-            else:
-                for from_hand, _, weight, step, extra in options[index]:
-                    if from_hand + extra <= room:
-                        found += weight * self._completions(
-                            following, played + from_hand, code + step, owed + extra
-                        )
-            memo[key] = found
-            return found
-        return cached
-
-    def _shapes(self) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...], int, int]]:
-        """(shape per rank, gifts owed per owner, moves in the shape, ways to give the gifts)."""
-        options = self.options
-        limit = self.limit
-        chosen: list[Shape] = []
-        last = len(options)
-
-        def walk(
-            index: int, played: int, owed: int, owed_total: int, ways: int
-        ) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...], int, int]]:
-            if index == last:
-                if played:
-                    pairs = owed_pairs(owed)
-                    gifts = gift_count(limit - played, pairs)
-                    yield tuple(chosen), pairs, ways * gifts, gifts
-                return
-            for shape in options[index]:
-                from_hand, _, weight, code, extra = shape
-                if played + from_hand + owed_total + extra > limit:
-                    continue
-                chosen.append(shape)
-                yield from walk(
-                    index + 1, played + from_hand, owed + code, owed_total + extra, ways * weight
-                )
-                chosen.pop()
-
-        yield from walk(0, 0, 0, 0, 1)
-
-    def _parts(self, shapes: Sequence[Shape]) -> tuple[list[tuple[Sequence[Any], int]], int]:
-        """The choice dimensions of a shape: hand cards per rank, then Masterpieces per owner."""
-        parts: list[tuple[Sequence[Any], int]] = []
-        for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
-            if from_hand:
-                parts.append((self.mp_by_rank.hand(rank), from_hand))
-        hand_parts = len(parts)
-        for rank, (_, cited, _, _, _) in zip(self.ranks, shapes, strict=True):
-            for owner, taken in enumerate(cited):
-                if taken:
-                    parts.append((self.mp_by_rank.refs(rank, owner), taken))
-        return parts, hand_parts
-
-    def __iter__(self) -> Iterator[Publish]:
-        for shapes, owed, _, _ in self._shapes():
-            parts, hand_parts = self._parts(shapes)
-            for picked in itertools.product(*(itertools.combinations(i, k) for i, k in parts)):
-                played = tuple(card for group in picked[:hand_parts] for card in group)
-                cited = tuple(ref for group in picked[hand_parts:] for ref in group)
-                if not owed:
-                    yield Publish(self.novel, played, cited)
-                    continue
-                rest = sorted(self.hand.difference(played))
-                for gifts in gift_assignments(rest, owed):
-                    yield Publish(self.novel, played, cited, gifts)
-
-    def at(self, index: int) -> Publish:
-        if not 0 <= index < self.count:
-            raise IndexError(index)
-        context = self.context
-        compiled = _speedups
-        if compiled is not None and context.tables.__class__ is list:
-            try:
-                played, cited, gifts = compiled.decode_publish(
-                    context.player, context.hand, context.tables, self.ranks, self.needs, index
-                )
-            except OverflowError:
-                pass  # beyond the kernel's 64 bits or tables: decoded in Python
-            else:
-                # Sorted as Publish stores them (the cards come sorted, gifts owner by owner).
-                refs = sorted([NovelRef(owner, novel) for owner, novel in cited], key=_REF_KEY)
-                return Publish.canonical(
-                    self.novel,
-                    played,
-                    tuple(refs),
-                    tuple([Gift(owner, card) for owner, card in gifts]),
-                )
-        return self._at_py(index)
-
-    def _at_py(self, index: int) -> Publish:
-        """:meth:`at` in Python: the reference of the compiled descent."""
-        if not self._floor:
-            self._floor = cost_floor(self.ranks, self.needs, self.context.own)
-        # Descend rank by rank: the moves of a choice so far are its completions
-        # times the ways its cards can be chosen, and shapes come in walk order.
-        options = self.options
-        limit = self.limit
-        chosen: list[Shape] = []
-        played = code = owed = 0
-        ways = 1
-        for rank_index, shapes in enumerate(options):
-            room = limit - played - owed
-            for shape in shapes:
-                from_hand, _, weight, step, extra = shape
-                if from_hand + extra > room:
-                    continue
-                block = (
-                    ways
-                    * weight
-                    * self._completions(
-                        rank_index + 1, played + from_hand, code + step, owed + extra
-                    )
-                )
-                if index < block:
-                    chosen.append(shape)
-                    ways *= weight
-                    played += from_hand
-                    code += step
-                    owed += extra
-                    break
-                index -= block
-        pairs = owed_pairs(code)
-        return self._decode(chosen, pairs, gift_count(limit - played, pairs), index)
-
-    def _decode(
-        self,
-        shapes: Sequence[Shape],
-        owed: Sequence[tuple[int, int]],
-        gift_ways: int,
-        index: int,
-    ) -> Publish:
-        parts, hand_parts = self._parts(shapes)
-        index, gift_index = divmod(index, gift_ways)
-        picked: list[list[Any]] = [[] for _ in parts]
-        for slot in range(len(parts) - 1, -1, -1):
-            items, k = parts[slot]
-            size = len(items)
-            if k == size:  # every item: no choice, no digit
-                picked[slot] = list(items)
-                continue
-            index, digit = divmod(index, math.comb(size, k))
-            picked[slot] = unrank_combination(items, k, digit)
-        # Sorted as Publish stores them, so the move is made without its checks.
-        played = tuple(
-            sorted([card for group in picked[:hand_parts] for card in group], key=_INDEX)
-        )
-        cited = tuple(sorted([ref for group in picked[hand_parts:] for ref in group], key=_REF_KEY))
-        if not owed:
-            return Publish.canonical(self.novel, played, cited, ())
-        rest = sorted(self.hand.difference(played), key=_INDEX)
-        sizes = []
-        left = len(rest)
-        for _, count in owed:
-            sizes.append(math.comb(left, count))
-            left -= count
-        digits = [0] * len(sizes)
-        for slot in range(len(sizes) - 1, -1, -1):
-            gift_index, digits[slot] = divmod(gift_index, sizes[slot])
-        gifts: list[Gift] = []
-        for (owner, count), digit in zip(owed, digits, strict=True):
-            taken = unrank_combination(rest, count, digit)
-            gifts.extend(Gift(owner, card) for card in taken)
-            rest = [card for card in rest if card not in taken]
-        # Owner by owner, each one's cards in order: sorted as Gift orders them.
-        return Publish.canonical(self.novel, played, cited, tuple(gifts))
-
-
-Segment = ListSegment | ReadSegment | PublishSegment
-
-
-class _Context:
-    """What the publish segments of one position share: the hand, its ranks, the Masterpieces.
-
-    The ranks and Masterpieces come either with it (the Python count made them)
-    or, after the compiled count, from the position when a move is first decoded.
-    """
-
-    __slots__ = ("_h", "_marked", "_masterpieces", "_own", "hand", "player", "tables")
-
-    def __init__(
-        self,
-        hand: set[Card],
-        tables: Sequence[dict[str, tuple[Card, ...]]],
-        player: int,
-        made: tuple[Sequence[int], Sequence[int], dict[int, tuple[int, ...]]] | None = None,
-    ) -> None:
-        self.hand = hand
-        self.tables = tables
+    def __init__(self, table: bytes, player: int) -> None:
+        if not 0 <= player <= SEAT_MASK:
+            raise ValueError(f"player {player} is no seat of a card table (0 to {SEAT_MASK})")
+        self.table = table
         self.player = player
-        self._masterpieces: _Masterpieces | None = None
-        self._h: Sequence[int] | None = None
-        self._own: Sequence[int] = ()
-        self._marked: dict[int, tuple[int, ...]] = {}
-        if made is not None:
-            self._h, self._own, self._marked = made
+        h = [0] * 14
+        own = [0] * 14
+        pool = [0] * 14
+        found: list[tuple[int, int]] = []
+        mine, master = HAND | player, MASTER | player
+        # Only the hand's cards and the Masterpieces matter: the others read as zero.
+        for index in itertools.compress(_INDEXES, table.translate(_COUNTED[player])):
+            rank, place = _RANK[index], table[index]
+            pool[rank] += 1
+            if place == mine:
+                h[rank] += 1
+            else:
+                found.append((rank, place & SEAT_MASK))
+                if place == master:
+                    own[rank] += 1
+        self.h = h
+        self.own = own
+        self.pool = tuple(pool)
+        self.hand_size = sum(h)
+        self.own_total = sum(own)
+        self.in_hand = {rank for rank in range(1, 14) if h[rank]}
+        self._found = found
+        self._marked: dict[int, tuple[int, ...]] | None = None
+        self._others: set[int] = set()
+        self._none: tuple[int, ...] = ()
+        self._fills: _Fills | None = None
+        self._payable: PayableTotals | None = None
+        self._hand: list[int] | None = None
+        self._masterpieces: dict[tuple[int, int], list[int]] | None = None
 
-    def _make(self) -> Sequence[int]:
-        """The hand's cards per rank, own Masterpieces per rank, Masterpieces per rank and owner."""
-        player = self.player
-        h, own, by_rank = _ranks_of(player, self.hand, self.tables)
-        self._h, self._own = h, own
-        self._marked = {rank: mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
-        return h
+    def _per_owner(self) -> dict[int, tuple[int, ...]]:
+        """Per rank with Masterpieces, their count per owner, the player's own marked as free
+        (R5); and the ranks where another player's may be cited (made when first counted)."""
+        marked = self._marked
+        if marked is None:
+            player = self.player
+            width = max([player, *(owner for _, owner in self._found)]) + 1
+            by_rank: dict[int, list[int]] = {}
+            for rank, owner in self._found:
+                counts = by_rank.get(rank)
+                if counts is None:
+                    counts = by_rank[rank] = [0] * width
+                counts[owner] += 1
+            marked = self._marked = {}
+            for rank, counts in by_rank.items():
+                marked[rank] = mark_own(tuple(counts), player)
+                if sum(counts) > counts[player]:
+                    self._others.add(rank)  # citing another's Masterpiece owes a gift (R5)
+            self._none = (0,) * width
+        return marked
 
     @property
-    def masterpieces(self) -> _Masterpieces:
-        """The hand cards and Masterpieces by rank, made when a move is first decoded."""
+    def marked(self) -> dict[int, tuple[int, ...]]:
+        """Per rank with Masterpieces, their count per owner, the player's own as ``-n - 1``."""
+        marked = self._marked
+        return marked if marked is not None else self._per_owner()
+
+    @property
+    def others(self) -> set[int]:
+        """The ranks where another player's Masterpiece may be cited (a gift, R5)."""
+        if self._marked is None:
+            self._per_owner()
+        return self._others
+
+    @property
+    def none(self) -> tuple[int, ...]:
+        """No Masterpiece of any owner: the per-owner counts of a rank without one."""
+        if self._marked is None:
+            self._per_owner()
+        return self._none
+
+    @property
+    def fills(self) -> _Fills:
+        """The rank tables of this position, made when first asked."""
+        fills = self._fills
+        if fills is None:
+            fills = self._fills = _Fills(self.h, self.marked, self.none)
+        return fills
+
+    def payable(self) -> PayableTotals:
+        """The Total search of this position, shared by its Total Novels."""
+        search = self._payable
+        if search is None:
+            search = self._payable = PayableTotals(self.pool, self.h, self.own, self.hand_size)
+        return search
+
+    @property
+    def hand(self) -> list[int]:
+        """The hand's cards, ascending."""
+        hand = self._hand
+        if hand is None:
+            mine, table = HAND | self.player, self.table
+            hand = self._hand = [index for index in _INDEXES if table[index] == mine]
+        return hand
+
+    def hand_of_rank(self, rank: int) -> list[int]:
+        """The hand's cards of ``rank``, ascending."""
+        return [index for index in self.hand if _RANK[index] == rank]
+
+    @property
+    def masterpieces(self) -> dict[tuple[int, int], list[int]]:
+        """Per (rank, owner), the Masterpieces' cards, ascending."""
         found = self._masterpieces
         if found is None:
-            found = self._masterpieces = _Masterpieces(self.hand, self.tables)
+            found = self._masterpieces = {}
+            table = self.table
+            for index in _INDEXES:
+                if table[index] & PLACE_MASK == MASTER:
+                    found.setdefault((_RANK[index], table[index] & SEAT_MASK), []).append(index)
         return found
-
-    @property
-    def own(self) -> Sequence[int]:
-        """The player's own Masterpieces per rank."""
-        if self._h is None:
-            self._make()
-        return self._own
 
     def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[RankKey]:
         """Per rank: (cards needed, cards of the rank in hand, Masterpieces per owner, marked)."""
-        h = self._h if self._h is not None else self._make()
-        marked, none = self._marked, (0,) * len(self.tables)
+        h, marked, none = self.h, self.marked, self.none
         return [
             (need, h[rank], marked.get(rank, none)) for rank, need in zip(ranks, needs, strict=True)
         ]
 
 
+_INDEXES = range(CARDS)
+
+
+def _counted(player: int) -> bytes:
+    """The translation of a card table that keeps ``player``'s hand and every Masterpiece."""
+    codes = bytearray(256)
+    codes[HAND | player] = 1
+    for seat in range(SEAT_MASK + 1):
+        codes[MASTER | seat] = 1
+    return bytes(codes)
+
+
+_COUNTED = [_counted(player) for player in range(SEAT_MASK + 1)]
+
+
+@functools.lru_cache(maxsize=8)
+def _numbers(table: bytes, player: int) -> _Numbers:
+    """The numbers of the position of ``table`` for ``player``, made once per table (the
+    kernels of one position share them; only the last few positions are kept)."""
+    return _Numbers(table, player)
+
+
 class _Fills(dict[int, tuple[Entry, ...]]):
-    """Per ``rank * 64 + need``, the :func:`rank_table` of one position, made when first asked."""
+    """Per ``need * 16 + rank``, the :func:`rank_table` of one position, made when first asked."""
 
     __slots__ = ("h", "marked", "none")
 
@@ -462,250 +294,41 @@ class _Fills(dict[int, tuple[Entry, ...]]):
         self.none = none
 
     def __missing__(self, key: int) -> tuple[Entry, ...]:
-        rank, need = key >> 6, key & 63
+        rank, need = key & 15, key >> 4
         table = self[key] = rank_table((need, self.h[rank], self.marked.get(rank, self.none)))
         return table
 
 
-class _Masterpieces:
-    """The hand cards and the Masterpieces by rank (and owner), built only when a move is made."""
-
-    __slots__ = ("_by_rank", "_hand", "_hand_by_rank", "_tables")
-
-    def __init__(self, hand: set[Card], tables: Sequence[dict[str, tuple[Card, ...]]]) -> None:
-        self._hand = hand
-        self._tables = tables
-        self._by_rank: dict[tuple[int, int], list[NovelRef]] | None = None
-        self._hand_by_rank: dict[int, list[Card]] | None = None
-
-    def hand(self, rank: int) -> list[Card]:
-        """The hand cards of ``rank``, in card order."""
-        if self._hand_by_rank is None:
-            self._hand_by_rank = {}
-            for card in sorted(self._hand, key=_INDEX):
-                self._hand_by_rank.setdefault(card.rank, []).append(card)
-        return self._hand_by_rank[rank]
-
-    def refs(self, rank: int, owner: int) -> list[NovelRef]:
-        """The Masterpieces of ``rank`` on ``owner``'s table, in table order."""
-        if self._by_rank is None:
-            self._by_rank = {}
-        key = (rank, owner)
-        found = self._by_rank.get(key)
-        if found is None:  # only the refs a decoded move cites are made
-            found = self._by_rank[key] = [
-                NovelRef(owner, nid)
-                for nid, cards in self._tables[owner].items()
-                if len(cards) == 1 and cards[0].rank == rank
-            ]
-        return found
-
-
-def _ranks_of(
-    player: int, hand: set[Card], tables: Sequence[dict[str, tuple[Card, ...]]]
-) -> tuple[list[int], list[int], dict[int, list[int]]]:
-    """Per rank: the hand's cards, the player's own Masterpieces, the Masterpieces per owner.
-
-    >>> from pastiche_core import Card
-    >>> h, own, by_rank = _ranks_of(0, {Card.parse("SCI9")}, [{}, {"kind-3": (Card.parse("HOR9"),)}])
-    >>> h[9], own[9], by_rank
-    (1, 0, {9: [0, 1]})
-    """
-    players = len(tables)
-    h = [0] * 14
-    for card in hand:
-        h[card.rank] += 1
-    own = [0] * 14
-    by_rank: dict[int, list[int]] = {}
-    for owner, table in enumerate(tables):
-        for cards in table.values():
-            if len(cards) == 1:
-                rank = cards[0].rank
-                if rank not in by_rank:
-                    by_rank[rank] = [0] * players
-                by_rank[rank][owner] += 1
-                if owner == player:
-                    own[rank] += 1
-    return h, own, by_rank
-
-
-def publish_segments(
-    player: int,
-    hand: set[Card],
-    tables: Sequence[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    catalogue: Catalogue,
-) -> list[PublishSegment]:
-    """The non-empty publish segments of ``player`` (R4–R7), in catalogue order.
-
-    Counted by the compiled kernel when it is built and the catalogue's patterns
-    are all built-in kinds, else (or beyond its 64 bits) by
-    :func:`_publish_segments_py`, the reference it is tested against.
-    """
-    if not hand:
-        return []
-    found = _compiled_counts(player, hand, tables, supply, catalogue, first=False)
-    if found is None:
-        return _publish_segments_py(player, hand, tables, supply, catalogue)
-    context = _Context(hand, tables, player)
-    return [
-        PublishSegment(novel, ranks, needs, context, count) for novel, ranks, needs, count in found
-    ]
-
-
-def publishable_novels(
-    player: int,
-    hand: set[Card],
-    tables: list[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    catalogue: Catalogue,
-) -> set[str] | None:
-    """The Novels ``player`` can publish (R4–R7), from the compiled kernel alone.
-
-    Each Novel's search stops at its first rank multiset with a publish. ``None``
-    when the kernel is not built, the catalogue has a kind it does not count, or
-    the position is beyond its 64 bits: callers then use their own test.
-
-    >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=7)
-    >>> found = publishable_novels(0, game._hands[0], game._tables, game.supply, game.catalogue)
-    >>> found is None or found == set()
-    True
-    """
-    found = _compiled_counts(player, hand, tables, supply, catalogue, first=True)
-    return None if found is None else {novel for novel, _, _, _ in found}
-
-
-def _compiled_counts(
-    player: int,
-    hand: set[Card],
-    tables: Sequence[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    catalogue: Catalogue,
-    *,
-    first: bool,
-) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]] | None:
-    """The compiled kernel's segments (novel, ranks, needs, count), only each Novel's first if
-    ``first``; ``None`` when it cannot answer: not built, a pattern kind it does not count, or
-    beyond its 64 bits or tables (then Python counts)."""
-    compiled = _speedups
-    if compiled is None or tables.__class__ is not list:
-        return None
-    plan = _compiled_plan(catalogue)
-    if plan is None:
-        return None
-    try:
-        found: list[tuple[str, tuple[int, ...], tuple[int, ...], int]] = compiled.publish_counts(
-            player, hand, tables, supply, plan, first
-        )
-    except OverflowError:
-        return None
-    return found
-
-
-def _publish_segments_py(
-    player: int,
-    hand: set[Card],
-    tables: Sequence[dict[str, tuple[Card, ...]]],
-    supply: dict[str, int],
-    catalogue: Catalogue,
-) -> list[PublishSegment]:
-    """:func:`publish_segments` in Python (with the compiled per-segment count if built)."""
-    if not hand:
-        return []
-    players = len(tables)
-    h, own, by_rank = _ranks_of(player, hand, tables)
-    counts = h.copy()
-    for rank, owners in by_rank.items():
-        counts[rank] += sum(owners)
-    # Per rank, once: the Masterpieces per owner (the player's own marked as free,
-    # R5) and whether another player's can be cited there.
-    marked = {rank: mark_own(tuple(owners), player) for rank, owners in by_rank.items()}
-    others = {rank for rank, owners in by_rank.items() if sum(owners) > owners[player]}
-    no_masterpieces = (0,) * players
-    pool = tuple(counts)
-    hand_size = len(hand)
-    held = tables[player]
-    # Every cited Masterpiece of another player costs a gift card, so a publish
-    # uses at most the whole hand plus the player's own Masterpieces (R4, R5).
-    max_size = hand_size + sum(own)
-    context = _Context(hand, tables, player, (h, own, marked))
-    in_hand = {rank for rank in range(1, 14) if h[rank]}
-    fills = _Fills(h, marked, no_masterpieces)
-    compiled = _speedups
-    if compiled is not None:
-        by_rank_marked = [no_masterpieces] * 14  # the compiled kernel reads marked per rank
-        for rank, per_owner in marked.items():
-            by_rank_marked[rank] = per_owner
-    payable: PayableTotals | None = None
-    segments: list[PublishSegment] = []
-    for spec, pattern, size in _publishable(catalogue):
-        if supply[spec.id] <= 0 or spec.id in held:
-            continue  # R6: first come, first served, and one copy per player
-        if size is not None and size > max_size:
-            continue
-        groups: Iterable[tuple[Sequence[int], Sequence[int]]]
-        kind = type(pattern)
-        if kind is Total:
-            # Only the multisets the hand can pay for (R4, R5): a count of zero is no segment.
-            assert isinstance(pattern, Total)
-            if payable is None:
-                payable = PayableTotals(pool, h, own, hand_size)
-            groups = payable.groups(pattern.count, pattern.target)
-        elif kind is Straight:
-            assert isinstance(pattern, Straight)
-            groups = _straights(pattern.length, pool)
-        elif kind is OfAKind:
-            assert isinstance(pattern, OfAKind)
-            need = pattern.count
-            groups = [((rank,), (need,)) for rank in range(1, 14) if pool[rank] >= need]
-        elif kind is Pairs:
-            assert isinstance(pattern, Pairs)
-            doubled = [rank for rank in range(1, 14) if pool[rank] >= 2]
-            twos = (2,) * pattern.pairs
-            groups = [(chosen, twos) for chosen in itertools.combinations(doubled, pattern.pairs)]
-        else:
-            groups = map(_grouped, pattern.combinations(pool))
-        for ranks, needs in groups:
-            # R4: at least one rank must take a hand card.
-            if in_hand.isdisjoint(ranks):
-                continue
-            if others.isdisjoint(ranks):
-                # Only the player's own Masterpieces (free, R5): per rank, choose `need` of
-                # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
-                total = 1
-                pastiche_only = 1
-                cost = 0
-                for rank, need in zip(ranks, needs, strict=True):
-                    mine = own[rank]
-                    if need > mine:
-                        cost += need - mine
-                    total *= math.comb(h[rank] + mine, need)
-                    pastiche_only *= math.comb(mine, need)
-                if cost > hand_size:
-                    continue  # R5: the hand cannot even play what the Masterpieces lack
-                count = total - pastiche_only
-            else:
-                count = -1
-                if compiled is not None:
-                    try:
-                        count = compiled.segment_count(ranks, needs, h, by_rank_marked, hand_size)
-                    except OverflowError:
-                        count = -1  # beyond the kernel's 64 bits or tables: counted in Python
-                if count < 0:
-                    count = _gift_count_of(
-                        [fills[rank * 64 + need] for rank, need in zip(ranks, needs, strict=True)],
-                        hand_size,
-                    )
-            if count:
-                segments.append(PublishSegment(spec.id, ranks, needs, context, count))
-    return segments
+# ----------------------------------------------------------------------------
+# Counting a position's publishes (R4-R7)
+# ----------------------------------------------------------------------------
+def _count_group(numbers: _Numbers, ranks: Sequence[int], needs: Sequence[int]) -> int:
+    """The card-level publishes of one rank multiset (R4, R5), given the Novel is usable."""
+    if numbers.in_hand.isdisjoint(ranks):
+        return 0  # R4: at least one rank must take a hand card
+    hand_size = numbers.hand_size
+    if numbers.others.isdisjoint(ranks):
+        # Only the player's own Masterpieces (free, R5): per rank, choose `need` of the
+        # hand cards and own Masterpieces together, minus the all-pastiche choice (R4).
+        h, own = numbers.h, numbers.own
+        total = pastiche_only = 1
+        cost = 0
+        for rank, need in zip(ranks, needs, strict=True):
+            mine = own[rank]
+            cost += rank_cost(need, mine)
+            total *= math.comb(h[rank] + mine, need)
+            pastiche_only *= math.comb(mine, need)
+        if cost > hand_size:
+            return 0  # R5: the hand cannot even play what the Masterpieces lack
+        return total - pastiche_only
+    fills = numbers.fills
+    return _gift_count_of(
+        [fills[need * 16 + rank] for rank, need in zip(ranks, needs, strict=True)], hand_size
+    )
 
 
 def _gift_count_of(tables: Sequence[tuple[Entry, ...]], limit: int) -> int:
     """The moves of a segment that cites other players' Masterpieces (R4, R5).
-
-    The reference of the compiled ``segment_count``, which makes the tables itself.
 
     ``tables`` holds, per rank, :func:`rank_table`; ``limit`` is the hand size.
     Rank by rank, the choices so far are merged by (hand cards played, gifts owed
@@ -731,6 +354,8 @@ def _gift_count_of(tables: Sequence[tuple[Entry, ...]], limit: int) -> int:
             _, step, weight = table[0]
             shift += step
             scale *= weight
+        elif not table:
+            return 0  # a rank nothing can fill
         else:
             spread.append(table)
     if not spread:  # every rank has one way to fill it
@@ -777,61 +402,686 @@ def _gift_count_of(tables: Sequence[tuple[Entry, ...]], limit: int) -> int:
     return found * scale
 
 
-_PUBLISHABLE: dict[int, tuple[Catalogue, list[tuple[NovelSpec, Pattern, int | None]]]] = {}
+_PLAN_LIMITS = {
+    _STRAIGHT: (2, 13),
+    _OF_A_KIND: (2, MAX_OF_A_KIND),
+    _PAIRS: (1, MAX_PAIRS),
+    _TOTAL: (1, MAX_PATTERN_CARDS),
+}
 
 
-def _publishable(catalogue: Catalogue) -> list[tuple[NovelSpec, Pattern, int | None]]:
-    """The publishable Novels of ``catalogue`` with their patterns and sizes, made once."""
-    entry = _PUBLISHABLE.get(id(catalogue))
-    if entry is None or entry[0] is not catalogue:
-        if len(_PUBLISHABLE) >= 64:
-            _PUBLISHABLE.clear()
-        specs = [
-            (spec, spec.pattern, spec.pattern.size)
-            for spec in catalogue.publishable
-            if spec.pattern is not None
-        ]
-        entry = _PUBLISHABLE[id(catalogue)] = (catalogue, specs)
-    return entry[1]
+@functools.lru_cache(maxsize=64)
+def _plan_entries(plan: bytes) -> tuple[tuple[int, int, int, int], ...]:
+    """A plan's entries as (kind, first, second, size); a code no pattern has raises."""
+    values = array.array("i", plan)
+    if len(values) % 5:
+        raise ValueError(f"a plan holds five integers per Novel, not {len(values)} in all")
+    entries = []
+    for at in range(0, len(values), 5):
+        kind, first, second, size = values[at : at + 4]
+        low, high = _PLAN_LIMITS.get(kind, (1, 0))
+        if not low <= first <= high or (kind == _TOTAL and not first <= second <= 13 * first):
+            raise ValueError(
+                f"plan entry {at // 5}: ({kind}, {first}, {second}) is no pattern's code"
+            )
+        entries.append((kind, first, second, size))
+    return tuple(entries)
 
 
-_PLANS: dict[int, tuple[Catalogue, list[tuple[str, int, int, int, int]] | None]] = {}
+def _plan_groups(
+    numbers: Holdings, kind: int, first: int, second: int, only_first: bool = False
+) -> Iterable[Group]:
+    """The rank multisets of a plan entry's pattern the position's cards can supply.
 
-
-def _compiled_plan(catalogue: Catalogue) -> list[tuple[str, int, int, int, int]] | None:
-    """The publishable Novels as the compiled kernel reads them, made once per catalogue.
-
-    Per Novel: (id, kind code, first parameter, second parameter, size or -1);
-    ``None`` when a pattern is of a kind only Python counts (a registered one).
+    A Total's are those the hand can pay for, sorted; with ``only_first``, only
+    the first its search finds (each of them has a publish).
     """
-    entry = _PLANS.get(id(catalogue))
-    if entry is None or entry[0] is not catalogue:
-        if len(_PLANS) >= 64:
-            _PLANS.clear()
-        plan: list[tuple[str, int, int, int, int]] | None = []
-        for spec, pattern, size in _publishable(catalogue):
-            code = pattern_code(pattern)
-            if code is None or plan is None:
-                plan = None
+    pool = numbers.pool
+    if kind == _STRAIGHT:
+        return _straights(first, pool)
+    if kind == _OF_A_KIND:
+        return (((rank,), (first,)) for rank in range(1, 14) if pool[rank] >= first)
+    if kind == _PAIRS:
+        doubled = [rank for rank in range(1, 14) if pool[rank] >= 2]
+        twos = (2,) * first
+        return ((chosen, twos) for chosen in itertools.combinations(doubled, first))
+    # A Total: only the multisets the hand can pay for (R4, R5).
+    if only_first:
+        counts = numbers.payable().first_found(first, second)
+        if counts is None:
+            return []
+        ranks = tuple(rank for rank in range(1, 14) if counts[rank])
+        return [(ranks, tuple(counts[rank] for rank in ranks))]
+    return [
+        (tuple(ranks), tuple(needs)) for ranks, needs in numbers.payable().groups(first, second)
+    ]
+
+
+class Holdings(Protocol):
+    """What the closed-form test of a position's publishes reads (:func:`payable_groups`).
+
+    Per rank (14 entries, index 0 unused): the hand's cards, the player's own
+    Masterpieces, and every card (hand and every Masterpiece); the hand size,
+    the own Masterpieces in all, and the position's Total search.
+    """
+
+    @property
+    def h(self) -> Sequence[int]:
+        """The hand's cards per rank."""
+
+    @property
+    def own(self) -> Sequence[int]:
+        """The player's own Masterpieces per rank."""
+
+    @property
+    def pool(self) -> Sequence[int]:
+        """The hand's cards and every Masterpiece per rank."""
+
+    @property
+    def hand_size(self) -> int:
+        """The hand's cards in all."""
+
+    @property
+    def own_total(self) -> int:
+        """The player's own Masterpieces in all."""
+
+    def payable(self) -> PayableTotals:
+        """The Total search of the position (kept: its failures serve every Total)."""
+
+
+def _payable(holdings: Holdings, ranks: Sequence[int], needs: Sequence[int]) -> int:
+    """1 when the hand can pay for a publish of one rank multiset, else 0 (R4, R5).
+
+    The closed form of :func:`~pastiche_core.feasibility.least_cost` (its
+    tally, then its close): every card but an own Masterpiece costs a hand
+    card, at least one hand card is played, and the cost fits in the hand. It
+    holds exactly when the multiset has a publish (:func:`_count_group` is not 0).
+    """
+    h, own, pool = holdings.h, holdings.own, holdings.pool
+    tally = cost_tally(
+        [
+            (need, h[r], own[r], pool[r] - h[r] - own[r])
+            for r, need in zip(ranks, needs, strict=True)
+        ]
+    )
+    cost = None if tally is None else cost_finish(tally, False)
+    return 1 if cost is not None and cost <= holdings.hand_size else 0
+
+
+_H = TypeVar("_H", bound=Holdings)
+
+
+def _plan_segments(
+    holdings: _H,
+    usable: bytes,
+    plan: bytes,
+    first: bool,
+    measure: Callable[[_H, Sequence[int], Sequence[int]], int],
+) -> list[Counted]:
+    """Per usable plan entry, its rank multisets that ``measure`` does not give 0, with that
+    measure, in the pattern's order; only each Novel's first with ``first``."""
+    entries = _plan_entries(bytes(plan))
+    if len(usable) != len(entries):
+        raise ValueError(f"{len(usable)} usable flags for a plan of {len(entries)} Novels")
+    found: list[Counted] = []
+    if not holdings.hand_size:
+        return found
+    # Every cited Masterpiece of another player costs a gift card, so a publish uses at
+    # most the whole hand plus the player's own Masterpieces (R4, R5).
+    max_size = holdings.hand_size + holdings.own_total
+    for index, (kind, a, b, size) in enumerate(entries):
+        if not usable[index] or size > max_size:
+            continue  # R6: first come, first served, and one copy per player
+        groups = _plan_groups(holdings, kind, a, b, first)
+        if kind == _TOTAL and measure is _payable:
+            # The Total search finds only the multisets the hand can pay for.
+            found.extend([(index, ranks, needs, 1) for ranks, needs in groups])
+            continue
+        for ranks, needs in groups:
+            measured = measure(holdings, ranks, needs)
+            if measured:
+                found.append((index, ranks, needs, measured))
+                if first:
+                    break
+    return found
+
+
+def _publish_counts_py(
+    table: bytes | bytearray, player: int, usable: bytes, plan: bytes, first: bool
+) -> list[Counted]:
+    """The ``publish_counts`` kernel in Python: a position's publish segments (R4-R7).
+
+    For the player's hand and every Masterpiece in the card ``table``, per
+    entry of ``plan`` (:func:`~pastiche_core.feasibility.kernel_plan`) whose
+    ``usable`` flag is set (R6) and whose size the hand and own Masterpieces
+    can reach (R5), every rank multiset with a publish, in the pattern's
+    order, as ``(plan index, ranks, needs, count)``; only each Novel's first
+    with ``first`` (whether it has one).
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> plan = kernel_plan(game.catalogue)
+    >>> _publish_counts_py(game.card_table, 0, bytes([1] * 10), plan, False)
+    []
+    """
+    return _plan_segments(_numbers(bytes(table), player), usable, plan, first, _count_group)
+
+
+publish_counts = kernel("publish_counts", _publish_counts_py)
+"""The publish segments of a position: ``publish_counts(table, player, usable, plan, first)``."""
+
+
+def _segment_count_py(
+    table: bytes | bytearray, player: int, ranks: Sequence[int], needs: Sequence[int]
+) -> int:
+    """The ``segment_count`` kernel in Python: the publishes of one rank multiset (R4, R5).
+
+    The moves of a segment of a usable Novel in the position of the card
+    ``table``: ``needs[i]`` cards of rank ``ranks[i]`` (ascending), from the
+    player's hand and the Masterpieces.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import parse_cards
+    >>> table = card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> _segment_count_py(table, 0, [7], [3])
+    1
+    """
+    return _count_group(_numbers(bytes(table), player), ranks, needs)
+
+
+segment_count = kernel("segment_count", _segment_count_py)
+"""The publishes of one rank multiset: ``segment_count(table, player, ranks, needs)``."""
+
+
+def payable_groups(
+    holdings: Holdings, usable: bytes, plan: bytes, first: bool
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """The rank multisets with a publish, as :data:`publish_counts` lists them, uncounted.
+
+    Per usable entry of ``plan`` (R6), ``(plan index, ranks, needs)`` of every
+    multiset the hand can pay for (R4, R5: the closed-form cost test, which
+    holds exactly when the multiset has a publish), in the pattern's order;
+    only each Novel's first with ``first``. Cheaper than counting when only
+    whether, not how many, matters; :func:`holdings` reads them from a card table.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import Catalogue, parse_cards
+    >>> table = card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> plan = kernel_plan(Catalogue.default())
+    >>> payable_groups(holdings(table, 0), bytes([1] * 10), plan, True)
+    [(4, (7,), (3,))]
+    """
+    found = _plan_segments(holdings, usable, plan, first, _payable)
+    return [(index, ranks, needs) for index, ranks, needs, _ in found]
+
+
+def holdings(table: bytes | bytearray, player: int) -> Holdings:
+    """The :class:`Holdings` of ``player`` in the position of a card table.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import parse_cards
+    >>> table = card_table(hands={1: parse_cards("SCI7 HOR7")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> holdings(table, 1).hand_size
+    2
+    """
+    return _numbers(bytes(table), player)
+
+
+def publish_segments(
+    table: bytes,
+    player: int,
+    supply: Mapping[str, int],
+    held: Collection[str],
+    catalogue: Catalogue,
+) -> list[PublishSegment]:
+    """The non-empty publish segments of ``player`` (R4–R7), in catalogue order.
+
+    ``table`` is the position's card table (:mod:`pastiche_core.layout`);
+    ``supply`` the copies left of each Novel and ``held`` the Novels on the
+    player's table (R6). A catalogue with a plan is counted by the
+    ``publish_counts`` kernel; one with a pattern of another kind Novel by
+    Novel, each rank multiset by ``segment_count``.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> publish_segments(game.card_table, 0, game.supply, (), game.catalogue)
+    []
+    """
+    usable = usable_flags(catalogue, supply, held)
+    publishable = catalogue.publishable
+    plan = kernel_plan(catalogue)
+    if plan is not None:
+        found = publish_counts(table, player, usable, plan, False)
+        if not found:
+            return []
+        context = _Context(table, player, catalogue)
+        return [
+            PublishSegment(publishable[index].id, ranks, needs, context, count)
+            for index, ranks, needs, count in found
+        ]
+    context = _Context(table, player, catalogue)
+    numbers = _numbers(table, player)
+    if not numbers.hand_size:
+        return []
+    max_size = numbers.hand_size + numbers.own_total
+    segments: list[PublishSegment] = []
+    for index, spec in enumerate(publishable):
+        pattern = spec.pattern
+        assert pattern is not None  # publishable
+        size = pattern.size
+        if not usable[index] or (size is not None and size > max_size):
+            continue  # R6, and R5 as above
+        code = pattern_code(pattern)
+        groups: Iterable[Group]
+        if code is None:
+            groups = map(_grouped, pattern.combinations(numbers.pool))
+        else:
+            groups = _plan_groups(numbers, *code)
+        for ranks, needs in groups:
+            if numbers.in_hand.isdisjoint(ranks):
+                continue  # R4, before calling the kernel
+            count = segment_count(table, player, ranks, needs)
+            if count:
+                segments.append(PublishSegment(spec.id, ranks, needs, context, count))
+    return segments
+
+
+# ----------------------------------------------------------------------------
+# The publish of an index
+# ----------------------------------------------------------------------------
+class _Walk:
+    """The shapes of one rank multiset in one position, and their completions (R4, R5).
+
+    Moves come shape by shape; inside a shape they are a mixed-radix product of
+    the hand-card choices per rank, then the Masterpiece choices per (rank,
+    owner), then the gifts per owner, each in :func:`itertools.combinations`
+    order (the last choice varies fastest). Hand cards and Masterpieces are
+    taken in card order.
+    """
+
+    __slots__ = ("_floor", "_memo", "limit", "needs", "numbers", "options", "ranks")
+
+    def __init__(self, numbers: _Numbers, ranks: Sequence[int], needs: Sequence[int]) -> None:
+        self.numbers = numbers
+        self.ranks = ranks
+        self.needs = needs
+        self.limit = numbers.hand_size
+        self.options = [rank_shapes(key) for key in numbers.keys(ranks, needs)]
+        self._memo: dict[int, int] = {}
+        # Per index, the fewest hand cards the ranks from there on cost (R5): a choice
+        # with less room left has no completion.
+        self._floor = cost_floor(ranks, needs, numbers.own)
+
+    def completions(self, index: int, played: int, code: int, owed: int) -> int:
+        """Moves that complete a choice of the ranks before ``index`` (R4, R5).
+
+        The choice so far plays ``played`` hand cards and owes gifts ``code``
+        (per owner, packed; ``owed`` in all).
+        """
+        options = self.options
+        limit = self.limit
+        following = index + 1
+        if following >= len(options):
+            if index == len(options):
+                if not played:
+                    return 0  # R4: pastiche alone is not a publish
+                return gift_ways(limit - played, code)
+            # The last rank: count the gifts at once (not worth remembering).
+            found = 0
+            room = limit - played - owed  # R5: every gift is a card of the hand
+            for from_hand, _, weight, step, extra in options[index]:
+                if from_hand + extra <= room and played + from_hand:
+                    found += weight * gift_ways(limit - played - from_hand, code + step)
+            return found
+        key = (code << 16) | (played << 8) | index
+        memo = self._memo
+        cached = memo.get(key)
+        if cached is None:
+            found = 0
+            room = limit - played - owed  # R5: every gift is a card of the hand
+            if self._floor[index] > room:
+                return 0  # R5: the gifts could no longer all be paid
+            if following == len(options) - 1:  # the last two ranks: no calls for the last
+                last_shapes = options[following]
+                for from_hand, _, weight, step, extra in options[index]:
+                    if from_hand + extra > room:
+                        continue
+                    now, stepped, left = played + from_hand, code + step, room - from_hand - extra
+                    inner = 0
+                    for hand_last, _, weight_last, step_last, extra_last in last_shapes:
+                        if hand_last + extra_last <= left and now + hand_last:
+                            inner += weight_last * gift_ways(
+                                limit - now - hand_last, stepped + step_last
+                            )
+                    found += weight * inner
+            else:
+                for from_hand, _, weight, step, extra in options[index]:
+                    if from_hand + extra <= room:
+                        found += weight * self.completions(
+                            following, played + from_hand, code + step, owed + extra
+                        )
+            memo[key] = found
+            return found
+        return cached
+
+    def shapes(self) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...]]]:
+        """(shape per rank, gifts owed per owner) of every shape that plays a hand card."""
+        options = self.options
+        limit = self.limit
+        chosen: list[Shape] = []
+        last = len(options)
+
+        def walk(
+            index: int, played: int, owed: int, owed_total: int
+        ) -> Iterator[tuple[tuple[Shape, ...], tuple[tuple[int, int], ...]]]:
+            if index == last:
+                if played:
+                    yield tuple(chosen), owed_pairs(owed)
+                return
+            for shape in options[index]:
+                from_hand, _, _, code, extra = shape
+                if played + from_hand + owed_total + extra > limit:
+                    continue
+                chosen.append(shape)
+                yield from walk(index + 1, played + from_hand, owed + code, owed_total + extra)
+                chosen.pop()
+
+        yield from walk(0, 0, 0, 0)
+
+    def parts(self, shapes: Sequence[Shape]) -> tuple[list[tuple[Sequence[int], int]], int]:
+        """The choice dimensions of a shape: hand cards per rank, then Masterpieces per owner."""
+        numbers = self.numbers
+        parts: list[tuple[Sequence[int], int]] = []
+        for rank, (from_hand, _, _, _, _) in zip(self.ranks, shapes, strict=True):
+            if from_hand:
+                parts.append((numbers.hand_of_rank(rank), from_hand))
+        hand_parts = len(parts)
+        for rank, (_, cited, _, _, _) in zip(self.ranks, shapes, strict=True):
+            for owner, taken in enumerate(cited):
+                if taken:
+                    parts.append((numbers.masterpieces[(rank, owner)], taken))
+        return parts, hand_parts
+
+    def decode(self, index: int) -> Decoded:
+        """The publish of ``index``: a descent rank by rank over the completion counts."""
+        if index < 0:
+            raise IndexError(index)
+        options = self.options
+        limit = self.limit
+        chosen: list[Shape] = []
+        played = code = owed = 0
+        ways = 1
+        for rank_index, shapes in enumerate(options):
+            room = limit - played - owed
+            for shape in shapes:
+                from_hand, _, weight, step, extra = shape
+                if from_hand + extra > room:
+                    continue
+                block = (
+                    ways
+                    * weight
+                    * self.completions(
+                        rank_index + 1, played + from_hand, code + step, owed + extra
+                    )
+                )
+                if index < block:
+                    chosen.append(shape)
+                    ways *= weight
+                    played += from_hand
+                    code += step
+                    owed += extra
+                    break
+                index -= block
+            else:
+                raise IndexError("publish index out of the segment's range")
+        if not played:
+            raise IndexError("publish index out of the segment's range")
+        pairs = owed_pairs(code)
+        return self._pick(chosen, pairs, gift_count(limit - played, pairs), index)
+
+    def _pick(
+        self,
+        shapes: Sequence[Shape],
+        owed: Sequence[tuple[int, int]],
+        gift_total: int,
+        index: int,
+    ) -> Decoded:
+        """The cards of the ``index``-th move of a shape (mixed radix, the gifts fastest)."""
+        parts, hand_parts = self.parts(shapes)
+        index, gift_index = divmod(index, gift_total)
+        picked: list[list[int]] = [[] for _ in parts]
+        for slot in range(len(parts) - 1, -1, -1):
+            items, k = parts[slot]
+            size = len(items)
+            if k == size:  # every item: no choice, no digit
+                picked[slot] = list(items)
                 continue
-            plan.append((spec.id, *code, -1 if size is None else size))
-        entry = _PLANS[id(catalogue)] = (catalogue, plan)
-    return entry[1]
+            index, digit = divmod(index, math.comb(size, k))
+            picked[slot] = unrank_combination(items, k, digit)
+        played = sorted([card for group in picked[:hand_parts] for card in group])
+        cited = sorted([card for group in picked[hand_parts:] for card in group])
+        if not owed:
+            return tuple(played), tuple(cited), ()
+        chosen = set(played)
+        rest = [card for card in self.numbers.hand if card not in chosen]
+        sizes = []
+        left = len(rest)
+        for _, count in owed:
+            sizes.append(math.comb(left, count))
+            left -= count
+        digits = [0] * len(sizes)
+        for slot in range(len(sizes) - 1, -1, -1):
+            gift_index, digits[slot] = divmod(gift_index, sizes[slot])
+        gifts: list[tuple[int, int]] = []
+        for (owner, count), digit in zip(owed, digits, strict=True):
+            taken = unrank_combination(rest, count, digit)
+            gifts.extend((owner, card) for card in taken)
+            rest = [card for card in rest if card not in taken]
+        return tuple(played), tuple(cited), tuple(gifts)
 
 
-def _straights(length: int, pool: Sequence[int]) -> list[tuple[range, tuple[int, ...]]]:
+@functools.lru_cache(maxsize=16)
+def _walk_of(table: bytes, player: int, ranks: tuple[int, ...], needs: tuple[int, ...]) -> _Walk:
+    """The walk of one segment, made once (its completion counts are remembered)."""
+    return _Walk(_numbers(table, player), ranks, needs)
+
+
+def _decode_publish_py(
+    table: bytes | bytearray, player: int, ranks: Sequence[int], needs: Sequence[int], index: int
+) -> Decoded:
+    """The ``decode_publish`` kernel in Python: the ``index``-th publish of a segment.
+
+    The segment of ``needs[i]`` cards of rank ``ranks[i]`` in the position of
+    the card ``table``, in :class:`PublishSegment`'s order; the publish as card
+    indexes (:data:`Decoded`). An index outside the segment raises
+    :class:`IndexError`.
+
+    >>> from pastiche_core.layout import card_table
+    >>> from pastiche_core import parse_cards
+    >>> table = card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")}, tables=[{}, {}],
+    ...                    novel_position={})
+    >>> _decode_publish_py(table, 0, [7], [3], 0)
+    ((18, 24, 30), (), ())
+    """
+    walk = _walk_of(bytes(table), player, tuple(ranks), tuple(needs))
+    return walk.decode(index)
+
+
+decode_publish = kernel("decode_publish", _decode_publish_py)
+"""A segment's publish of an index: ``decode_publish(table, player, ranks, needs, index)``."""
+
+
+# ----------------------------------------------------------------------------
+# Segments
+# ----------------------------------------------------------------------------
+class ListSegment:
+    """A plain list of moves."""
+
+    __slots__ = ("count", "moves")
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        self.moves = moves
+        self.count = len(moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    def at(self, index: int) -> Move:
+        """The move of ``index``.
+
+        >>> from pastiche_core import Move
+        >>> ListSegment([Move.parse("draw")]).at(0)
+        Move.parse('draw')
+        """
+        return self.moves[index]
+
+
+class ReadSegment:
+    """The Reads of one Published novel, one per card under it."""
+
+    __slots__ = ("cards", "count", "novel", "owner")
+
+    def __init__(self, owner: int, novel: str, cards: tuple[Card, ...]) -> None:
+        self.owner = owner
+        self.novel = novel
+        self.cards = cards
+        self.count = len(cards)
+
+    @property
+    def ref(self) -> NovelRef:
+        """The novel read (made when a Read is, not for every position)."""
+        return NovelRef(self.owner, self.novel)
+
+    def __iter__(self) -> Iterator[Read]:
+        ref = self.ref
+        return (Read(ref, card) for card in self.cards)
+
+    def at(self, index: int) -> Read:
+        """The Read of the card of ``index``.
+
+        >>> from pastiche_core import parse_cards
+        >>> str(ReadSegment(1, "kind-3", tuple(parse_cards("SCI7 HOR7"))).at(1))
+        'read 1:kind-3 HOR7'
+        """
+        return Read(self.ref, self.cards[index])
+
+
+class _Context:
+    """What the publish segments of one position share: its card table, player and catalogue."""
+
+    __slots__ = ("catalogue", "player", "table")
+
+    def __init__(self, table: bytes, player: int, catalogue: Catalogue) -> None:
+        self.table = table
+        self.player = player
+        self.catalogue = catalogue
+
+
+class PublishSegment:
+    """The card-level publishes of one Novel and one rank multiset.
+
+    Moves come shape by shape (:class:`_Walk`); :meth:`at` decodes an index in
+    that order with the ``decode_publish`` kernel. The count comes with the
+    segment (:func:`publish_segments`); the shapes are made only when a move
+    is decoded or listed.
+    """
+
+    __slots__ = ("context", "count", "needs", "novel", "ranks")
+
+    def __init__(
+        self,
+        novel: str,
+        ranks: Sequence[int],
+        needs: Sequence[int],
+        context: _Context,
+        count: int,
+    ) -> None:
+        self.novel = novel
+        self.ranks = ranks
+        self.needs = needs
+        self.context = context
+        self.count = count
+
+    def _publish(
+        self, played: Iterable[int], cited: Iterable[int], gifts: Iterable[tuple[int, int]]
+    ) -> Publish:
+        """The move of these card indexes, sorted as Publish stores them (no checks needed)."""
+        context = self.context
+        table, specs = context.table, context.catalogue.specs
+        refs = sorted(
+            [NovelRef(table[card] & SEAT_MASK, specs[table[CARDS + card]].id) for card in cited],
+            key=_REF_KEY,
+        )
+        return Publish.canonical(
+            self.novel,
+            tuple([DECK[card] for card in played]),
+            tuple(refs),
+            tuple([Gift(owner, DECK[card]) for owner, card in gifts]),
+        )
+
+    def __iter__(self) -> Iterator[Publish]:
+        context = self.context
+        table, specs, novel = context.table, context.catalogue.specs, self.novel
+        walk = _walk_of(bytes(table), context.player, tuple(self.ranks), tuple(self.needs))
+        hand = [DECK[card] for card in walk.numbers.hand]
+        canonical = Publish.canonical
+        for shapes, owed in walk.shapes():
+            parts, hand_parts = walk.parts(shapes)
+            items: list[tuple[Sequence[Any], int]] = [
+                ([DECK[card] for card in cards], k) for cards, k in parts[:hand_parts]
+            ]
+            items += [
+                ([NovelRef(table[c] & SEAT_MASK, specs[table[CARDS + c]].id) for c in cards], k)
+                for cards, k in parts[hand_parts:]
+            ]
+            for picked in itertools.product(*(itertools.combinations(i, k) for i, k in items)):
+                played = tuple(sorted([card for group in picked[:hand_parts] for card in group]))
+                cited = tuple(
+                    sorted([ref for group in picked[hand_parts:] for ref in group], key=_REF_KEY)
+                )
+                if not owed:
+                    yield canonical(novel, played, cited, ())
+                    continue
+                rest = [card for card in hand if card not in played]
+                for gifts in gift_assignments(rest, owed):
+                    yield canonical(novel, played, cited, gifts)
+
+    def at(self, index: int) -> Publish:
+        """The publish of ``index``, in the order of iteration (the ``decode_publish`` kernel).
+
+        >>> from pastiche_core import Catalogue, parse_cards
+        >>> from pastiche_core.layout import card_table
+        >>> table = bytes(card_table(hands={0: parse_cards("SCI7 HOR7 MYS7 FAN9")},
+        ...                          tables=[{}, {}], novel_position={}))
+        >>> [segment] = publish_segments(table, 0, {"kind-3": 5}, (), Catalogue.default())
+        >>> segment.count, segment.at(0)
+        (1, Move.parse('publish kind-3 SCI7 HOR7 MYS7'))
+        """
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        context = self.context
+        return self._publish(
+            *decode_publish(context.table, context.player, self.ranks, self.needs, index)
+        )
+
+
+Segment = ListSegment | ReadSegment | PublishSegment
+
+
+def _straights(length: int, pool: Sequence[int]) -> Iterator[Group]:
     """The runs of ``length`` ranks all in ``pool`` (as :meth:`Straight.combinations`), grouped."""
-    found = []
     ones = (1,) * length
     run = 0
     for rank in range(1, 14):
         run = run + 1 if pool[rank] else 0
         if run >= length:
-            found.append((range(rank - length + 1, rank + 1), ones))
-    return found
+            yield tuple(range(rank - length + 1, rank + 1)), ones
 
 
-def _grouped(combo: tuple[int, ...]) -> tuple[list[int], list[int]]:
+def _grouped(combo: tuple[int, ...]) -> Group:
     """A sorted rank multiset as its distinct ranks and how many of each."""
     ranks: list[int] = []
     needs: list[int] = []
@@ -843,19 +1093,20 @@ def _grouped(combo: tuple[int, ...]) -> tuple[list[int], list[int]]:
             ranks.append(rank)
             needs.append(1)
             previous = rank
-    return ranks, needs
+    return tuple(ranks), tuple(needs)
 
 
 def compiled_kernels() -> bool:
-    """Whether move counting uses the compiled kernels (built with a C compiler at install).
+    """Whether move counting uses its compiled kernels (built with a C compiler at install).
 
     Without them (no compiler, or ``PASTICHE_PURE_PYTHON=1`` in the environment)
-    the same counts come from the pure-Python kernels, more slowly.
+    the same counts come from the pure-Python kernels, more slowly;
+    :func:`pastiche_core._kernels.compiled_kernels` reports every kernel.
 
     >>> isinstance(compiled_kernels(), bool)
     True
     """
-    return _speedups is not None
+    return publish_counts.compiled is not None
 
 
 def clear_caches() -> None:
@@ -867,6 +1118,8 @@ def clear_caches() -> None:
     rank_shapes.cache_clear()
     rank_table.cache_clear()
     owed_pairs.cache_clear()
+    _numbers.cache_clear()
+    _walk_of.cache_clear()
 
 
 def unrank_combination(items: Sequence[_T], k: int, index: int) -> list[_T]:
@@ -896,7 +1149,12 @@ def unrank_combination(items: Sequence[_T], k: int, index: int) -> list[_T]:
 def gift_assignments(
     cards: Sequence[Card], owed: Sequence[tuple[int, int]]
 ) -> Iterator[tuple[Gift, ...]]:
-    """Every way to give ``owed`` = ((owner, count), ...) gifts from ``cards`` (R5)."""
+    """Every way to give ``owed`` = ((owner, count), ...) gifts from ``cards`` (R5).
+
+    >>> from pastiche_core import parse_cards
+    >>> [" ".join(map(str, gifts)) for gifts in gift_assignments(parse_cards("SCI7 HOR7"), [(1, 1)])]
+    ['1:SCI7', '1:HOR7']
+    """
     if not owed:
         yield ()
         return

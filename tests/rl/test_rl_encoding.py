@@ -483,7 +483,8 @@ def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
     for game in itertools.islice(atomic_positions(players, seed), 0, None, 2):
         if game.is_over:
             continue
-        table = _Table(game.view(game.to_move))
+        view = game.view(game.to_move)
+        table = _Table(view.card_table, view.player)
         for spec in specs:
             assert spec.pattern is not None
             generic = [

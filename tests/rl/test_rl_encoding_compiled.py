@@ -1,16 +1,15 @@
 """The compiled masks of the move builder agree with their Python twins (R4-R8, R11).
 
-A builder on the compiled path (the reads and Novels of ``start_actions``; the
-Novel's rank multisets from the compiled move counter, the plays, cites and confirm
-from ``cards_mask``, the filter of ``feasible_combos``) and one held to pure Python
-walk the same atomic actions in step.
+A builder on the compiled kernels (the reads and Novels of ``start_actions``, the
+Novel's rank multisets of ``publish_start``, the plays, cites and confirm of
+``cards_mask``, the filter of ``feasible_combos``, the counter's
+``publish_counts``) and one with every kernel switched off walk the same atomic
+actions in step, in whole random games.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from budget import examples
@@ -18,54 +17,46 @@ from builders import MINI
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pastiche_core import Catalogue, Game, movegen
+from pastiche_core import Catalogue, Game
+from pastiche_core._kernels import compiled_kernels, switched_off
 from pastiche_core.rl import ActionSpace, MoveBuilder, Stage
-from pastiche_core.rl import encoding as encoding_module
+
+_MASKS = ("start_actions", "publish_start", "feasible_combos", "cards_mask")
 
 
-@contextmanager
-def python_masks() -> Iterator[None]:
-    """Every compiled kernel switched off while inside: the builder's and the move counter's."""
-    kept, counter = encoding_module._compiled, movegen._speedups
-    encoding_module._compiled = None
-    movegen._speedups = None
-    try:
-        yield
-    finally:
-        encoding_module._compiled = kept
-        movegen._speedups = counter
+def _answered() -> int:
+    """Calls the mask kernels' compiled twins have answered so far."""
+    return sum(s.answered for s in compiled_kernels().kernels if s.name in _MASKS)
 
 
 def _walk(players: int, seed: int, catalogue: Catalogue | None = None) -> tuple[int, int]:
     """Play a game by random atomic actions with both builders; (steps compared, of them in
-    a publish on the compiled path)."""
+    a publish's cards)."""
     game = Game(players=players, seed=seed, catalogue=catalogue)
     space = ActionSpace(game.catalogue)
     rng = random.Random(seed)
-    compared = compiled = 0
+    compared = in_cards = 0
     while not game.is_over:
         view = game.view(game.to_move, history=False)
         fast = MoveBuilder(space, view)
-        with python_masks():
-            slow = MoveBuilder(space, view)
+        slow = MoveBuilder(space, view)
         move = None
         while move is None:
             actions = fast.legal_actions()
-            with python_masks():
+            with switched_off():
                 assert slow.legal_actions() == actions, (seed, game.turn, fast)
             compared += 1
-            if fast.stage is Stage.CARDS and fast._blob is not None:
-                compiled += 1
+            in_cards += fast.stage is Stage.CARDS
             action = rng.choice(actions)
             move = fast.push(action)
-            with python_masks():
+            with switched_off():
                 assert slow.push(action) == move
         game.apply(move)
-    return compared, compiled
+    return compared, in_cards
 
 
 def _compiled_or_skip() -> None:
-    if encoding_module._compiled is None:
+    if not all(s.compiled for s in compiled_kernels().kernels if s.name in _MASKS):
         pytest.skip("the compiled kernels are not built")
 
 
@@ -77,14 +68,16 @@ def test_compiled_and_python_masks_agree_along_random_games(seed: int, players: 
     assert compared > 50
 
 
-def test_the_compiled_path_is_taken_and_agrees_with_another_catalogue() -> None:
+def test_the_compiled_masks_answer_with_another_catalogue() -> None:
     _compiled_or_skip()
-    total = 0
-    for seed in range(6):
-        total += _walk(4, seed, MINI)[1]
-    assert total > 20
+    before = _answered()
+    in_cards = sum(_walk(4, seed, MINI)[1] for seed in range(6))
+    assert in_cards > 20
+    assert _answered() - before > 100
 
 
 def test_the_default_catalogue_takes_the_compiled_path() -> None:
     _compiled_or_skip()
+    before = _answered()
     assert sum(_walk(4, seed)[1] for seed in range(4)) > 20
+    assert _answered() - before > 100

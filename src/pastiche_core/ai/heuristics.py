@@ -39,16 +39,18 @@ True
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from .._kernels import PURE_PYTHON
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
 from ..feasibility import pattern_code
-from ..movegen import _speedups
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .visible import RANK_COPIES
@@ -62,6 +64,12 @@ _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _INFEASIBLE = (math.inf, 0, 0)
 _MEMO_SIZE = 4096
 """Hands whose prospects one outlook remembers (one decision evaluates a few hundred)."""
+# Transitional: the kernels still in legacy.c, until they move behind the gate.
+_speedups = (
+    None
+    if PURE_PYTHON or importlib.util.find_spec("pastiche_core._legacy") is None
+    else importlib.import_module("pastiche_core._legacy")
+)
 _compiled_prospects = getattr(_speedups, "prospects", None)
 """The compiled twin of :meth:`Outlook._prospects_py`, when the kernels are built."""
 

@@ -72,6 +72,33 @@ int pk_plan(PyObject *source, Py_buffer *view, const int32_t **plan, Py_ssize_t 
 /* A rank vector (PK_RANKS ints from a sequence), each within [low, high] (else a refusal). */
 int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out);
 
+/* A player seat from a Python int (one beyond a C long is refused). */
+int pk_player(PyObject *module, PyObject *source, long *player);
+
+/* counting.c, shared with masks.c. A position's publish segments (movegen._plan_segments):
+ * per usable entry of the plan, each rank multiset with publishes is handed to `sink` with its
+ * plan index, ranks (ascending), needs and count; with `first`, only each Novel's first; with
+ * `payable`, the multisets are found by the closed-form cost test instead of being counted
+ * (movegen.payable_groups) and the count given is 1. The sink returns 0, or -1 with an
+ * exception set (which stops the count). pk_count_plan returns 0, or -1 with an exception:
+ * a refusal (counting.c's ranges) or an error. */
+typedef int (*PkSegmentSink)(void *data, int novel, const int *ranks, const int *needs,
+                             int width, uint64_t count);
+int pk_count_plan(PyObject *module, const unsigned char *table, long player,
+                  const unsigned char *usable, const int32_t *plan, Py_ssize_t novels, int first,
+                  int payable, PkSegmentSink sink, void *data);
+
+/* The card table, usable flags and plan of a call: one flag per plan entry (else ValueError).
+ * Release with pk_plan_args_release when pk_plan_args returned 0. */
+typedef struct {
+    Py_buffer table_view, usable_view, plan_view;
+    const unsigned char *table, *usable;
+    const int32_t *plan;
+    Py_ssize_t novels;
+} PkPlanArgs;
+int pk_plan_args(PkPlanArgs *args, PyObject *table, PyObject *usable, PyObject *plan);
+void pk_plan_args_release(PkPlanArgs *args);
+
 /* The kernels of each subsystem, added to the module at import. */
 extern PyMethodDef pk_counting_methods[];
 extern PyMethodDef pk_masks_methods[];

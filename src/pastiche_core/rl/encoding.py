@@ -60,19 +60,29 @@ Move.parse('keep MYT1 HOR7 HOR8')
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, SupportsIndex
 
+from .._kernels import kernel
 from ..cards import DECK, Card
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
-from ..feasibility import PayableTotals
-from ..movegen import (
-    _compiled_plan,
-    _speedups,
-    publishable_novels,
+from ..feasibility import (
+    CostTally,
+    PayableTotals,
+    cost_add,
+    cost_finish,
+    cost_tally,
+    kernel_plan,
+    least_cost,
+    usable_flags,
 )
+from ..layout import HAND, MASTER, PLACE_MASK, PUBLISHED
+from ..movegen import payable_groups
 from ..moves import (
     Choose,
     Draw,
@@ -90,12 +100,10 @@ from ..patterns import Total
 from ..rules import KEEP_SIZE, Phase
 
 if TYPE_CHECKING:
-    from ..table import TableNovel
     from ..view import PlayerView
 
 __all__ = ["ActionSpace", "MoveBuilder", "Stage"]
 
-_compiled = _speedups  # the compiled masks of a publish being built, when built
 _CARDS = len(DECK)
 _RANKS = 14  # index 0 unused, ranks 1-13
 _RANK = tuple(card.rank for card in DECK)
@@ -106,6 +114,8 @@ _READ_BASE = _FIRST_BLOCK + _BLOCKS.index("read") * _CARDS  # the action reading
 _NOVEL_BASE = _FIRST_BLOCK + len(_BLOCKS) * _CARDS  # the action starting the first Novel
 _PLAY = 0  # component kinds in the canonical order: hand cards first,
 _CITE = 1  # then Masterpieces, within one rank
+_PLAY_BASE = _FIRST_BLOCK + _BLOCKS.index("play") * _CARDS  # the action playing card 0
+_CITE_BASE = _FIRST_BLOCK + _BLOCKS.index("cite") * _CARDS  # the action citing card 0
 
 
 class Stage(IntEnum):
@@ -330,10 +340,11 @@ def _as_index(value: object, size: int) -> int:
 
 
 class _Table:
-    """What the masks need from a view, by rank and by card index.
+    """What the masks of a publish being built read, from the card table of the player's view.
 
-    The per-rank card lists and the ``above_*`` counts are only needed once a
-    publish is started; :meth:`detail` builds them then.
+    Per rank: the hand cards, own and other players' Masterpieces (counts and
+    card indexes, ascending); per card: how many cards of its rank of each sort
+    come after it in card order (the canonical order within a rank).
     """
 
     __slots__ = (
@@ -343,97 +354,111 @@ class _Table:
         "h",
         "hand",
         "hand_by_rank",
-        "held",
         "limit",
-        "mps",
         "oth",
         "oth_by_rank",
         "own",
         "own_by_rank",
-        "payable",
-        "player",
+        "own_total",
         "pool",
+        "search",
     )
 
-    def __init__(self, view: PlayerView) -> None:
-        player = self.player = view.player
-        hand = [card.index for card in view.hand]
-        hand.sort()
-        self.hand = hand
-        self.limit = len(hand)
-        h = [0] * _RANKS
-        for index in hand:
-            h[_RANK[index]] += 1
-        own = [0] * _RANKS
-        oth = [0] * _RANKS
-        self.mps: dict[int, tuple[int, str]] = {}  # Masterpiece card -> (owner, Novel id)
-        self.held: set[str] = set()
-        for seat_table in view.tables:
-            for novel in seat_table:
-                owner = novel.owner
-                if owner == player:
-                    self.held.add(novel.novel)
-                cards = novel.cards
-                if len(cards) == 1:
-                    index = cards[0].index
-                    self.mps[index] = (owner, novel.novel)
-                    if owner == player:
-                        own[_RANK[index]] += 1
-                    else:
-                        oth[_RANK[index]] += 1
-        self.h = h
-        self.own = own
-        self.oth = oth
-        # Cards available per rank, hand and every Masterpiece together.
-        self.pool = tuple(h[r] + own[r] + oth[r] for r in range(_RANKS))
-        self.hand_by_rank: list[list[int]] = []
-        # The Total search of this table, shared by every Total Novel and the mask and
-        # the publish that follows it (what it learns holds for the same cards).
-        self.payable: PayableTotals | None = None
-
-    def detail(self) -> None:
-        """Build the per-rank card lists and the ``above_*`` counts (once)."""
-        if self.hand_by_rank:
-            return
+    def __init__(self, table: bytes, player: int) -> None:
+        if not 0 <= player < len(_READ):
+            raise ValueError(f"player {player} is no seat of a card table (0 to 7)")
+        hand_code, own_code = HAND | player, MASTER | player
+        hand: list[int] = []
         hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
         own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
         oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        for index in self.hand:
-            hand_by_rank[_RANK[index]].append(index)
-        player = self.player
-        for index in sorted(self.mps):
-            owner = self.mps[index][0]
-            (own_by_rank if owner == player else oth_by_rank)[_RANK[index]].append(index)
-        # Per card: how many cards of its rank come after it in card order, in the
-        # hand (for a hand card), and among own and other Masterpieces (for one).
+        # Only the hand's cards and the Masterpieces matter: the others read as zero.
+        for index in itertools.compress(range(_CARDS), table.translate(_READ[player])):
+            place = table[index]
+            if place == hand_code:
+                hand.append(index)
+                hand_by_rank[_RANK[index]].append(index)
+            elif place == own_code:
+                own_by_rank[_RANK[index]].append(index)
+            else:
+                oth_by_rank[_RANK[index]].append(index)
+        self.hand = hand
+        self.limit = len(hand)
+        h = self.h = [len(group) for group in hand_by_rank]
+        own = self.own = [len(group) for group in own_by_rank]
+        oth = self.oth = [len(group) for group in oth_by_rank]
+        # Cards available per rank, hand and every Masterpiece together.
+        self.pool = tuple([a + b + c for a, b, c in zip(h, own, oth, strict=True)])
+        self.hand_by_rank = hand_by_rank
+        self.own_by_rank = own_by_rank
+        self.oth_by_rank = oth_by_rank
+        self.own_total = sum(own)
+        # Made by detail() when a publish is being built.
+        self.above_hand: list[int] = []
+        self.above_own: list[int] = []
+        self.above_oth: list[int] = []
+        # The Total search of this table, shared by every Total Novel (Python alone).
+        self.search: PayableTotals | None = None
+
+    def detail(self) -> None:
+        """Per card, how many cards of its rank come after it in card order, in the hand (for
+        a hand card), and among own and other Masterpieces (for one); made once."""
+        if self.above_hand:
+            return
         above_hand = [0] * _CARDS
         above_own = [0] * _CARDS
         above_oth = [0] * _CARDS
         for rank in range(1, _RANKS):
-            group = hand_by_rank[rank]
+            group = self.hand_by_rank[rank]
             for position, index in enumerate(group):
                 above_hand[index] = len(group) - position - 1
-            mine, others = own_by_rank[rank], oth_by_rank[rank]
-            if mine or others:
-                for index in mine + others:
-                    above_own[index] = _after(mine, index)
-                    above_oth[index] = _after(others, index)
-        self.hand_by_rank = hand_by_rank
-        self.own_by_rank = own_by_rank
-        self.oth_by_rank = oth_by_rank
+            mine, others = self.own_by_rank[rank], self.oth_by_rank[rank]
+            for index in mine:
+                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
+                above_oth[index] = len(others) - bisect.bisect_right(others, index)
+            for index in others:
+                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
+                above_oth[index] = len(others) - bisect.bisect_right(others, index)
         self.above_hand = above_hand
         self.above_own = above_own
         self.above_oth = above_oth
 
+    @property
+    def hand_size(self) -> int:
+        """The hand's cards in all (:class:`~pastiche_core.movegen.Holdings`)."""
+        return self.limit
 
-def _after(indices: list[int], bound: int) -> int:
-    """How many of the sorted ``indices`` are above ``bound``."""
-    count = 0
-    for index in reversed(indices):
-        if index <= bound:
-            break
-        count += 1
-    return count
+    def payable(self) -> PayableTotals:
+        """The Total search of this table, made when first asked."""
+        search = self.search
+        if search is None:
+            search = self.search = PayableTotals(self.pool, self.h, self.own, self.limit)
+        return search
+
+
+def _reads(player: int) -> bytes:
+    """The translation of a card table that keeps ``player``'s hand and every Masterpiece."""
+    codes = bytearray(256)
+    codes[HAND | player] = 1
+    for seat in range(8):
+        codes[MASTER | seat] = 1
+    return bytes(codes)
+
+
+_READ = [_reads(player) for player in range(8)]
+_PUBLISHED = bytes(int(code & PLACE_MASK == PUBLISHED) for code in range(256))
+
+
+def _readable(table: bytes) -> Iterable[int]:
+    """The cards under a Published novel, ascending: those a Read may take (R11)."""
+    return itertools.compress(range(_CARDS), table.translate(_PUBLISHED))
+
+
+@functools.lru_cache(maxsize=8)
+def _table_of(table: bytes, player: int) -> _Table:
+    """The masks' table of a view's card table, made once per table (only the last few
+    views' are kept)."""
+    return _Table(table, player)
 
 
 class _Partial:
@@ -463,17 +488,14 @@ def _feasible(
     with canonical key ``last`` = (rank, kind, card); ``played`` hand cards and
     ``owed`` gifts so far. Later cards come after ``last`` in the canonical
     order, so ranks below the last one are closed, and at its rank only later
-    hand cards (after a play) or later Masterpieces remain. Per rank, own
-    Masterpieces are free (R5), and a hand card or another player's Masterpiece
-    costs one card of the hand (played, or given as a gift); the total must fit
-    in the hand (R5), and at least one hand card must be played (R4).
+    hand cards (after a play) or later Masterpieces remain. What the ranks
+    still short cost is :func:`~pastiche_core.feasibility.least_cost` (own
+    Masterpieces free, every other card a card of the hand, at least one hand
+    card played: R4, R5); it must fit in the hand.
     """
     last_rank, last_kind, last_card = last
-    limit = table.limit
-    cost = played + owed
-    excess_from_hand = False
-    any_from_hand = False
     h, own, oth = table.h, table.own, table.oth
+    short: list[tuple[int, int, int, int]] = []
     for rank in range(1, _RANKS):
         need = combo[rank] - chosen[rank]
         if need < 0:
@@ -486,28 +508,13 @@ def _feasible(
             continue
         if rank == last_rank:
             if last_kind == _PLAY:
-                hand = table.above_hand[last_card]
-                mine, others = own[rank], oth[rank]
+                short.append((need, table.above_hand[last_card], own[rank], oth[rank]))
             else:
-                hand = 0
-                mine = table.above_own[last_card]
-                others = table.above_oth[last_card]
+                short.append((need, 0, table.above_own[last_card], table.above_oth[last_card]))
         else:
-            hand, mine, others = h[rank], own[rank], oth[rank]
-        if need > hand + mine + others:
-            return False
-        if need > mine:
-            cost += need - mine
-            if hand:
-                excess_from_hand = True
-        if hand:
-            any_from_hand = True
-    if not played:
-        if not any_from_hand:
-            return False  # R4: a publish plays at least one hand card
-        if not excess_from_hand:
-            cost += 1  # a free own Masterpiece gives way to a hand card
-    return cost <= limit
+            short.append((need, h[rank], own[rank], oth[rank]))
+    cost = least_cost(short, played + owed, played > 0)
+    return cost is not None and cost <= table.limit
 
 
 def _fits(
@@ -515,41 +522,29 @@ def _fits(
     hand: int,
     mine: int,
     others: int,
-    cost: int,
-    any_hand: bool,
-    excess: bool,
+    tally: CostTally,
     played: bool,
     limit: int,
 ) -> bool:
-    """The last step of :func:`_feasible`: add one rank's ``need`` to the other ranks' totals."""
-    if need > hand + mine + others:
+    """The last step of :func:`_feasible`: one rank's ``need`` added to the ``tally`` of the
+    other ranks (:func:`~pastiche_core.feasibility.cost_add`), within the hand."""
+    added = cost_add(tally, need, hand, mine, others)
+    if added is None:
         return False
-    if need > mine:
-        cost += need - mine
-        if hand:
-            excess = True
-    if need and hand:
-        any_hand = True
-    if not played:
-        if not any_hand:
-            return False
-        if not excess:
-            cost += 1
-    return cost <= limit
+    total = cost_finish(added, played)
+    return total is not None and total <= limit
 
 
-def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]]:
+def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[bytes]:
     """The rank counts of ``spec``'s multisets that pass :func:`_feasible` (only one if ``first``)."""
     pattern = spec.pattern
     assert pattern is not None
     if type(pattern) is Total:
         # The rank multisets the hand can pay for are exactly those that pass _feasible.
-        search = table.payable
-        if search is None:
-            search = table.payable = PayableTotals(table.pool, table.h, table.own, table.limit)
+        search = table.payable()
         if first:
-            return [()] if search.exists(pattern.count, pattern.target) else []
-        return search.rank_counts(pattern.count, pattern.target)
+            return [b""] if search.exists(pattern.count, pattern.target) else []
+        return [bytes(counts) for counts in search.rank_counts(pattern.count, pattern.target)]
     found = []
     for combo in pattern.combinations(table.pool):
         counts = _counts(combo)
@@ -560,15 +555,184 @@ def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[tuple[int, ...]
     return found
 
 
-def _counts(combo: Iterable[int]) -> tuple[int, ...]:
-    counts = [0] * _RANKS
+def _counts(combo: Iterable[int]) -> bytes:
+    """A rank multiset as 14 bytes: its cards per rank (index 0 unused)."""
+    counts = bytearray(_RANKS)
     for rank in combo:
         counts[rank] += 1
-    return tuple(counts)
+    return bytes(counts)
 
 
 _NO_CHOICE = (0,) * _RANKS
 _START = (0, _PLAY, -1)
+
+
+# ----------------------------------------------------------------------------
+# The mask kernels: Python rules with compiled twins (csrc/masks.c)
+# ----------------------------------------------------------------------------
+def _start_actions_py(
+    table: bytes, player: int, usable: bytes, plan: bytes, read_base: int, novel_base: int
+) -> list[int]:
+    """The ``start_actions`` kernel in Python: the reads and Novels a player may start.
+
+    From the card ``table`` of the player's view: ``read_base + c`` for every
+    card ``c`` under a Published novel (R11), ascending, then ``novel_base +
+    i`` for every usable entry ``i`` of ``plan`` with a publish
+    (:func:`~pastiche_core.movegen.payable_groups`, R4-R7), ascending.
+
+    >>> from pastiche_core import Game
+    >>> from pastiche_core.feasibility import kernel_plan
+    >>> view = Game(players=3, seed=7).view(0)
+    >>> _start_actions_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue),
+    ...                   151, 347)
+    []
+    """
+    actions = [read_base + index for index in _readable(table)]
+    found = payable_groups(_table_of(bytes(table), player), usable, plan, True)
+    actions.extend(novel_base + index for index, _, _ in found)
+    return actions
+
+
+_start_actions = kernel("start_actions", _start_actions_py)
+
+
+def _publish_start_py(table: bytes, player: int, usable: bytes, plan: bytes) -> list[bytes]:
+    """The ``publish_start`` kernel in Python: the rank multisets of a publish being started.
+
+    Every rank multiset with a publish (R4-R7) of the plan's usable entries
+    (the caller sets the one Novel started), in the counting kernel's order
+    (:func:`~pastiche_core.movegen.payable_groups`),
+    each as 14 bytes: its cards per rank.
+
+    >>> from pastiche_core import Game
+    >>> from pastiche_core.feasibility import kernel_plan
+    >>> view = Game(players=3, seed=7).view(0)
+    >>> _publish_start_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue))
+    []
+    """
+    found = []
+    for _, ranks, needs in payable_groups(_table_of(bytes(table), player), usable, plan, False):
+        counts = bytearray(_RANKS)
+        for rank, need in zip(ranks, needs, strict=True):
+            counts[rank] = need
+        found.append(bytes(counts))
+    return found
+
+
+_publish_start = kernel("publish_start", _publish_start_py)
+
+
+def _feasible_combos_py(
+    table: bytes,
+    player: int,
+    combos: list[bytes],
+    chosen: Sequence[int],
+    last_rank: int,
+    last_kind: int,
+    last_card: int,
+    played: int,
+    owed: int,
+) -> list[bytes]:
+    """The ``feasible_combos`` kernel in Python: the rank multisets a partial publish can
+    still complete (:func:`_feasible`), from the card ``table`` of the player's view.
+
+    >>> from pastiche_core import Game
+    >>> view = Game(players=3, seed=7).view(0)
+    >>> _feasible_combos_py(view.card_table, 0, [bytes(14)], [0] * 14, 0, 0, -1, 0, 0)
+    []
+    """
+    derived = _table_of(bytes(table), player)
+    derived.detail()
+    last = (last_rank, last_kind, last_card)
+    return [combo for combo in combos if _feasible(derived, combo, chosen, last, played, owed)]
+
+
+_feasible_combos = kernel("feasible_combos", _feasible_combos_py)
+
+
+def _cards_mask_py(
+    table: bytes,
+    player: int,
+    combos: list[bytes],
+    chosen: Sequence[int],
+    last_rank: int,
+    last_kind: int,
+    last_card: int,
+    played: int,
+    owed: int,
+    confirm: int,
+    play_base: int,
+    cite_base: int,
+) -> list[int]:
+    """The ``cards_mask`` kernel in Python: the plays, cites and confirm of a partial publish.
+
+    A pick is legal when some rank multiset of ``combos`` still fits after it
+    and can be completed (:func:`_feasible`). The next card of a multiset must
+    be of its lowest rank still short (a later card would close that rank), so
+    each multiset is checked only for the cards of that one rank: the tally of
+    the ranks above it is shared by them. Returns ``confirm`` when the cards
+    are complete, then ``play_base + c`` and ``cite_base + c``, ascending.
+
+    >>> from pastiche_core import Game
+    >>> view = Game(players=3, seed=7).view(0)
+    >>> _cards_mask_py(view.card_table, 0, [], [0] * 14, 0, 0, -1, 0, 0, 3, 200, 249)
+    []
+    """
+    derived = _table_of(bytes(table), player)
+    derived.detail()
+    base_cost = played + owed
+    limit = derived.limit
+    h, own, oth = derived.h, derived.own, derived.oth
+    above_hand, above_own, above_oth = derived.above_hand, derived.above_own, derived.above_oth
+    plays: set[int] = set()
+    cites: set[int] = set()
+    complete = False
+    for combo in combos:
+        low = 0
+        for rank in range(max(last_rank, 1), _RANKS):
+            if combo[rank] > chosen[rank]:
+                low = rank
+                break
+        if not low:
+            complete = complete or (played > 0 and base_cost <= limit)
+            continue
+        tally = cost_tally(
+            [
+                (short, h[rank], own[rank], oth[rank])
+                for rank in range(low + 1, _RANKS)
+                if (short := combo[rank] - chosen[rank])
+            ],
+            base_cost,
+        )
+        if tally is None:
+            continue  # a rank above cannot be filled
+        need = combo[low] - chosen[low] - 1  # still short at the low rank after the pick
+        paid = (tally[0] + 1, tally[1], tally[2])  # a pick that costs a hand card
+        # Within a group, later cards leave fewer cards of the rank after them, and a pick
+        # that cannot be completed makes every later one fail too: the loops stop there.
+        if last_rank < low or last_kind == _PLAY:
+            skip = last_card if last_rank == low else -1
+            for index in derived.hand_by_rank[low]:
+                if index <= skip or index in plays:
+                    continue
+                if not _fits(need, above_hand[index], own[low], oth[low], paid, True, limit):
+                    break
+                plays.add(index)
+        skip = last_card if last_rank == low and last_kind == _CITE else -1
+        for group, spent in ((derived.own_by_rank[low], tally), (derived.oth_by_rank[low], paid)):
+            for index in group:  # an own Masterpiece is free, another's owes a gift (R5)
+                if index <= skip or index in cites:
+                    continue
+                if not _fits(need, 0, above_own[index], above_oth[index], spent, played > 0, limit):
+                    break
+                cites.add(index)
+    actions = [confirm] if complete else []
+    actions.extend(play_base + index for index in sorted(plays))
+    actions.extend(cite_base + index for index in sorted(cites))
+    return actions
+
+
+_cards_mask = kernel("cards_mask", _cards_mask_py)
 
 
 class MoveBuilder:
@@ -593,7 +757,6 @@ class MoveBuilder:
     """
 
     __slots__ = (
-        "_blob",
         "_combos",
         "_discards",
         "_gifts",
@@ -606,6 +769,7 @@ class MoveBuilder:
         "_partial",
         "_stage",
         "_table",
+        "_usable",
         "space",
         "view",
     )
@@ -623,11 +787,10 @@ class MoveBuilder:
         self._stage = Stage.START
         self._table: _Table | None = None
         self._mps: dict[int, tuple[int, str]] | None = None
-        # The compiled table of the publish being built (publish_start), when compiled.
-        self._blob: bytes | None = None
+        self._usable: bytes | None = None
         self._novel_mask: list[int] | None = None
         self._novel: NovelSpec | None = None
-        self._combos: list[Sequence[int]] = []  # bytes when compiled, else tuples
+        self._combos: list[bytes] = []  # the Novel's rank multisets still open, 14 bytes each
         self._partial = _Partial()
         self._discards: list[int] = []
         self._owed: list[int] = []  # the owner of each gift owed, in the order asked (R5)
@@ -732,7 +895,7 @@ class MoveBuilder:
         twin._stage = self._stage
         twin._table = self._table  # read-only once built
         twin._mps = self._mps
-        twin._blob = self._blob
+        twin._usable = self._usable
         twin._novel_mask = self._novel_mask
         twin._novel = self._novel
         twin._combos = self._combos  # replaced, never changed in place
@@ -813,8 +976,18 @@ class MoveBuilder:
 
     def _table_now(self) -> _Table:
         if self._table is None:
-            self._table = _Table(self.view)
+            view = self.view
+            self._table = _table_of(view.card_table, view.player)
         return self._table
+
+    def _usable_flags(self) -> bytes:
+        """The player's usable flags (R6), as the kernels read them."""
+        usable = self._usable
+        if usable is None:
+            view = self.view
+            held = {novel.novel for novel in view.tables[view.player]}
+            usable = self._usable = usable_flags(view.catalogue, dict(view.supply), held)
+        return usable
 
     def _action_mask(self) -> list[int]:
         view = self.view
@@ -825,54 +998,22 @@ class MoveBuilder:
             actions.append(ActionSpace.DRAW)
         if discard:
             actions.append(ActionSpace.TAKE)
-        started = self._compiled_starts()
-        if started is None:
-            return self._action_mask_py(actions, can_write)
+        plan = kernel_plan(view.catalogue)
+        if plan is None:
+            return self._action_mask_general(actions, can_write)
+        started = _start_actions(
+            view.card_table, view.player, self._usable_flags(), plan, _READ_BASE, _NOVEL_BASE
+        )
         if not can_write and (not started or started[0] >= _NOVEL_BASE):
             actions.append(ActionSpace.PASS)  # R11: nothing to write or read
         actions += started
         return actions
 
-    def _kernel_plan(self) -> list[tuple[str, int, int, int, int]] | None:
-        """The catalogue as the compiled kernels read it; ``None`` when they are not built
-        or it has a pattern kind only Python knows."""
-        return None if _compiled is None else _compiled_plan(self.view.catalogue)
-
-    def _position(
-        self,
-    ) -> tuple[int, set[Card], tuple[tuple[TableNovel, ...], ...], dict[str, int]]:
-        """The player, hand, tables and supply, as the compiled kernels read them."""
-        view = self.view
-        return view.player, set(view.hand), view.tables, dict(view.supply)
-
-    def _compiled_starts(self) -> list[int] | None:
-        """The reads and Novels a player may start (ascending), from the compiled kernel;
-        ``None`` when it cannot answer (not built, a registered pattern kind, too big)."""
-        plan = self._kernel_plan()
-        if plan is None:
-            return None
-        assert _compiled is not None  # the plan comes with the kernels
-        try:
-            started: list[int] = _compiled.start_actions(
-                *self._position(), plan, _READ_BASE, self.space._novel_actions
-            )
-        except OverflowError:
-            return None
-        return started
-
-    def _action_mask_py(self, actions: list[int], can_write: bool) -> list[int]:
-        """:meth:`_action_mask` after the writes, in Python: the reference of
-        ``start_actions``."""
-        reads = [
-            card.index
-            for table in self.view.tables
-            for novel in table
-            if len(novel.cards) >= 2
-            for card in novel.cards
-        ]
+    def _action_mask_general(self, actions: list[int], can_write: bool) -> list[int]:
+        """:meth:`_action_mask` after the writes for a catalogue without a plan."""
+        reads = [_READ_BASE + index for index in _readable(self.view.card_table)]
         if reads:
-            reads.sort()
-            actions += [_READ_BASE + index for index in reads]
+            actions += reads
         elif not can_write:
             actions.append(ActionSpace.PASS)
         actions += [_NOVEL_BASE + index for index in self._publishable()]
@@ -905,146 +1046,43 @@ class MoveBuilder:
         found: list[int] = []
         view = self.view
         if view.hand:
-            supply = dict(view.supply)
-            # The compiled move counter answers every Novel at once (the same rules).
-            novels = publishable_novels(
-                view.player,
-                set(view.hand),
-                [{novel.novel: novel.cards for novel in table} for table in view.tables],
-                supply,
-                view.catalogue,
-            )
-            if novels is not None:
-                found = [i for i, spec in enumerate(self.space.novel_specs) if spec.id in novels]
-                self._novel_mask = found
-                return found
-            table = self._table_now()
-            own_total = sum(table.own)
-            for index, spec in enumerate(self.space.novel_specs):
-                pattern = spec.pattern
-                if pattern is None or supply.get(spec.id, 0) <= 0 or spec.id in table.held:
-                    continue  # R6
-                size = pattern.size
-                if size is not None and size > table.limit + own_total:
-                    continue  # R5: every card but own Masterpieces costs a hand card
-                if _combos(spec, table, first=True):
-                    found.append(index)
+            usable = self._usable_flags()
+            plan = kernel_plan(view.catalogue)
+            if plan is not None:
+                payable = payable_groups(self._table_now(), usable, plan, True)
+                found = [index for index, _, _ in payable]
+            else:
+                table = self._table_now()
+                own_total = sum(table.own)
+                for index, spec in enumerate(self.space.novel_specs):
+                    pattern = spec.pattern
+                    if pattern is None or not usable[index]:
+                        continue  # R6
+                    size = pattern.size
+                    if size is not None and size > table.limit + own_total:
+                        continue  # R5: every card but own Masterpieces costs a hand card
+                    if _combos(spec, table, first=True):
+                        found.append(index)
         self._novel_mask = found
         return found
 
     def _cards_mask(self) -> list[int]:
         """Plays, cites and confirm that keep some rank multiset of the Novel completable
-        (:meth:`_cards_mask_py`, compiled when built)."""
-        blob = self._blob
-        if blob is None:
-            return self._cards_mask_py()
-        assert _compiled is not None  # the table was made by it
+        (the ``cards_mask`` kernel)."""
         partial = self._partial
-        space = self.space
-        actions: list[int] = _compiled.cards_mask(
-            blob,
+        view = self.view
+        return _cards_mask(
+            view.card_table,
+            view.player,
             self._combos,
             partial.chosen,
             *partial.last,
             len(partial.played),
             partial.gifts_owed,
             ActionSpace.CONFIRM,
-            space.play(DECK[0]),
-            space.cite(DECK[0]),
+            _PLAY_BASE,
+            _CITE_BASE,
         )
-        return actions
-
-    def _cards_mask_py(self) -> list[int]:
-        """Plays, cites and confirm that keep some rank multiset of the Novel completable.
-
-        The next card of a rank multiset must be of its lowest rank still short
-        (a later card would close that rank), so each multiset is checked only
-        for the cards of that one rank: the rest of the closed-form test of
-        :func:`_feasible` is shared by them.
-        """
-        table = self._table_now()
-        partial = self._partial
-        chosen = partial.chosen
-        last_rank, last_kind, last_card = partial.last
-        played = len(partial.played)
-        base_cost = played + partial.gifts_owed
-        limit = table.limit
-        h, own, oth = table.h, table.own, table.oth
-        above_hand, above_own, above_oth = table.above_hand, table.above_own, table.above_oth
-        me = self.view.player
-        mps = table.mps
-        plays: set[int] = set()
-        cites: set[int] = set()
-        confirm = False
-        for combo in self._combos:
-            low = 0
-            for rank in range(max(last_rank, 1), _RANKS):
-                if combo[rank] > chosen[rank]:
-                    low = rank
-                    break
-            if not low:
-                confirm = confirm or (played > 0 and base_cost <= limit)
-                continue
-            cost = base_cost
-            any_hand = excess = False
-            for rank in range(low + 1, _RANKS):
-                need = combo[rank] - chosen[rank]
-                if not need:
-                    continue
-                hand, mine = h[rank], own[rank]
-                if need > hand + mine + oth[rank]:
-                    break
-                if need > mine:
-                    cost += need - mine
-                    if hand:
-                        excess = True
-                if hand:
-                    any_hand = True
-            else:
-                need = combo[low] - chosen[low] - 1  # still short at the low rank after the pick
-                if last_rank < low or last_kind == _PLAY:
-                    skip = last_card if last_rank == low else -1
-                    for index in table.hand_by_rank[low]:
-                        if (
-                            index > skip
-                            and index not in plays
-                            and _fits(
-                                need,
-                                above_hand[index],
-                                own[low],
-                                oth[low],
-                                cost + 1,
-                                any_hand,
-                                excess,
-                                True,
-                                limit,
-                            )
-                        ):
-                            plays.add(index)
-                skip = last_card if last_rank == low and last_kind == _CITE else -1
-                for group in (table.own_by_rank[low], table.oth_by_rank[low]):
-                    for index in group:
-                        if index > skip and index not in cites:
-                            extra = 0 if mps[index][0] == me else 1
-                            if _fits(
-                                need,
-                                0,
-                                above_own[index],
-                                above_oth[index],
-                                cost + extra,
-                                any_hand,
-                                excess,
-                                played > 0,
-                                limit,
-                            ):
-                                cites.add(index)
-        actions = [ActionSpace.CONFIRM] if confirm else []
-        space = self.space
-        play_base = space.play(DECK[0])
-        cite_base = space.cite(DECK[0])
-        actions.extend(play_base + index for index in sorted(plays))
-        actions.extend(cite_base + index for index in sorted(cites))
-        return actions
 
     def _gifts_mask(self) -> list[int]:
         available, owner_left, later, previous = self._gift_state()
@@ -1178,27 +1216,15 @@ class MoveBuilder:
         assert spec.pattern is not None
         self._novel = spec
         self._stage = Stage.CARDS
-        if not self._compiled_start(spec):
-            table = self._table_now()
-            table.detail()
-            self._combos = list(_combos(spec, table, first=False))
-
-    def _compiled_start(self, spec: NovelSpec) -> bool:
-        """The Novel's payable rank multisets and the table of the masks, from the compiled
-        kernel; ``False`` (nothing set) when it cannot answer."""
-        plan = self._kernel_plan()
+        view = self.view
+        plan = kernel_plan(view.catalogue)
         if plan is None:
-            return False
-        assert _compiled is not None  # the plan comes with the kernels
-        try:
-            blob, combos = _compiled.publish_start(
-                *self._position(), [entry for entry in plan if entry[0] == spec.id]
-            )
-        except OverflowError:
-            return False
-        self._blob = blob
-        self._combos = combos
-        return True
+            self._combos = _combos(spec, self._table_now(), first=False)
+            return
+        index = self.space.novel_specs.index(spec)
+        only = bytearray(len(self.space.novel_specs))
+        only[index] = 1
+        self._combos = _publish_start(view.card_table, view.player, bytes(only), plan)
 
     def _choose_card(self, index: int, kind: int) -> None:
         partial = self._partial
@@ -1211,20 +1237,16 @@ class MoveBuilder:
             partial.cited.append(index)
             if self._masterpieces()[index][0] != self.view.player:
                 partial.gifts_owed += 1
-        played = len(partial.played)
-        blob = self._blob
-        if blob is not None:
-            assert _compiled is not None  # the table was made by it
-            self._combos = _compiled.feasible_combos(
-                blob, self._combos, partial.chosen, *partial.last, played, partial.gifts_owed
-            )
-            return
-        table = self._table_now()
-        self._combos = [
-            combo
-            for combo in self._combos
-            if _feasible(table, combo, partial.chosen, partial.last, played, partial.gifts_owed)
-        ]
+        view = self.view
+        self._combos = _feasible_combos(
+            view.card_table,
+            view.player,
+            self._combos,
+            partial.chosen,
+            *partial.last,
+            len(partial.played),
+            partial.gifts_owed,
+        )
 
     def _confirm(self) -> Move | None:
         mps = self._masterpieces()

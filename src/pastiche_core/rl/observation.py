@@ -72,6 +72,8 @@ hand: MYT6 LOV4 FAN8
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -79,14 +81,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .._kernels import PURE_PYTHON
 from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..knowledge import Knowledge
-from ..movegen import _speedups
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Phase
 from .encoding import MoveBuilder, Stage
 
+# Transitional: the kernels still in legacy.c, until they move behind the gate.
+_speedups = (
+    None
+    if PURE_PYTHON or importlib.util.find_spec("pastiche_core._legacy") is None
+    else importlib.import_module("pastiche_core._legacy")
+)
 _fill_public = getattr(_speedups, "fill_public", None)
 """The compiled twin of :meth:`ObservationEncoder._public_py`, when built."""
 
