@@ -71,7 +71,7 @@ def pure_python() -> Iterator[None]:
     else:
         switched += [
             (encoding, "_compiled", encoding._compiled),
-            (observation, "_fill_public", observation._fill_public),
+            (observation._fill_public, "compiled", observation._fill_public.compiled),
         ]
     for module, name, _ in switched:
         setattr(module, name, None)

@@ -229,6 +229,7 @@ def build_game(
     game.turns_left = turns_left
     game.end_reason = end_reason
     game.history = []
+    game._cards = game._locate()  # the card table of the state set above
     problems = invariant_violations(game)
     if problems:
         raise ValueError(f"inconsistent scenario: {'; '.join(problems)}")
