@@ -17,8 +17,8 @@
  *   hand_sizes  n integers and scores n integers, by absolute seat
  *   state       11 integers, OBS_STATE order: the observer's seat, the phase (0 keep, 1 action,
  *               2 choose, 3 flag, 4 over), the seat to move, the current seat, deck size,
- *               discard size, face-down discards, the face-up top discard (card index, -1:
- *               none), passes, the trigger's seat (-1: none), turns left (-1: none)
+ *               discard size, face-down discards, the face-up top discard (card index),
+ *               passes, the trigger's seat, turns left (the last three negative for none)
  *
  * Errors (TypeError): a buffer of the wrong type or size, a sequence of the wrong length, an
  * item not an integer. ValueError: a field off the array or of a size other than its shape's,

@@ -6,6 +6,10 @@ building (:class:`~pastiche_core.rl.encoding.MoveBuilder`), so it never depends 
 hidden cards. :class:`ObservationEncoder` fixes the layout for a number of
 players and a catalogue; :meth:`~ObservationEncoder.encode` fills a ``float32``
 vector and :meth:`~ObservationEncoder.text` writes the same information as text.
+The encoder runs at every step of a learning environment: all but the decision
+in progress is written by the kernel ``fill_public`` (compiled in
+``csrc/observe.c`` when built, see :mod:`pastiche_core._kernels`) from the
+view's card table (:mod:`pastiche_core.layout`) and a few counts.
 
 **Layout.** Seats are *relative*: seat ``s`` of the observation is the player
 ``s`` places after the observer (``s = 0`` is the observer). ``n`` is the
@@ -214,16 +218,18 @@ def _fill_public_py(
     * ``state``: 11 integers: the observer's seat, the phase (its place in
       keep, action, choose, flag, over), the seat to move, the current seat,
       the deck size, the discard size, the face-down discards, the top discard
-      if face up (its card index, else -1), passes in succession, the trigger's
-      seat (-1: none) and the turns left (-1: none).
+      if it lies face up (its card index), passes in succession, the trigger's
+      seat and the turns left (the last three negative, -1, for none).
 
-    Seats are written relative to the observer's. The End Flag was lost (R12)
-    when the end is triggered, no card lies under the flag and the phase is not
-    the flag's. Malformed input raises before ``out`` is written: ``TypeError``
-    for a buffer or sequence of the wrong type or size, a ``ValueError`` for a
-    value beyond its field. The compiled twin also refuses (``OutOfRange``, and
-    this rule answers) more than 8 players, more than 64 slots and an integer
-    beyond 2**24 (the integers a ``float32`` holds exactly).
+    Seats are written relative to the observer's; the seats to move are left
+    out once the game is over. The End Flag was lost (R12) when the end is
+    triggered, no card lies under the flag and the phase is not the flag's.
+    Malformed input raises and leaves ``out`` as it was: ``TypeError`` for a
+    buffer or sequence of the wrong type or size, a ``ValueError`` for a value
+    beyond its field (a seat, the phase, a place code, a Novel without a slot,
+    a top discard not face up). The compiled twin also refuses (``OutOfRange``,
+    and this rule answers) more than 8 players, more than 64 slots and an
+    integer beyond 2**24 either way (the integers a ``float32`` holds exactly).
 
     >>> from pastiche_core import Game
     >>> encoder = ObservationEncoder(players=3)
@@ -601,7 +607,7 @@ class ObservationEncoder:
         self.fields: tuple[Field, ...] = tuple(fields)
         """Every field of the layout, in vector order."""
         self.size = offset
-        """The length of the observation vector (1471 for 4 players and the default catalogue)."""
+        """The length of the observation vector (1716 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
         # (offset, size) of each field the compiled encoder writes, in its order.
         # Where the decision in progress goes (written at every action).
