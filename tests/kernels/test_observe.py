@@ -450,8 +450,9 @@ def both_raise(error: type[BaseException], args: Args, out: Any = None) -> None:
     for run in (twin(KERNEL), KERNEL.python):
         target = garbage(2000, 1) if out is None else out
         before = target.tobytes() if isinstance(target, np.ndarray) else None
-        with pytest.raises(error):
+        with pytest.raises(error) as raised:
             run(target, *args)
+        assert raised.value.__context__ is None, run  # nothing else left pending
         if before is not None:
             assert target.tobytes() == before, run
 
@@ -497,12 +498,49 @@ def test_malformed_buffers_are_errors() -> None:
         (7, (*args[7], 0)),
         (7, (*args[7][:4], 39.0, *args[7][5:])),  # an integer that is a float
         (5, ("3", *args[5][1:])),
+        (7, (*args[7][:-1], 1.5)),  # the last integer of each sequence, not one
+        (4, (*args[4][:-1], "3")),
+        (5, (*args[5][:-1], None)),
+        (6, (*args[6][:-1], 2.0)),
     ]:
         both_raise(TypeError, replaced(args, position, value))
+    # Every buffer is let go after an error as after an answer: each one can be resized then.
+    wrong = table_with(args, 0, 0x03)
+    for call, error in [
+        (args, None),
+        (replaced(args, 0, args[0][:-4]), TypeError),
+        (replaced(args, 1, args[1][:-1]), TypeError),
+        (replaced(args, 2, 12), TypeError),
+        (replaced(args, 3, args[3][:-1]), TypeError),
+        (replaced(args, 4, [0]), TypeError),
+        (replaced(args, 0, bytes(200)), ValueError),
+        (wrong, ValueError),
+    ]:
+        lent = [bytearray(v) if isinstance(v, bytes | bytearray) else v for v in call[:4]]
+        out = array("f", bytes(4 * size))
+        if error is None:
+            twin(KERNEL)(out, *lent, *call[4:])
+        else:
+            with pytest.raises(error):
+                twin(KERNEL)(out, *lent, *call[4:])
+        out.append(0.0)
+        for value in lent:
+            if isinstance(value, bytearray):
+                value.append(0)
     with pytest.raises(TypeError):
-        twin(KERNEL)(garbage(size, 0), *args[:7])
-    with pytest.raises(TypeError):
-        twin(KERNEL)(garbage(size, 0), *args, 0)
+        twin(KERNEL)(array("d", bytes(8 * size)), *args)
+    # Nothing beyond a buffer's end is read: a slice of a longer buffer reads as its bytes.
+    tails = [
+        array("i", [0, 49, 49, 49]).tobytes(),
+        bytes([layout.HAND | args[7][0]] * 3),
+        bytes(range(3)),
+        bytes([layout.HAND] * 3),
+    ]
+    sliced = [
+        memoryview(bytes(value) + tail)[: len(value)]
+        for value, tail in zip(args[:4], tails, strict=True)
+    ]
+    assert same(agree((*sliced, *args[4:]), size), agree(args, size))
     # Bytes-like inputs of any kind are read alike.
     converted = (bytearray(args[0]), memoryview(args[1]), bytearray(args[2]), memoryview(args[3]))
     assert same(agree((*converted, *args[4:]), size), agree(args, size))
@@ -561,6 +599,26 @@ def test_values_beyond_their_fields_are_errors() -> None:
         fields_with(args, "flag_lost", offset=size),
         fields_with(args, "novel_cards", offset=size - k * layout.CARDS + 1),
     ]
+    # The observer beyond the players while the table shows no hidden card of theirs.
+    table = bytearray(args[1])
+    table[: layout.CARDS] = bytes(c if c & 0xF8 not in (0x08, 0x10) else 0 for c in table[:49])
+    public = replaced(args, 1, bytes(table))
+    agree(public, size)
+    cases += [with_state(public, seat=n), with_state(public, seat=n + 1)]
+    # A top discard just beyond the deck, or at card 0 not face up.
+    table[layout.CARDS] = layout.PILE_UP  # byte 49 (a Novel byte) reads as PILE_UP
+    table[0] = layout.UNSEEN
+    cases += [with_state(replaced(args, 1, bytes(table)), top=t) for t in (layout.CARDS, 0)]
+    # Each seated place, of the seat just beyond the players.
+    cases += [
+        table_with(args, hidden, layout.MASTER | n, novel_at),
+        table_with(args, hidden, layout.PUBLISHED | n, novel_at),
+        table_with(args, hidden, layout.FLAG | n),
+        table_with(args, hidden, layout.PILE_DOWN | n),
+    ]
+    # The layout's errors again with no -1 in the state (an error must not be taken for it).
+    full = with_state(args, trigger=0, turns_left=2, top=face_up[0])
+    cases += [replaced(case, 7, full[7]) for case in cases if case[0] != args[0]]
     assert face_up
     for case in cases:
         both_raise(ValueError, case, garbage(size, 3))
@@ -681,3 +739,32 @@ def test_the_encoder_reads_its_inputs_from_the_view() -> None:
     assert all(code in (0, *(layout.HAND | s for s in range(4))) for code in known)
     other = ObservationEncoder(4, Catalogue.default())
     assert other._inputs(Game(players=4, seed=5).view(0), None)[2] == slots
+
+
+def test_the_most_values_one_call_writes() -> None:
+    """Every card under a novel or face up, every card known, every mark set: 202 ones."""
+    players, novels = 8, 64
+    fields, length = layout_of(players, novels)
+    me = 3
+    table = bytearray(layout.CARD_TABLE_SIZE)
+    for card in range(layout.CARDS - 1):
+        place = layout.PUBLISHED if card % 3 else layout.MASTER
+        table[card] = place | card % players
+        table[layout.CARDS + card] = card % novels
+    table[layout.CARDS - 1] = layout.PILE_UP
+    known = bytes(layout.HAND | card % players for card in range(layout.CARDS))
+    args: Args = (
+        fields,
+        bytes(table),
+        bytes(range(novels)),
+        known,
+        list(range(novels)),
+        tuple(range(players)),
+        tuple(range(players)),
+        (me, 1, 5, 6, 0, 1, 0, layout.CARDS - 1, 2, 7, 0),
+    )
+    out = agree(args, length)
+    assert int((out == 1.0).sum()) >= 202
+    flagged = bytearray(table)
+    flagged[0] = layout.FLAG | 2
+    agree(replaced(args, 1, bytes(flagged)), length)

@@ -20,6 +20,10 @@
  *               discard size, face-down discards, the face-up top discard (card index),
  *               passes, the trigger's seat, turns left (the last three negative for none)
  *
+ * Seats are written relative to the observer's; the seats to move are left out once the game
+ * is over; the End Flag was lost (R12) when the end is triggered, no card lies under the flag
+ * and the phase is not the flag's.
+ *
  * Errors (TypeError): a buffer of the wrong type or size, a sequence of the wrong length, an
  * item not an integer. ValueError: a field off the array or of a size other than its shape's,
  * a place code that is none, a seat beyond the players, another seat's hand or face-down card
@@ -157,41 +161,32 @@ static PyObject *fill_public(PyObject *module, PyObject *const *args, Py_ssize_t
         PyErr_Format(PyExc_TypeError, "fill_public takes 9 arguments, not %zd", nargs);
         return NULL;
     }
-    Py_buffer out_view, fields_view, table_view, slots_view, known_view;
+    /* Zeroed, a buffer not (or no longer) held has no owner: the end releases all five. */
+    Py_buffer out_view = {0}, fields_view = {0}, table_view = {0}, slots_view = {0};
+    Py_buffer known_view = {0};
+    PyObject *result = NULL;
+    const unsigned char *table;
     if (PyObject_GetBuffer(args[0], &out_view,
-                           PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) != 0) {
+                           PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) != 0 ||
+        out_view.format == NULL || strcmp(out_view.format, "f") != 0) { /* "f": native float */
         PyErr_Clear();
         PyErr_SetString(PyExc_TypeError,
                         "fill_public: out must be a writable C-contiguous float32 buffer");
-        return NULL;
+        goto done;
     }
-    if (out_view.itemsize != sizeof(float) || out_view.format == NULL ||
-        strcmp(out_view.format, "f") != 0) {
-        PyBuffer_Release(&out_view);
-        PyErr_SetString(PyExc_TypeError,
-                        "fill_public: out must be a writable C-contiguous float32 buffer");
-        return NULL;
-    }
-    int held = 1; /* buffers held: released in order at the end */
-    PyObject *result = NULL;
-    const unsigned char *table;
     if (obs_bytes(args[1], &fields_view, 2 * OBS_FIELDS * (Py_ssize_t)sizeof(int32_t),
                   "fields") != 0) {
         goto done;
     }
-    held++;
     if (pk_card_table(args[2], &table_view, &table) != 0) {
         goto done;
     }
-    held++;
     if (obs_bytes(args[3], &slots_view, -1, "slots") != 0) {
         goto done;
     }
-    held++;
     if (obs_bytes(args[4], &known_view, PK_CARDS, "known") != 0) {
         goto done;
     }
-    held++;
 
     Py_ssize_t length = out_view.len / (Py_ssize_t)sizeof(float);
     Py_ssize_t at[OBS_FIELDS];
@@ -332,18 +327,10 @@ static PyObject *fill_public(PyObject *module, PyObject *const *args, Py_ssize_t
     result = Py_NewRef(Py_None);
 
 done:
-    if (held >= 5) {
-        PyBuffer_Release(&known_view);
-    }
-    if (held >= 4) {
-        PyBuffer_Release(&slots_view);
-    }
-    if (held >= 3) {
-        PyBuffer_Release(&table_view);
-    }
-    if (held >= 2) {
-        PyBuffer_Release(&fields_view);
-    }
+    PyBuffer_Release(&known_view);
+    PyBuffer_Release(&slots_view);
+    PyBuffer_Release(&table_view);
+    PyBuffer_Release(&fields_view);
     PyBuffer_Release(&out_view);
     return result;
 }
