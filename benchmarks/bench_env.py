@@ -61,23 +61,9 @@ def engine_runner(seconds: float) -> tuple[int, int, float]:
 
 @contextlib.contextmanager
 def pure_python() -> Iterator[None]:
-    """Every compiled kernel switched off while inside, as without a C compiler: the gate's
-    (the move counter's and builder's) and, when the ``rl`` extra is installed, the encoder's."""
-    switched: list[tuple[Any, str, Any]] = []
-    try:
-        from pastiche_core.rl import observation
-    except ModuleNotFoundError:  # no numpy: only the engine is measured
-        pass
-    else:
-        switched += [(observation, "_fill_public", observation._fill_public)]
-    for module, name, _ in switched:
-        setattr(module, name, None)
-    try:
-        with switched_off():
-            yield
-    finally:
-        for module, name, kept in switched:
-            setattr(module, name, kept)
+    """Every compiled kernel switched off at the gate while inside, as without a C compiler."""
+    with switched_off():
+        yield
 
 
 def pure_python_runner(seconds: float) -> tuple[int, int, float]:

@@ -36,22 +36,14 @@ def decode_publish(
 ) -> tuple[tuple[Any, ...], list[tuple[int, str]], list[tuple[int, Any]]]: ...
 def fill_public(
     out: Any,
-    fields: tuple[int, ...],
-    players: int,
-    me: int,
-    novels: int,
-    novel_index: dict[str, int],
-    hand: Sequence[Any],
-    pending: Sequence[Any] | None,
-    discard: Sequence[Any],
-    face_down: Sequence[int],
-    holders: dict[int, int] | None,
-    flag: tuple[int, Any] | None,
-    tables: Sequence[Sequence[Any]],
-    supply: Sequence[tuple[str, int]],
+    fields: bytes | bytearray | memoryview,
+    table: bytes | bytearray | memoryview,
+    slots: bytes | bytearray | memoryview,
+    known: bytes | bytearray | memoryview,
+    supply: Sequence[int],
     hand_sizes: Sequence[int],
     scores: Sequence[int],
-    scalars: tuple[int, ...],
+    state: Sequence[int],
 ) -> None: ...
 def publish_table(
     player: int, hand: Sequence[Any], tables: list[dict[str, tuple[Any, ...]]]

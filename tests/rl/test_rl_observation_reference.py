@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game, Phase
+from pastiche_core._kernels import switched_off
 from pastiche_core.rl import ActionSpace, Knowledge, MoveBuilder, ObservationEncoder
-from pastiche_core.rl import observation as observation_module
 from pastiche_core.rl.encoding import Stage
 from pastiche_core.view import PlayerView
 
@@ -116,13 +116,8 @@ def reference(
 @contextmanager
 def python_encoder(python: bool) -> Iterator[None]:
     """Encode with the pure-Python twin of the compiled encoder while inside (if ``python``)."""
-    kept = observation_module._fill_public
-    if python:
-        observation_module._fill_public = None
-    try:
+    with switched_off("fill_public") if python else nullcontext():
         yield
-    finally:
-        observation_module._fill_public = kept
 
 
 def _walk(players: int, seed: int, catalogue: Catalogue | None = None) -> int:

@@ -6,6 +6,10 @@ building (:class:`~pastiche_core.rl.encoding.MoveBuilder`), so it never depends 
 hidden cards. :class:`ObservationEncoder` fixes the layout for a number of
 players and a catalogue; :meth:`~ObservationEncoder.encode` fills a ``float32``
 vector and :meth:`~ObservationEncoder.text` writes the same information as text.
+The encoder runs at every step of a learning environment: all but the decision
+in progress is written by the kernel ``fill_public`` (compiled in
+``csrc/observe.c`` when built, see :mod:`pastiche_core._kernels`) from the
+view's card table (:mod:`pastiche_core.layout`) and a few counts.
 
 **Layout.** Seats are *relative*: seat ``s`` of the observation is the player
 ``s`` places after the observer (``s = 0`` is the observer). ``n`` is the
@@ -72,8 +76,9 @@ hand: MYT6 LOV4 FAN8
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+import operator
+import typing
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -81,22 +86,27 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .._kernels import PURE_PYTHON
+from .._kernels import kernel
 from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..knowledge import Knowledge
+from ..layout import (
+    CARD_TABLE_SIZE,
+    CARDS,
+    DRAWN,
+    FLAG,
+    HAND,
+    MASTER,
+    PILE_DOWN,
+    PILE_UP,
+    PLACE_MASK,
+    PUBLISHED,
+    SEAT_MASK,
+    UNSEEN,
+)
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Phase
 from .encoding import MoveBuilder, Stage
-
-# Transitional: the kernels still in legacy.c, until they move behind the gate.
-_speedups = (
-    None
-    if PURE_PYTHON or importlib.util.find_spec("pastiche_core._legacy") is None
-    else importlib.import_module("pastiche_core._legacy")
-)
-_fill_public = getattr(_speedups, "fill_public", None)
-"""The compiled twin of :meth:`ObservationEncoder._public_py`, when built."""
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -105,9 +115,10 @@ __all__ = ["Field", "ObservationEncoder"]
 
 _CARDS = len(DECK)
 _PHASES = (Phase.KEEP, Phase.ACTION, Phase.CHOOSE, Phase.FLAG, Phase.OVER)
-_PHASE_INDEX = {phase: index for index, phase in enumerate(_PHASES)}
-# The fields the compiled encoder writes, in the order of its offsets.
-_COMPILED_FIELDS = (
+_FLAG_PHASE = _PHASES.index(Phase.FLAG)
+_OVER_PHASE = _PHASES.index(Phase.OVER)
+# The fields fill_public writes, in the order of its (offset, size) pairs.
+_PUBLIC_FIELDS = (
     "hand",
     "drawn",
     "discard_top",
@@ -134,6 +145,353 @@ _COMPILED_FIELDS = (
     "flag_owner",
     "flag_lost",
 )
+# The integers of fill_public's ``state``, in order.
+_STATE = (
+    "seat",
+    "phase",
+    "to_move",
+    "current",
+    "deck",
+    "discard",
+    "face_down",
+    "top",
+    "passes",
+    "trigger",
+    "turns_left",
+)
+_NO_SLOT = 0xFF
+_NOTHING_KNOWN = bytes(CARDS)
+_FIELDS_BYTES = 2 * len(_PUBLIC_FIELDS) * array("i").itemsize
+_Places = list[tuple[int, int, int]]
+_LAYOUTS: dict[bytes, tuple[tuple[int, ...], int, int, int, dict[int, _Places]]] = {}
+"""fill_public's layouts checked so far: offsets, players, Novel slots and the end of the last."""
+_ZEROS: dict[int, memoryview[float]] = {}
+# What a place code of a card table makes fill_public write (see _places).
+_ONE, _NOVEL, _FLAG, _BAD = range(4)
+_TABLE_ERRORS = (
+    "fill_public: a card table's byte is no place code",
+    "fill_public: a card table's seat is beyond the players",
+    "fill_public: the card table shows another seat's hidden card (R16)",
+)
+_NO_PLACE, _NO_SEAT, _HIDDEN = range(3)
+_NOVEL_CARDS = _PUBLIC_FIELDS.index("novel_cards")
+_KNOWN_HANDS = _PUBLIC_FIELDS.index("known_hands")
+_KNOWN_CODES: dict[int, bytes] = {}
+"""Per number of players, the bytes a ``known`` may hold: UNSEEN and HAND | s of each seat s."""
+
+_Bytes = bytes | bytearray | memoryview
+
+
+def _fill_public_py(
+    out: npt.NDArray[np.float32] | memoryview,
+    fields: _Bytes,
+    table: _Bytes,
+    slots: _Bytes,
+    known: _Bytes,
+    supply: Sequence[int],
+    hand_sizes: Sequence[int],
+    scores: Sequence[int],
+    state: Sequence[int],
+) -> None:
+    """Write one player's observation, all but the decision in progress, into ``out``.
+
+    The rule of the kernel ``fill_public`` (compiled twin in ``csrc/observe.c``):
+    :class:`ObservationEncoder` builds its packed inputs from a view. ``out``
+    (a writable C-contiguous ``float32`` buffer) is zeroed, then the fields of
+    the module's layout table but the decision in progress are written:
+
+    * ``fields``: ``int32`` (native order) pairs ``(offset, size)`` of the 25
+      fields written, in layout order (``hand`` ... ``flag_lost``); the size of
+      ``hand_sizes`` is the number of players ``n``, that of ``supply`` the
+      number of Novel slots ``k``, and every other size must be its shape's;
+    * ``table``: the observer's card table (:mod:`pastiche_core.layout`, the
+      view's :attr:`~pastiche_core.view.PlayerView.card_table`): their hand,
+      the drawn cards while they choose, the face-up discards, their own
+      face-down discards, the End Flag's card and holder, every novel's cards,
+      owner and Novel; another seat's hand or face-down card is an error (R16);
+    * ``slots``: per Novel position of the table, the Novel's slot (its place
+      among the catalogue's publishable Novels), ``0xFF`` for none;
+    * ``known``: 49 bytes, ``HAND | s`` for a card known to lie in seat ``s``'s
+      hand (``known_hands``), else ``UNSEEN``;
+    * ``supply``: ``k`` counts, the copies left per slot; ``hand_sizes`` and
+      ``scores``: ``n`` counts by absolute seat;
+    * ``state``: 11 integers: the observer's seat, the phase (its place in
+      keep, action, choose, flag, over), the seat to move, the current seat,
+      the deck size, the discard size, the face-down discards, the top discard
+      if it lies face up (its card index), passes in succession, the trigger's
+      seat and the turns left (the last three negative, -1, for none).
+
+    Seats are written relative to the observer's; the seats to move are left
+    out once the game is over. The End Flag was lost (R12) when the end is
+    triggered, no card lies under the flag and the phase is not the flag's.
+    Malformed input raises and leaves ``out`` as it was: ``TypeError`` for a
+    buffer or sequence of the wrong type or size, a ``ValueError`` for a value
+    beyond its field (a seat, the phase, a place code, a Novel without a slot,
+    a top discard not face up). The compiled twin also refuses (``OutOfRange``,
+    and this rule answers) more than 8 players, more than 64 slots and an
+    integer beyond 2**24 either way (the integers a ``float32`` holds exactly).
+
+    >>> from pastiche_core import Game
+    >>> encoder = ObservationEncoder(players=3)
+    >>> fields, table, slots, known, supply, hand_sizes, scores, state = encoder._inputs(
+    ...     Game(players=3, seed=7).view(1), None)
+    >>> state
+    (1, 0, 2, 0, 39, 0, 0, -1, 0, -1, -1)
+    >>> out = np.empty(encoder.size, dtype=np.float32)
+    >>> _fill_public_py(out, fields, table, slots, known, supply, hand_sizes, scores, state)
+    >>> int(out[encoder.slice("hand")].sum()), out[encoder.slice("hand_sizes")].tolist()
+    (3, [3.0, 4.0, 3.0])
+    >>> _fill_public_py(out, fields, table, slots, known, supply, hand_sizes, scores,
+    ...                 (3, *state[1:]))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: fill_public: the observer's seat is beyond the players
+    """
+    floats = _float_buffer(out)
+    at, n, k, plans = _public_layout(_packed(fields, _FIELDS_BYTES, "fields"), len(floats))
+    cards = _packed(table, CARD_TABLE_SIZE, "the card table")
+    slot_of = _packed(slots, None, "slots")
+    known_cards = _packed(known, CARDS, "known")
+    me, phase, to_move, current, deck, discard, face_down, top, passes, trigger, turns_left = (
+        _integers(state, len(_STATE), "state")
+    )
+    copies = _integers(supply, k, "supply")
+    sizes = _integers(hand_sizes, n, "hand_sizes")
+    points = _integers(scores, n, "scores")
+    if not 0 <= me < n:
+        raise InvalidArgumentError("fill_public: the observer's seat is beyond the players")
+    if not 0 <= phase < len(_PHASES):
+        raise InvalidArgumentError("fill_public: the phase is beyond the phases")
+    if not (0 <= to_move < n and 0 <= current < n) or trigger >= n:
+        raise InvalidArgumentError(
+            "fill_public: a seat to move, current or trigger beyond the players"
+        )
+    if top >= CARDS or (top >= 0 and cards[top] != PILE_UP):
+        raise InvalidArgumentError("fill_public: the top discard is not a face-up card of the pile")
+    places = plans.get(me)
+    if places is None:
+        places = plans[me] = _places(at, n, k, me)
+    (
+        _hand,
+        _drawn,
+        discard_top,
+        _face_up,
+        _own,
+        _flag_card,
+        _published,
+        _masterpieces,
+        _known_hands,
+        _novel_cards,
+        _held_published,
+        _held_masterpiece,
+        supply_at,
+        hand_sizes_at,
+        scores_at,
+        piles,
+        phase_at,
+        to_move_at,
+        current_at,
+        seat_at,
+        passes_at,
+        countdown,
+        trigger_at,
+        _flag_owner,
+        flag_lost,
+    ) = at
+    # Written as read; the buffer is restored if the table or the knowledge is malformed.
+    saved = floats.tobytes()
+    floats[:] = _zeros(len(floats))
+    try:
+        flagged = _write_cards(floats, cards, slot_of, known_cards, places, at, n, k, me)
+    except InvalidArgumentError:
+        floats.cast("B")[:] = saved
+        raise
+    if top >= 0:
+        floats[discard_top + top] = 1.0
+    floats[phase_at + phase] = 1.0
+    if phase != _OVER_PHASE:
+        floats[to_move_at + (to_move - me) % n] = 1.0
+        floats[current_at + (current - me) % n] = 1.0
+    floats[seat_at + me] = 1.0
+    if turns_left >= 0:
+        floats[countdown] = 1.0
+    if trigger >= 0:
+        floats[trigger_at + (trigger - me) % n] = 1.0
+        if not flagged and phase != _FLAG_PHASE:  # R12: the End Flag was lost
+            floats[flag_lost] = 1.0
+    for slot in range(k):
+        floats[supply_at + slot] = copies[slot]
+    for owner in range(n):
+        relative = (owner - me) % n
+        floats[hand_sizes_at + relative] = sizes[owner]
+        floats[scores_at + relative] = points[owner]
+    floats[piles] = deck
+    floats[piles + 1] = discard
+    floats[piles + 2] = face_down
+    floats[passes_at] = passes
+    if turns_left >= 0:
+        floats[countdown + 1] = turns_left
+
+
+_fill_public = kernel("fill_public", _fill_public_py)
+
+
+def _write_cards(
+    floats: memoryview[float],
+    cards: bytes,
+    slot_of: bytes,
+    known_cards: bytes,
+    places: _Places,
+    at: Sequence[int],
+    n: int,
+    k: int,
+    me: int,
+) -> bool:
+    """fill_public's card planes from the table and ``known``; whether a card lies under the flag."""
+    novel_cards, known_hands = at[_NOVEL_CARDS], at[_KNOWN_HANDS]
+    one, novel, flag, cards_per_plane, no_slot = _ONE, _NOVEL, _FLAG, CARDS, _NO_SLOT
+    slot_count = len(slot_of)
+    flagged = False
+    for card, code in enumerate(cards[:CARDS]):
+        if not code:
+            continue
+        kind, first, second = places[code]
+        if kind == one:
+            floats[first + card] = 1.0
+        elif kind == novel:
+            position = cards[cards_per_plane + card]
+            slot = slot_of[position] if position < slot_count else no_slot
+            if slot == no_slot or slot >= k:
+                raise InvalidArgumentError("fill_public: a card lies under a Novel without a slot")
+            floats[first + card] = 1.0
+            floats[novel_cards + slot * cards_per_plane + card] = 1.0
+            floats[second + slot] = 1.0
+        elif kind == flag:
+            floats[first + card] = 1.0
+            floats[second] = 1.0
+            flagged = True
+        else:
+            raise InvalidArgumentError(_TABLE_ERRORS[first])
+    if known_cards != _NOTHING_KNOWN:
+        codes = _KNOWN_CODES.get(n)
+        if codes is None:
+            codes = _KNOWN_CODES[n] = bytes([UNSEEN, *(HAND | s for s in range(min(n, 8)))])
+        if known_cards.translate(None, codes):
+            raise InvalidArgumentError("fill_public: a known card is not in a seat's hand")
+        for seat in range(min(n, 8)):
+            code = HAND | seat
+            card = known_cards.find(code)
+            if card >= 0:
+                plane = known_hands + (seat - me) % n * CARDS
+                while card >= 0:
+                    floats[plane + card] = 1.0
+                    card = known_cards.find(code, card + 1)
+    return flagged
+
+
+def _float_buffer(out: object) -> memoryview[float]:
+    """``out`` as a flat writable ``float32`` memoryview (else ``TypeError``)."""
+    try:
+        view = memoryview(out)  # type: ignore[arg-type]
+    except TypeError:
+        view = None
+    if view is None or view.readonly or view.format != "f" or not view.c_contiguous:
+        raise TypeError("fill_public: out must be a writable C-contiguous float32 buffer")
+    return typing.cast("memoryview[float]", view) if view.ndim == 1 else view.cast("B").cast("f")
+
+
+def _zeros(length: int) -> memoryview[float]:
+    """``length`` zero floats, to clear an ``out`` of that length at once."""
+    zeros = _ZEROS.get(length)
+    if zeros is None:
+        if len(_ZEROS) >= 64:
+            _ZEROS.clear()
+        zeros = _ZEROS[length] = memoryview(bytes(4 * length)).cast("f")
+    return zeros
+
+
+def _packed(source: _Bytes, size: int | None, what: str) -> bytes:
+    """The bytes of a bytes-like ``source`` of exactly ``size`` bytes (any if ``None``)."""
+    data = source if type(source) is bytes else memoryview(source).tobytes()
+    if size is not None and len(data) != size:
+        raise TypeError(f"fill_public: {what} holds {len(data)} bytes, not {size}")
+    return data
+
+
+def _integers(source: Sequence[int], size: int, what: str) -> list[int]:
+    """The integers of ``source``, exactly ``size`` of them (else ``TypeError``)."""
+    values = list(map(operator.index, source))
+    if len(values) != size:
+        raise TypeError(f"fill_public: {what} holds {len(values)} integers, not {size}")
+    return values
+
+
+def _public_layout(
+    fields: bytes, length: int
+) -> tuple[tuple[int, ...], int, int, dict[int, _Places]]:
+    """fill_public's ``fields`` checked for ``length`` floats: offsets, players, Novel slots.
+
+    The last item keeps, per observer, the :func:`_places` of that layout.
+    """
+    known = _LAYOUTS.get(fields)
+    if known is None:
+        pairs = array("i", fields)
+        n, k = (pairs[2 * _PUBLIC_FIELDS.index(name) + 1] for name in ("hand_sizes", "supply"))
+        if n < 1 or k < 0:
+            raise InvalidArgumentError("fill_public: no seats in the layout")
+        shapes = dict.fromkeys(_PUBLIC_FIELDS[:6], _CARDS)
+        shapes.update(published=n * _CARDS, masterpieces=n * _CARDS, known_hands=n * _CARDS)
+        shapes.update(novel_cards=k * _CARDS, held_published=n * k, held_masterpiece=n * k)
+        shapes.update(supply=k, hand_sizes=n, scores=n, piles=3, phase=len(_PHASES))
+        shapes.update(to_move=n, current=n, seat=n, passes=1, countdown=2, trigger=n)
+        shapes.update(flag_owner=n, flag_lost=1)
+        for index, name in enumerate(_PUBLIC_FIELDS):
+            offset, size = pairs[2 * index], pairs[2 * index + 1]
+            if size != shapes[name]:
+                raise InvalidArgumentError("fill_public: a field's size is not its shape's")
+            if offset < 0:
+                raise InvalidArgumentError("fill_public: a field lies beyond the array")
+        end = max(pairs[2 * i] + pairs[2 * i + 1] for i in range(len(_PUBLIC_FIELDS)))
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        known = _LAYOUTS[fields] = (tuple(pairs[::2]), n, k, end, {})
+    offsets, n, k, end, plans = known
+    if end > length:
+        raise InvalidArgumentError("fill_public: a field lies beyond the array")
+    return offsets, n, k, plans
+
+
+def _places(at: Sequence[int], n: int, k: int, me: int) -> _Places:
+    """Per place code of a card table, what fill_public writes for card ``c`` lying there.
+
+    ``(_ONE, base, 0)``: a 1 at ``base + c``; ``(_NOVEL, plane, held)``: a 1 at
+    ``plane + c``, under the Novel's slot ``s`` in ``novel_cards`` and at
+    ``held + s``; ``(_FLAG, flag_card, owner)``: a 1 at ``flag_card + c`` and at
+    ``owner``; ``(_BAD, error, 0)``: the code is an error (:data:`_TABLE_ERRORS`).
+    """
+    field = dict(zip(_PUBLIC_FIELDS, at, strict=True))
+    places = [(_BAD, _NO_PLACE, 0)] * 256
+    places[PILE_UP] = (_ONE, field["discard_face_up"], 0)
+    places[DRAWN] = (_ONE, field["drawn"], 0)
+    for code in range(DRAWN + 1, 256):
+        seat, place = code & SEAT_MASK, code & PLACE_MASK
+        relative = (seat - me) % n
+        if seat >= n:
+            places[code] = (_BAD, _NO_SEAT, 0)
+        elif place in (HAND, PILE_DOWN) and seat != me:
+            places[code] = (_BAD, _HIDDEN, 0)
+        elif place in (HAND, PILE_DOWN):
+            places[code] = (_ONE, field["hand" if place == HAND else "discard_own"], 0)
+        elif place == FLAG:
+            places[code] = (_FLAG, field["flag_card"], field["flag_owner"] + relative)
+        elif place in (MASTER, PUBLISHED):
+            kind = "masterpiece" if place == MASTER else "published"
+            places[code] = (
+                _NOVEL,
+                field["masterpieces" if place == MASTER else "published"] + relative * _CARDS,
+                field[f"held_{kind}"] + relative * k,
+            )
+    return places
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +533,15 @@ class ObservationEncoder:
 
     __slots__ = (
         "_at",
+        "_base",
         "_building",
+        "_fields",
         "_last",
         "_novel_index",
-        "_offsets",
+        "_other",
+        "_out",
+        "_slots",
+        "_supply",
         "catalogue",
         "fields",
         "high",
@@ -244,7 +607,7 @@ class ObservationEncoder:
         self.fields: tuple[Field, ...] = tuple(fields)
         """Every field of the layout, in vector order."""
         self.size = offset
-        """The length of the observation vector (1471 for 4 players and the default catalogue)."""
+        """The length of the observation vector (1716 for 4 players and the default catalogue)."""
         self._at = {field.name: field.offset for field in fields}
         # (offset, size) of each field the compiled encoder writes, in its order.
         # Where the decision in progress goes (written at every action).
@@ -260,12 +623,23 @@ class ObservationEncoder:
                 "gifts_owed",
             )
         )
-        self._offsets = tuple(
-            value
-            for field in (self.field(name) for name in _COMPILED_FIELDS)
-            for value in (field.offset, field.size)
-        )
+        # fill_public's packed inputs that depend on the encoder alone.
+        self._fields = array(
+            "i",
+            [
+                value
+                for field in (self.field(name) for name in _PUBLIC_FIELDS)
+                for value in (field.offset, field.size)
+            ],
+        ).tobytes()
         self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
+        self._other: tuple[Catalogue, bytes] | None = None  # the slots of another catalogue
+        self._slots = self._slots_of(self.catalogue)
+        self._supply: tuple[tuple[tuple[str, int], ...], tuple[int, ...]] = ((), ())
+        """The last supply seen and its counts by slot (fill_public's ``supply``)."""
+        self._base = np.empty(self.size, dtype=np.float32)  # the last public part made
+        # The kernel writes through a memoryview: numpy's own buffer export costs more.
+        self._out = self._base.data
         # The last view encoded (with its knowledge) and its vector without the
         # decision in progress: a decision of several actions re-encodes the same
         # view at every action.
@@ -399,146 +773,81 @@ class ObservationEncoder:
         return out
 
     def _public(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
-        """The vector of everything but the decision in progress (compiled when built)."""
-        fill = _fill_public
-        if fill is not None:
-            out = np.empty(self.size, dtype=np.float32)
-            flag = view.flag
-            phase = view.phase
-            over = phase is Phase.OVER
-            turns_left = view.turns_left
-            trigger = view.trigger
-            try:
-                fill(
-                    out,
-                    self._offsets,
-                    self.players,
-                    view.player,
-                    len(self.novels),
-                    self._novel_index,
-                    view.hand,
-                    view.pending,
-                    view.discard,
-                    view.face_down,
-                    None if knowledge is None else knowledge.holders,
-                    flag,
-                    view.tables,
-                    view.supply,
-                    view.hand_sizes,
-                    view.scores,
-                    (
-                        _PHASE_INDEX[phase],
-                        -1 if over else view.to_move,
-                        -1 if over else view.current,
-                        -1 if turns_left is None else turns_left,
-                        -1 if trigger is None else trigger,
-                        int(trigger is not None and flag is None and phase is not Phase.FLAG),
-                        view.deck_size,
-                        view.passes,
-                    ),
-                )
-            except OverflowError:
-                pass  # beyond the kernel's ranges: the Python encoder answers
-            else:
-                return out
-        return self._public_py(view, knowledge)
+        """The vector of everything but the decision in progress (in the encoder's buffer)."""
+        _fill_public(self._out, *self._inputs(view, knowledge))
+        return self._base
 
-    def _public_py(self, view: PlayerView, knowledge: Knowledge | None) -> npt.NDArray[np.float32]:
-        """:meth:`_public` in Python: the reference of the compiled ``fill_public``."""
-        out = np.zeros(self.size, dtype=np.float32)
-        at = self._at
-        n = self.players
-        me = view.player
-        hand = at["hand"]
-        ones = [hand + card.index for card in view.hand]
-        add = ones.append
-        if view.pending is not None:
-            drawn = at["drawn"]
-            ones += [drawn + card.index for card in view.pending]
+    def _inputs(
+        self, view: PlayerView, knowledge: Knowledge | None
+    ) -> tuple[
+        bytes,
+        bytes,
+        bytes,
+        bytes | bytearray,
+        tuple[int, ...],
+        tuple[int, ...],
+        tuple[int, ...],
+        tuple[int, ...],
+    ]:
+        """fill_public's packed inputs for ``view`` but ``out`` (made at every step: kept cheap)."""
+        catalogue = view.catalogue
+        slots = self._slots if catalogue is self.catalogue else self._slots_of(catalogue)
+        holders = None if knowledge is None else knowledge.holders
+        known: bytes | bytearray = _NOTHING_KNOWN
+        if holders:
+            known = bytearray(_CARDS)
+            for card, seat in holders.items():
+                known[card] = HAND | seat
+        supply = self._supply
+        if supply[0] != view.supply:  # it changes at a publish only
+            counts = [0] * len(self.novels)
+            novel_index = self._novel_index
+            for novel, copies in view.supply:
+                slot = novel_index.get(novel)
+                if slot is not None:
+                    counts[slot] = copies
+            supply = self._supply = (view.supply, tuple(counts))
         discard = view.discard
-        hidden = view.face_down
+        top = -1
         if discard:
-            face_up, own = at["discard_face_up"], at["discard_own"]
-            if hidden:
-                for index, shown in enumerate(discard):
-                    if shown is not None:
-                        add((own if index in hidden else face_up) + shown.index)
-            else:
-                ones += [face_up + card.index for card in discard]  # type: ignore[union-attr]
-            top = discard[-1]
-            if top is not None and len(discard) - 1 not in hidden:
-                add(at["discard_top"] + top.index)
-        if knowledge is not None and knowledge.holders:
-            known = at["known_hands"]
-            for card_index, holder in knowledge.holders.items():
-                add(known + ((holder - me) % n) * _CARDS + card_index)
-        flag = view.flag
-        if flag is not None:
-            add(at["flag_card"] + flag[1].index)
-            add(at["flag_owner"] + (flag[0] - me) % n)
-        novel_index = self._novel_index
-        k = len(self.novels)
-        published, masterpieces, novel_cards = (
-            at["published"],
-            at["masterpieces"],
-            at["novel_cards"],
+            last = discard[-1]
+            if last is not None and len(discard) - 1 not in view.face_down:
+                top = last.index
+        trigger, turns_left = view.trigger, view.turns_left
+        state = (
+            view.player,
+            _PHASES.index(view.phase),
+            view.to_move,
+            view.current,
+            view.deck_size,
+            len(discard),
+            len(view.face_down),
+            top,
+            view.passes,
+            -1 if trigger is None else trigger,
+            -1 if turns_left is None else turns_left,
         )
-        held_published, held_masterpiece = at["held_published"], at["held_masterpiece"]
-        for owner, seat_table in enumerate(view.tables):
-            if not seat_table:
-                continue
-            seat = (owner - me) % n
-            seat_published = published + seat * _CARDS
-            seat_masterpieces = masterpieces + seat * _CARDS
-            for novel in seat_table:
-                index = novel_index[novel.novel]
-                cards = novel.cards
-                under = novel_cards + index * _CARDS
-                if len(cards) == 1:
-                    only = cards[0].index
-                    add(seat_masterpieces + only)
-                    add(held_masterpiece + seat * k + index)
-                    add(under + only)
-                else:
-                    for card in cards:
-                        add(seat_published + card.index)
-                        add(under + card.index)
-                    add(held_published + seat * k + index)
-        add(at["phase"] + _PHASE_INDEX[view.phase])
-        if view.phase is not Phase.OVER:
-            add(at["to_move"] + (view.to_move - me) % n)
-            add(at["current"] + (view.current - me) % n)
-        add(at["seat"] + me)
-        if view.turns_left is not None:
-            add(at["countdown"])
-        if view.trigger is not None:
-            add(at["trigger"] + (view.trigger - me) % n)
-            if flag is None and view.phase is not Phase.FLAG:
-                add(at["flag_lost"])
-        out[ones] = 1.0
-        # Counts.
-        where: list[int] = []
-        values: list[int] = []
-        supply = at["supply"]
-        for novel_id, copies in view.supply:
-            if copies:
-                found = novel_index.get(novel_id)
-                if found is not None:
-                    where.append(supply + found)
-                    values.append(copies)
-        hand_sizes, scores = at["hand_sizes"], at["scores"]
-        for owner in range(n):
-            seat = (owner - me) % n
-            where += (hand_sizes + seat, scores + seat)
-            values += (view.hand_sizes[owner], view.scores[owner])
-        piles = at["piles"]
-        where += (piles, piles + 1, piles + 2, at["passes"])
-        values += (view.deck_size, len(discard), len(hidden), view.passes)
-        if view.turns_left is not None:
-            where.append(at["countdown"] + 1)
-            values.append(view.turns_left)
-        out[where] = values
-        return out
+        return (
+            self._fields,
+            view.card_table,
+            slots,
+            known,
+            supply[1],
+            view.hand_sizes,
+            view.scores,
+            state,
+        )
+
+    def _slots_of(self, catalogue: Catalogue) -> bytes:
+        """fill_public's ``slots`` for a table of ``catalogue``: each Novel's slot, 0xFF if none."""
+        other = self._other
+        if other is not None and other[0] is catalogue:
+            return other[1]
+        index = self._novel_index
+        slots = bytes(index.get(spec.id, _NO_SLOT) for spec in catalogue.specs)
+        if catalogue is not self.catalogue:
+            self._other = (catalogue, slots)
+        return slots
 
     # ------------------------------------------------------------------
     def text(
