@@ -28,7 +28,15 @@ card rarely serves two Novels).
 Patterns of the built-in kinds are valued (straights, of-a-kind, pairs, totals
 — the latter approximately: an exact subset sum for a complete Novel, a range
 test otherwise); a user-defined pattern (R3) has no prospects, though the bot
-still publishes it when the solver finds it.
+still publishes it when the solver finds it. A subclass of a built-in pattern
+is valued as its kind.
+
+The prospects are the ``prospects`` kernel (:mod:`pastiche_core._kernels`): its
+Python rule here reads the rank vectors, the catalogue's plan
+(:func:`~pastiche_core.feasibility.kernel_plan`, the playout policy's too) and
+its usable flags, as the compiled twin does; each rank's fill is
+:func:`~pastiche_core.feasibility.fill_rank` and the R4 step
+:func:`~pastiche_core.feasibility.settle`.
 
 >>> from pastiche_core import Game
 >>> outlook = Outlook.of_view(Game(players=4, seed=1).view(0))
