@@ -201,7 +201,7 @@ def test_the_compiled_costing_is_the_python_costing_r4_r5_r12(
     # Every Novel usable, and the countdown at the answers' sizes (R12).
     everything = bytes([1]) * len(args[5])
     agree(POLICY, *args[:5], everything, *args[6:])
-    for turns_left in {len(runs) for _, _, runs, _ in found[:3]}:
+    for turns_left in {0, 1} | {len(runs) for _, _, runs, _ in found[:3]}:
         agree(POLICY, *args[:7], turns_left, *args[8:])
     agree(POLICY, *args[:8], data.draw(st.integers(21, 80)), args[9])
 
@@ -245,6 +245,9 @@ def test_the_own_masterpiece_gives_way_to_a_hand_card_r4() -> None:
     )
     assert (index, runs, cite_first, rest) == (0, ((7, 3),), False, [])
     assert value == 2 * 0.67**0 - 0.03  # an instant Masterpiece: one card played (R7)
+    # Nothing to read down: the countdown does not discount it (R12).
+    instant = both(POLICY, hand, own, NONE, 2, plan, b"\x01", DEFAULT_POLICY, 0, 6, -math.inf)
+    assert instant[0][0] == value
     # Without a hand card of the rank nothing is playable (R4).
     assert both(POLICY, counts([9]), own, NONE, 1, plan, b"\x01", DEFAULT_POLICY, -1, 6, 0.0) == []
 
@@ -314,6 +317,7 @@ weights_5 = st.sampled_from(
         (1.0, 1.0, 1.0, 1.0, 0.0),
         (0.7, 0.0, 0.0, 0.0, 10.0),
         (1.0, 0.3, 0.6, 1.0, 2.0),
+        (1.0, 0.5, 0.5, 0.5, 1.0),  # a rival citation costs a missing card: ties of cost
     ]
 ) | st.tuples(
     st.floats(0.0, 1.0),
@@ -567,6 +571,26 @@ def test_the_prospects_refuse_inputs_beyond_their_ranges() -> None:
             refused(PROSPECTS, args)
 
 
+def test_the_largest_inputs_within_the_ranges() -> None:
+    # Every rank as full as the ranges allow: the Total walk's cards and the free cards at most.
+    full = [0] + [49] * 13
+    plan = packed(
+        [
+            [TOTAL, 13, 91, 13, 9],
+            [TOTAL, 13, 169, 13, 9],
+            [TOTAL, 1, 13, 1, 1],
+            [STRAIGHT, 13, 0, 13, 9],
+            [PAIRS, MAX_PAIRS, 0, 2 * MAX_PAIRS, 9],
+            [OF_A_KIND, MAX_OF_A_KIND, 0, MAX_OF_A_KIND, 9],
+        ]
+    )
+    usable = bytes([1]) * 6
+    for limit in (3, 40):
+        agree(POLICY, full, full, full, 49, plan, usable, DEFAULT_POLICY, -1, limit, -math.inf)
+    agree(PROSPECTS, full, full, full, full, plan, usable, DEFAULT_OUTLOOK, -1)
+    agree(PROSPECTS, full, full, NONE, [49] * 14, plan, usable, DEFAULT_OUTLOOK, 30)
+
+
 def test_malformed_arguments_are_errors_not_refusals() -> None:
     for kernel, args in ((POLICY, policy_args()), (PROSPECTS, prospect_args())):
         compiled = twin(kernel)
@@ -585,6 +609,21 @@ def test_malformed_arguments_are_errors_not_refusals() -> None:
             compiled(*args[:6], list(args[6]), *args[7:])
         with pytest.raises(TypeError):
             compiled([0] * 13, *args[1:])
+        numbers = (3, 7, 8) if kernel is POLICY else (7,)  # hand_size, turns_left, limit; horizon
+        for at in numbers:
+            with pytest.raises(TypeError):
+                compiled(*args[:at], 1.5, *args[at + 1 :])
+        with pytest.raises(TypeError):
+            compiled(*args[:6], (*args[6][:-1], "x"), *args[7:])
+        with pytest.raises(TypeError):
+            compiled(*args[:4], 5, *args[5:])  # a plan that is no buffer
+        with pytest.raises(TypeError):
+            compiled(*args[:5], list(args[5]), *args[6:])  # flags that are no buffer
+    with pytest.raises(TypeError):
+        twin(POLICY)(*policy_args(floor="x"))
+    # -1.0 is a number like any other (the value a failed conversion returns too).
+    agree(POLICY, *policy_args(weights=(0.67, -1.0, 0.03), floor=-1.0))
+    agree(PROSPECTS, *prospect_args(weights=(0.7, 0.5, 0.6, -1.0, 0.5)))
 
 
 # ----------------------------------------------------------------------------
