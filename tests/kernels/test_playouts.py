@@ -406,6 +406,30 @@ def test_straights_add_their_ranks_costs_in_order(
     agree(PROSPECTS, hand, NONE, rival, pool, plan, bytes([1]) * 12, weights, -1)
 
 
+def test_a_straight_of_equal_cost_and_cards_is_the_lowest_run() -> None:
+    # 1-2-3 cites a rival's 1 (a gift worth one missing card) and plays 2 and 3; 5-6-7 misses
+    # the 5, cites an own 6 and plays 7: both cost 1 and play 2 cards. The lower run counts,
+    # which misses nothing, so it is still worth something with two turns left (R12).
+    hand = counts([2, 3, 7])
+    own, rival = counts([6]), counts([1])
+    pool = [0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    plan = packed([[STRAIGHT, 3, 0, 3, 2]])
+    weights = (1.0, 0.5, 0.5, 0.5, 1.0)
+    assert both(PROSPECTS, hand, own, rival, pool, plan, b"\x01", weights, 2) == 2 * 0.5 * 0.5
+    assert both(PROSPECTS, hand, own, counts([]), pool, plan, b"\x01", weights, 2) == 0.0
+
+
+@pytest.mark.parametrize("count", [2, 5, 6, 9, 11, 13])
+def test_totals_of_every_target_across_the_words_of_the_sums(count: int) -> None:
+    # Exact sums beyond 64 and 128 (the compiled twin's bitset words), and every sum missed.
+    hand = counts([13, 13, 13, 12, 12, 11, 11, 10, 9, 9, 8, 6, 5, 3, 1])
+    own = counts([13, 12, 7, 2])
+    pool = [min(49, hand[r] + 2) for r in range(14)]
+    for target in range(count, 13 * count + 1):
+        plan = packed([[TOTAL, count, target, count, 2]])
+        agree(PROSPECTS, hand, own, NONE, pool, plan, b"\x01", DEFAULT_OUTLOOK, -1)
+
+
 def test_a_hand_ready_to_publish_is_worth_its_points_read_down() -> None:
     plan = kernel_plan(Catalogue.default())
     assert plan is not None
