@@ -22,11 +22,5 @@ setup(
             include_dirs=[str(_CSRC)],
             optional=True,
         ),
-        # Transitional: the kernels not yet moved out of legacy.c.
-        Extension(
-            "pastiche_core._legacy",
-            sources=[str(_CSRC / "legacy.c")],
-            optional=True,
-        ),
     ]
 )

@@ -28,7 +28,15 @@ card rarely serves two Novels).
 Patterns of the built-in kinds are valued (straights, of-a-kind, pairs, totals
 — the latter approximately: an exact subset sum for a complete Novel, a range
 test otherwise); a user-defined pattern (R3) has no prospects, though the bot
-still publishes it when the solver finds it.
+still publishes it when the solver finds it. A subclass of a built-in pattern
+is valued as its kind.
+
+The prospects are the ``prospects`` kernel (:mod:`pastiche_core._kernels`): its
+Python rule here reads the rank vectors, the catalogue's plan
+(:func:`~pastiche_core.feasibility.kernel_plan`, the playout policy's too) and
+its usable flags, as the compiled twin does; each rank's fill is
+:func:`~pastiche_core.feasibility.fill_rank` and the R4 step
+:func:`~pastiche_core.feasibility.settle`.
 
 >>> from pastiche_core import Game
 >>> outlook = Outlook.of_view(Game(players=4, seed=1).view(0))
@@ -39,18 +47,17 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+import array
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .._kernels import PURE_PYTHON
+from .._kernels import kernel
 from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
-from ..feasibility import pattern_code
+from ..feasibility import KIND_CODES, fill_rank, kernel_plan, pattern_code, rank_cost, settle
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..view import PlayerView
 from .visible import RANK_COPIES
@@ -64,14 +71,12 @@ _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _INFEASIBLE = (math.inf, 0, 0)
 _MEMO_SIZE = 4096
 """Hands whose prospects one outlook remembers (one decision evaluates a few hundred)."""
-# Transitional: the kernels still in legacy.c, until they move behind the gate.
-_speedups = (
-    None
-    if PURE_PYTHON or importlib.util.find_spec("pastiche_core._legacy") is None
-    else importlib.import_module("pastiche_core._legacy")
+_STRAIGHT, _OF_A_KIND, _PAIRS, _TOTAL = (
+    KIND_CODES[Straight],
+    KIND_CODES[OfAKind],
+    KIND_CODES[Pairs],
+    KIND_CODES[Total],
 )
-_compiled_prospects = getattr(_speedups, "prospects", None)
-"""The compiled twin of :meth:`Outlook._prospects_py`, when the kernels are built."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +182,8 @@ class Outlook:
     others; ``pool`` counts, per rank, the cards not locked in a Masterpiece or
     under the End Flag (hand cards included: a card of the hand is counted
     there, not as obtainable); ``novels`` lists the Novels the player may still
-    publish; ``horizon`` is :func:`horizon_of` (``None``: no countdown).
+    publish; ``horizon`` is :func:`horizon_of` (``None``: no countdown);
+    ``catalogue``, when known, is the catalogue the novels come from.
 
     >>> outlook = Outlook.of_view(__import__("pastiche_core").Game(players=3, seed=7).view(0))
     >>> len(outlook.novels), outlook.horizon
@@ -196,11 +202,15 @@ class Outlook:
     """The player's turns left in the countdown (:func:`horizon_of`), ``None`` without one."""
     weights: Weights = DEFAULT_WEIGHTS
     """The heuristic's :class:`Weights`."""
+    catalogue: Catalogue | None = field(default=None, repr=False, compare=False)
+    """The catalogue ``novels`` come from, ``None`` if unknown: the prospects then read its
+    plan (:func:`~pastiche_core.feasibility.kernel_plan`, the one the playout policy reads),
+    the novels flagged in it, rather than a plan of the novels alone."""
     _memo: dict[tuple[int, ...], float] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _plan: list[list[_Code]] = field(default_factory=list, init=False, repr=False, compare=False)
-    """The compiled kernel's plan of ``novels``, once made (see :meth:`prospects`)."""
+    _packed: list[_Packed] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The prospects kernel's arguments but the hand, once made (see :meth:`prospects`)."""
 
     @classmethod
     def of_view(
@@ -236,7 +246,7 @@ class Outlook:
         """
         return cls._of_tables(
             player,
-            game._tables,
+            game.table_cards,
             game.flag,
             game.supply,
             game.catalogue,
@@ -279,6 +289,7 @@ class Outlook:
             pool=tuple(max(0, n) for n in pool),
             horizon=horizon,
             weights=weights if weights is not None else DEFAULT_WEIGHTS,
+            catalogue=catalogue,
         )
 
     def after_publish(self, novel: str, instant: Card | None) -> Outlook:
@@ -324,10 +335,18 @@ class Outlook:
         >>> outlook.novel_value(spec, counts_of("SCI7 HOR7"))  # one card missing
         0.126
         """
-        return self._value(spec, _Needs(self, hand))
+        code = pattern_code(spec.pattern, exact=False)  # a subclass is valued as its kind
+        if code is None:
+            return 0.0  # a user-defined pattern: no prospects (the solver still finds it)
+        _, _, weights, horizon = self._arguments()
+        needs = _Needs(hand, self.own, self.rival, self.pool, weights[4])
+        return _novel_value(*code, spec.points, needs, weights, horizon)
 
     def prospects(self, hand: Sequence[int]) -> float:
         """The hand's publishing prospects: Novel values, best first, weighted by ``spread``.
+
+        The ``prospects`` kernel answers (its Python rule is :func:`_prospects_py`),
+        remembered per hand.
 
         >>> from pastiche_core import Game
         >>> outlook = Outlook.of_view(Game(players=3, seed=7).view(0))
@@ -338,176 +357,238 @@ class Outlook:
         known = self._memo.get(key)
         if known is not None:
             return known
-        total: float | None = None
-        if _compiled_prospects is not None:
-            if not self._plan:
-                self._plan.append([code for spec in self.novels if (code := _code_of(spec))])
-            w = self.weights
-            try:
-                total = _compiled_prospects(
-                    hand,
-                    self.own,
-                    self.rival,
-                    self.pool,
-                    self._plan[0],
-                    (w.prospect, w.missing_factor, w.read_factor, w.spread, w.rival_cite),
-                    -1 if self.horizon is None else self.horizon,
-                )
-            except OverflowError:  # beyond the kernel's ranges: the Python twin answers
-                total = None
-        if total is None:
-            total = self._prospects_py(hand)
+        plan, usable, weights, horizon = self._arguments()
+        total = _prospects(key, self.own, self.rival, self.pool, plan, usable, weights, horizon)
         if len(self._memo) < _MEMO_SIZE:
             self._memo[key] = total
         return total
 
-    def _prospects_py(self, hand: Sequence[int]) -> float:
-        """:meth:`prospects` in Python, unremembered: the definition the compiled twin follows.
+    def _arguments(self) -> _Packed:
+        """The prospects kernel's plan, usable flags, weights and horizon, made once."""
+        if not self._packed:
+            plan, usable = _plan_of(self.novels, self.catalogue)
+            w = self.weights
+            weights = (
+                float(w.prospect),
+                float(w.missing_factor),
+                float(w.read_factor),
+                float(w.spread),
+                float(w.rival_cite),
+            )
+            horizon = -1 if self.horizon is None else self.horizon
+            self._packed.append((plan, usable, weights, horizon))
+        return self._packed[0]
 
-        >>> from pastiche_core import Game
-        >>> outlook = Outlook.of_view(Game(players=3, seed=7).view(0))
-        >>> outlook._prospects_py(counts_of("SCI7 HOR7 MYS7")) == outlook.prospects(
-        ...     counts_of("SCI7 HOR7 MYS7"))
-        True
-        """
-        needs = _Needs(self, hand)
-        values = sorted((self._value(spec, needs) for spec in self.novels), reverse=True)
-        total = 0.0
-        weight = 1.0
-        for value in values:
-            if value <= 0.0:
-                break
-            total += weight * value
-            weight *= self.weights.spread
-        return total
 
-    # ------------------------------------------------------------------
-    def _value(self, spec: NovelSpec, needs: _Needs) -> float:
-        cost, played, missing = self._completion(spec, needs)
-        if cost == math.inf:
-            return 0.0
-        if played == 0:  # R4: at least one card from the hand
-            cost, played, missing = cost + 1, 1, missing + 1
-        if self.horizon is not None and missing + played > self.horizon:
-            return 0.0
-        w = self.weights
-        return float(w.prospect * spec.points * w.missing_factor**cost) * float(
-            w.read_factor ** (played - 1)
+_Weights = tuple[float, float, float, float, float]
+"""The weights the prospects kernel reads: prospect, missing_factor, read_factor, spread, rival_cite."""
+_Packed = tuple[bytes, bytes, _Weights, int]
+"""The prospects kernel's arguments but the rank vectors: plan, usable flags, weights, horizon."""
+_Entry = tuple[int, int, int, int, int]
+"""A plan entry: kind, first, second, size, points (:mod:`pastiche_core.layout`)."""
+_LOOSE: dict[int, tuple[NovelSpec, bytes]] = {}
+"""Each Novel's plan entry as the outlook codes it, by the spec's identity (the spec is kept)."""
+_ENTRIES: dict[bytes, tuple[_Entry, ...]] = {}
+"""The entries of the plans read, by plan."""
+
+
+def _plan_of(novels: Sequence[NovelSpec], catalogue: Catalogue | None) -> tuple[bytes, bytes]:
+    """The plan and usable flags of ``novels``, as the prospects kernel reads them.
+
+    The catalogue's plan (the playout policy's too) with the novels flagged, when the
+    catalogue has one and holds the novels; otherwise a plan of the novels alone, all
+    flagged, a subclass of a built-in kind coded as its kind (the outlook values it so)
+    and a user-defined pattern left out (it has no prospects).
+
+    >>> default = Catalogue.default()
+    >>> plan, usable = _plan_of(default.publishable[:2], default)
+    >>> plan == kernel_plan(default), list(usable)
+    (True, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0])
+    >>> plan, usable = _plan_of(default.publishable[:2], None)
+    >>> list(array.array("i", plan)), list(usable)
+    ([0, 5, 0, 5, 1, 0, 7, 0, 7, 3], [1, 1])
+    """
+    plan = kernel_plan(catalogue) if catalogue is not None else None
+    if plan is not None and catalogue is not None:
+        chosen = {spec.id: spec for spec in novels}
+        usable = bytes(chosen.get(spec.id) is spec for spec in catalogue.publishable)
+        if sum(usable) == len(novels):
+            return plan, usable
+    entries = [entry for spec in novels if (entry := _loose_entry(spec))]
+    return b"".join(entries), b"\x01" * len(entries)
+
+
+def _loose_entry(spec: NovelSpec) -> bytes:
+    """``spec``'s plan entry, a subclass of a built-in kind coded as its kind; empty if none.
+
+    >>> list(array.array("i", _loose_entry(Catalogue.default()["total-5"])))
+    [3, 5, 49, 5, 2]
+    """
+    cached = _LOOSE.get(id(spec))
+    if cached is None or cached[0] is not spec:
+        code = pattern_code(spec.pattern, exact=False)
+        size = spec.pattern.size if spec.pattern is not None else None
+        entry = b""
+        if code is not None:
+            fields = (*code, -1 if size is None else size, spec.points)
+            entry = array.array("i", fields).tobytes()
+        if len(_LOOSE) >= _MEMO_SIZE:
+            _LOOSE.clear()
+        cached = _LOOSE[id(spec)] = (spec, entry)
+    return cached[1]
+
+
+def _entries(plan: bytes) -> tuple[_Entry, ...]:
+    """A plan's entries as tuples (remembered per plan).
+
+    >>> _entries(array.array("i", [2, 3, 0, 6, 2]).tobytes())
+    ((2, 3, 0, 6, 2),)
+    """
+    found = _ENTRIES.get(plan)
+    if found is None:
+        if len(plan) % 20:
+            raise InvalidArgumentError(f"a plan holds five int32 per Novel, got {len(plan)} bytes")
+        values = array.array("i", plan)
+        found = tuple(
+            (values[at], values[at + 1], values[at + 2], values[at + 3], values[at + 4])
+            for at in range(0, len(values), 5)
         )
-
-    def _completion(self, spec: NovelSpec, needs: _Needs) -> tuple[float, int, int]:
-        pattern = spec.pattern
-        if isinstance(pattern, Straight):
-            return needs.straight(pattern.length)
-        if isinstance(pattern, OfAKind):
-            return min(needs.table(pattern.count)[1:])
-        if isinstance(pattern, Pairs):
-            return self._pairs(pattern.pairs, needs)
-        if isinstance(pattern, Total):
-            return self._total(pattern.count, pattern.target, needs.hand)
-        return _INFEASIBLE  # a user-defined pattern: no prospects (the solver still finds it)
-
-    def _pairs(self, pairs: int, needs: _Needs) -> tuple[float, int, int]:
-        chosen = sorted(needs.table(2)[1:])[:pairs]
-        if len(chosen) < pairs or chosen[-1][0] == math.inf:
-            return _INFEASIBLE
-        return (
-            sum(n[0] for n in chosen),
-            sum(n[1] for n in chosen),
-            sum(n[2] for n in chosen),
-        )
-
-    def _total(self, count: int, target: int, hand: Sequence[int]) -> tuple[float, int, int]:
-        # Free items: own Masterpieces (cited) and hand cards (played); rivals' are left out.
-        items = [rank for rank in _RANKS for _ in range(self.own[rank])]
-        own_items = len(items)
-        items += [rank for rank in _RANKS for _ in range(hand[rank])]
-        if not items:
-            return (float(count), count, count)
-        # Exact: can `count` free items add up to `target`? (bitsets of reachable sums)
-        if len(items) >= count:
-            reach = [1] + [0] * count
-            for index, rank in enumerate(items):
-                for size in range(min(index + 1, count), 0, -1):
-                    reach[size] |= reach[size - 1] << rank
-            if reach[count] >> target & 1:
-                return (0.0, count - min(own_items, count - 1), 0)
-        ordered = sorted(items)
-        for missing in range(1, count + 1):
-            used = count - missing
-            if used > len(ordered):
-                continue
-            low = sum(ordered[:used])
-            high = sum(ordered[len(ordered) - used :]) if used else 0
-            if low <= target - missing and high >= target - MAX_RANK * missing:
-                return (float(missing), missing + used - min(own_items, used), missing)
-        return _INFEASIBLE
+        if len(_ENTRIES) >= 64:
+            _ENTRIES.clear()
+        _ENTRIES[bytes(plan)] = found
+    return found
 
 
-_Code = tuple[int, int, int, int]
-"""A Novel as the compiled prospects read it: kind code, parameters, points."""
-_CODES: dict[int, tuple[NovelSpec, _Code | None]] = {}
-"""Each Novel's code, by the spec's identity (the spec is kept, so the identity stays its own)."""
+def _prospects_py(
+    hand: Sequence[int],
+    own: Sequence[int],
+    rival: Sequence[int],
+    pool: Sequence[int],
+    plan: bytes,
+    usable: bytes,
+    weights: _Weights,
+    horizon: int,
+) -> float:
+    """A hand's prospects (the ``prospects`` kernel in Python, the definition its twin follows).
 
-
-def _code_of(spec: NovelSpec) -> _Code | None:
-    """The compiled kernel's code of ``spec``; ``None`` for a pattern without prospects.
-
-    The kinds are told apart as :meth:`Outlook._completion` tells them (a
-    subclass is valued as its kind); a user-defined pattern is worth nothing,
-    so it is left out of the plan.
+    ``hand``, ``own``, ``rival`` and ``pool`` are the rank vectors of
+    :class:`Outlook`; ``plan`` and ``usable`` a plan and its usable flags
+    (:mod:`pastiche_core.layout`); ``weights`` is (prospect, missing_factor,
+    read_factor, spread, rival_cite); ``horizon`` the player's turns left, -1
+    before the countdown. The flagged Novels are valued (see the module), and
+    the values summed best first, each weighted by ``spread`` to the power of
+    its place.
 
     >>> from pastiche_core import Catalogue
-    >>> _code_of(Catalogue.default()["kind-3"])
-    (1, 3, 0, 1)
+    >>> plan = kernel_plan(Catalogue.default())
+    >>> usable = bytes([0, 0, 0, 0, 1, 0, 0, 0, 0, 0])  # kind-3 alone
+    >>> hand = counts_of("SCI7 HOR7 MYS7")
+    >>> _prospects_py(hand, [0] * 14, [0] * 14, list(RANK_COPIES), plan, usable,
+    ...               (0.7, 0.5, 0.6, 0.5, 0.5), -1)  # 0.7 x 1 point x 0.6 ** 2 reads
+    0.252
     """
-    entry = _CODES.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        kind = pattern_code(spec.pattern, exact=False)
-        code = None if kind is None else (*kind, spec.points)
-        if len(_CODES) >= _MEMO_SIZE:
-            _CODES.clear()
-        entry = _CODES[id(spec)] = (spec, code)
-    return entry[1]
+    entries = _entries(plan)
+    if len(usable) != len(entries):
+        raise InvalidArgumentError(
+            f"usable flags: one per plan entry ({len(entries)}), got {len(usable)}"
+        )
+    needs = _Needs(hand, own, rival, pool, weights[4])
+    values = sorted(
+        (
+            _novel_value(kind, first, second, points, needs, weights, horizon)
+            for (kind, first, second, _, points), flag in zip(entries, usable, strict=True)
+            if flag
+        ),
+        reverse=True,
+    )
+    spread = weights[3]
+    total = 0.0
+    weight = 1.0
+    for value in values:
+        if value <= 0.0:
+            break
+        total += weight * value
+        weight *= spread
+    return total
+
+
+def _novel_value(
+    kind: int,
+    first: int,
+    second: int,
+    points: int,
+    needs: _Needs,
+    weights: _Weights,
+    horizon: int,
+) -> float:
+    """What completing a Novel of this kind code is worth (see the module); 0 if it cannot be."""
+    cost, played, missing = needs.completion(kind, first, second)
+    if cost == math.inf:
+        return 0.0
+    # R4: a publish plays a hand card. A completion that plays none cites a card that gives
+    # way to one of its rank still to be drawn (a spare is always assumed, and missing);
+    # gifts are priced in the cost, so the R5 step has none to fit.
+    settled = settle(played, 0, True, played + 1)
+    if settled is None:
+        return 0.0
+    if settled[0] != played:
+        cost, played, missing = cost + 1, settled[0], missing + 1
+    if horizon >= 0 and missing + played > horizon:
+        return 0.0
+    prospect, missing_factor, read_factor, _, _ = weights
+    return float(prospect * points * missing_factor**cost) * float(read_factor ** (played - 1))
 
 
 class _Needs:
     """The costs of one hand's rank requirements, each table computed once per evaluation."""
 
-    __slots__ = ("_outlook", "_singles", "_tables", "hand")
+    __slots__ = ("_singles", "_tables", "cite", "hand", "own", "pool", "rival")
 
-    def __init__(self, outlook: Outlook, hand: Sequence[int]) -> None:
-        self._outlook = outlook
-        self.hand = hand
+    def __init__(
+        self,
+        hand: Sequence[int],
+        own: Sequence[int],
+        rival: Sequence[int],
+        pool: Sequence[int],
+        cite: float,
+    ) -> None:
+        self.hand, self.own, self.rival, self.pool, self.cite = hand, own, rival, pool, cite
         self._tables: dict[int, list[tuple[float, int, int]]] = {}
         self._singles: tuple[list[float], list[int], list[int], list[int]] | None = None
 
+    def completion(self, kind: int, first: int, second: int) -> tuple[float, int, int]:
+        """(cost, played, missing) of the cheapest completion of a pattern of this kind code."""
+        if kind == _STRAIGHT:
+            return self.straight(first)
+        if kind == _OF_A_KIND:
+            return min(self.table(first)[1:])
+        if kind == _PAIRS:
+            return self.pairs(first)
+        if kind == _TOTAL:
+            return self.total(first, second)
+        return _INFEASIBLE  # not a kind the outlook values
+
     def table(self, count: int) -> list[tuple[float, int, int]]:
-        """Per rank (index 0 unused), (cost, played, missing) to have ``count`` cards of it."""
+        """Per rank (index 0 unused), (cost, played, missing) to have ``count`` cards of it.
+
+        Own Masterpieces first, then hand cards, then other players' Masterpieces
+        (:func:`~pastiche_core.feasibility.fill_rank`); the rest is missing, possible
+        while the rank has enough cards not locked away.
+        """
         found = self._tables.get(count)
         if found is not None:
             return found
-        outlook = self._outlook
-        own, rival, pool, hand = outlook.own, outlook.rival, outlook.pool, self.hand
-        cite = outlook.weights.rival_cite
+        own, rival, pool, hand, cite = self.own, self.rival, self.pool, self.hand, self.cite
         found = [_INFEASIBLE]
         for rank in _RANKS:
-            left = count - own[rank] if own[rank] < count else 0
             held = hand[rank]
-            played = held if held < left else left
-            left -= played
-            cited = rival[rank] if rival[rank] < left else left
-            left -= cited
+            _, played, cited, left = fill_rank(count, held, own[rank], rival[rank])
             if left > pool[rank] - held:
                 found.append(_INFEASIBLE)
             else:
                 found.append((cited * cite + left, played + left, left))
         self._tables[count] = found
         return found
-
-    def get(self, rank: int, count: int) -> tuple[float, int, int]:
-        """(cost, played, missing) to have ``count`` cards of ``rank``."""
-        return self.table(count)[rank]
 
     def straight(self, length: int) -> tuple[float, int, int]:
         """The cheapest run of ``length`` ranks, by prefix sums over the ranks."""
@@ -532,3 +613,49 @@ class _Needs:
             if key < best[:2]:
                 best = (key[0], key[1], missing[high] - missing[low])
         return best
+
+    def pairs(self, pairs: int) -> tuple[float, int, int]:
+        """The cheapest ``pairs`` pairs: the cheapest two cards of as many ranks."""
+        chosen = sorted(self.table(2)[1:])[:pairs]
+        if pairs < 1 or len(chosen) < pairs or chosen[-1][0] == math.inf:
+            return _INFEASIBLE
+        cost = 0.0
+        played = missing = 0
+        for each in chosen:  # added in order, as the compiled twin adds them
+            cost += each[0]
+            played += each[1]
+            missing += each[2]
+        return cost, played, missing
+
+    def total(self, count: int, target: int) -> tuple[float, int, int]:
+        """A :class:`~pastiche_core.patterns.Total`: exact from the free cards, else a range test."""
+        # Free items: own Masterpieces (cited) and hand cards (played); rivals' are left out.
+        own, hand = self.own, self.hand
+        items = [rank for rank in _RANKS for _ in range(own[rank])]
+        own_items = len(items)
+        items += [rank for rank in _RANKS for _ in range(hand[rank])]
+        if not items:
+            return (float(count), count, count)
+        # Exact: can `count` free items add up to `target`? (bitsets of reachable sums)
+        if len(items) >= count:
+            reach = [1] + [0] * count
+            for index, rank in enumerate(items):
+                for size in range(min(index + 1, count), 0, -1):
+                    reach[size] |= reach[size - 1] << rank
+            if reach[count] >> target & 1:
+                # R4, R5: own Masterpieces are free, but one hand card is played
+                settled = settle(rank_cost(count, own_items), 0, True, count)
+                return _INFEASIBLE if settled is None else (0.0, settled[0], 0)
+        ordered = sorted(items)
+        for missing in range(1, count + 1):
+            used = count - missing
+            if used > len(ordered):
+                continue
+            low = sum(ordered[:used])
+            high = sum(ordered[len(ordered) - used :]) if used else 0
+            if low <= target - missing and high >= target - MAX_RANK * missing:
+                return (float(missing), missing + rank_cost(used, own_items), missing)
+        return _INFEASIBLE
+
+
+_prospects = kernel("prospects", _prospects_py)

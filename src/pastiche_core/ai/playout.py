@@ -25,8 +25,13 @@ score — and plays the best one:
 A card's *fit* (:func:`card_fit`) counts the cards of the same rank in the
 hand and on the table (Masterpieces to cite), the hand's ranks within two, and
 how common the rank is (rank 7 has seven copies, ranks 1 and 13 one, R1),
-scaled by ``fit_value``. The weights were tuned in matches of the policy
-against itself (one seat with the weights tried, three with the others).
+scaled by ``fit_value``. The default weights are those that won most often in
+matches of the policy against itself.
+
+The costing of the publishes is the ``policy_publishes`` kernel: its Python
+rule here, a compiled twin when the extension is built (:mod:`pastiche_core._kernels`);
+each fill's R4 and R5 steps are :func:`~pastiche_core.feasibility.fill_rank` and
+:func:`~pastiche_core.feasibility.settle`.
 
 A truncated playout is valued by :func:`evaluate`: each player's expected
 final score is their score plus each Published novel's points times
@@ -48,21 +53,20 @@ True
 
 from __future__ import annotations
 
+import array
 import functools
-import importlib
-import importlib.util
 import itertools
 import math
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from .._kernels import PURE_PYTHON
+from .._kernels import kernel
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..feasibility import pattern_code
+from ..feasibility import KIND_CODES, fill_rank, kernel_plan, rank_cost, settle
 from ..game import Game, LegalMoves, keep_moves
 from ..moves import (
     Choose,
@@ -77,7 +81,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..patterns import Pattern, Total
+from ..patterns import OfAKind, Pairs, Pattern, Straight, Total
 from ..rules import Phase
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
@@ -101,7 +105,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class PolicyWeights:
-    """The policy's valuations, in points (see the module); the defaults were tuned in play.
+    """The policy's valuations, in points (see the module); the defaults play best in self-play.
 
     * ``maturity``: how much of a Novel's points a Published novel is worth per
       card still to be read (R11);
@@ -140,31 +144,18 @@ HAND_VALUE = 0.08
 WIN_TEMPERATURE = 1.5
 """In :func:`evaluate`: points of expected score that multiply a player's odds of winning by e.
 
-The evaluation shares the policy's maturity. Constants fitted by maximum likelihood to
-who won 300 policy games (0.8, 0.3 points per hand card, temperature 2) predicted the
-winner a little better (a log-likelihood of -1.20 per position against -1.25; -1.39 for
-an even guess) but made a worse player: valuing hand cards that much, the search kept
-cards rather than publish, and won 72 % of its games against three random bots instead
-of 97 %."""
+It and :data:`HAND_VALUE` are chosen for the search's play, not for predicting the
+winner: a higher value per hand card (with a softer temperature) predicts the winner a
+little better, but then the search keeps cards rather than publish them."""
 PROSPECT_VALUE = 1.0
 """In :func:`evaluate`: the weight of a hand's publishing prospects, in points of prospects.
 
 The prospects are the greedy bot's (:meth:`~pastiche_core.ai.heuristics.Outlook.prospects`:
 what the Novels the hand is closest to are worth, discounted per missing card and per
-read still needed). Without them a hand was worth its number of cards only; with them the
-search won 36.5 % instead of 32.2 % of the same 400 games against three greedy bots
-(84 simulations, seeds 2025 and 7; the paired difference +4.3 ± 5.6 points); a weight of 2
-won 34.9 % instead of 33.5 % of the seed-2025 games."""
+read still needed), so a hand is worth the Novels it is close to, not only its number of
+cards; the search plays better with them than without, and with a weight of 1 than 2."""
 COMBINATIONS_PER_NOVEL = 6
 """Rank combinations tried per Novel when looking for a publish."""
-# Transitional: the kernels still in legacy.c, until they move behind the gate.
-_speedups = (
-    None
-    if PURE_PYTHON or importlib.util.find_spec("pastiche_core._legacy") is None
-    else importlib.import_module("pastiche_core._legacy")
-)
-_compiled_costing = getattr(_speedups, "policy_publishes", None)
-"""The compiled twin of :meth:`PlayoutPolicy._costed_py`, when the kernels are built."""
 _AVERAGE_FIT = 0.6
 """The fit assumed for a card the player cannot see (a face-down discard)."""
 
@@ -350,7 +341,7 @@ class PlayoutPolicy:
         self.explore = explore
         self.combinations = combinations
         self.weights = weights
-        self._specs: tuple[Catalogue, tuple[_Spec, ...], _Plan | None] | None = None
+        self._specs: tuple[Catalogue, tuple[_Spec, ...], bytes | None] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -376,21 +367,25 @@ class PlayoutPolicy:
         self.explore, self.combinations, self.weights = state
         self._specs = None
 
-    def _publishable(self, catalogue: Catalogue) -> tuple[tuple[_Spec, ...], _Plan | None]:
-        """The catalogue's publishable Novels as ``(id, points, pattern, size)``, kept per policy.
+    def _publishable(self, catalogue: Catalogue) -> tuple[tuple[_Spec, ...], bytes | None]:
+        """The catalogue's publishable Novels as ``(id, (points, pattern, size))``, kept per policy.
 
-        With them, the plan the compiled costing reads: per Novel, ``(kind code,
-        first parameter, second parameter, points, size)``; ``None`` when a
-        pattern is of a kind only Python lists (a user-defined one).
+        With them, the catalogue's plan (:func:`~pastiche_core.feasibility.kernel_plan`,
+        in the same order), which the ``policy_publishes`` kernel reads; ``None``
+        when a pattern is of a kind only Python lists (a user-defined one).
+
+        >>> specs, plan = PlayoutPolicy()._publishable(Catalogue.default())
+        >>> specs[0], len(plan) == 20 * len(specs)
+        (('straight-5', (1, Straight(length=5), 5)), True)
         """
         cached = self._specs
         if cached is None or cached[0] is not catalogue:
             specs = tuple(
-                (spec.id, spec.points, spec.pattern, spec.pattern.size)
+                (spec.id, (spec.points, spec.pattern, _size_of(spec.pattern)))
                 for spec in catalogue.publishable
                 if spec.pattern is not None
             )
-            cached = self._specs = (catalogue, specs, _plan_of(specs))
+            cached = self._specs = (catalogue, specs, kernel_plan(catalogue))
         return cached[1], cached[2]
 
     # ------------------------------------------------------------------
@@ -472,7 +467,10 @@ class PlayoutPolicy:
             return progress + w.fit_value * counts.fit(move.card, False)
         if isinstance(move, Publish):
             points = sit.catalogue[move.novel].points
-            return _publish_value(points, len(move.played), len(move.gifts), sit.turns_left, w)
+            turns_left = -1 if sit.turns_left is None else sit.turns_left
+            return _publish_value(
+                points, len(move.played), len(move.gifts), turns_left, _costing_weights(w)
+            )
         return -1.0  # pass
 
     # ------------------------------------------------------------------
@@ -542,10 +540,11 @@ class PlayoutPolicy:
     ) -> list[tuple[float, Publish]]:
         """The best ``limit`` publishes the policy considers (see the module), with their values.
 
-        Each candidate is costed from counts alone; only the best are built as
-        moves. Publishes worth no more than ``floor`` are not wanted: a Novel
-        whose best imaginable publish (the fewest cards the Masterpieces on the
-        table could leave to play, no gift) is worth no more is skipped unseen.
+        Each candidate is costed from counts alone (the ``policy_publishes``
+        kernel); only the best are built as moves. Publishes worth no more than
+        ``floor`` are not wanted: a Novel whose best imaginable publish (the
+        fewest cards the Masterpieces on the table could leave to play, no gift)
+        is worth no more is skipped unseen.
 
         >>> from pastiche_core import Game, Position
         >>> game = Game(players=3, seed=7)
@@ -567,32 +566,35 @@ class PlayoutPolicy:
         held = sit.tables[player]
         supply = sit.supply
         specs, plan = self._publishable(sit.catalogue)
-        usable = [
-            index
-            for index, (novel, _, _, _) in enumerate(specs)
-            if supply.get(novel, 0) > 0 and novel not in held  # R6
-        ]
-        costed: list[_Costed] | None = None
-        if plan is not None and _compiled_costing is not None:
-            w = self.weights
-            try:
-                costed = _compiled_costing(
-                    counts.hand,
-                    own,
-                    others,
-                    len(hand),
-                    plan,
-                    usable,
-                    (w.maturity, w.gift_cost, w.card_cost),
-                    -1 if sit.turns_left is None else sit.turns_left,
-                    self.combinations,
-                    floor,
-                )
-            except OverflowError:  # beyond the kernel's ranges: the Python twin answers
-                costed = None
-        if costed is None:
-            costed = self._costed_py(
-                specs, counts.hand, own, others, len(hand), usable, sit.turns_left, floor
+        usable = bytes(supply.get(novel, 0) > 0 and novel not in held for novel, _ in specs)  # R6
+        weights = _costing_weights(self.weights)
+        turns_left = -1 if sit.turns_left is None else sit.turns_left
+        if plan is not None:
+            costed = _policy_publishes(
+                counts.hand,
+                own,
+                others,
+                len(hand),
+                plan,
+                usable,
+                weights,
+                turns_left,
+                self.combinations,
+                floor,
+            )
+        else:  # a pattern only Python lists: the same rule over the patterns themselves
+            novels = [novel for _, novel in specs]
+            costed = _costed(
+                novels,
+                counts.hand,
+                own,
+                others,
+                len(hand),
+                usable,
+                weights,
+                turns_left,
+                self.combinations,
+                floor,
             )
         if not costed:
             return []
@@ -606,78 +608,191 @@ class PlayoutPolicy:
                     break
         return [(value, move) for move, value in found.items()]
 
-    def _costed_py(
-        self,
-        specs: Sequence[_Spec],
-        in_hand: Sequence[int],
-        own: Sequence[int],
-        others: Sequence[int],
-        hand_size: int,
-        usable: Sequence[int],
-        turns_left: int | None,
-        floor: float,
-    ) -> list[_Costed]:
-        """The publishes :meth:`publishes` considers, costed from counts, best first.
-
-        Each is ``(value, Novel index, runs, cite_first)``: for each usable
-        Novel (its index in ``specs``), its first ``combinations``
-        rank combinations, each filled the fewest-gifts way and, when it could
-        cite another player's Masterpiece, the most-citations way; the fills R4
-        and R5 allow that are worth more than ``floor``. Ties keep the order
-        found. The compiled ``policy_publishes`` is its twin for the built-in
-        pattern kinds.
-
-        >>> policy = PlayoutPolicy()
-        >>> specs, _ = policy._publishable(__import__("pastiche_core").Catalogue.default())
-        >>> kind3 = [index for index, item in enumerate(specs) if item[0] == "kind-3"]
-        >>> hand = [0] * 14; hand[7] = 3
-        >>> costed = policy._costed_py(specs, hand, [0] * 14, [0] * 14, 4, kind3, None, -math.inf)
-        >>> [(round(value, 3), runs, cite) for value, _, runs, cite in costed]
-        [(0.359, ((7, 3),), False)]
-        """
-        available = tuple(in_hand[rank] + own[rank] + others[rank] for rank in range(14))
-        size_limit = hand_size + sum(own)
-        citable = sum(own) + sum(others)
-        w = self.weights
-        best: list[tuple[float, int, int, _Runs, bool]] = []
-        order = 0
-        for index in usable:
-            _, points, pattern, size = specs[index]
-            if size is not None:
-                if size > size_limit:
-                    continue
-                fewest = max(1, size - citable)
-                bound = points * _maturity(fewest, w.maturity) - w.card_cost * fewest
-                if bound <= floor:
-                    continue
-            for runs in _combinations(pattern, available, self.combinations):
-                pastiche = False
-                for rank, _ in runs:
-                    if others[rank]:
-                        pastiche = True
-                        break
-                for cite_first in (False, True) if pastiche else (False,):
-                    costs = _costs(runs, in_hand, own, others, cite_first, hand_size)
-                    if costs is None:
-                        continue
-                    value = _publish_value(points, costs[0], costs[1], turns_left, w)
-                    if value <= floor:
-                        continue
-                    order += 1
-                    best.append((-value, order, index, runs, cite_first))
-        best.sort()
-        return [
-            (-negative, index, runs, cite_first) for negative, _, index, runs, cite_first in best
-        ]
-
 
 _Runs = tuple[tuple[int, int], ...]
 """A rank multiset as ``(rank, count)`` runs, ranks ascending."""
-_Spec = tuple[str, int, Pattern, int | None]
-_Plan = list[tuple[int, int, int, int, int]]
-"""The Novels as the compiled costing reads them (see :meth:`PlayoutPolicy._publishable`)."""
+_Novel = tuple[int, Pattern, int]
+"""A Novel as the costing reads it: its points, its pattern and its size (-1 when unknown)."""
+_Spec = tuple[str, _Novel]
+"""A publishable Novel of the catalogue: its id and the Novel as the costing reads it."""
+_Weights = tuple[float, float, float]
+"""The weights the costing reads: maturity, gift_cost, card_cost (:class:`PolicyWeights`)."""
 _Costed = tuple[float, int, _Runs, bool]
-"""A costed publish: its value, its Novel's index among the policy's, its runs, cite first."""
+"""A costed publish: its value, its Novel's index in the plan, its runs, cite first."""
+
+
+def _size_of(pattern: Pattern) -> int:
+    """A pattern's number of cards, -1 when it has no fixed size (as the plan has it)."""
+    size = pattern.size
+    return -1 if size is None else size
+
+
+def _costing_weights(w: PolicyWeights) -> _Weights:
+    """The weights the costing reads, as floats (the compiled twin's doubles)."""
+    return (float(w.maturity), float(w.gift_cost), float(w.card_cost))
+
+
+def _policy_publishes_py(
+    in_hand: Sequence[int],
+    own: Sequence[int],
+    others: Sequence[int],
+    hand_size: int,
+    plan: bytes,
+    usable: bytes,
+    weights: _Weights,
+    turns_left: int,
+    limit: int,
+    floor: float,
+) -> list[_Costed]:
+    """The publishes the policy considers, costed from counts, best first (the kernel's rule).
+
+    The ``policy_publishes`` kernel in Python: :func:`_costed` over the Novels of
+    ``plan`` (:mod:`pastiche_core.layout`). ``in_hand``, ``own`` and ``others``
+    count the hand cards and the player's and the other players' Masterpieces
+    per rank; ``usable`` flags the Novels the player may publish (R6);
+    ``weights`` is ``(maturity, gift_cost, card_cost)``; ``turns_left`` is -1
+    before the countdown (R12); ``limit`` is the combinations per Novel.
+
+    >>> plan = kernel_plan(Catalogue.default())
+    >>> usable = bytes([0, 0, 0, 0, 1, 0, 0, 0, 0, 0])  # kind-3 alone
+    >>> hand = [0] * 14; hand[7] = 3
+    >>> costed = _policy_publishes_py(hand, [0] * 14, [0] * 14, 4, plan, usable,
+    ...                               (0.67, 0.25, 0.03), -1, 6, -math.inf)
+    >>> [(round(value, 3), index, runs, cite) for value, index, runs, cite in costed]
+    [(0.359, 4, ((7, 3),), False)]
+    """
+    return _costed(
+        _plan_novels(plan),
+        in_hand,
+        own,
+        others,
+        hand_size,
+        usable,
+        weights,
+        turns_left,
+        limit,
+        floor,
+    )
+
+
+_policy_publishes = kernel("policy_publishes", _policy_publishes_py)
+
+
+def _costed(
+    novels: Sequence[_Novel],
+    in_hand: Sequence[int],
+    own: Sequence[int],
+    others: Sequence[int],
+    hand_size: int,
+    usable: bytes,
+    weights: _Weights,
+    turns_left: int,
+    limit: int,
+    floor: float,
+) -> list[_Costed]:
+    """The publishes :meth:`PlayoutPolicy.publishes` considers, costed from counts, best first.
+
+    Each is ``(value, Novel index, runs, cite_first)``: for each usable Novel,
+    its first ``limit`` rank combinations, each filled the fewest-gifts way
+    and, when it could cite another player's Masterpiece, the most-citations
+    way; the fills R4 and R5 allow that are worth more than ``floor``. Ties
+    keep the order found.
+
+    >>> novels = [(1, Straight(3), 3), (2, OfAKind(2), 2)]
+    >>> hand = [0] * 14; hand[4:7] = [2, 1, 1]
+    >>> [(round(value, 3), index, runs) for value, index, runs, _ in _costed(
+    ...     novels, hand, [0] * 14, [0] * 14, 4, b"\x01\x01", (0.67, 0.25, 0.03), -1, 6, 0.0)]
+    [(1.28, 1, ((4, 2),)), (0.359, 0, ((4, 1), (5, 1), (6, 1)))]
+    """
+    if len(usable) != len(novels):
+        raise InvalidArgumentError(
+            f"usable flags: one per Novel of the plan ({len(novels)}), got {len(usable)}"
+        )
+    available = tuple(in_hand[rank] + own[rank] + others[rank] for rank in range(14))
+    mine = sum(own)
+    citable = mine + sum(others)
+    maturity, _, card_cost = weights
+    best: list[tuple[float, int, int, _Runs, bool]] = []
+    order = 0
+    for index, (points, pattern, size) in enumerate(novels):
+        if not usable[index]:
+            continue
+        if size > 0:
+            if rank_cost(size, mine) > hand_size:
+                continue  # R5: every card but the own Masterpieces costs a hand card
+            fewest = _fewest_played(size, citable)
+            bound = points * _maturity(fewest, maturity) - card_cost * fewest
+            if bound <= floor:
+                continue
+        for runs in _combinations(pattern, available, limit):
+            pastiche = False
+            for rank, _ in runs:
+                if others[rank]:
+                    pastiche = True
+                    break
+            for cite_first in (False, True) if pastiche else (False,):
+                costs = _costs(runs, in_hand, own, others, cite_first, hand_size)
+                if costs is None:
+                    continue
+                value = _publish_value(points, costs[0], costs[1], turns_left, weights)
+                if value <= floor:
+                    continue
+                order += 1
+                best.append((-value, order, index, runs, cite_first))
+    best.sort()
+    return [(-negative, index, runs, cite_first) for negative, _, index, runs, cite_first in best]
+
+
+def _fewest_played(size: int, citable: int) -> int:
+    """The fewest hand cards a publish of ``size`` cards plays with ``citable`` Masterpieces.
+
+    Every Masterpiece cited, the rest played; at least one card played (R4).
+
+    >>> _fewest_played(5, 2), _fewest_played(3, 4)
+    (3, 1)
+    """
+    settled = settle(rank_cost(size, citable), 0, True, size)
+    return 1 if settled is None else settled[0]
+
+
+_PLAN_NOVELS: dict[bytes, tuple[_Novel, ...]] = {}
+"""The Novels of the plans read, by plan."""
+_PATTERNS: dict[int, Callable[[int, int], Pattern]] = {
+    KIND_CODES[Straight]: lambda first, _: Straight(first),
+    KIND_CODES[OfAKind]: lambda first, _: OfAKind(first),
+    KIND_CODES[Pairs]: lambda first, _: Pairs(first),
+    KIND_CODES[Total]: Total,
+}
+"""Each kind code's pattern from the plan's first and second parameters."""
+
+
+def _plan_novels(plan: bytes) -> tuple[_Novel, ...]:
+    """The Novels of a plan (:mod:`pastiche_core.layout`) as the costing reads them.
+
+    >>> _plan_novels(array.array("i", [3, 5, 49, 5, 2]).tobytes())
+    ((2, Total(count=5, target=49), 5),)
+    """
+    found = _PLAN_NOVELS.get(plan)
+    if found is None:
+        if len(plan) % 20:
+            raise InvalidArgumentError(f"a plan holds five int32 per Novel, got {len(plan)} bytes")
+        values = array.array("i", plan)
+        novels: list[_Novel] = []
+        for at in range(0, len(values), 5):
+            kind, first, second, size, points = values[at : at + 5]
+            make = _PATTERNS.get(kind)
+            try:
+                if make is None:
+                    raise ValueError(f"kind {kind} is not a built-in pattern kind")
+                pattern: Pattern = make(first, second)
+            except ValueError as error:
+                raise InvalidArgumentError(f"plan entry {at // 5}: {error}") from None
+            novels.append((points, pattern, size))
+        found = tuple(novels)
+        if len(_PLAN_NOVELS) >= 64:
+            _PLAN_NOVELS.clear()
+        _PLAN_NOVELS[bytes(plan)] = found
+    return found
 
 
 def _runs(combo: Sequence[int]) -> _Runs:
@@ -689,22 +804,6 @@ def _runs(combo: Sequence[int]) -> _Runs:
         else:
             runs.append((rank, 1))
     return tuple(runs)
-
-
-def _plan_of(specs: Sequence[_Spec]) -> _Plan | None:
-    """The compiled costing's plan of ``specs``, ``None`` if a pattern is not a built-in kind.
-
-    >>> from pastiche_core.patterns import Straight
-    >>> _plan_of([("straight-3", 2, Straight(3), 3)])
-    [(0, 3, 0, 2, 3)]
-    """
-    plan: _Plan = []
-    for _, points, pattern, size in specs:
-        code = pattern_code(pattern)  # exact types: a subclass may list otherwise
-        if code is None or size is None:
-            return None
-        plan.append((*code, points, size))
-    return plan
 
 
 def _combinations(pattern: Pattern, available: tuple[int, ...], limit: int) -> tuple[_Runs, ...]:
@@ -736,6 +835,8 @@ def _total_combinations(
     >>> _total_combinations(2, 5, rank_counts([1, 2, 3, 4]), 9)
     ((1, 4), (2, 3))
     """
+    if limit < 1:
+        return ()
     ranks = [rank for rank in range(13, 0, -1) if available[rank]]
     # The cards highest first; prefix sums bound what the cards from a rank down can add to.
     cards = [rank for rank in ranks for _ in range(min(available[rank], count))]
@@ -791,37 +892,33 @@ def _costs(
     cite_first: bool,
     hand_size: int,
 ) -> tuple[int, int] | None:
-    """``(cards played, gifts)`` of filling ``runs`` one way, or ``None`` if R4 or R5 fails."""
+    """``(cards played, gifts)`` of filling ``runs`` one way, or ``None`` if R4 or R5 fails.
+
+    Each rank is filled by :func:`~pastiche_core.feasibility.fill_rank` (own
+    Masterpieces, then the hand or, with ``cite_first``, other players'
+    Masterpieces first); :func:`~pastiche_core.feasibility.settle` applies R4
+    (an own Masterpiece gives way to a hand card of its rank when none is
+    played) and R5 (the gifts fit the cards not played).
+
+    >>> hand = [0] * 14; hand[7] = 1
+    >>> own = [0] * 14; own[7] = 1
+    >>> _costs(((7, 2),), hand, own, [0] * 14, False, 3), _costs(((7, 1),), hand, own, own, False, 1)
+    ((1, 0), (1, 0))
+    """
     played = gifts = 0
-    spare_own = False
+    spare = False
     for rank, need in runs:
-        mine = own[rank]
         cards = in_hand[rank]
-        if mine:
-            take = need if need < mine else mine
-            if cards:
-                spare_own = True
-            need -= take
-        if cite_first:
-            theirs = others[rank]
-            cite = need if need < theirs else theirs
-            from_hand = need - cite
-            if from_hand > cards:
-                return None
-        else:
-            from_hand = need if need < cards else cards
-            cite = need - from_hand
-            if cite > others[rank]:
-                return None
+        mine, from_hand, cited, short = fill_rank(
+            need, cards, own[rank], others[rank], cite_first=cite_first
+        )
+        if short:
+            return None
+        if mine and cards:
+            spare = True  # an own citation that a hand card of its rank may replace (R4)
         played += from_hand
-        gifts += cite
-    if not played:
-        if not spare_own:
-            return None  # R4: a publish plays at least one card
-        played = 1
-    if gifts > hand_size - played:
-        return None  # R5
-    return played, gifts
+        gifts += cited
+    return settle(played, gifts, spare, hand_size)
 
 
 def _keep_value(kept: Sequence[Card], counts: _Counts, w: PolicyWeights) -> float:
@@ -841,13 +938,21 @@ def _read_progress(points: int, cards: int, owner: int, player: int, w: PolicyWe
 
 
 def _publish_value(
-    points: int, played: int, gifts: int, turns_left: int | None, w: PolicyWeights
+    points: int, played: int, gifts: int, turns_left: int, weights: _Weights
 ) -> float:
-    """A publish's value: points by maturity, less its gifts and cards (R5, R7, R12)."""
-    value = points * _maturity(played, w.maturity)
-    if played > 1 and turns_left is not None and turns_left < played:
+    """A publish's value: points by maturity, less its gifts and cards (R5, R7, R12).
+
+    ``turns_left`` is -1 before the countdown; ``weights`` is ``(maturity,
+    gift_cost, card_cost)``.
+
+    >>> _publish_value(3, 1, 0, -1, (0.67, 0.25, 0.03)), _publish_value(3, 2, 1, 1, (0.5, 0.25, 0.0))
+    (2.97, 0.125)
+    """
+    maturity, gift_cost, card_cost = weights
+    value = points * _maturity(played, maturity)
+    if played > 1 and 0 <= turns_left < played:
         value *= 0.25  # the countdown may end before it is read down (R12)
-    return value - w.gift_cost * gifts - w.card_cost * played
+    return value - gift_cost * gifts - card_cost * played
 
 
 class _Lookup:
@@ -874,51 +979,38 @@ def _fill(
 ) -> Publish | None:
     """The publish that :func:`_costs` costed, with its cards, citations and gifts."""
     hand, by_rank, own, others = lookup.hand, lookup.by_rank, lookup.own, lookup.others
-    need = dict(runs)
     played: list[Card] = []
     cited: list[NovelRef] = []
     owed: dict[int, int] = {}
-    spare_own: list[tuple[int, NovelRef]] = []
-    for rank, count in need.items():
-        left = count
+    spare: tuple[int, NovelRef] | None = None
+    for rank, need in runs:
         mine = own.get(rank, [])
-        take = min(left, len(mine))
-        cited.extend(mine[:take])
-        spare_own.extend((rank, ref) for ref in mine[:take])
-        left -= take
         cards = by_rank.get(rank, [])
         theirs = others.get(rank, [])
-        if cite_first:
-            cite = min(left, len(theirs))
-            from_hand = left - cite
-            if from_hand > len(cards):
-                return None
-        else:
-            from_hand = min(left, len(cards))
-            cite = left - from_hand
-            if cite > len(theirs):
-                return None
+        taken, from_hand, cite, short = fill_rank(
+            need, len(cards), len(mine), len(theirs), cite_first=cite_first
+        )
+        if short:
+            return None
+        cited.extend(mine[:taken])
+        if taken and cards and spare is None:
+            spare = (rank, mine[0])  # the first own citation a hand card may replace (R4)
         played.extend(cards[:from_hand])
         for ref in theirs[:cite]:
             cited.append(ref)
             owed[ref.owner] = owed.get(ref.owner, 0) + 1
-    if not played:  # R4: play one hand card instead of one own citation
-        for rank, ref in spare_own:
-            cards = by_rank.get(rank, [])
-            if cards:
-                played.append(cards[0])
-                cited.remove(ref)
-                break
-        else:
-            return None
-    gifts_owed = sum(owed.values())
-    spare = [card for card in hand if card not in played]
-    if gifts_owed > len(spare):
-        return None  # R5
+    settled = settle(len(played), sum(owed.values()), spare is not None, len(hand))
+    if settled is None:
+        return None  # R4 or R5
+    if not played and spare is not None:  # R4: play a hand card instead of one own citation
+        rank, ref = spare
+        played.append(by_rank[rank][0])
+        cited.remove(ref)
     gifts: list[Gift] = []
-    if gifts_owed:
-        spare.sort(key=lambda card: (counts.fit(card, True), card.index))
-        given = iter(sorted(spare[:gifts_owed]))
+    if settled[1]:
+        spare_cards = [card for card in hand if card not in played]
+        spare_cards.sort(key=lambda card: (counts.fit(card, True), card.index))
+        given = iter(sorted(spare_cards[: settled[1]]))
         for owner in sorted(owed):
             gifts.extend(Gift(owner, next(given)) for _ in range(owed[owner]))
     return Publish(novel, tuple(played), tuple(cited), tuple(gifts))
