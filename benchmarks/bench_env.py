@@ -43,9 +43,9 @@ from typing import Any
 
 from benchkit import pin_one_core
 
-from pastiche_core._kernels import switched_off
+from pastiche_core._kernels import compiled_kernels, switched_off
 from pastiche_core.game import Game
-from pastiche_core.movegen import clear_caches, compiled_kernels
+from pastiche_core.movegen import clear_caches
 
 PLAYERS = 4
 
@@ -245,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"Random-policy decisions per second, {PLAYERS}-player Pastiche, Python "
         f"{sys.version.split()[0]}, {where}, median of {args.repeats} x {args.seconds:g} s, "
-        f"compiled counting kernels {'on' if compiled_kernels() else 'off (not built)'}",
+        f"compiled kernels {'on' if compiled_kernels() else 'off (not built)'}",
         flush=True,
     )
     rows = measure(modes, args.seconds, args.repeats)

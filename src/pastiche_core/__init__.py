@@ -2,12 +2,15 @@
 
 >>> from pastiche_core import Game, Card
 >>> game = Game(players=4, seed=7)
->>> Card.parse("SCI9") in game.hand(0) or True
+>>> Card.parse("LOV4") in game.hand(0)  # the deal is the seed's, every time (R14)
 True
+>>> game.phase
+<Phase.KEEP: 'keep'>
 """
 
 from __future__ import annotations
 
+from ._kernels import KernelReport, compiled_kernels
 from ._version import __version__ as __version__  # the one home of the version
 from .bots import DEFAULT_MAX_DECISIONS, Bot, DecisionLimitError, RandomBot, derive_seed, play_game
 from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
@@ -166,6 +169,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidStateError",
     "Keep",
+    "KernelReport",
     "LegalMoves",
     "LowestCardsPolicy",
     "Masterpiece",
@@ -201,6 +205,7 @@ __all__ = [
     "check_invariants",
     "check_option",
     "combination_count",
+    "compiled_kernels",
     "derive_seed",
     "format_cards",
     "game_html",

@@ -72,7 +72,6 @@ __all__ = [
     "PublishSegment",
     "ReadSegment",
     "clear_caches",
-    "compiled_kernels",
     "decode_publish",
     "gift_assignments",
     "holdings",
@@ -1094,19 +1093,6 @@ def _grouped(combo: tuple[int, ...]) -> Group:
             needs.append(1)
             previous = rank
     return tuple(ranks), tuple(needs)
-
-
-def compiled_kernels() -> bool:
-    """Whether move counting uses its compiled kernels (built with a C compiler at install).
-
-    Without them (no compiler, or ``PASTICHE_PURE_PYTHON=1`` in the environment)
-    the same counts come from the pure-Python kernels, more slowly;
-    :func:`pastiche_core._kernels.compiled_kernels` reports every kernel.
-
-    >>> isinstance(compiled_kernels(), bool)
-    True
-    """
-    return publish_counts.compiled is not None
 
 
 def clear_caches() -> None:
