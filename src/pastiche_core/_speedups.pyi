@@ -1,14 +1,33 @@
-# The compiled kernels of _speedups.c (see movegen for their Python references).
+# The compiled twins in csrc/, reached only through pastiche_core._kernels. Each has the
+# signature of its Python rule (named beside it); the packed arguments are laid out as
+# pastiche_core.layout documents. A twin raises OutOfRange for an input beyond its ranges.
 from collections.abc import Sequence
 from typing import Any
 
+_Bytes = bytes | bytearray | memoryview
+
+LAYOUT_VERSION: int
+CARD_TABLE_SIZE: int
+
+class OutOfRange(OverflowError): ...  # noqa: N818 (the C module names it)
+class Reentrant(RuntimeError): ...  # noqa: N818 (the C module names it)
+
+# movegen._publish_counts_py: (plan index, ranks, needs, count) per segment.
+def publish_counts(
+    table: _Bytes, player: int, usable: bytes, plan: bytes, first: bool
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]: ...
+
+# movegen._segment_count_py
 def segment_count(
-    ranks: Sequence[int],
-    needs: Sequence[int],
-    hand: Sequence[int],
-    marked: Sequence[Sequence[int]],
-    limit: int,
+    table: _Bytes, player: int, ranks: Sequence[int], needs: Sequence[int]
 ) -> int: ...
+
+# movegen._decode_publish_py: played, cited and (owner, card) gifts, as card indexes.
+def decode_publish(
+    table: _Bytes, player: int, ranks: Sequence[int], needs: Sequence[int], index: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]: ...
+
+# feasibility._payable_totals_py
 def payable_totals(
     pool: Sequence[int],
     hand: Sequence[int],
@@ -18,49 +37,33 @@ def payable_totals(
     target: int,
     first: bool,
 ) -> list[tuple[int, ...]]: ...
-def publish_counts(
-    player: int,
-    hand: set[Any],
-    tables: list[dict[str, tuple[Any, ...]]],
-    supply: dict[str, int],
-    plan: list[tuple[str, int, int, int, int]],
-    first: bool = False,
-) -> list[tuple[str, tuple[int, ...], tuple[int, ...], int]]: ...
-def decode_publish(
-    player: int,
-    hand: set[Any],
-    tables: list[dict[str, tuple[Any, ...]]],
-    ranks: Sequence[int],
-    needs: Sequence[int],
-    index: int,
-) -> tuple[tuple[Any, ...], list[tuple[int, str]], list[tuple[int, Any]]]: ...
-def fill_public(
-    out: Any,
-    fields: bytes | bytearray | memoryview,
-    table: bytes | bytearray | memoryview,
-    slots: bytes | bytearray | memoryview,
-    known: bytes | bytearray | memoryview,
-    supply: Sequence[int],
-    hand_sizes: Sequence[int],
-    scores: Sequence[int],
-    state: Sequence[int],
-) -> None: ...
-def publish_table(
-    player: int, hand: Sequence[Any], tables: list[dict[str, tuple[Any, ...]]]
-) -> bytes: ...
+
+# rl.encoding._start_actions_py
+def start_actions(
+    table: bytes, player: int, usable: bytes, plan: bytes, read_base: int, novel_base: int
+) -> list[int]: ...
+
+# rl.encoding._publish_start_py
+def publish_start(table: bytes, player: int, usable: bytes, plan: bytes) -> list[bytes]: ...
+
+# rl.encoding._feasible_combos_py
 def feasible_combos(
     table: bytes,
-    combos: list[Sequence[int]],
+    player: int,
+    combos: list[bytes],
     chosen: Sequence[int],
     last_rank: int,
     last_kind: int,
     last_card: int,
     played: int,
     owed: int,
-) -> list[Sequence[int]]: ...
+) -> list[bytes]: ...
+
+# rl.encoding._cards_mask_py
 def cards_mask(
     table: bytes,
-    combos: list[Sequence[int]],
+    player: int,
+    combos: list[bytes],
     chosen: Sequence[int],
     last_rank: int,
     last_kind: int,
@@ -68,34 +71,45 @@ def cards_mask(
     played: int,
     owed: int,
     confirm: int,
-    play: int,
-    cite: int,
+    play_base: int,
+    cite_base: int,
 ) -> list[int]: ...
-def start_actions(
-    player: int,
-    hand: set[Any],
-    tables: Sequence[Sequence[Any]],
-    supply: dict[str, int],
-    plan: list[tuple[str, int, int, int, int]],
-    read_base: int,
-    novel_actions: dict[str, int],
-) -> list[int]: ...
-def publish_start(
-    player: int,
-    hand: set[Any],
-    tables: Sequence[Sequence[Any]],
-    supply: dict[str, int],
-    plan: list[tuple[str, int, int, int, int]],
-) -> tuple[bytes, list[bytes]]: ...
+
+# rl.observation._fill_public_py: writes into out (float32, C-contiguous).
+def fill_public(
+    out: Any,
+    fields: _Bytes,
+    table: _Bytes,
+    slots: _Bytes,
+    known: _Bytes,
+    supply: Sequence[int],
+    hand_sizes: Sequence[int],
+    scores: Sequence[int],
+    state: Sequence[int],
+) -> None: ...
+
+# ai.playout._policy_publishes_py: (value, plan index, (rank, count) runs, cite first).
 def policy_publishes(
     in_hand: Sequence[int],
     own: Sequence[int],
     others: Sequence[int],
     hand_size: int,
-    plan: list[tuple[int, int, int, int, int]],
-    usable: Sequence[int],
+    plan: bytes,
+    usable: bytes,
     weights: tuple[float, float, float],
     turns_left: int,
     limit: int,
     floor: float,
 ) -> list[tuple[float, int, tuple[tuple[int, int], ...], bool]]: ...
+
+# ai.heuristics._prospects_py
+def prospects(
+    hand: Sequence[int],
+    own: Sequence[int],
+    rival: Sequence[int],
+    pool: Sequence[int],
+    plan: bytes,
+    usable: bytes,
+    weights: tuple[float, float, float, float, float],
+    horizon: int,
+) -> float: ...
