@@ -337,6 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(chosen)} of {len(every)} mutants")
         return 0
     tests = args.tests.split()
+    if not any(Path(arg).exists() for arg in tests):  # the selection runs over the suite
+        tests.append(str(ROOT / "tests"))
     if not any(not item.startswith("-") for item in tests):
         tests.append(str(ROOT / "tests"))
     print(f"mutate: checking the unmutated C with pytest {' '.join(tests)}", flush=True)
