@@ -1211,15 +1211,15 @@ class Game:
         cached = public[viewer]
         done = 0
         if cached is not None:
-            notes, last = cached
+            notes, records, last = cached
             done = len(notes)
             if done > len(history) or (done and history[done - 1] is not last):
                 done = 0  # the history was replaced: read it again
             elif done == len(history):
                 return notes
-        records = self._undo
-        if len(records) == len(history):
-            seats = [records[index][0][1] for index in range(done, len(history))]
+        undo = self._undo
+        if len(undo) == len(history):
+            seats = [undo[index][0][1] for index in range(done, len(history))]
         else:
             seats = self.history_seats()[done:]
         added = [
@@ -1231,8 +1231,11 @@ class Game:
             )
             for index, seat in enumerate(seats, done)
         ]
-        notes = cached[0] + tuple(added) if cached is not None and done else tuple(added)
-        public[viewer] = (notes, history[-1] if history else None)
+        if cached is not None and done:
+            notes, records = cached[0] + tuple(added), cached[1]
+        else:
+            notes, records = tuple(added), ()
+        public[viewer] = (notes, records, history[-1] if history else None)
         return notes
 
     def move_record(self, index: int = -1) -> MoveRecord:
@@ -1289,31 +1292,20 @@ taken_from=2, laid_up=None, laid_down=())
             return tuple(record.seen_by(viewer) for record in self._move_records(0, count))
         if not count:
             return ()
-        # Views are made at every decision. A viewer's records are kept with their public
-        # history (one tuple while the game does not move, shared by copies) and extended
-        # by the moves played since the viewer's last history.
-        public = self._public
-        earlier = public[viewer] if public is not None else None
+        # Views are made at every decision: a viewer's records are kept with their public
+        # history (shared by copies, cut back by an undo) and extended by the moves played
+        # since the viewer's records were last asked for.
         notes = self.public_history(viewer)
-        cache = _PUBLIC_RECORDS
-        entry = cache.get((id(notes), viewer))
-        if entry is not None and entry[0] is notes:
-            return entry[1]
-        found: tuple[MoveRecord, ...] = ()
-        if earlier is not None and earlier[0]:
-            kept = cache.get((id(earlier[0]), viewer))
-            done = len(earlier[0])
-            if (
-                kept is not None
-                and kept[0] is earlier[0]
-                and done <= count
-                and self.history[done - 1] is earlier[1]
-            ):
-                found = kept[1]
-        found += tuple(record.seen_by(viewer) for record in self._move_records(len(found), count))
-        if len(cache) >= 1024:
-            cache.clear()
-        cache[id(notes), viewer] = (notes, found)
+        public = self._public
+        assert public is not None  # public_history has just kept this viewer's entry
+        cached = public[viewer]
+        assert cached is not None
+        found = cached[1]
+        if len(found) < count:
+            found += tuple(
+                record.seen_by(viewer) for record in self._move_records(len(found), count)
+            )
+            public[viewer] = (notes, found, cached[2])
         return found
 
     def _move_records(self, start: int, stop: int) -> list[MoveRecord]:
@@ -1471,7 +1463,9 @@ taken_from=2, laid_up=None, laid_down=())
         if self._public is not None:
             kept, last = len(self.history), self.history[-1] if self.history else None
             self._public = [
-                (cached[0][:kept], last) if cached is not None and len(cached[0]) > kept else cached
+                (cached[0][:kept], cached[1][:kept], last)
+                if cached is not None and len(cached[0]) > kept
+                else cached
                 for cached in self._public
             ]
         (
@@ -1684,8 +1678,9 @@ taken_from=2, laid_up=None, laid_down=())
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
 
-_Public = tuple[tuple[tuple[int, str], ...], Move | None]
-"""A viewer's public history (``(seat, notation)`` per move, R16) and the last move it covers."""
+_Public = tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...], Move | None]
+"""A viewer's public history (``(seat, notation)`` per move, R16), their records of its first
+moves (as many as were asked for, :meth:`Game.public_records`) and the last move it covers."""
 
 _TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
 
@@ -1697,12 +1692,6 @@ _POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
 
 _PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}
 """(seat, keyword) -> the record of a move that moves nothing its notation does not say."""
-
-_PUBLIC_RECORDS: dict[
-    tuple[int, int], tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]
-] = {}
-"""(id of a viewer's public history, viewer) -> that history and the viewer's records of it."""
-
 
 def _positions(catalogue: Catalogue) -> dict[str, int]:
     """Novel id -> its position in the catalogue (the card table's Novel numbers), made once."""
