@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from budget import examples
@@ -20,7 +20,7 @@ from pastiche_core.bots import Bot, derive_seed
 from pastiche_core.errors import InvalidNotationError
 from pastiche_core.knowledge import Knowledge, hidden_cards
 from pastiche_core.moves import Draw, Move, Publish, TakeDiscard
-from pastiche_core.view import MoveRecord, public_notation, read_public_notation
+from pastiche_core.view import MoveRecord, PlayerView, public_notation, read_public_notation
 
 
 def _state(known: Knowledge) -> tuple[object, ...]:
@@ -101,7 +101,7 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
     """The view's records are the whole records cut to what its player saw (kept move by move
     across undos and copies), and the public notation reads back to the move less its hidden
     cards."""
-    copies: list[tuple[Game, list[tuple[MoveRecord, ...]]]] = []
+    copies: list[tuple[Game, list[Sequence[MoveRecord]]]] = []
     for step, (game, _) in enumerate(_walk(players, seed, 160)):
         whole = [game.move_record(index) for index in range(len(game.history))]
         mine = [game.public_records(viewer) for viewer in range(players)]
@@ -134,6 +134,29 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
                     assert move.keyword in ("keep", "choose")
     for twin, records in copies:  # copies keep their own records
         assert [twin.public_records(viewer) for viewer in range(players)] == records
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(3, 5), st.randoms(use_true_random=False))
+@settings(max_examples=examples(8), deadline=None)
+def test_r16_a_views_records_read_late_are_the_ones_of_its_moment(
+    seed: int, players: int, rng: random.Random
+) -> None:
+    """A view's records are read when first used: views held across later moves, undos and
+    copies, read in any order (or pickled), still give what their player saw when made."""
+    import pickle
+
+    held: list[tuple[PlayerView, tuple[MoveRecord, ...]]] = []
+    for game, _ in _walk(players, seed, 120):
+        viewer = rng.randrange(players)
+        whole = [game.move_record(index) for index in range(len(game.history))]
+        held.append((game.view(viewer), tuple(r.seen_by(viewer) for r in whole)))
+        if rng.random() < 0.2:  # some are read at once, and extend what later views reuse
+            assert tuple(held[-1][0].records) == held[-1][1]
+    rng.shuffle(held)
+    for view, expected in held:
+        assert len(view.records) == len(expected)
+        assert tuple(view.records) == expected
+        assert pickle.loads(pickle.dumps(view)).records == expected
 
 
 def test_the_records_say_what_the_notation_does_not() -> None:

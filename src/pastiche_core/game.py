@@ -29,12 +29,13 @@ state untouched.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from .cards import DECK, Card, format_cards
 from .catalogue import Catalogue
@@ -1272,11 +1273,13 @@ taken_from=2, laid_up=None, laid_down=())
             index += count
         return self._move_records(index, index + 1)[0]
 
-    def public_records(self, viewer: int) -> tuple[MoveRecord, ...]:
+    def public_records(self, viewer: int) -> Sequence[MoveRecord]:
         """Every move's :meth:`move_record` as ``viewer`` saw it (R16), in history order.
 
         A view carries them (:attr:`PlayerView.records <pastiche_core.view.PlayerView.records>`)
-        beside the public history.
+        beside the public history. The sequence is made when asked for and read
+        when first used: what it needs of the undo records is kept with it, so a
+        view made at every decision costs nothing for records nobody reads.
 
         >>> game = Game(players=3, seed=7)
         >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
@@ -1287,23 +1290,28 @@ taken_from=2, laid_up=None, laid_down=())
         """
         viewer = self._seat(viewer)
         count = len(self.history)
-        records = self._undo
-        if len(records) != count:  # moves without undo records: no cache
+        if len(self._undo) != count:  # moves without undo records: no cache
             return tuple(record.seen_by(viewer) for record in self._move_records(0, count))
         if not count:
             return ()
-        # Views are made at every decision: a viewer's records are kept with their public
-        # history (shared by copies, cut back by an undo) and extended by the moves played
-        # since the viewer's records were last asked for.
+        # A viewer's records are kept with their public history (shared by copies, cut back
+        # by an undo); each request adds what the moves since the last one need.
         notes = self.public_history(viewer)
         public = self._public
         assert public is not None  # public_history has just kept this viewer's entry
         cached = public[viewer]
         assert cached is not None
         found = cached[1]
-        if len(found) < count:
-            found += tuple(
-                record.seen_by(viewer) for record in self._move_records(len(found), count)
+        done = len(found)
+        if done < count:
+            found = _PublicRecords(
+                found,
+                done,
+                viewer,
+                tuple(self.history[done:]),
+                tuple(self._undo[done:]),
+                self.pending,
+                functools.partial(_setup_discards_of, *self._setup_head()),
             )
             public[viewer] = (notes, found, cached[2])
         return found
@@ -1325,50 +1333,25 @@ taken_from=2, laid_up=None, laid_down=())
 
     def _record(self, index: int, offset: int) -> MoveRecord:
         """The whole record of move ``index``, whose undo record is ``_undo[index - offset]``."""
-        move = self.history[index]
-        records = self._undo
-        before, change = records[index - offset]
-        seat: int = before[1]
-        kind = move.__class__
-        if kind is Draw:
-            deck, _pile, face_down, taken = change
-            if taken is None:  # two cards drawn: the pair the seat then chose from
-                following = index + 1 - offset
-                drawn = records[following][0][3] if following < len(records) else self.pending
-                assert drawn is not None
-                return MoveRecord(seat, "draw", drawn)
-            if deck:  # R11: the one card left, from the deck
-                return MoveRecord(seat, "draw", (taken,))
-            # R11: the one card left, from the discard pile
-            down = self._setup_discards().get(taken) if taken in face_down else None
-            return MoveRecord(seat, "draw", (taken,), taken, down)
-        if kind is Choose:
-            first, second = before[3]
-            laid = second if first == move.card else first  # type: ignore[attr-defined]
-            return MoveRecord(seat, "choose", (), None, None, laid)
-        if kind is TakeDiscard:
-            card, down = change
-            return MoveRecord(
-                seat, "take", (), card, self._setup_discards().get(card) if down else None
-            )
-        if kind is Keep:
-            return MoveRecord(seat, "keep", laid_down=tuple(change))
-        # Nothing beyond the notation: one shared record per seat and kind.
-        plain = _PLAIN_RECORDS.get((seat, move.keyword))
-        if plain is None:
-            plain = _PLAIN_RECORDS[seat, move.keyword] = MoveRecord(seat, move.keyword)
-        return plain
+        undo = self._undo
+        at = index - offset
+        following = undo[at + 1][0][3] if at + 1 < len(undo) else self.pending
+        return _record_of(self.history[index], undo[at], following, self._setup_discards)
 
     def _setup_discards(self) -> dict[Card, int]:
         """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
-        found: dict[Card, int] = {}
         offset = len(self.history) - len(self._undo)
-        for index, move in enumerate(self.history[: max(self.players - 2, 0)]):
-            if isinstance(move, Keep) and index >= offset:
-                before, dropped = self._undo[index - offset]
-                for card in dropped:
-                    found[card] = before[1]
-        return found
+        if offset:  # the first moves carry no undo records: only the later keeps are known
+            head = max(self.players - 2, 0)
+            return _setup_discards_of(
+                tuple(self.history[offset:head]), tuple(self._undo[: max(head - offset, 0)])
+            )
+        return _setup_discards_of(*self._setup_head())
+
+    def _setup_head(self) -> tuple[tuple[Move, ...], tuple[tuple[Any, Any], ...]]:
+        """The setup's moves (the keeps, R10) and their undo records, as they are now."""
+        head = max(self.players - 2, 0)
+        return tuple(self.history[:head]), tuple(self._undo[:head])
 
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
@@ -1463,7 +1446,7 @@ taken_from=2, laid_up=None, laid_down=())
         if self._public is not None:
             kept, last = len(self.history), self.history[-1] if self.history else None
             self._public = [
-                (cached[0][:kept], cached[1][:kept], last)
+                (cached[0][:kept], _cut(cached[1], kept), last)
                 if cached is not None and len(cached[0]) > kept
                 else cached
                 for cached in self._public
@@ -1678,7 +1661,7 @@ taken_from=2, laid_up=None, laid_down=())
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
 
-_Public = tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...], Move | None]
+_Public = tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord], Move | None]
 """A viewer's public history (``(seat, notation)`` per move, R16), their records of its first
 moves (as many as were asked for, :meth:`Game.public_records`) and the last move it covers."""
 
@@ -1690,8 +1673,180 @@ _SeatSummary = tuple[tuple[TableNovel, ...], int]
 
 _POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
 
+
+def _record_of(
+    move: Move,
+    undo: tuple[Any, Any],
+    following: tuple[Card, Card] | None,
+    setup_discards: Callable[[], dict[Card, int]],
+) -> MoveRecord:
+    """The whole record of ``move`` from its undo record ``(before, change)``.
+
+    ``following`` is the pair drawn when the move is a two-card draw: the next
+    move's pending pair, or the game's if the draw is the last move;
+    ``setup_discards`` gives the seats that discarded cards face down (R10).
+    """
+    before, change = undo
+    seat: int = before[1]
+    kind = move.__class__
+    if kind is Draw:
+        deck, _pile, face_down, taken = change
+        if taken is None:  # two cards drawn: the pair the seat then chose from
+            assert following is not None
+            return MoveRecord(seat, "draw", following)
+        if deck:  # R11: the one card left, from the deck
+            return MoveRecord(seat, "draw", (taken,))
+        # R11: the one card left, from the discard pile
+        down = setup_discards().get(taken) if taken in face_down else None
+        return MoveRecord(seat, "draw", (taken,), taken, down)
+    if kind is Choose:
+        first, second = before[3]
+        laid = second if first == move.card else first  # type: ignore[attr-defined]
+        return MoveRecord(seat, "choose", (), None, None, laid)
+    if kind is TakeDiscard:
+        card, down = change
+        return MoveRecord(seat, "take", (), card, setup_discards().get(card) if down else None)
+    if kind is Keep:
+        return MoveRecord(seat, "keep", laid_down=tuple(change))
+    # Nothing beyond the notation: one shared record per seat and kind.
+    plain = _PLAIN_RECORDS.get((seat, move.keyword))
+    if plain is None:
+        plain = _PLAIN_RECORDS[seat, move.keyword] = MoveRecord(seat, move.keyword)
+    return plain
+
+
+class _PublicRecords(Sequence[MoveRecord]):
+    """One viewer's records of a game's moves, read when first used (:meth:`Game.public_records`).
+
+    It holds the records of the first ``start`` moves (a tuple, or the sequence
+    of an earlier request) and what the moves after them need: their notation,
+    their undo records, the game's pending pair and its setup discards. Read, it
+    becomes a tuple; so does a copy or a pickle.
+    """
+
+    __slots__ = (
+        "_base",
+        "_done",
+        "_length",
+        "_moves",
+        "_pending",
+        "_setup",
+        "_start",
+        "_undo",
+        "_viewer",
+    )
+
+    def __init__(
+        self,
+        base: Sequence[MoveRecord],
+        start: int,
+        viewer: int,
+        moves: tuple[Move, ...],
+        undo: tuple[tuple[Any, Any], ...],
+        pending: tuple[Card, Card] | None,
+        setup: Callable[[], dict[Card, int]],
+    ) -> None:
+        self._base: Sequence[MoveRecord] | None = base
+        self._start = start
+        self._viewer = viewer
+        self._moves = moves
+        self._undo = undo
+        self._pending = pending
+        self._setup: Callable[[], dict[Card, int]] | None = setup
+        self._length = start + len(moves)
+        self._done: tuple[MoveRecord, ...] | None = None
+
+    def cut(self, length: int) -> Sequence[MoveRecord]:
+        """The records of the first ``length`` moves (an undo), still unread."""
+        if length >= self._length:
+            return self
+        return _PublicRecords(self, length, self._viewer, (), (), None, _no_discards)
+
+    def records(self) -> tuple[MoveRecord, ...]:
+        """The records as a tuple, made once (an earlier request's first, without recursion)."""
+        done = self._done
+        if done is not None:
+            return done
+        chain: list[_PublicRecords] = []
+        node: Sequence[MoveRecord] | None = self
+        while isinstance(node, _PublicRecords) and node._done is None:
+            chain.append(node)
+            node = node._base
+        found: tuple[MoveRecord, ...] = (
+            node._done if isinstance(node, _PublicRecords) else tuple(node or ())  # type: ignore[assignment]
+        )
+        for each in reversed(chain):
+            found = found[: each._start] + each._suffix()
+            each._done = found
+            each._base = each._setup = None  # what made them is no longer needed
+            each._moves = each._undo = ()
+        return found
+
+    def _suffix(self) -> tuple[MoveRecord, ...]:
+        moves, undo, viewer, setup = self._moves, self._undo, self._viewer, self._setup
+        assert setup is not None
+        last = len(undo) - 1
+        return tuple(
+            _record_of(
+                move, undo[at], undo[at + 1][0][3] if at < last else self._pending, setup
+            ).seen_by(viewer)
+            for at, move in enumerate(moves)
+        )
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> MoveRecord: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[MoveRecord, ...]: ...
+    def __getitem__(self, index: int | slice) -> MoveRecord | tuple[MoveRecord, ...]:
+        return self.records()[index]
+
+    def __iter__(self) -> Iterator[MoveRecord]:
+        return iter(self.records())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _PublicRecords):
+            other = other.records()
+        return self.records() == other if isinstance(other, tuple) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type[tuple[MoveRecord, ...]], tuple[tuple[MoveRecord, ...]]]:
+        return tuple, (self.records(),)
+
+    def __repr__(self) -> str:
+        return repr(self.records())
+
+
+def _cut(records: Sequence[MoveRecord], length: int) -> Sequence[MoveRecord]:
+    """A viewer's records of the first ``length`` moves, unread if they were."""
+    if isinstance(records, _PublicRecords):
+        return records.cut(length)
+    return records[:length]
+
+
+def _setup_discards_of(
+    moves: tuple[Move, ...], undo: tuple[tuple[Any, Any], ...]
+) -> dict[Card, int]:
+    """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
+    found: dict[Card, int] = {}
+    for move, (before, dropped) in zip(moves, undo, strict=False):
+        if isinstance(move, Keep):
+            for card in dropped:
+                found[card] = before[1]
+    return found
+
+
+def _no_discards() -> dict[Card, int]:
+    """No setup discards: a cut adds no moves, so it never asks."""
+    return {}
+
+
 _PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}
 """(seat, keyword) -> the record of a move that moves nothing its notation does not say."""
+
 
 def _positions(catalogue: Catalogue) -> dict[str, int]:
     """Novel id -> its position in the catalogue (the card table's Novel numbers), made once."""

@@ -34,6 +34,7 @@ from the pile), as far as the player saw it.
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -186,12 +187,13 @@ class PlayerView:
     """The public history: ``(seat, notation)`` per move, hidden cards written ``?`` (R16)."""
     catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
     """The game's Novel catalogue (public)."""
-    records: tuple[MoveRecord, ...] = field(default=(), repr=False, compare=False)
+    records: Sequence[MoveRecord] = field(default=(), repr=False, compare=False)
     """Per move of :attr:`history`, what it moved as this player saw it (:meth:`MoveRecord.seen_by`).
 
     Empty when the history is, or when the view was read from a document that
     does not carry them; like the card table it says nothing the other fields
-    and the history do not already imply, so it takes no part in equality.
+    and the history do not already imply, so it takes no part in equality. A
+    view made by a game reads its records when they are first used.
     """
     _card_table: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
