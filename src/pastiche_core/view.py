@@ -36,7 +36,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, format_cards
@@ -317,7 +316,6 @@ class PlayerView:
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
 
-@cache
 def public_notation(move: Move, seat: int, viewer: int) -> str:
     """The notation of ``seat``'s ``move`` as ``viewer`` may know it, hidden cards as ``?`` (R16).
 
