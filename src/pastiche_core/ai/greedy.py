@@ -49,6 +49,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 
@@ -57,6 +58,7 @@ from ..catalogue import Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
 from ..game import LegalMoves
 from ..gifts import gift_candidates, to_publish
+from ..limits import Deadline, check_time_limit
 from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..options import Constraints, PublishOption
 from ..position import Position
@@ -80,6 +82,15 @@ _GOALS = ("points", "fewest-gifts", "points-per-card")
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _TIE = 1e-9
+_LEAST_TIME = 1e-6
+"""The time limit of a solver call started when its decision's time is up (it stops at once)."""
+
+
+def _left(clock: Deadline) -> float | None:
+    """The seconds ``clock`` leaves a solver call (``None``: no limit; never 0, which a
+    time limit cannot be: a call started at the limit stops at once)."""
+    left = clock.left()
+    return None if left == math.inf else max(left, _LEAST_TIME)
 
 
 def _help_weight(view: PlayerView, owner: int, weights: Weights) -> float:
@@ -237,7 +248,11 @@ class GreedyBot:
     operating system). ``catalogue`` is the game's (the view does not carry
     it; default: the default catalogue). ``weights`` tunes the heuristic;
     ``max_options`` bounds the publish options asked of the solver per
-    decision (a fair share per Novel, deterministic).
+    decision (a fair share per Novel, deterministic). ``time_limit`` bounds the
+    seconds a decision's solver calls take together (``None``: no limit, the
+    same answer on every machine); past it the bot chooses among the publishes
+    found so far, so a caller with a deadline (the search's anchor) stays
+    within it.
 
     >>> from pastiche_core import Game
     >>> game = Game(players=4, seed=1)
@@ -251,7 +266,7 @@ class GreedyBot:
     True
     """
 
-    __slots__ = ("_rng", "catalogue", "max_options", "seed", "weights")
+    __slots__ = ("_rng", "catalogue", "max_options", "seed", "time_limit", "weights")
 
     def __init__(
         self,
@@ -260,6 +275,7 @@ class GreedyBot:
         catalogue: Catalogue | None = None,
         weights: Weights | None = None,
         max_options: int = DEFAULT_PUBLISH_OPTIONS,
+        time_limit: float | None = None,
     ) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidArgumentError(f"seed must be an integer or None, got {seed!r}")
@@ -273,6 +289,7 @@ class GreedyBot:
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
         self.weights = weights if weights is not None else Weights()
         self.max_options = max_options
+        self.time_limit = check_time_limit(time_limit)
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
@@ -433,11 +450,14 @@ class GreedyBot:
         self, view: PlayerView, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
         position = position_of(view, self.catalogue)
-        report = solve(position, max_options=self.max_options, time_limit=None)
+        clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
+        report = solve(position, max_options=self.max_options, time_limit=_left(clock))
         options = list(report.options)
         if report.stopped_by == "max_options":  # the listing is a sample: add the optima
             for goal in _GOALS:
-                choice = best(position, goal=goal, time_limit=None)
+                if clock.passed():
+                    break
+                choice = best(position, goal=goal, time_limit=_left(clock))
                 if choice is not None and choice.option not in options:
                     options.append(choice.option)
         if not options:

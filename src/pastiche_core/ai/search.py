@@ -787,12 +787,15 @@ def _ucb_choice(
     return best if gain > margin else anchor
 
 
-def greedy_move(view: PlayerView, knowledge: Knowledge, seed: int) -> Move | None:
+def greedy_move(
+    view: PlayerView, knowledge: Knowledge, seed: int, deadline: float | None = None
+) -> Move | None:
     """The :class:`~pastiche_core.ai.greedy.GreedyBot`'s move for the view: the search's anchor.
 
     The greedy bot reads the view only; a determinization (dealt from
     ``seed``) provides the legal moves it checks its choice against, which
     depend on nothing hidden. ``None`` when the view has nothing to decide.
+    Its solver calls end by ``deadline`` (an instant of :func:`now`), if any.
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
@@ -802,7 +805,11 @@ def greedy_move(view: PlayerView, knowledge: Knowledge, seed: int) -> Move | Non
     if view.phase is Phase.OVER or view.to_move != view.player:
         return None
     game = determinize(view, random.Random(seed), knowledge)
-    return GreedyBot(seed, catalogue=view.catalogue).choose(view, game.legal_moves)
+    left = time_left(deadline)
+    bot = GreedyBot(
+        seed, catalogue=view.catalogue, time_limit=None if left is None else max(left, 1e-6)
+    )
+    return bot.choose(view, game.legal_moves)
 
 
 def search(
@@ -842,7 +849,7 @@ def search(
     anchor = None
     late = past(deadline)  # then nothing is simulated
     if settings.anchor and len(moves) > 1 and not late:
-        anchor = greedy_move(view, knowledge, derive_seed(seed, "anchor"))
+        anchor = greedy_move(view, knowledge, derive_seed(seed, "anchor"), deadline)
         if anchor is not None:
             moves = [anchor, *(move for move in moves if move != anchor)]
     sit = Situation.of_view(view)
