@@ -12,7 +12,7 @@ from search_support import played
 from pastiche_core import Phase, play_game
 from pastiche_core.ai import GreedyBot
 from pastiche_core.ai.search import ceiling, search
-from pastiche_core.bots import RandomBot
+from pastiche_core.bots import Bot, RandomBot
 from pastiche_core.errors import InvalidArgumentError
 
 GREEDY = importlib.import_module("pastiche_core.ai.greedy")
@@ -58,7 +58,7 @@ def test_without_a_time_limit_the_solver_is_asked_for_everything(
 
 
 def test_a_greedy_bot_out_of_time_still_plays_legal_moves_to_the_end() -> None:
-    bots = [GreedyBot(1, time_limit=1e-6), RandomBot(2), RandomBot(3)]
+    bots: list[Bot] = [GreedyBot(1, time_limit=1e-6), RandomBot(2), RandomBot(3)]
     game = play_game(3, 5, bots=bots)  # play_game refuses an illegal move
     assert game.phase is Phase.OVER
 
