@@ -4,12 +4,14 @@ A kernel test calls the compiled twin directly (``twin(kernel)``), not the gate,
 so an answer it checks is the C's own: a twin that refused, or fell back, could
 not pass as agreeing. ``agree`` compares the twin with the Python rule on one
 input and returns the answer; ``starved`` makes each of the twin's allocations
-fail in turn, and the twin must then raise MemoryError or still answer right.
+fail in turn, and the twin must then raise MemoryError or still answer right;
+``leaked`` measures what the twin's calls leave allocated.
 """
 
 from __future__ import annotations
 
 import os
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +62,24 @@ def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
             f"compiled {answer!r}, python {python!r}"
         )
     return failed
+
+
+def leaked(kernel: _kernels.Kernel[Any, Any], *args: Any, calls: int = 50) -> int:
+    """The bytes ``calls`` calls of the compiled twin on ``args`` leave allocated, their
+    answers dropped: 0 when each call frees its scratch (tracemalloc sees ``PyMem_Malloc``)."""
+    compiled = twin(kernel)
+    compiled(*args)  # what a first call caches (interned names, say) is not counted
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(calls):
+            compiled(*args)
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        if not tracing:
+            tracemalloc.stop()
 
 
 def agree(kernel: _kernels.Kernel[Any, Any], *args: Any) -> Any:

@@ -23,7 +23,7 @@ from counting_positions import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from support import agree, starved, twin
+from support import agree, leaked, starved, twin
 
 from pastiche_core import feasibility, movegen
 from pastiche_core._kernels import Kernel
@@ -410,3 +410,28 @@ def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer()
     for first in (False, True):
         failed += starved(payable_totals, pool, hand, [0] * 14, 5, 5, 49, first)
     assert failed  # the allocations did fail
+
+
+def test_the_counting_kernels_free_what_they_allocate() -> None:
+    # Rank tables kept per need (0 among them), made afresh past the kept needs (8: none can
+    # be filled), the counting states, and a Total's walk: each call frees them all.
+    sevens, sixes = RANK_CARDS[7], RANK_CARDS[6]
+    table = _table(
+        {
+            **{card: HAND | 0 for card in [*sevens[:3], *RANK_CARDS[2][:2], RANK_CARDS[13][0]]},
+            sevens[3]: MASTER | 1,
+            sevens[4]: MASTER | 0,
+            sixes[0]: MASTER | 1,
+            RANK_CARDS[8][0]: MASTER | 2,
+        }
+    )
+    groups = [([6, 7], [0, 2]), ([6, 7, 8], [1, 2, 1]), ([7, 8], [8, 1]), ([2, 7], [1, 3])]
+    for ranks, needs in groups:
+        assert leaked(segment_count, table, 0, ranks, needs) < 50
+        if agree(segment_count, table, 0, ranks, needs):
+            assert leaked(decode_publish, table, 0, ranks, needs, 0) < 50
+    plan = plan_of([(0, 3, 0, 3, 1), (1, 3, 0, 3, 1), (3, 3, 21, 3, 2), (3, 2, 9, 2, 1)])
+    assert agree(publish_counts, table, 0, b"\x01" * 4, plan, False)
+    assert leaked(publish_counts, table, 0, b"\x01" * 4, plan, False) < 50
+    pool, hand, own = [0] + [3] * 13, [0] + [2] * 13, [0] + [1] * 13
+    assert leaked(payable_totals, pool, hand, own, 26, 5, 30, False) < 50
