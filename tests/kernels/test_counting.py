@@ -435,3 +435,29 @@ def test_the_counting_kernels_free_what_they_allocate() -> None:
     assert leaked(publish_counts, table, 0, b"\x01" * 4, plan, False) < 50
     pool, hand, own = [0] + [3] * 13, [0] + [2] * 13, [0] + [1] * 13
     assert leaked(payable_totals, pool, hand, own, 26, 5, 30, False) < 50
+
+
+def test_a_totals_two_multisets_come_sorted_not_in_the_walks_order() -> None:
+    # 2, 3, 4, 6, 7, 8 in hand: 2 + 6 + 7 and 3 + 4 + 8 are the only threes adding up to 15.
+    # The walk finds 3, 4, 8 first (it starts from the highest rank); the segments come
+    # sorted, so 2, 6, 7 leads, even when there are just two to sort.
+    table = _table({RANK_CARDS[rank][0]: HAND | 0 for rank in (2, 3, 4, 6, 7, 8)})
+    plan = plan_of([(3, 3, 15, 3, 1)])
+    assert agree(publish_counts, table, 0, b"\x01", plan, False) == [
+        (0, (2, 6, 7), (1, 1, 1), 1),
+        (0, (3, 4, 8), (1, 1, 1), 1),
+    ]
+    hand = [int(rank in (2, 3, 4, 6, 7, 8)) for rank in range(14)]
+    assert [
+        tuple(rank for rank in range(14) if counts[rank])
+        for counts in agree(payable_totals, hand, hand, [0] * 14, 6, 3, 15, False)
+    ] == [(3, 4, 8), (2, 6, 7)]
+
+
+def test_a_player_that_is_no_integer_is_a_type_error() -> None:
+    assert DEFAULT_PLAN is not None
+    table = _table({card: HAND | 0 for card in SEVENS[:3]})
+    for player in ("0", 0.0, None):
+        _both_raise(publish_counts, TypeError, table, player, b"\x01" * 10, DEFAULT_PLAN, False)
+        _both_raise(segment_count, TypeError, table, player, [7], [3])
+        _both_raise(decode_publish, TypeError, table, player, [7], [3], 0)
