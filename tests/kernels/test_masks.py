@@ -298,3 +298,16 @@ def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer()
     failed += starved(feasible_combos, *partial)
     failed += starved(cards_mask, *partial, CONFIRM, PLAY, CITE)
     assert failed  # the allocations did fail
+
+
+def test_chosen_counts_are_read_from_rank_zero_on() -> None:
+    # Entry 0 is no rank and the rule does not read it, but the twin checks all 14 counts:
+    # one beyond 0-255 there is refused as anywhere else, and the gate answers in Python.
+    position = _position()
+    kind_4 = bytearray(14)
+    kind_4[7] = 4
+    for first in (256, -1):
+        chosen = [first] + [0] * 13
+        args: list[Any] = [position.table, 0, [bytes(kind_4)], chosen, 0, 0, -1, 0, 0]
+        _refused(feasible_combos, *args)
+        _refused(cards_mask, *args, CONFIRM, PLAY, CITE)
