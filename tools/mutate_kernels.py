@@ -24,7 +24,7 @@ Run from the repository root::
     python tools/mutate_kernels.py --files csrc/counting.c --jobs 2 --json out.json
     python tools/mutate_kernels.py --only counting.c:198 masks.c:213:shift   # chosen ones
     python tools/mutate_kernels.py --only "counting.c:57 shift: return -1; -> return -2;"
-    python tools/mutate_kernels.py --only counting.c:198 --keep /tmp/m   # built, not tested
+    python tools/mutate_kernels.py --only counting.c:198 --keep scratch   # built, not tested
 
 A full run takes a while (each mutant is a build and a test run); ``--sample``
 gives an estimate. Every mutant is named by its file, line and change, so a
