@@ -22,10 +22,18 @@ Run from the repository root::
     python tools/mutate_kernels.py --sample 60 --seed 1   # 60 mutants drawn at random
     python tools/mutate_kernels.py --list            # the mutants, without running them
     python tools/mutate_kernels.py --files csrc/counting.c --jobs 2 --json out.json
+    python tools/mutate_kernels.py --only counting.c:198 masks.c:213:shift   # chosen ones
+    python tools/mutate_kernels.py --only "counting.c:57 shift: return -1; -> return -2;"
+    python tools/mutate_kernels.py --only counting.c:198 --keep scratch   # built, not tested
 
 A full run takes a while (each mutant is a build and a test run); ``--sample``
-gives an estimate. Every mutant is numbered by its file, line and change, so a
-survivor can be rebuilt and examined by hand.
+gives an estimate. Every mutant is named by its file, line and change, so a
+survivor can be run again on its own: ``--only`` takes ``file:line``,
+``file:line:kind`` (``delete``, ``flip`` or ``shift``) or a mutant's whole name as
+printed, and runs only the mutants it matches (from any kernel file, whatever
+``--files`` says). With ``--keep DIR`` the one mutant chosen is built into
+``DIR/pastiche_core`` and left there to be examined by hand
+(``PYTHONPATH=DIR PASTICHE_REQUIRE_SPEEDUPS=1 python ...``), without a test run.
 """
 
 from __future__ import annotations
@@ -261,26 +269,74 @@ def _run_tests(work: Path, tests: list[str], timeout: float) -> tuple[str, str]:
     return "killed", last[0][:200]
 
 
+def _mutated(mutant: Mutant, work: Path) -> Path:
+    """A copy of the package in ``work`` with ``mutant``'s line changed; returns the package."""
+    package = work / "pastiche_core"
+    shutil.copytree(
+        PACKAGE, package, ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info")
+    )
+    target = package / "csrc" / mutant.file
+    lines = target.read_text().splitlines(keepends=True)
+    ending = "\n" if lines[mutant.line - 1].endswith("\n") else ""
+    lines[mutant.line - 1] = mutant.after + ending
+    target.write_text("".join(lines))
+    return package
+
+
 def _check(
     mutant: Mutant, tests: list[str], compiler: str, timeout: float, cached: Path
 ) -> Outcome:
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutant-") as scratch:
         work = Path(scratch)
-        package = work / "pastiche_core"
-        shutil.copytree(
-            PACKAGE, package, ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info")
-        )
-        target = package / "csrc" / mutant.file
-        lines = target.read_text().splitlines(keepends=True)
-        ending = "\n" if lines[mutant.line - 1].endswith("\n") else ""
-        lines[mutant.line - 1] = mutant.after + ending
-        target.write_text("".join(lines))
+        package = _mutated(mutant, work)
         built = _build(package, compiler, cached, mutant.file)
         if built.returncode != 0:
             return Outcome(mutant, "stillborn", time.monotonic() - start, built.stderr[-200:])
         status, detail = _run_tests(work, tests, timeout)
         return Outcome(mutant, status, time.monotonic() - start, detail)
+
+
+def _keep(mutant: Mutant, into: Path, compiler: str) -> int:
+    """Build ``mutant`` into ``into/pastiche_core`` and leave it there (no test run)."""
+    if (into / "pastiche_core").exists():
+        raise SystemExit(f"mutate: {into / 'pastiche_core'} exists already")
+    into.mkdir(parents=True, exist_ok=True)
+    package = _mutated(mutant, into)
+    with tempfile.TemporaryDirectory(prefix="mutant-objects-") as objects:
+        failed = _objects(package, compiler, Path(objects))
+        built = failed or _build(package, compiler, Path(objects), "")
+    shutil.rmtree(package / "objects", ignore_errors=True)
+    if built.returncode != 0:
+        print(f"mutate: {mutant.name} does not build:\n{built.stderr[-2000:]}")
+        return 1
+    print(f"mutate: {mutant.name} built into {package}")
+    print(f"mutate: examine it with PYTHONPATH={into} PASTICHE_REQUIRE_SPEEDUPS=1 python ...")
+    return 0
+
+
+def _selected(every: list[Mutant], specs: list[str]) -> list[Mutant]:
+    """The mutants ``specs`` name: ``file:line``, ``file:line:kind`` or a whole name."""
+    chosen: list[Mutant] = []
+    for spec in specs:
+        named = [m for m in every if m.name == spec.strip()]
+        if not named:
+            parts = spec.strip().split(":")
+            if len(parts) not in (2, 3) or not parts[1].isdigit():
+                raise SystemExit(f"mutate: --only wants file:line[:kind], not {spec!r}")
+            file, line = Path(parts[0]).name, int(parts[1])
+            kind = parts[2] if len(parts) == 3 else None
+            if kind is not None and kind not in ("delete", "flip", "shift"):
+                raise SystemExit(f"mutate: no mutant kind {kind!r} (delete, flip or shift)")
+            named = [
+                m
+                for m in every
+                if m.file == file and m.line == line and (kind is None or m.kind == kind)
+            ]
+        if not named:
+            raise SystemExit(f"mutate: no mutant matches {spec!r}")
+        chosen.extend(m for m in named if m not in chosen)
+    return chosen
 
 
 def _baseline(tests: list[str], compiler: str, timeout: float, cached: Path) -> None:
@@ -316,18 +372,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", default="-m kernels", help="pytest selection")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--json", type=Path, help="write every outcome to this file")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="MUTANT",
+        help="run only these: file:line, file:line:kind or a mutant's name as printed",
+    )
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="build the one --only mutant into DIR and stop"
+    )
     args = parser.parse_args(argv)
     compiler = os.environ.get("CC", "cc")
     if shutil.which(compiler) is None:
         raise SystemExit(f"mutate: no C compiler ({compiler!r})")
+    files = list(args.files)
+    if args.only:
+        files += [spec.split(":")[0] for spec in args.only]
     every: list[Mutant] = []
-    for name in args.files:
-        path = CSRC / Path(name).name
+    for name in dict.fromkeys(Path(name).name for name in files):
+        path = CSRC / name
         if not path.exists():
             raise SystemExit(f"mutate: no such kernel file {path}")
         every.extend(mutants_of(path))
     chosen = every
-    if args.sample and args.sample < len(every):
+    if args.only:
+        chosen = _selected(every, args.only)
+    elif args.sample and args.sample < len(every):
         chosen = sorted(
             random.Random(args.seed).sample(every, args.sample), key=lambda m: (m.file, m.line)
         )
@@ -336,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
             print(mutant.name)
         print(f"{len(chosen)} of {len(every)} mutants")
         return 0
+    if args.keep is not None:
+        if len(chosen) != 1:
+            raise SystemExit(f"mutate: --keep builds one mutant; --only chose {len(chosen)}")
+        return _keep(chosen[0], args.keep, compiler)
     tests = args.tests.split()
     if not any(Path(arg).exists() for arg in tests):  # the selection runs over the suite
         tests.append(str(ROOT / "tests"))

@@ -3,12 +3,15 @@
 A kernel test calls the compiled twin directly (``twin(kernel)``), not the gate,
 so an answer it checks is the C's own: a twin that refused, or fell back, could
 not pass as agreeing. ``agree`` compares the twin with the Python rule on one
-input and returns the answer.
+input and returns the answer; ``starved`` makes each of the twin's allocations
+fail in turn, and the twin must then raise MemoryError or still answer right;
+``leaked`` measures what the twin's calls leave allocated.
 """
 
 from __future__ import annotations
 
 import os
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +31,55 @@ def twin(kernel: _kernels.Kernel[Any, Any]) -> Callable[..., Any]:
             pytest.fail(f"the compiled twin of {kernel.name} is not built")
         pytest.skip(f"the compiled twin of {kernel.name} is not built")
     return built
+
+
+STARVED_ALLOCATIONS = 120
+"""How many of a call's allocations ``starved`` makes fail, one per call."""
+
+
+def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
+    """Call the compiled twin with its first allocations failing, one at a time: each call
+    raises MemoryError or returns the Python rule's answer, never a part of it (an error
+    swallowed) or another error. Returns how many calls ran out of memory.
+
+    CPython's ``_testcapi`` makes the allocations fail; without it the test skips.
+    """
+    testcapi = pytest.importorskip("_testcapi")
+    compiled = twin(kernel)
+    python = kernel.python(*args)
+    failed = 0
+    for allocation in range(STARVED_ALLOCATIONS):
+        testcapi.set_nomemory(allocation, allocation + 1)
+        try:
+            answer = compiled(*args)
+        except MemoryError:
+            failed += 1
+            continue
+        finally:
+            testcapi.remove_mem_hooks()
+        assert answer == python, (
+            f"{kernel.name}{args!r} with allocation {allocation} failing: "
+            f"compiled {answer!r}, python {python!r}"
+        )
+    return failed
+
+
+def leaked(kernel: _kernels.Kernel[Any, Any], *args: Any, calls: int = 50) -> int:
+    """The bytes ``calls`` calls of the compiled twin on ``args`` leave allocated, their
+    answers dropped: 0 when each call frees its scratch (tracemalloc sees ``PyMem_Malloc``)."""
+    compiled = twin(kernel)
+    compiled(*args)  # what a first call caches (interned names, say) is not counted
+    tracing = tracemalloc.is_tracing()
+    if not tracing:
+        tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(calls):
+            compiled(*args)
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        if not tracing:
+            tracemalloc.stop()
 
 
 def agree(kernel: _kernels.Kernel[Any, Any], *args: Any) -> Any:

@@ -23,7 +23,7 @@ from counting_positions import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from support import agree, twin
+from support import agree, leaked, starved, twin
 
 from pastiche_core import feasibility, movegen
 from pastiche_core._kernels import Kernel
@@ -162,6 +162,55 @@ def test_payable_totals_agree_at_the_target_edges_r4_r5(
     found = agree(payable_totals, pool, hand, own, limit, count, target, first)
     assert all(sum(counts) == count for counts in found)
     assert all(sum(r * n for r, n in enumerate(counts)) == target for counts in found)
+
+
+@st.composite
+def own_heavy_totals(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], int, int]:
+    """A pool of many own Masterpieces, a few others' and a hand of one to four cards, and a
+    Total: at every limit up to the hand, the walk meets one point (rank, cards and sum left)
+    both after a hand card played beyond the own Masterpieces (R4 met) and after a hand card
+    an own Masterpiece still covers (R4: one more card to swap in), at one cost."""
+    copies = [0] + [len(RANK_CARDS[rank]) for rank in range(1, 14)]  # R1
+    own = [0] + [min(c, draw(st.integers(0, 3))) for c in copies[1:]]
+    others = [0] + [
+        min(c - o, draw(st.integers(0, 2))) for c, o in zip(copies[1:], own[1:], strict=True)
+    ]
+    hand = [0] * 14
+    for rank in draw(st.lists(st.integers(1, 13), min_size=1, max_size=4)):
+        if own[rank] + others[rank] + hand[rank] < copies[rank]:
+            hand[rank] += 1
+    pool = [h + o + x for h, o, x in zip(hand, own, others, strict=True)]
+    count = draw(st.integers(2, 9))
+    cards = sorted(rank for rank in range(14) for _ in range(pool[rank]))
+    low, high = sum(cards[:count]), sum(cards[-count:]) if count <= len(cards) else 0
+    target = draw(st.integers(low, max(low, high)))
+    return pool, hand, own, count, target
+
+
+@given(own_heavy_totals())
+def test_payable_totals_agree_at_every_limit_up_to_the_hand_r4_swap(
+    case: tuple[list[int], list[int], list[int], int, int],
+) -> None:
+    # The walk remembers the cheapest cost that failed from each point; a tally that played
+    # a hand card beyond its own Masterpieces must not be taken for one that did not (R4).
+    pool, hand, own, count, target = case
+    for limit in range(sum(hand) + 2):
+        found = agree(payable_totals, pool, hand, own, limit, count, target, False)
+        assert bool(found) == bool(
+            agree(payable_totals, pool, hand, own, limit, count, target, True)
+        )
+
+
+def test_a_total_paid_at_its_limit_after_a_played_card_beyond_the_own_r4_swap() -> None:
+    # 3, 4 (others': two cards), 6, 6, 8, 8 (own) and 7, 7 (one own, one from the hand): the
+    # hand card beyond the own seven is the R4 play, so the cost is 3 exactly, the limit.
+    pool = [0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 1, 0, 0, 0]
+    hand = [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    own = [0, 0, 0, 0, 0, 0, 2, 1, 2, 0, 1, 0, 0, 0]
+    assert agree(payable_totals, pool, hand, own, 3, 8, 49, False) == [
+        (0, 0, 0, 1, 1, 0, 2, 2, 2, 0, 0, 0, 0, 0)
+    ]
+    assert agree(payable_totals, pool, hand, own, 2, 8, 49, False) == []
 
 
 # ----------------------------------------------------------------------------
@@ -331,3 +380,84 @@ def test_a_total_that_takes_the_whole_hand_is_counted_r5() -> None:
     for first in (False, True):
         assert agree(payable_totals, hand, hand, [0] * 14, 5, 5, 49, first)
         assert agree(payable_totals, hand, hand, [0] * 14, 4, 5, 49, first) == []
+
+
+def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer() -> None:
+    # The rulebook's Total 2, 10, 12, 12, 13 in hand, with a two and a ten of seat 1 to cite
+    # (R5: gifts) and pairs first in the plan: each allocation of each kernel fails in turn,
+    # the Total's walk last, and no call may answer without the Total's segment.
+    cards = [RANK_CARDS[2][0], RANK_CARDS[10][0], *RANK_CARDS[12][:2], RANK_CARDS[13][0]]
+    table = _table(
+        {
+            **{card: HAND | 0 for card in cards},
+            RANK_CARDS[2][1]: MASTER | 1,
+            RANK_CARDS[10][1]: MASTER | 1,
+        }
+    )
+    plan = plan_of([(1, 2, 0, 2, 1), (3, 5, 49, 5, 2)])
+    segments = agree(publish_counts, table, 0, b"\x01\x01", plan, False)
+    assert [index for index, *_ in segments] == [0, 0, 0, 1]
+    failed = 0
+    for first in (False, True):
+        failed += starved(publish_counts, table, 0, b"\x01\x01", plan, first)
+    for _, ranks, needs, count in segments:
+        failed += starved(segment_count, table, 0, ranks, needs)
+        failed += starved(decode_publish, table, 0, ranks, needs, count - 1)
+    hand = [0] * 14
+    for card in cards:
+        hand[rank_of(card)] += 1
+    pool = [count + (rank in (2, 10)) for rank, count in enumerate(hand)]
+    for first in (False, True):
+        failed += starved(payable_totals, pool, hand, [0] * 14, 5, 5, 49, first)
+    assert failed  # the allocations did fail
+
+
+def test_the_counting_kernels_free_what_they_allocate() -> None:
+    # Rank tables kept per need (0 among them), made afresh past the kept needs (8: none can
+    # be filled), the counting states, and a Total's walk: each call frees them all.
+    sevens, sixes = RANK_CARDS[7], RANK_CARDS[6]
+    table = _table(
+        {
+            **{card: HAND | 0 for card in [*sevens[:3], *RANK_CARDS[2][:2], RANK_CARDS[13][0]]},
+            sevens[3]: MASTER | 1,
+            sevens[4]: MASTER | 0,
+            sixes[0]: MASTER | 1,
+            RANK_CARDS[8][0]: MASTER | 2,
+        }
+    )
+    groups = [([6, 7], [0, 2]), ([6, 7, 8], [1, 2, 1]), ([7, 8], [8, 1]), ([2, 7], [1, 3])]
+    for ranks, needs in groups:
+        assert leaked(segment_count, table, 0, ranks, needs) < 50
+        if agree(segment_count, table, 0, ranks, needs):
+            assert leaked(decode_publish, table, 0, ranks, needs, 0) < 50
+    plan = plan_of([(0, 3, 0, 3, 1), (1, 3, 0, 3, 1), (3, 3, 21, 3, 2), (3, 2, 9, 2, 1)])
+    assert agree(publish_counts, table, 0, b"\x01" * 4, plan, False)
+    assert leaked(publish_counts, table, 0, b"\x01" * 4, plan, False) < 50
+    pool, hand, own = [0] + [3] * 13, [0] + [2] * 13, [0] + [1] * 13
+    assert leaked(payable_totals, pool, hand, own, 26, 5, 30, False) < 50
+
+
+def test_a_totals_two_multisets_come_sorted_not_in_the_walks_order() -> None:
+    # 2, 3, 4, 6, 7, 8 in hand: 2 + 6 + 7 and 3 + 4 + 8 are the only threes adding up to 15.
+    # The walk finds 3, 4, 8 first (it starts from the highest rank); the segments come
+    # sorted, so 2, 6, 7 leads, even when there are just two to sort.
+    table = _table({RANK_CARDS[rank][0]: HAND | 0 for rank in (2, 3, 4, 6, 7, 8)})
+    plan = plan_of([(3, 3, 15, 3, 1)])
+    assert agree(publish_counts, table, 0, b"\x01", plan, False) == [
+        (0, (2, 6, 7), (1, 1, 1), 1),
+        (0, (3, 4, 8), (1, 1, 1), 1),
+    ]
+    hand = [int(rank in (2, 3, 4, 6, 7, 8)) for rank in range(14)]
+    assert [
+        tuple(rank for rank in range(14) if counts[rank])
+        for counts in agree(payable_totals, hand, hand, [0] * 14, 6, 3, 15, False)
+    ] == [(3, 4, 8), (2, 6, 7)]
+
+
+def test_a_player_that_is_no_integer_is_a_type_error() -> None:
+    assert DEFAULT_PLAN is not None
+    table = _table({card: HAND | 0 for card in SEVENS[:3]})
+    for player in ("0", 0.0, None):
+        _both_raise(publish_counts, TypeError, table, player, b"\x01" * 10, DEFAULT_PLAN, False)
+        _both_raise(segment_count, TypeError, table, player, [7], [3])
+        _both_raise(decode_publish, TypeError, table, player, [7], [3], 0)

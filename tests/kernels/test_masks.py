@@ -24,7 +24,7 @@ from counting_positions import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
-from support import agree, twin
+from support import agree, starved, twin
 
 from pastiche_core._kernels import Kernel
 from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, PUBLISHED, rank_of
@@ -276,3 +276,38 @@ def test_mask_inputs_that_are_not_integers_are_errors() -> None:
         twin(feasible_combos)(*args)
     with pytest.raises(TypeError):
         twin(cards_mask)(*args, CONFIRM, PLAY, CITE)
+
+
+def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer() -> None:
+    # The rulebook's Total 2, 10, 12, 12, 13 in hand and a ten of seat 1 (R5: a gift), the
+    # Total last in the plan: each allocation fails in turn, the Total's walk among them.
+    cards = [RANK_CARDS[2][0], RANK_CARDS[10][0], *RANK_CARDS[12][:2], RANK_CARDS[13][0]]
+    table = bytearray(2 * CARDS)
+    table[CARDS:] = bytes([NO_NOVEL]) * CARDS
+    for card in cards:
+        table[card] = HAND
+    table[RANK_CARDS[10][1]] = MASTER | 1
+    table[RANK_CARDS[5][0]] = table[RANK_CARDS[5][1]] = PUBLISHED | 2  # a novel to read
+    plan = plan_of([(1, 2, 0, 2, 1), (3, 5, 49, 5, 2)])
+    combos = agree(publish_start, bytes(table), 0, b"\x01\x01", plan)
+    assert len(combos) == 3  # two pairs, and the Total
+    assert agree(start_actions, bytes(table), 0, b"\x01\x01", plan, READ, NOVEL)[-1] == NOVEL + 1
+    failed = starved(publish_start, bytes(table), 0, b"\x01\x01", plan)
+    failed += starved(start_actions, bytes(table), 0, b"\x01\x01", plan, READ, NOVEL)
+    partial: list[Any] = [bytes(table), 0, combos, [0] * 14, 0, 0, -1, 0, 0]
+    failed += starved(feasible_combos, *partial)
+    failed += starved(cards_mask, *partial, CONFIRM, PLAY, CITE)
+    assert failed  # the allocations did fail
+
+
+def test_chosen_counts_are_read_from_rank_zero_on() -> None:
+    # Entry 0 is no rank and the rule does not read it, but the twin checks all 14 counts:
+    # one beyond 0-255 there is refused as anywhere else, and the gate answers in Python.
+    position = _position()
+    kind_4 = bytearray(14)
+    kind_4[7] = 4
+    for first in (256, -1):
+        chosen = [first] + [0] * 13
+        args: list[Any] = [position.table, 0, [bytes(kind_4)], chosen, 0, 0, -1, 0, 0]
+        _refused(feasible_combos, *args)
+        _refused(cards_mask, *args, CONFIRM, PLAY, CITE)

@@ -29,7 +29,7 @@ import pytest
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import agree, twin
+from support import agree, starved, twin
 
 from pastiche_core import Catalogue, Game, NovelSpec
 from pastiche_core._kernels import Kernel, switched_off
@@ -783,3 +783,18 @@ def test_the_policy_weights_reach_both_rules_as_floats() -> None:
     assert outlook.prospects(hand) == Outlook.of_game(
         Game(players=3, seed=5), 0, Weights(missing_factor=1.0, read_factor=0.0)
     ).prospects(hand)
+
+
+def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer() -> None:
+    # A long hand and Masterpieces of every rank: the costed publishes outgrow the first list
+    # (64 entries), so both of its allocations fail in turn, among the call's others.
+    args = policy_args(
+        in_hand=counts([2, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9, 10, 11, 12]),
+        own=counts([5, 7, 9]),
+        others=counts([3, 4, 6, 8, 10, 11]),
+        hand_size=14,
+        limit=14,
+    )
+    assert len(agree(POLICY, *args)) > 64
+    assert starved(POLICY, *args)
+    assert starved(PROSPECTS, *prospect_args()) >= 0
