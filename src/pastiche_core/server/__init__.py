@@ -100,10 +100,16 @@ def make_service(
     bounds = limits if limits is not None else ServerLimits()
     store: GameStore
     if store_path is None:
-        store = MemoryStore(max_games=bounds.max_games, ttl=bounds.game_ttl)
+        store = MemoryStore(
+            max_games=bounds.max_games, ttl=bounds.game_ttl, finished_ttl=bounds.finished_ttl
+        )
     else:
         store = SqliteStore(
-            store_path, max_games=bounds.max_games, ttl=bounds.game_ttl, cached=bounds.cached_games
+            store_path,
+            max_games=bounds.max_games,
+            ttl=bounds.game_ttl,
+            cached=bounds.cached_games,
+            finished_ttl=bounds.finished_ttl,
         )
     return Service(analyse=analyse, store=store, limits=bounds)
 

@@ -16,7 +16,8 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 =========================  =================================================
 
 Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
-(400, 403, 404, 405, 408, 409, 413, 500, 503); no answer ever carries a traceback,
+(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503; 429 and 503 past a
+share or a cap with ``Retry-After``); no answer ever carries a traceback,
 and the server goes on serving after any request. The solver and the bots run
 in worker threads, so one long request does not hold up the others.
 
@@ -54,7 +55,7 @@ from .quotas import ServerLimits
 from .service import Analyse, Service
 from .store import GameStore
 
-__all__ = ["create_app", "palette_css"]
+__all__ = ["client_of", "create_app", "palette_css"]
 
 log = logging.getLogger("pastiche_core.server")
 
@@ -79,7 +80,27 @@ def palette_css() -> str:
 
 
 def _error(error: ApiError) -> JSONResponse:
-    return JSONResponse(error.to_dict(), status_code=error.status)
+    headers = {}
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    if error.status in (TIMEOUT, TOO_LARGE):
+        # The rest of the body may still be on its way: the connection is closed
+        # rather than read to the end or kept for a next request.
+        headers["Connection"] = "close"
+    return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
+
+
+def client_of(request: Request) -> str:
+    """Who sends ``request``, for the per-client shares: the peer's address.
+
+    Behind a reverse proxy this is the proxy's address, unless the server
+    trusts the proxy's ``X-Forwarded-For`` (``pastiche serve --trust-proxy``).
+
+    >>> from starlette.testclient import TestClient
+    >>> TestClient(create_app()).get("/v1/health").status_code
+    200
+    """
+    return request.client.host if request.client is not None else ""
 
 
 def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Endpoint:
@@ -198,7 +219,7 @@ def create_app(
 
     async def create_game(request: Request) -> Any:
         body = await _body(request, service)
-        return await run_in_threadpool(service.create_game, body)
+        return await run_in_threadpool(service.create_game, body, client_of(request))
 
     async def game_state(request: Request) -> Any:
         game_id = request.path_params["game"]

@@ -92,7 +92,7 @@ def _call(service: Service, method: str, params: Any) -> dict[str, Any]:
     if method == "hint":
         return service.hint(params)
     if method == "games.create":
-        return service.create_game(params)
+        return service.create_game(params, client="stdio")
     if method == "games.view":
         game, token, _ = _game_params(params)
         return service.game_state(game, token)
@@ -114,13 +114,19 @@ def _error(ident: Any, code: int, message: str, data: dict[str, Any] | None = No
 
 def _api_error(ident: Any, error: ApiError) -> str:
     if error.status == UNAVAILABLE:
-        return _error(ident, UNAVAILABLE_ERROR, error.message, {"status": error.status})
+        unavailable: dict[str, Any] = {"status": error.status}
+        if error.retry_after is not None:
+            unavailable["retry_after"] = error.retry_after
+        return _error(ident, UNAVAILABLE_ERROR, error.message, unavailable)
     path = error.path
     if path is None and error.status == NOT_FOUND:
         path = "$.game"
     elif path is None and error.status == FORBIDDEN:
         path = "$.token"
-    return _error(ident, INVALID_PARAMS, error.message, {"path": path, "status": error.status})
+    data: dict[str, Any] = {"path": path, "status": error.status}
+    if error.retry_after is not None:
+        data["retry_after"] = error.retry_after
+    return _error(ident, INVALID_PARAMS, error.message, data)
 
 
 def handle_line(service: Service, line: bytes | str) -> str:
