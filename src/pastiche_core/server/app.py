@@ -42,10 +42,12 @@ import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..cards import Genre
 from ..render import PALETTE
@@ -55,7 +57,7 @@ from .quotas import ServerLimits
 from .service import Analyse, Service
 from .store import GameStore
 
-__all__ = ["client_of", "create_app", "palette_css"]
+__all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
 
 log = logging.getLogger("pastiche_core.server")
 
@@ -101,6 +103,43 @@ def client_of(request: Request) -> str:
     200
     """
     return request.client.host if request.client is not None else ""
+
+
+class HeaderCount:
+    """ASGI middleware: a request with more than ``max_headers`` header lines is answered 431.
+
+    The head's size in bytes is bounded before it is parsed, by the protocol
+    layer (:mod:`~pastiche_core.server.connections`); the number of lines is
+    checked here, once uvicorn has parsed them, and the connection is closed.
+
+    >>> from starlette.testclient import TestClient
+    >>> client = TestClient(create_app(limits=ServerLimits(max_headers=5)))
+    >>> answer = client.get("/v1/health", headers={f"x-{n}": "1" for n in range(6)})
+    >>> answer.status_code, answer.json()["error"]["message"]
+    (431, 'the request has 11 header lines, more than max_headers (5)')
+    """
+
+    def __init__(self, app: ASGIApp, max_headers: int) -> None:
+        self.app = app
+        """The application behind the check."""
+        self.max_headers = max_headers
+        """The most header lines a request may have."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer 431 past the count, else pass the request on."""
+        if scope["type"] == "http" and len(scope["headers"]) > self.max_headers:
+            message = (
+                f"the request has {len(scope['headers'])} header lines, "
+                f"more than max_headers ({self.max_headers})"
+            )
+            response = JSONResponse(
+                {"error": {"path": None, "message": message}},
+                status_code=431,
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Endpoint:
@@ -274,6 +313,10 @@ def create_app(
         Route("/", page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(HeaderCount, max_headers=service.limits.max_headers)],
+    )
     app.state.service = service
     return app
