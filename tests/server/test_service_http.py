@@ -156,7 +156,7 @@ def test_body_size_limit() -> None:
     big = json.dumps({"player": 0, "hand": [], "masterpieces": [], "x": "y" * 300}).encode()
     error = error_of(client.post("/v1/publishes", content=big), 413)
     assert error["path"] == "$"
-    assert "more than 200" in error["message"]
+    assert "more than max_body_bytes (200)" in error["message"]
 
     def chunks() -> Any:  # no Content-Length: counted while reading
         for _ in range(10):

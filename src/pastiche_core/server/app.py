@@ -54,7 +54,7 @@ from ..render import PALETTE
 from .api_errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .openapi import openapi
 from .quotas import ServerLimits
-from .service import Analyse, Service
+from .service import Analyse, Service, too_large
 from .store import GameStore
 
 __all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
@@ -170,9 +170,7 @@ async def _raw_body(request: Request, service: Service) -> bytes:
     cap = service.limits.max_body_bytes
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise ApiError(
-            TOO_LARGE, f"the request body has {int(declared):,} bytes, more than {cap:,}", "$"
-        )
+        raise too_large("the request body", "max_body_bytes", cap, int(declared))
     chunks: list[bytes] = []
     size = 0
     seconds = service.limits.body_time_limit
@@ -181,11 +179,13 @@ async def _raw_body(request: Request, service: Service) -> bytes:
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > cap:
-                    raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
+                    raise too_large("the request body", "max_body_bytes", cap)
                 chunks.append(chunk)
     except TimeoutError:
         raise ApiError(
-            TIMEOUT, f"the request body did not arrive within {seconds:g} seconds", "$"
+            TIMEOUT,
+            f"the request body did not arrive within {seconds:g} seconds (body_time_limit)",
+            "$",
         ) from None
     return b"".join(chunks)
 

@@ -59,7 +59,7 @@ from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_i
 from .quotas import ServerLimits
 from .store import GameStore, MemoryStore, StoreFullError
 
-__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service"]
+__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service", "too_large"]
 
 ANALYSIS_MODULE = "pastiche_core.ai"
 """The module whose ``analyse`` function answers hints when none is given."""
@@ -156,23 +156,46 @@ class Service:
     # ------------------------------------------------------------------
     # Decoding
     # ------------------------------------------------------------------
-    def decode(self, body: bytes | str) -> Any:
+    def decode(self, body: bytes | str, *, limit: str = "max_body_bytes") -> Any:
         """A request body decoded under the limits: 413 past the size, 400 for bad JSON.
+
+        ``limit`` names the size limit of :class:`ServerLimits` that applies
+        (``max_line_bytes`` for a JSON-RPC line); a "too large" error names it.
 
         >>> Service().decode(b'{"a": 1, "a": 2}')
         Traceback (most recent call last):
         ...
         pastiche_core.server.api_errors.ApiError: field given twice in one object
+        >>> Service(limits=ServerLimits(max_body_bytes=10)).decode(b'{"player": 0}')
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the request body has 13 bytes, more than max_body_bytes (10)
         """
-        cap = self.limits.max_body_bytes
+        cap = getattr(self.limits, limit)
         if len(body) > cap:
-            raise ApiError(
-                TOO_LARGE, f"the request body has {len(body):,} bytes, more than {cap:,}", "$"
-            )
+            raise too_large("the request body", limit, cap, len(body))
         try:
             return loads(body, max_bytes=cap, expected="a JSON object")
         except PasticheError as error:
             raise from_library(error) from None
+
+    def check_params(self, params: object) -> None:
+        """A JSON-RPC request's params held to the size rule of an HTTP body (413 past it).
+
+        An HTTP body has at most ``max_body_bytes``; params are measured the
+        same way, as their JSON text without spaces, so that whatever HTTP
+        accepts, JSON-RPC on stdio accepts too.
+
+        >>> Service(limits=ServerLimits(max_body_bytes=10)).check_params({"player": 0})
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the params have 12 bytes, more than max_body_bytes (10)
+        """
+        cap = self.limits.max_body_bytes
+        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > cap:
+            raise too_large("the params", "max_body_bytes", cap, size)
 
     # ------------------------------------------------------------------
     # Publishes
@@ -487,6 +510,20 @@ class Service:
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def too_large(what: str, limit: str, cap: int, size: int | None = None) -> ApiError:
+    """The 413 error for ``what`` past the size limit ``limit`` of ``cap`` bytes, naming it.
+
+    ``size`` is the size seen, when it is known (else the reading stopped at the limit).
+
+    >>> too_large("the request body", "max_body_bytes", 1024).message
+    'the request body has more than max_body_bytes (1,024) bytes'
+    """
+    if size is None:
+        return ApiError(TOO_LARGE, f"{what} has more than {limit} ({cap:,}) bytes", "$")
+    verb = "have" if what.endswith("s") else "has"
+    return ApiError(TOO_LARGE, f"{what} {verb} {size:,} bytes, more than {limit} ({cap:,})", "$")
 
 
 def _read_catalogue(value: object) -> Catalogue:

@@ -138,7 +138,7 @@ def handle_line(service: Service, line: bytes | str) -> str:
     '{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "a request needs an id (notifications are not answered by this service)"}}'
     """
     try:
-        request = service.decode(line)
+        request = service.decode(line, limit="max_line_bytes")
     except ApiError as error:
         code = INVALID_REQUEST if error.status == TOO_LARGE else PARSE_ERROR
         return _error(None, code, error.message, {"path": error.path, "status": error.status})
@@ -167,6 +167,7 @@ def handle_line(service: Service, line: bytes | str) -> str:
         return _error(ident, METHOD_NOT_FOUND, f"unknown method {method[:40]!r}")
     params = request.get("params", {})
     try:
+        service.check_params(params)
         result = _call(service, method, params)
     except ApiError as error:  # the service turns every error of the request into one
         return _api_error(ident, error)
@@ -217,7 +218,7 @@ def serve_stdio(
             answer = _error(
                 None,
                 INVALID_REQUEST,
-                f"the line is longer than {cap:,} bytes",
+                f"the line is longer than max_line_bytes ({cap:,} bytes)",
                 {"path": "$", "status": TOO_LARGE},
             )
         elif not line.strip():
