@@ -34,8 +34,11 @@ FAST = ServerLimits(
 
 
 @contextmanager
-def serving(limits: ServerLimits = FAST) -> Iterator[tuple[int, Service]]:
-    """A guarded uvicorn server on 127.0.0.1 in a thread: its port and its service."""
+def serving(limits: ServerLimits = FAST, **extra: Any) -> Iterator[tuple[int, Service]]:
+    """A guarded uvicorn server on 127.0.0.1 in a thread: its port and its service.
+
+    ``extra`` options go to uvicorn after those of ``uvicorn_settings``.
+    """
     import uvicorn
 
     service = Service(analyse=fake_analyse, limits=limits)
@@ -44,6 +47,7 @@ def serving(limits: ServerLimits = FAST) -> Iterator[tuple[int, Service]]:
     sock.listen(1024)
     options: dict[str, Any] = {"log_level": "warning", "access_log": False}
     options.update(uvicorn_settings(limits))
+    options.update(extra)
     server = uvicorn.Server(uvicorn.Config(create_app(service=service), **options))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -298,3 +302,18 @@ def test_a_hostile_client_does_not_stop_another() -> None:
         )
         assert read_answer(player)[0] == 200
         assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(trusted: bool) -> None:
+    extra: dict[str, Any] = (
+        {"proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"} if trusted else {}
+    )
+    with serving(FAST, **extra) as (port, service), connect(port) as client:
+        client.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: t\r\nX-Forwarded-For: 10.9.9.9\r\n"
+            b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+        )
+        assert read_answer(client)[0] == 201
+        counted = "10.9.9.9" if trusted else "127.0.0.1"
+        assert service.store.live_games(counted) == 1
