@@ -317,3 +317,41 @@ def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(trusted: boo
         assert read_answer(client)[0] == 201
         counted = "10.9.9.9" if trusted else "127.0.0.1"
         assert service.store.live_games(counted) == 1
+
+
+def test_an_upgrade_request_stays_in_its_clients_share() -> None:
+    limits = ServerLimits(header_timeout=0.5, keep_alive=0.5, client_connections=2)
+    with serving(limits) as (port, _):
+        for _ in range(4):  # more than the share, one after another
+            with connect(port) as client:
+                client.sendall(get("/v1/health", "Connection: Upgrade\r\nUpgrade: websocket\r\n"))
+                assert read_answer(client)[0] == 200
+        assert health(port, "127.0.0.1") < 1.0
+
+
+def test_serve_options_default_to_the_limits() -> None:
+    from pastiche_core.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    defaults = ServerLimits()
+    assert (
+        args.client_games,
+        args.client_creations,
+        args.client_connections,
+        args.header_timeout,
+        args.keep_alive,
+        args.body_timeout,
+        args.trust_proxy,
+    ) == (
+        defaults.client_games,
+        defaults.client_creations,
+        defaults.client_connections,
+        defaults.header_timeout,
+        defaults.keep_alive,
+        defaults.body_time_limit,
+        None,
+    )
+    args = build_parser().parse_args(
+        ["serve", "--keep-alive", "2.5", "--client-connections", "512", "--trust-proxy", "10.0.0.2"]
+    )
+    assert (args.keep_alive, args.client_connections, args.trust_proxy) == (2.5, 512, "10.0.0.2")

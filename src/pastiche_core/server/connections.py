@@ -267,9 +267,11 @@ def uvicorn_settings(limits: ServerLimits) -> dict[str, Any]:
 
     The client is the peer's address: uvicorn does not read ``X-Forwarded-For``
     unless told which proxies to trust (``proxy_headers``, ``forwarded_allow_ips``).
+    WebSocket upgrades are off: the service has no WebSocket route, and an
+    upgraded connection would leave the protocol that counts it.
 
     >>> sorted(uvicorn_settings(ServerLimits()))
-    ['h11_max_incomplete_event_size', 'http', 'limit_concurrency', 'proxy_headers', 'timeout_keep_alive']
+    ['h11_max_incomplete_event_size', 'http', 'limit_concurrency', 'proxy_headers', 'timeout_keep_alive', 'ws']
     """
     return {
         "http": guarded_protocol(limits),
@@ -277,4 +279,5 @@ def uvicorn_settings(limits: ServerLimits) -> dict[str, Any]:
         "timeout_keep_alive": limits.keep_alive,
         "h11_max_incomplete_event_size": limits.max_header_bytes,
         "proxy_headers": False,
+        "ws": "none",
     }
