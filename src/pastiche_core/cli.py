@@ -23,6 +23,7 @@ new :class:`Command`.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import os
@@ -38,9 +39,9 @@ from ._text import quote, too_long
 from ._version import __version__
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
-from .errors import PasticheError
+from .errors import InvalidStateError, PasticheError
 from .io.position_json import load_query
-from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
+from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_JSON_BYTES, MAX_TIME_LIMIT
 from .options import Constraints
 from .position import Position
 from .report import stop_note
@@ -416,8 +417,24 @@ def _constraints(position: Position, given: Constraints, args: argparse.Namespac
     )
 
 
+def _stdin_position() -> io.BytesIO:
+    """Standard input, read up to the size limit of a position (never past it)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (tests, embedding)
+        raw = sys.stdin.read(MAX_JSON_BYTES + 1).encode("utf-8", "surrogatepass")
+    else:
+        raw = stream.read(MAX_JSON_BYTES + 1)
+    if len(raw) > MAX_JSON_BYTES:
+        raise InvalidStateError(
+            f"standard input has more than {MAX_JSON_BYTES:,} bytes, the most a position may "
+            "have (MAX_JSON_BYTES)"
+        )
+    return io.BytesIO(raw)
+
+
 def _run_publishes(args: argparse.Namespace) -> int:
-    position, given = load_query(args.position)
+    stdin = _stdin_position() if args.position == "-" else None
+    position, given = load_query(args.position, stdin=stdin)
     constraints = _constraints(position, given, args)
     report = solve(
         position,
@@ -492,6 +509,58 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         metavar="MIB",
         help="MiB of publishes answers kept for bodies asked again (default 16; 0: none)",
     )
+    clients = parser.add_argument_group(
+        "clients and connections", "a client is its address (see --trust-proxy)"
+    )
+    clients.add_argument(
+        "--client-games",
+        type=_int_range("client games", 1),
+        default=10,
+        metavar="N",
+        help="unfinished games one client keeps at once (default 10; 429 beyond)",
+    )
+    clients.add_argument(
+        "--client-creations",
+        type=_int_range("client creations", 1),
+        default=20,
+        metavar="N",
+        help="games one client may create a minute (default 20; 429 beyond)",
+    )
+    clients.add_argument(
+        "--client-connections",
+        type=_int_range("client connections", 1),
+        default=32,
+        metavar="N",
+        help="connections one client address holds at once (default 32; 503 beyond); "
+        "behind a reverse proxy, the proxy's share",
+    )
+    clients.add_argument(
+        "--header-timeout",
+        type=_positive_seconds,
+        default=5.0,
+        metavar="S",
+        help="seconds a request's headers may take to arrive (default 5; 408, then closed)",
+    )
+    clients.add_argument(
+        "--keep-alive",
+        type=_positive_seconds,
+        default=5.0,
+        metavar="S",
+        help="seconds an idle connection is kept between requests (default 5)",
+    )
+    clients.add_argument(
+        "--body-timeout",
+        type=_positive_seconds,
+        default=30.0,
+        metavar="S",
+        help="seconds a request body may take to arrive (default 30; 408, then closed)",
+    )
+    clients.add_argument(
+        "--trust-proxy",
+        metavar="ADDRESSES",
+        help="reverse proxies (comma-separated addresses) whose X-Forwarded-For names the "
+        "client; by default the client is the connection's peer",
+    )
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -506,6 +575,12 @@ def _run_serve(args: argparse.Namespace) -> int:
         game_ttl=args.game_ttl,
         time_limit=min(args.time_limit, 10.0),
         answer_cache_bytes=args.answer_cache * 2**20,
+        client_games=args.client_games,
+        client_creations=args.client_creations,
+        client_connections=args.client_connections,
+        header_timeout=args.header_timeout,
+        keep_alive=args.keep_alive,
+        body_time_limit=args.body_timeout,
     )
     if args.time_limit > limits.max_time_limit:
         raise ValueError(
@@ -520,7 +595,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             service.close()
         return EXIT_OK
     try:
-        serve(service, host=args.host, port=args.port)
+        serve(service, host=args.host, port=args.port, trust_proxy=args.trust_proxy)
     except OSError as error:
         raise ValueError(str(error)) from None
     except ImportError as error:

@@ -31,13 +31,19 @@ from pastiche_core import (
     Genre,
     Move,
     Publish,
-    RandomBot,
     load_query,
     solve,
     view_to_dict,
 )
 from pastiche_core.limits import CLI_MAX_OPTIONS
-from pastiche_core.server import MemoryStore, ServerLimits, Service, SqliteStore, create_app
+from pastiche_core.server import (
+    BOTS,
+    MemoryStore,
+    ServerLimits,
+    Service,
+    SqliteStore,
+    create_app,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = sorted((ROOT / "examples" / "positions").glob("*.json"))
@@ -150,7 +156,7 @@ def test_body_size_limit() -> None:
     big = json.dumps({"player": 0, "hand": [], "masterpieces": [], "x": "y" * 300}).encode()
     error = error_of(client.post("/v1/publishes", content=big), 413)
     assert error["path"] == "$"
-    assert "more than 200" in error["message"]
+    assert "more than max_body_bytes (200)" in error["message"]
 
     def chunks() -> Any:  # no Content-Length: counted while reading
         for _ in range(10):
@@ -453,14 +459,14 @@ def test_bot_time_and_decision_limits() -> None:
 
 def test_bot_table_takes_new_bots() -> None:
     class FirstMoveBot:
-        def __init__(self, seed: int) -> None:
+        def __init__(self, seed: int, catalogue: Any = None) -> None:
             self.seed = seed
 
         def choose(self, view: Any, legal: Any) -> Move:
             move: Move = legal[0]
             return move
 
-    client, _ = make_client(bots={"random": RandomBot, "first": FirstMoveBot})
+    client, _ = make_client(bots={"random": BOTS["random"], "first": FirstMoveBot})
     game, tokens = new_game(client, players=3, seed=5, seats=["human", "first", "random"])
     state = client.get(f"/v1/games/{game}", headers=bearer(tokens["0"])).json()
     assert state["seats"] == ["human", "first", "random"]
@@ -496,15 +502,18 @@ def test_publish_listing_is_bounded() -> None:
     assert seen_cut, "no position with more than two publish options was met"
 
 
-def test_games_are_capped_and_expire() -> None:
+def test_games_are_capped_and_none_in_play_is_dropped() -> None:
     client, service = make_client(limits=ServerLimits(max_games=2))
     first, first_tokens = new_game(client, players=3, seed=1)
     second, second_tokens = new_game(client, players=3, seed=2)
-    assert client.get(f"/v1/games/{first}", headers=bearer(first_tokens["0"])).status_code == 200
-    new_game(client, players=3, seed=3)  # the second game was used least recently: it goes
+    # Full of games in play: the new game is refused, nobody's game is dropped.
+    answer = client.post("/v1/games", json={"players": 3, "seed": 3})
+    error = error_of(answer, 503)
+    assert "max_games" in error["message"]
+    assert 1 <= int(answer.headers["retry-after"]) <= 3600
     assert len(service.store) == 2
-    assert client.get(f"/v1/games/{first}", headers=bearer(first_tokens["0"])).status_code == 200
-    error_of(client.get(f"/v1/games/{second}", headers=bearer(second_tokens["0"])), 404)
+    for game, tokens in ((first, first_tokens), (second, second_tokens)):
+        assert client.get(f"/v1/games/{game}", headers=bearer(tokens["0"])).status_code == 200
 
 
 def test_game_expiry_through_the_service() -> None:
@@ -630,14 +639,14 @@ def test_a_body_that_does_not_arrive_in_time() -> None:
 
 def test_a_failing_bot_is_an_internal_error_and_the_move_is_kept(tmp_path: Path) -> None:
     class Cheat:
-        def __init__(self, seed: int) -> None:
+        def __init__(self, seed: int, catalogue: Any = None) -> None:
             self.seed = seed
 
         def choose(self, view: Any, legal: Any) -> Move:
             return Move.parse("pass")  # never legal while a card can be drawn (R11)
 
     store = SqliteStore(tmp_path / "games.sqlite")
-    client, service = make_client(bots={"random": RandomBot, "cheat": Cheat}, store=store)
+    client, service = make_client(bots={"random": BOTS["random"], "cheat": Cheat}, store=store)
     # The cheat keeps first at setup (seat 2, R10): the game cannot even start.
     error_of(
         client.post("/v1/games", json={"players": 3, "seats": ["human", "random", "cheat"]}), 500

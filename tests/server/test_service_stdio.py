@@ -281,7 +281,7 @@ def test_serve_stdio_as_a_child_process() -> None:
 
 def test_a_failing_bot_is_an_internal_error() -> None:
     class Cheat:
-        def __init__(self, seed: int) -> None:
+        def __init__(self, seed: int, catalogue: Any = None) -> None:
             self.seed = seed
 
         def choose(self, view: Any, legal: Any) -> Move:

@@ -19,7 +19,7 @@ from service_support import bearer, make_client, new_game
 
 from pastiche_core.cli import main
 from pastiche_core.server import GameSession, MemoryStore, Service, SqliteStore
-from pastiche_core.server.store import StoreError
+from pastiche_core.server.store import StoreError, StoreFullError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,19 +33,22 @@ def _session(name: str, seed: int = 1) -> GameSession:
 # ----------------------------------------------------------------------
 # Memory
 # ----------------------------------------------------------------------
-def test_memory_store_lru_and_ttl() -> None:
+def test_memory_store_cap_and_ttl() -> None:
     now = [100.0]
     store = MemoryStore(max_games=2, ttl=10.0, clock=lambda: now[0])
     store.add(_session("a"))
+    now[0] += 2.0
     store.add(_session("b"))
-    assert store.get("a") is not None  # a is now the most recently used
-    store.add(_session("c"))
-    assert (store.get("b"), len(store)) == (None, 2)
-    now[0] += 10.0
+    with pytest.raises(StoreFullError) as refused:
+        store.add(_session("c"))  # both games are in play: neither is dropped for c
+    assert refused.value.retry_after == 8  # a expires at 110
+    assert len(store) == 2
+    now[0] += 8.0
     assert store.get("a") is not None  # exactly ttl idle: still kept, and touched
     now[0] += 5.5
-    assert store.get("c") is None  # idle for 15.5 s
+    assert store.get("b") is None  # idle for 13.5 s
     assert store.get("a") is not None  # idle for 5.5 s
+    store.add(_session("c"))  # b's room
     store.close()
     assert len(store) == 0
 
@@ -96,19 +99,21 @@ def test_sqlite_store_caps_and_expiry(tmp_path: Path) -> None:
     store = SqliteStore(
         tmp_path / "g.sqlite", max_games=2, ttl=100.0, cached=1, clock=lambda: now[0]
     )
-    for index, name in enumerate(("a", "b", "c")):
+    for index, name in enumerate(("a", "b")):
         now[0] += 1
         store.add(_session(name, seed=index))
+    now[0] += 1
+    with pytest.raises(StoreFullError) as refused:
+        store.add(_session("c"))  # both games are in play: neither is dropped for c
+    assert refused.value.retry_after == 98  # a, idle 2 s, expires in 98 s
     assert len(store) == 2
-    assert store.get("a") is None
     b = store.get("b")
     assert b is not None
     assert b.game.seed == 1
     now[0] += 150
-    assert store.get("c") is None
-    assert len(store) <= 1
+    assert store.get("b") is None
     now[0] += 1
-    store.add(_session("d"))
+    store.add(_session("d"))  # a and b expired: room again
     assert len(store) == 1
     store.close()
 

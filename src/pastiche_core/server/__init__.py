@@ -100,10 +100,16 @@ def make_service(
     bounds = limits if limits is not None else ServerLimits()
     store: GameStore
     if store_path is None:
-        store = MemoryStore(max_games=bounds.max_games, ttl=bounds.game_ttl)
+        store = MemoryStore(
+            max_games=bounds.max_games, ttl=bounds.game_ttl, finished_ttl=bounds.finished_ttl
+        )
     else:
         store = SqliteStore(
-            store_path, max_games=bounds.max_games, ttl=bounds.game_ttl, cached=bounds.cached_games
+            store_path,
+            max_games=bounds.max_games,
+            ttl=bounds.game_ttl,
+            cached=bounds.cached_games,
+            finished_ttl=bounds.finished_ttl,
         )
     return Service(analyse=analyse, store=store, limits=bounds)
 
@@ -114,14 +120,20 @@ def serve(
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
     log_stream: IO[str] | None = None,
+    trust_proxy: str | None = None,
     **uvicorn_options: Any,
 ) -> None:
     """Serve ``service`` over HTTP with uvicorn until interrupted (Ctrl-C or SIGTERM).
 
     The socket is bound first, so ``port=0`` picks a free port; the address is
     printed on ``log_stream`` (default standard error) as
-    ``pastiche: serving on http://HOST:PORT/``. ``uvicorn_options`` go to
-    :class:`uvicorn.Config` (by default only warnings are logged).
+    ``pastiche: serving on http://HOST:PORT/``. Connections are held to the
+    service's limits (:mod:`~pastiche_core.server.connections`: head size and
+    time, idle keep-alive, a share per client address). A client is the
+    peer's address; ``trust_proxy`` (addresses, comma-separated, or ``"*"``)
+    names reverse proxies whose ``X-Forwarded-For`` gives the client's own
+    address instead. ``uvicorn_options`` go to :class:`uvicorn.Config` (by
+    default only warnings are logged).
 
     >>> serve(port=70000)
     Traceback (most recent call last):
@@ -151,11 +163,12 @@ def serve(
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     stream = log_stream if log_stream is not None else sys.stderr
     print(f"pastiche: serving on http://{shown}:{bound}/", file=stream, flush=True)
-    options: dict[str, Any] = {
-        "log_level": "warning",
-        "access_log": False,
-        "limit_concurrency": service.limits.max_connections,
-    }
+    from .connections import uvicorn_settings
+
+    options: dict[str, Any] = {"log_level": "warning", "access_log": False}
+    options.update(uvicorn_settings(service.limits))
+    if trust_proxy is not None:
+        options.update(proxy_headers=True, forwarded_allow_ips=trust_proxy)
     options.update(uvicorn_options)
     config = uvicorn.Config(app, **options)
     server = uvicorn.Server(config)

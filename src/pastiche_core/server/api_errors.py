@@ -32,6 +32,7 @@ __all__ = [
     "NOT_FOUND",
     "TIMEOUT",
     "TOO_LARGE",
+    "TOO_MANY",
     "UNAVAILABLE",
     "ApiError",
     "from_library",
@@ -50,10 +51,14 @@ CONFLICT = 409
 """A move the rules forbid now, or a request the game's state does not allow."""
 TOO_LARGE = 413
 """A request body over the size limit."""
+TOO_MANY = 429
+"""Past a client's share: too many games kept or created in the last minute (with
+``Retry-After``)."""
 INTERNAL = 500
 """A fault of the service itself; the answer never carries a traceback."""
 UNAVAILABLE = 503
-"""A part of the service that is not installed (the analysis engine)."""
+"""A part of the service that is not installed (the analysis engine), or a service full for
+now (with ``Retry-After``)."""
 
 _PATH = re.compile(
     r"\$(?:\.[A-Za-z_][A-Za-z0-9_-]*|\[[0-9]+\]|\[\"(?:[^\"\\]|\\.)*\"\])*"
@@ -64,11 +69,18 @@ _PATH = re.compile(
 class ApiError(Exception):
     """A failed request: its HTTP ``status``, the JSON ``path`` at fault and a ``message``.
 
+    ``retry_after``, when given, is the number of seconds after which the same
+    request may succeed (HTTP sends it as the ``Retry-After`` header).
+
     >>> ApiError(404, "no game 'x'").to_dict()
     {'error': {'path': None, 'message': "no game 'x'"}}
+    >>> ApiError(429, "slow down", retry_after=12).retry_after
+    12
     """
 
-    def __init__(self, status: int, message: str, path: str | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, path: str | None = None, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         """The HTTP status of the answer, one of this module's constants (400 to 503); JSON-RPC
@@ -78,6 +90,9 @@ class ApiError(Exception):
         self.path = path
         """The JSON path of the offending value in the request (``'$.hand[1]'``), or ``None`` when
         the error is not about a value of the body."""
+        self.retry_after = retry_after
+        """Seconds after which the same request may succeed (429 and 503 past a share or a cap),
+        or ``None``."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON error document."""

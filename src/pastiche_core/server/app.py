@@ -16,7 +16,8 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 =========================  =================================================
 
 Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
-(400, 403, 404, 405, 408, 409, 413, 500, 503); no answer ever carries a traceback,
+(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503; 429 and 503 past a
+share or a cap with ``Retry-After``); no answer ever carries a traceback,
 and the server goes on serving after any request. The solver and the bots run
 in worker threads, so one long request does not hold up the others.
 
@@ -41,20 +42,22 @@ import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..cards import Genre
 from ..render import PALETTE
 from .api_errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .openapi import openapi
 from .quotas import ServerLimits
-from .service import Analyse, Service
+from .service import Analyse, Service, too_large
 from .store import GameStore
 
-__all__ = ["create_app", "palette_css"]
+__all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
 
 log = logging.getLogger("pastiche_core.server")
 
@@ -79,7 +82,64 @@ def palette_css() -> str:
 
 
 def _error(error: ApiError) -> JSONResponse:
-    return JSONResponse(error.to_dict(), status_code=error.status)
+    headers = {}
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    if error.status in (TIMEOUT, TOO_LARGE):
+        # The rest of the body may still be on its way: the connection is closed
+        # rather than read to the end or kept for a next request.
+        headers["Connection"] = "close"
+    return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
+
+
+def client_of(request: Request) -> str:
+    """Who sends ``request``, for the per-client shares: the peer's address.
+
+    Behind a reverse proxy this is the proxy's address, unless the server
+    trusts the proxy's ``X-Forwarded-For`` (``pastiche serve --trust-proxy``).
+
+    >>> from starlette.testclient import TestClient
+    >>> TestClient(create_app()).get("/v1/health").status_code
+    200
+    """
+    return request.client.host if request.client is not None else ""
+
+
+class HeaderCount:
+    """ASGI middleware: a request with more than ``max_headers`` header lines is answered 431.
+
+    The head's size in bytes is bounded before it is parsed, by the protocol
+    layer (:mod:`~pastiche_core.server.connections`); the number of lines is
+    checked here, once uvicorn has parsed them, and the connection is closed.
+
+    >>> from starlette.testclient import TestClient
+    >>> client = TestClient(create_app(limits=ServerLimits(max_headers=5)))
+    >>> answer = client.get("/v1/health", headers={f"x-{n}": "1" for n in range(6)})
+    >>> answer.status_code, answer.json()["error"]["message"]
+    (431, 'the request has 11 header lines, more than max_headers (5)')
+    """
+
+    def __init__(self, app: ASGIApp, max_headers: int) -> None:
+        self.app = app
+        """The application behind the check."""
+        self.max_headers = max_headers
+        """The most header lines a request may have."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer 431 past the count, else pass the request on."""
+        if scope["type"] == "http" and len(scope["headers"]) > self.max_headers:
+            message = (
+                f"the request has {len(scope['headers'])} header lines, "
+                f"more than max_headers ({self.max_headers})"
+            )
+            response = JSONResponse(
+                {"error": {"path": None, "message": message}},
+                status_code=431,
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) -> Endpoint:
@@ -110,9 +170,7 @@ async def _raw_body(request: Request, service: Service) -> bytes:
     cap = service.limits.max_body_bytes
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise ApiError(
-            TOO_LARGE, f"the request body has {int(declared):,} bytes, more than {cap:,}", "$"
-        )
+        raise too_large("the request body", "max_body_bytes", cap, int(declared))
     chunks: list[bytes] = []
     size = 0
     seconds = service.limits.body_time_limit
@@ -121,11 +179,13 @@ async def _raw_body(request: Request, service: Service) -> bytes:
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > cap:
-                    raise ApiError(TOO_LARGE, f"the request body has more than {cap:,} bytes", "$")
+                    raise too_large("the request body", "max_body_bytes", cap)
                 chunks.append(chunk)
     except TimeoutError:
         raise ApiError(
-            TIMEOUT, f"the request body did not arrive within {seconds:g} seconds", "$"
+            TIMEOUT,
+            f"the request body did not arrive within {seconds:g} seconds (body_time_limit)",
+            "$",
         ) from None
     return b"".join(chunks)
 
@@ -198,7 +258,7 @@ def create_app(
 
     async def create_game(request: Request) -> Any:
         body = await _body(request, service)
-        return await run_in_threadpool(service.create_game, body)
+        return await run_in_threadpool(service.create_game, body, client_of(request))
 
     async def game_state(request: Request) -> Any:
         game_id = request.path_params["game"]
@@ -253,6 +313,10 @@ def create_app(
         Route("/", page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(HeaderCount, max_headers=service.limits.max_headers)],
+    )
     app.state.service = service
     return app

@@ -6,8 +6,8 @@ hash of its secret token (:func:`new_token`, :func:`token_hash`): the service
 never stores a token itself. After each human move the bots play until a human
 is to move (:meth:`GameSession.advance`).
 
-Bots are made per decision from :data:`BOTS`, seeded with
-``derive_seed(game seed, "bot", seat, decision)``: a game is fully determined by
+Bots are made per decision from :data:`BOTS`, with the game's catalogue and seeded
+with ``derive_seed(game seed, "bot", seat, decision)``: a game is fully determined by
 its seed and the humans' moves, so a game replayed from its record after a
 restart goes on exactly as it would have (R14).
 
@@ -29,16 +29,18 @@ import functools
 import hashlib
 import hmac
 import itertools
+import math
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from ..ai.roster import make_bot
-from ..bots import Bot, RandomBot, derive_seed
+from ..bots import Bot, derive_seed
 from ..catalogue import Catalogue
 from ..game import Game
 from ..gifts import LowestCardsPolicy, to_publish
@@ -47,12 +49,14 @@ from ..moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
 from ..record import GameRecord
 from ..rules import Phase
 from ..solver import solve
+from .api_errors import TOO_MANY, ApiError
 from .quotas import ServerLimits
 
 __all__ = [
     "BOTS",
     "HUMAN",
     "BotFactory",
+    "ClientQuota",
     "GameSession",
     "LegalListing",
     "new_game_id",
@@ -63,17 +67,19 @@ __all__ = [
 HUMAN = "human"
 """The seat kind of a person, who plays through the service with a token."""
 
-BotFactory = Callable[[int], Bot]
-"""Makes a bot from its seed."""
+BotFactory = Callable[..., Bot]
+"""Makes a bot: called as ``factory(seed, catalogue=game_catalogue)``, so that a bot judges the
+Novels of the game it plays, embedded catalogues included."""
 
 BOTS: Mapping[str, BotFactory] = MappingProxyType(
-    {
-        "random": RandomBot,
-        "greedy": functools.partial(make_bot, "greedy"),
-        "search": functools.partial(make_bot, "search"),
-    }
+    {name: functools.partial(make_bot, name) for name in ("random", "greedy", "search")}
 )
-"""The bots a game may seat, by name (:mod:`pastiche_core.ai`): adding one is one line here."""
+"""The bots a game may seat, by name (:mod:`pastiche_core.ai`): adding one is one line here.
+
+>>> from pastiche_core.catalogue import SHIPPED_CATALOGUES
+>>> BOTS["greedy"](3, catalogue=SHIPPED_CATALOGUES["default"])
+GreedyBot(...)
+"""
 
 
 def new_game_id() -> str:
@@ -161,6 +167,9 @@ class GameSession:
     touched: float = field(default_factory=time.time)
     """When a request last used the game, in wall-clock seconds by the store's clock; a game left
     alone for ``ServerLimits.game_ttl`` is dropped."""
+    client: str = ""
+    """The client that created the game (its address, see :class:`ClientQuota`); ``''`` when
+    unknown."""
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     """Held while a request reads or changes the game, so requests on one game run one at a time."""
     _legal: tuple[int, int, LegalListing] | None = field(default=None, repr=False)
@@ -174,14 +183,15 @@ class GameSession:
         seed: int,
         seats: Sequence[str],
         catalogue: Catalogue | None = None,
+        client: str = "",
     ) -> GameSession:
-        """A new game, dealt from ``seed`` (R10, R14), without tokens yet.
+        """A new game, dealt from ``seed`` (R10, R14), without tokens yet, created by ``client``.
 
         >>> GameSession.start("g", players=3, seed=1, seats=("human",) * 3).game.phase
         <Phase.KEEP: 'keep'>
         """
         game = Game(players=players, seed=seed, catalogue=catalogue)
-        return cls(game_id, game, tuple(seats), (None,) * players)
+        return cls(game_id, game, tuple(seats), (None,) * players, client=client)
 
     @classmethod
     def restore(
@@ -193,6 +203,7 @@ class GameSession:
         *,
         created: float,
         touched: float,
+        client: str = "",
     ) -> GameSession:
         """A stored game, replayed from its record (R14).
 
@@ -201,7 +212,7 @@ class GameSession:
         ...                     created=0.0, touched=0.0).game.phase
         <Phase.ACTION: 'action'>
         """
-        return cls(game_id, record.replay(), tuple(seats), tuple(tokens), created, touched)
+        return cls(game_id, record.replay(), tuple(seats), tuple(tokens), created, touched, client)
 
     def issue_tokens(self) -> dict[int, str]:
         """New tokens for every human seat, by seat; only their hashes are kept.
@@ -244,7 +255,8 @@ class GameSession:
     def advance(self, limits: ServerLimits, bots: Mapping[str, BotFactory] = BOTS) -> bool:
         """Let the bots play until a human is to move or the game ends.
 
-        Each bot comes from ``bots`` by its seat's name. Stops after
+        Each bot comes from ``bots`` by its seat's name, made with the game's
+        catalogue (an embedded one too). Stops after
         ``limits.bot_decisions`` decisions or ``limits.bot_time_limit``
         seconds; returns whether the bots are done (``False``: a bot is still
         to move, and the next request goes on).
@@ -257,7 +269,8 @@ class GameSession:
             if time.monotonic() >= deadline:
                 return False
             seat = game.to_move
-            bot = bots[self.seats[seat]](derive_seed(game.seed, "bot", seat, len(game.history)))
+            seed = derive_seed(game.seed, "bot", seat, len(game.history))
+            bot = bots[self.seats[seat]](seed, catalogue=game.catalogue)
             game.apply(bot.choose(game.view(seat), game.legal_moves))
         return not self.waiting()
 
@@ -304,6 +317,101 @@ class GameSession:
                 "reason": result.reason,
             },
         }
+
+
+class ClientQuota:
+    """How many games one client may create per minute and keep unfinished at once.
+
+    A client is the address a request comes from (HTTP: the peer's address, or
+    the address a trusted reverse proxy forwards; JSON-RPC on stdio: one
+    client). :meth:`reserve` is called before a game is created and
+    :meth:`release` once it is kept (or refused): creations under way count
+    as live games, so simultaneous requests cannot pass the cap together.
+    Past either share the answer is a 429 with ``Retry-After``.
+
+    >>> now = [0.0]
+    >>> quota = ClientQuota(creations=2, live=5, clock=lambda: now[0])
+    >>> for _ in range(2):
+    ...     quota.reserve("10.0.0.1", lambda client: 0); quota.release("10.0.0.1")
+    >>> quota.reserve("10.0.0.1", lambda client: 0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: this client created 2 games in the last 60 seconds, the most client_creations allows; try again in 60 seconds
+    >>> quota.reserve("10.0.0.2", lambda client: 5)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: this client has 5 unfinished games, the most client_games allows; finish one or try again in 60 seconds
+    >>> now[0] = 60.5
+    >>> quota.reserve("10.0.0.1", lambda client: 0)
+    """
+
+    WINDOW = 60.0
+    """The span, in seconds, over which creations are counted."""
+
+    def __init__(
+        self, *, creations: int, live: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.creations = creations
+        """Games one client may create within :attr:`WINDOW` seconds."""
+        self.live = live
+        """Unfinished games one client may keep at once (creations under way included)."""
+        self.clock = clock
+        """A monotonic clock in seconds (:func:`time.monotonic` unless given)."""
+        self._stamps: dict[str, deque[float]] = {}
+        self._pending: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def _forget_old(self, now: float) -> None:
+        # Clients quiet for a whole window are forgotten, so the table stays as
+        # small as the last minute's traffic.
+        for client in [c for c, stamps in self._stamps.items() if now - stamps[-1] >= self.WINDOW]:
+            del self._stamps[client]
+
+    def reserve(self, client: str, live_games: Callable[[str], int]) -> None:
+        """Count one creation by ``client``, or raise a 429 past its share.
+
+        ``live_games(client)`` is the number of unfinished games the store
+        keeps for it.
+        """
+        with self._lock:
+            now = self.clock()
+            stamps = self._stamps.get(client)
+            if stamps is not None:
+                while stamps and now - stamps[0] >= self.WINDOW:
+                    stamps.popleft()
+                if len(stamps) >= self.creations:
+                    wait = max(1, math.ceil(self.WINDOW - (now - stamps[0])))
+                    raise ApiError(
+                        TOO_MANY,
+                        f"this client created {len(stamps)} games in the last "
+                        f"{self.WINDOW:g} seconds, the most client_creations allows; "
+                        f"try again in {wait} seconds",
+                        None,
+                        retry_after=wait,
+                    )
+            live = live_games(client) + self._pending.get(client, 0)
+            if live >= self.live:
+                wait = int(self.WINDOW)
+                raise ApiError(
+                    TOO_MANY,
+                    f"this client has {live} unfinished games, the most client_games allows; "
+                    f"finish one or try again in {wait} seconds",
+                    None,
+                    retry_after=wait,
+                )
+            if len(self._stamps) > 4 * self.creations + 1024:
+                self._forget_old(now)
+            self._stamps.setdefault(client, deque()).append(now)
+            self._pending[client] = self._pending.get(client, 0) + 1
+
+    def release(self, client: str) -> None:
+        """The creation :meth:`reserve` counted is over: its game is kept, or was refused."""
+        with self._lock:
+            left = self._pending.get(client, 0) - 1
+            if left > 0:
+                self._pending[client] = left
+            else:
+                self._pending.pop(client, None)
 
 
 def _legal_listing(game: Game, limits: ServerLimits) -> LegalListing:

@@ -125,12 +125,16 @@ _ERRORS = {
     "409": "a move the rules forbid now, or out of turn; a record before the game ends",
     "408": "a body that did not arrive within the time limit",
     "413": "a body over the size limit",
+    "429": "past this client's share of games (Retry-After says when to try again)",
     "503": "the analysis engine is not installed",
+    "503 games": "the service keeps as many games as it may, none finished (Retry-After says "
+    "when to try again)",
 }
 
 
 def _errors(*codes: str) -> dict[str, Any]:
-    return {code: _answer(_ERRORS[code], "error") for code in codes}
+    # A key's first word is the status: "503 games" is 503 with another reason.
+    return {code.split()[0]: _answer(_ERRORS[code], "error") for code in codes}
 
 
 _GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -204,15 +208,18 @@ def _document(limits: ServerLimits) -> str:
             "post": {
                 "summary": "Start a game against bots",
                 "description": "The bots play until a human is to move. At most "
-                f"{limits.max_games} games are kept (the least recently used goes first) and a "
-                f"game untouched for {limits.game_ttl:g} seconds is dropped.",
+                f"{limits.max_games} games are kept (finished games make room first; a game in "
+                f"play is never dropped for a new one), a game untouched for "
+                f"{limits.game_ttl:g} seconds is dropped ({limits.finished_ttl:g} once finished), "
+                f"and one client keeps at most {limits.client_games} unfinished games and creates "
+                f"at most {limits.client_creations} a minute.",
                 "requestBody": _body(
                     "game_create",
                     {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
                 ),
                 "responses": {
                     "201": _answer("the game's id and one token per human seat", "game_created"),
-                    **_errors("400", "408", "413"),
+                    **_errors("400", "408", "413", "429", "503 games"),
                 },
             }
         },

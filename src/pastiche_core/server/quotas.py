@@ -11,8 +11,12 @@ the service itself in memory: :class:`ServerLimits` holds the numbers, and
 (1000, 10000)
 >>> limits.budget_ms, limits.max_budget_ms
 (300, 5000)
->>> limits.max_games, limits.game_ttl
-(1000, 21600.0)
+>>> limits.max_games, limits.game_ttl, limits.finished_ttl
+(1000, 21600.0, 900.0)
+>>> limits.client_games, limits.client_creations, limits.client_connections
+(10, 20, 32)
+>>> limits.max_header_bytes, limits.max_headers, limits.header_timeout, limits.keep_alive
+(16384, 100, 5.0, 5.0)
 >>> ServerLimits(max_games=0)
 Traceback (most recent call last):
 ...
@@ -36,17 +40,32 @@ class ServerLimits:
 
     **Requests.** ``max_body_bytes`` caps a request body (HTTP answers 413 past
     it) and ``max_line_bytes`` a JSON-RPC line; a body must arrive within
-    ``body_time_limit`` seconds (408 past it), and the HTTP server holds at
-    most ``max_connections`` connections at once (503 beyond). ``POST /v1/publishes`` searches
+    ``body_time_limit`` seconds (408 past it, and the connection is closed).
+
+    **Connections.** The HTTP server holds at most ``max_connections``
+    connections at once, at most ``client_connections`` of them from one
+    client address (503 beyond). A request's head (request line and headers)
+    has at most ``max_header_bytes`` bytes and ``max_headers`` header lines
+    (431 past either) and must arrive within ``header_timeout`` seconds of its
+    first byte, or of the connection's opening (408, then the connection is
+    closed); a connection idle between two requests for ``keep_alive``
+    seconds is closed.
+
+    **Work.** ``POST /v1/publishes`` searches
     for ``time_limit`` seconds and lists ``max_options`` options unless the
     request asks for other values, at most ``max_time_limit`` and
     ``max_max_options``. ``POST /v1/hint`` gives the analysis ``budget_ms``
     milliseconds unless the body asks for another budget, at most
     ``max_budget_ms``.
 
-    **Games.** At most ``max_games`` games are kept: a new game beyond that
-    drops the one left alone longest; a game nobody has touched for
-    ``game_ttl`` seconds is dropped. With a store file, at most
+    **Games.** At most ``max_games`` games are kept. A game nobody has
+    touched for ``game_ttl`` seconds is dropped, a finished one after
+    ``finished_ttl`` seconds; when the service is full, finished games go
+    first (least recently used first), and if none is finished a new game is
+    refused (503 with ``Retry-After``): no game in play is ever dropped to
+    make room. One client (its address) keeps at most ``client_games``
+    unfinished games and creates at most ``client_creations`` games in any
+    minute (429 with ``Retry-After`` beyond). With a store file, at most
     ``cached_games`` games stay replayed in memory (the others are replayed
     from their moves when asked for, R14). After a human's move the bots play
     for at most ``bot_time_limit`` seconds and ``bot_decisions`` decisions per
@@ -89,7 +108,8 @@ class ServerLimits:
     max_budget_ms: int = 5_000
     """The largest analysis budget a hint may ask for, in milliseconds."""
     max_games: int = 1_000
-    """Games kept at once; a new game beyond drops the one left alone longest."""
+    """Games kept at once; when full, finished games make room first, else a new game is refused
+    (503)."""
     game_ttl: float = 6 * 3600.0
     """Seconds a game nobody touches is kept (6 hours by default)."""
     cached_games: int = 256
@@ -107,6 +127,25 @@ class ServerLimits:
     answer_cache_bytes: int = 16 * 2**20
     """Bytes of HTTP publishes answers kept for repeated requests (16 MiB by default, 0 for
     none)."""
+    finished_ttl: float = 900.0
+    """Seconds a finished game nobody touches is kept (15 minutes by default): long enough to
+    fetch its record."""
+    client_games: int = 10
+    """Unfinished games one client keeps at once (429 beyond)."""
+    client_creations: int = 20
+    """Games one client may create in any 60 seconds (429 beyond)."""
+    client_connections: int = 32
+    """HTTP connections one client address holds at once (503 beyond); behind a reverse proxy
+    every client has the proxy's address, so set it to ``max_connections`` there."""
+    max_header_bytes: int = 16_384
+    """The largest request head (request line and headers), in bytes (431 past it)."""
+    max_headers: int = 100
+    """The most header lines in one request (431 past it)."""
+    header_timeout: float = 5.0
+    """Seconds a request head may take to arrive from its first byte, or from the connection's
+    opening (408 past them, then the connection is closed)."""
+    keep_alive: float = 5.0
+    """Seconds an idle connection is kept open between two requests."""
 
     def __post_init__(self) -> None:
         for item in fields(self):

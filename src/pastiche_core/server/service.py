@@ -55,11 +55,11 @@ from .api_errors import (
     from_library,
 )
 from .cache import AnswerCache
-from .games import BOTS, HUMAN, BotFactory, GameSession, new_game_id
+from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_id
 from .quotas import ServerLimits
-from .store import GameStore, MemoryStore
+from .store import GameStore, MemoryStore, StoreFullError
 
-__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service"]
+__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service", "too_large"]
 
 ANALYSIS_MODULE = "pastiche_core.ai"
 """The module whose ``analyse`` function answers hints when none is given."""
@@ -134,36 +134,68 @@ class Service:
         self.store: GameStore = (
             store
             if store is not None
-            else MemoryStore(max_games=self.limits.max_games, ttl=self.limits.game_ttl)
+            else MemoryStore(
+                max_games=self.limits.max_games,
+                ttl=self.limits.game_ttl,
+                finished_ttl=self.limits.finished_ttl,
+            )
         )
         """Where the games are kept: in memory unless a store is given."""
         self.bots = BOTS if bots is None else bots
         """The bots a game may seat: factories by name, each making a bot from its seed."""
         self.answers = AnswerCache(self.limits.answer_cache_bytes)
         """Encoded HTTP publishes answers, at most ``limits.answer_cache_bytes`` of them."""
+        self.quota = ClientQuota(
+            creations=self.limits.client_creations, live=self.limits.client_games
+        )
+        """Each client's share of games: ``limits.client_creations`` a minute,
+        ``limits.client_games`` unfinished at once."""
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
 
     # ------------------------------------------------------------------
     # Decoding
     # ------------------------------------------------------------------
-    def decode(self, body: bytes | str) -> Any:
+    def decode(self, body: bytes | str, *, limit: str = "max_body_bytes") -> Any:
         """A request body decoded under the limits: 413 past the size, 400 for bad JSON.
+
+        ``limit`` names the size limit of :class:`ServerLimits` that applies
+        (``max_line_bytes`` for a JSON-RPC line); a "too large" error names it.
 
         >>> Service().decode(b'{"a": 1, "a": 2}')
         Traceback (most recent call last):
         ...
         pastiche_core.server.api_errors.ApiError: field given twice in one object
+        >>> Service(limits=ServerLimits(max_body_bytes=10)).decode(b'{"player": 0}')
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the request body has 13 bytes, more than max_body_bytes (10)
         """
-        cap = self.limits.max_body_bytes
+        cap = getattr(self.limits, limit)
         if len(body) > cap:
-            raise ApiError(
-                TOO_LARGE, f"the request body has {len(body):,} bytes, more than {cap:,}", "$"
-            )
+            raise too_large("the request body", limit, cap, len(body))
         try:
             return loads(body, max_bytes=cap, expected="a JSON object")
         except PasticheError as error:
             raise from_library(error) from None
+
+    def check_params(self, params: object) -> None:
+        """A JSON-RPC request's params held to the size rule of an HTTP body (413 past it).
+
+        An HTTP body has at most ``max_body_bytes``; params are measured the
+        same way, as their JSON text without spaces, so that whatever HTTP
+        accepts, JSON-RPC on stdio accepts too.
+
+        >>> Service(limits=ServerLimits(max_body_bytes=10)).check_params({"player": 0})
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the params have 12 bytes, more than max_body_bytes (10)
+        """
+        cap = self.limits.max_body_bytes
+        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"))
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > cap:
+            raise too_large("the params", "max_body_bytes", cap, size)
 
     # ------------------------------------------------------------------
     # Publishes
@@ -306,14 +338,27 @@ class Service:
     # ------------------------------------------------------------------
     # Games
     # ------------------------------------------------------------------
-    def create_game(self, body: object) -> dict[str, Any]:
+    def create_game(self, body: object, client: str = "") -> dict[str, Any]:
         """A new game: ``{"game": id, "tokens": {"0": token, …}}``, one token per human seat.
 
         Body fields, all optional: ``players`` (3–5, default the number of
         seats or 4), ``seed`` (default: drawn at random), ``catalogue``
         (``"default"`` or an embedded catalogue object, never a file) and
         ``seats`` (``"human"`` or a bot name per seat; default a human in seat
-        0 and ``"random"`` bots). The bots then play until a human is to move.
+        0 and ``"random"`` bots). The bots, made with the game's catalogue,
+        then play until a human is to move.
+
+        ``client`` is who asks (HTTP: the client's address): past its share of
+        games (:class:`~pastiche_core.server.games.ClientQuota`) the answer is
+        a 429, and a service full of games in play answers 503; both carry
+        ``retry_after``.
+
+        >>> service = Service(limits=ServerLimits(max_games=1))
+        >>> _ = service.create_game({"players": 3}, client="10.0.0.1")
+        >>> service.create_game({"players": 3}, client="10.0.0.2")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the service keeps 1 games, the most max_games allows, none of them finished; try again in 3600 seconds
         """
         try:
             root = read_object(body, "$", (), ("players", "seed", "catalogue", "seats"))
@@ -338,13 +383,27 @@ class Service:
             catalogue = _read_catalogue(root.get("catalogue", "default"))
         except PasticheError as error:
             raise from_library(error) from None
-        session = GameSession.start(
-            new_game_id(), players=players, seed=seed, seats=seats, catalogue=catalogue
-        )
-        tokens = session.issue_tokens()
-        with session.lock:
-            session.advance(self.limits, self.bots)
-            self.store.add(session)
+        self.quota.reserve(client, self.store.live_games)
+        try:
+            session = GameSession.start(
+                new_game_id(),
+                players=players,
+                seed=seed,
+                seats=seats,
+                catalogue=catalogue,
+                client=client,
+            )
+            tokens = session.issue_tokens()
+            with session.lock:
+                session.advance(self.limits, self.bots)
+                try:
+                    self.store.add(session)
+                except StoreFullError as error:
+                    raise ApiError(
+                        UNAVAILABLE, str(error), None, retry_after=error.retry_after
+                    ) from None
+        finally:
+            self.quota.release(client)
         return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
 
     def _read_seats(self, root: Mapping[str, Any]) -> list[str]:
@@ -451,6 +510,20 @@ class Service:
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def too_large(what: str, limit: str, cap: int, size: int | None = None) -> ApiError:
+    """The 413 error for ``what`` past the size limit ``limit`` of ``cap`` bytes, naming it.
+
+    ``size`` is the size seen, when it is known (else the reading stopped at the limit).
+
+    >>> too_large("the request body", "max_body_bytes", 1024).message
+    'the request body has more than max_body_bytes (1,024) bytes'
+    """
+    if size is None:
+        return ApiError(TOO_LARGE, f"{what} has more than {limit} ({cap:,}) bytes", "$")
+    verb = "have" if what.endswith("s") else "has"
+    return ApiError(TOO_LARGE, f"{what} {verb} {size:,} bytes, more than {limit} ({cap:,})", "$")
 
 
 def _read_catalogue(value: object) -> Catalogue:

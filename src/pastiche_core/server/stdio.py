@@ -92,7 +92,7 @@ def _call(service: Service, method: str, params: Any) -> dict[str, Any]:
     if method == "hint":
         return service.hint(params)
     if method == "games.create":
-        return service.create_game(params)
+        return service.create_game(params, client="stdio")
     if method == "games.view":
         game, token, _ = _game_params(params)
         return service.game_state(game, token)
@@ -114,13 +114,19 @@ def _error(ident: Any, code: int, message: str, data: dict[str, Any] | None = No
 
 def _api_error(ident: Any, error: ApiError) -> str:
     if error.status == UNAVAILABLE:
-        return _error(ident, UNAVAILABLE_ERROR, error.message, {"status": error.status})
+        unavailable: dict[str, Any] = {"status": error.status}
+        if error.retry_after is not None:
+            unavailable["retry_after"] = error.retry_after
+        return _error(ident, UNAVAILABLE_ERROR, error.message, unavailable)
     path = error.path
     if path is None and error.status == NOT_FOUND:
         path = "$.game"
     elif path is None and error.status == FORBIDDEN:
         path = "$.token"
-    return _error(ident, INVALID_PARAMS, error.message, {"path": path, "status": error.status})
+    data: dict[str, Any] = {"path": path, "status": error.status}
+    if error.retry_after is not None:
+        data["retry_after"] = error.retry_after
+    return _error(ident, INVALID_PARAMS, error.message, data)
 
 
 def handle_line(service: Service, line: bytes | str) -> str:
@@ -132,7 +138,7 @@ def handle_line(service: Service, line: bytes | str) -> str:
     '{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "a request needs an id (notifications are not answered by this service)"}}'
     """
     try:
-        request = service.decode(line)
+        request = service.decode(line, limit="max_line_bytes")
     except ApiError as error:
         code = INVALID_REQUEST if error.status == TOO_LARGE else PARSE_ERROR
         return _error(None, code, error.message, {"path": error.path, "status": error.status})
@@ -161,6 +167,7 @@ def handle_line(service: Service, line: bytes | str) -> str:
         return _error(ident, METHOD_NOT_FOUND, f"unknown method {method[:40]!r}")
     params = request.get("params", {})
     try:
+        service.check_params(params)
         result = _call(service, method, params)
     except ApiError as error:  # the service turns every error of the request into one
         return _api_error(ident, error)
@@ -211,7 +218,7 @@ def serve_stdio(
             answer = _error(
                 None,
                 INVALID_REQUEST,
-                f"the line is longer than {cap:,} bytes",
+                f"the line is longer than max_line_bytes ({cap:,} bytes)",
                 {"path": "$", "status": TOO_LARGE},
             )
         elif not line.strip():
