@@ -286,3 +286,25 @@ def test_a_path_needs_the_folder_of_a_file(folder: Path) -> None:
     with pytest.raises(InvalidStateError, match=r"^\$\.catalogue: catalogue 'mini.toml': a "):
         position_from_dict(position("mini.toml"))
     assert position_from_dict(position("mini.toml"), base_dir=folder).catalogue.name == "mini"
+
+
+def test_a_hard_link_into_the_folder_is_refused_and_shows_nothing_of_the_file_r3(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "secret.toml"
+    outside.write_text(f'name = "{SECRET}"\n[[novels]\nbroken = password\n', encoding="utf-8")
+    try:
+        os.link(outside, folder / "linked.toml")
+    except OSError:  # pragma: no cover - a file system without hard links
+        pytest.skip("no hard links here")
+    message = refused("linked.toml", folder)
+    assert "2 names (hard links)" in message
+
+
+def test_one_name_refuses_a_file_with_two(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text(MINI_TOML, encoding="utf-8")
+    assert read_file(tmp_path / "a.toml", one_name=True)
+    os.link(tmp_path / "a.toml", tmp_path / "b.toml")
+    with pytest.raises(InvalidStateError, match="2 names"):
+        read_file(tmp_path / "a.toml", one_name=True)
+    assert read_file(tmp_path / "a.toml") == read_file(tmp_path / "b.toml")

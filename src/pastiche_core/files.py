@@ -65,6 +65,7 @@ def read_file(
     max_bytes: int = MAX_FILE_BYTES,
     follow_symlinks: bool = True,
     label: str | None = None,
+    one_name: bool = False,
 ) -> bytes:
     """The bytes of the regular file at ``path``, at most ``max_bytes`` of them.
 
@@ -73,7 +74,8 @@ def read_file(
     subclass, :class:`~pastiche_core.errors.InvalidStateError` by default);
     ``label`` shows the file under another name than ``path``. With
     ``follow_symlinks=False`` a symbolic link as the last part of ``path`` is
-    refused.
+    refused; with ``one_name=True`` so is a file with more than one name (a
+    hard link may make a file outside a folder appear inside it).
 
     >>> import pathlib, shutil, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -112,7 +114,13 @@ def read_file(
         raise fail(_reason(failure)) from None
     try:
         # The path may have been swapped between the check and the open: check again.
-        _check_kind(os.fstat(fd), max_bytes, fail)
+        opened = os.fstat(fd)
+        _check_kind(opened, max_bytes, fail)
+        if one_name and opened.st_nlink > 1:
+            raise fail(
+                f"the file has {opened.st_nlink} names (hard links); only a file with one "
+                "name is read from here"
+            )
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:
@@ -138,6 +146,7 @@ def read_text(
     max_bytes: int = MAX_FILE_BYTES,
     follow_symlinks: bool = True,
     label: str | None = None,
+    one_name: bool = False,
 ) -> str:
     """The UTF-8 text of the file at ``path`` (see :func:`read_file`; a BOM is dropped).
 
@@ -160,6 +169,7 @@ def read_text(
         max_bytes=max_bytes,
         follow_symlinks=follow_symlinks,
         label=label,
+        one_name=one_name,
     )
     raw = data
     if data.startswith(codecs.BOM_UTF8):

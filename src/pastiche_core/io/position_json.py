@@ -280,7 +280,12 @@ def _catalogue_file(value: str, base_dir: str | Path | None) -> Catalogue:
         )
     try:
         text = read_text(
-            file, what="catalogue", error=InvalidCatalogueError, follow_symlinks=False, label=value
+            file,
+            what="catalogue",
+            error=InvalidCatalogueError,
+            follow_symlinks=False,
+            label=value,
+            one_name=True,  # a hard link would bring in a file from outside the folder (R3)
         )
     except InvalidCatalogueError as error:
         raise fail(path, str(error)) from None
