@@ -208,6 +208,53 @@ def test_every_real_view_is_accepted() -> None:
             game.apply(legal[rng.randrange(len(legal))])
 
 
+def writes_only_game(players: int, seed: int) -> list[Game]:
+    """Every position of a game where seats only Write (take before draw) until all pass.
+
+    Cards then run out with nothing published: the last Write takes the one card
+    left (R11), and every seat passing ends the game (R11).
+    """
+    game = Game(players=players, seed=seed)
+    positions = [game.copy()]
+    while game.phase is not Phase.OVER:
+        legal = game.legal_moves
+        keywords = [legal[i].keyword for i in range(min(len(legal), 2))]
+        writes = [keywords.index(k) for k in ("take", "draw") if k in keywords]
+        # Writes come first in the legal moves, a pass last (after any publish).
+        game.apply(legal[writes[0] if writes else -1])
+        positions.append(game.copy())
+    return positions
+
+
+def test_r11_views_of_a_game_ending_all_pass_are_accepted_and_counted() -> None:
+    positions = writes_only_game(4, 3)
+    final = positions[-1]
+    assert final.end_reason == "all-pass"
+    assert "draw" in [str(move) for move in final.history[-5:]]  # the one card left (R11)
+    for game in positions:
+        for viewer in range(4):
+            view = game.view(viewer)
+            assert view_from_dict(view_to_dict(view)) == view
+    data = view_to_dict(positions[-2].view(1))
+    assert data["passes"] == 3
+    for field, by in (("turn", 4), ("turn", -4), ("passes", -1)):
+        tampered = copy.deepcopy(data)
+        tampered[field] += by
+        with pytest.raises(InvalidViewError, match=rf"^\$\.{field}: "):
+            view_from_dict(tampered)
+
+
+def test_r11_a_history_from_the_deal_names_the_seat_whose_turn_it_is() -> None:
+    data = played_view(3, 5, 10, 0)
+    entry = data["history"][4]
+    entry["player"] = (entry["player"] + 1) % 3
+    refused(data, "$.history[4].player")
+    data = played_view(3, 5, 10, 0)
+    data["history"].insert(3, {"player": 0, "move": "choose ?"})
+    with pytest.raises(InvalidViewError, match=r"^\$\.history\[3\]"):
+        view_from_dict(data)
+
+
 def test_a_broken_document_is_an_invalid_view() -> None:
     with pytest.raises(InvalidViewError, match=r"^\$: not valid JSON"):
         view_from_json("{")

@@ -408,15 +408,19 @@ def _view_path(path: str, player: int) -> str:
 
 
 def _check_history(view: PlayerView) -> None:
-    """A history that starts at the deal must lead to the view's keeps and hand sizes (R10, R11).
+    """A history that starts at the deal must lead to the view's hand sizes and counters (R10, R11).
 
     A history that does not start with seat 2's setup keep belongs to a
     composed position (it starts wherever the position was loaded), so only
-    its notation is checked. From the deal, each move's public notation says
-    how the mover's hand size changes (a keep leaves three cards, a Write or
-    a Read adds one, a publish removes the played and given cards and adds one
-    to each recipient, the End Flag takes one), so every seat's hand size is
-    known; the keeps are the first moves, one per seat from seat 2 on.
+    its notation is checked. From the deal, the keeps are the first moves, one
+    per seat from seat 2 on; then each move is made by the seat whose turn it
+    is (the End Flag's by the trigger player), a choose follows its seat's
+    draw, and each move's public notation says how hand sizes change (a keep
+    leaves three cards, a Write or a Read adds one, a publish removes the
+    played and given cards and adds one to each recipient, the End Flag takes
+    one) and whether it ends a turn (every move but a two-card draw, whose
+    choose does, and the End Flag) or is a pass. So every seat's hand size,
+    the turn counter and the passes in succession are known.
     """
     history = view.history
     if not history or history[0][0] != 2 or not history[0][1].startswith("keep"):
@@ -425,12 +429,18 @@ def _check_history(view: PlayerView) -> None:
         return
     players = view.players
     keeps = view.to_move - 2 if view.phase is Phase.KEEP else players - 2
+    if len(history) < keeps:
+        raise _fail(
+            "$.history",
+            f"the {view.phase.value} phase follows {keeps} setup keeps (R10), "
+            f"the history has {len(history)} moves",
+        )
     sizes = list(DEAL_SIZES[:players])
-    last = len(history) - 1
+    turn = passes = 0
+    moves = [_parse_public(text, index).keyword for index, (_, text) in enumerate(history)]
     for index, (seat, text) in enumerate(history):
         where = f"$.history[{index}]"
-        public = _parse_public(text, index)
-        keyword = public.keyword
+        keyword = moves[index]
         if index < keeps:
             if keyword != "keep" or seat != index + 2:
                 raise _fail(
@@ -446,28 +456,28 @@ def _check_history(view: PlayerView) -> None:
                 f"the {view.phase.value} phase follows {keeps} setup keeps (R10), "
                 f"this is keep number {index + 1}",
             )
-        if keyword in ("take", "read") or (
-            keyword == "draw" and not (index == last and view.phase is Phase.CHOOSE)
-        ):
+        if keyword != "flag" and seat != turn % players:
+            raise _fail(
+                f"{where}.player",
+                f"turn {turn} is seat {turn % players}'s (R10, R11), got seat {seat}",
+            )
+        if keyword == "choose" and (index == keeps or moves[index - 1] != "draw"):
+            raise _fail(where, "a choose follows its seat's two-card draw (R11)")
+        follows = moves[index + 1] if index + 1 < len(history) else None
+        drawing = keyword == "draw" and (
+            follows == "choose" or (follows is None and view.phase is Phase.CHOOSE)
+        )
+        if keyword in ("take", "read", "choose") or (keyword == "draw" and not drawing):
             sizes[seat] += 1
         elif keyword == "flag":
             sizes[seat] -= 1
         elif keyword == "publish":
-            move = public.move
-            assert isinstance(move, Publish)
-            sizes[seat] -= len(move.played) + len(move.gifts) + len(public.hidden_gifts)
-            for to in (*(gift.to for gift in move.gifts), *public.hidden_gifts):
-                if not 0 <= to < players:
-                    raise _fail(where, f"a gift goes to seat {to}, the game has {players} (R5)")
-                sizes[to] += 1
+            _publish_sizes(read_public_notation(text), seat, sizes, where)
         if sizes[seat] < 0:
             raise _fail(where, f"seat {seat} plays or gives more cards than it holds (R4, R5)")
-    if len(history) < keeps:
-        raise _fail(
-            "$.history",
-            f"the {view.phase.value} phase follows {keeps} setup keeps (R10), "
-            f"the history has {len(history)} moves",
-        )
+        if keyword != "flag" and not drawing:
+            turn += 1
+            passes = passes + 1 if keyword == "pass" else 0
     for seat, (size, stated) in enumerate(zip(sizes, view.hand_sizes, strict=True)):
         if size != stated:
             raise _fail(
@@ -475,6 +485,27 @@ def _check_history(view: PlayerView) -> None:
                 f"the history from the deal leaves seat {seat} {size} cards (R10, R11), "
                 f"the view says {stated}",
             )
+    if turn != view.turn:
+        raise _fail(
+            "$.turn", f"the history from the deal plays {turn} turns (R11), got {view.turn}"
+        )
+    if passes != view.passes:
+        raise _fail(
+            "$.passes",
+            f"the history from the deal ends with {passes} passes in succession (R11), "
+            f"got {view.passes}",
+        )
+
+
+def _publish_sizes(public: PublicMove, seat: int, sizes: list[int], where: str) -> None:
+    """A publish takes its played and given cards from ``seat``'s hand; each recipient gains one."""
+    move = public.move
+    assert isinstance(move, Publish)
+    sizes[seat] -= len(move.played) + len(move.gifts) + len(public.hidden_gifts)
+    for to in (*(gift.to for gift in move.gifts), *public.hidden_gifts):
+        if not 0 <= to < len(sizes):
+            raise _fail(where, f"a gift goes to seat {to}, the game has {len(sizes)} (R5)")
+        sizes[to] += 1
 
 
 def _parse_public(text: str, index: int) -> PublicMove:
