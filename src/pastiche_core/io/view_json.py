@@ -34,8 +34,10 @@ JSON path (``$.hand``, ``$.supply.kind-3``) and names the rule:
   together, the scores are the Masterpieces and the End Flag (R13), and the
   seat to move has a legal decision;
 * a history that starts at the deal (with seat 2's keep) begins with the
-  setup keeps, one per seat, and leads to the stated hand sizes: each move's
-  public notation says how many cards it adds to or takes from each hand
+  setup keeps, one per seat; each later move is the move of the seat whose
+  turn it is, a choose follows a draw, and the history leads to the stated
+  hand sizes, turn counter and passes: each move's public notation says how
+  many cards it adds to or takes from each hand and whether it ends a turn
   (R10, R11, R16).
 
 **What one seat cannot check.** The cards another seat holds, the order of
@@ -47,9 +49,11 @@ only its notation is checked, not that it leads to the stated sizes. A
 history from the deal is checked by counts, not by cards: whether another
 seat's hidden keep, choose or gift could have been made with the cards it
 really held, and whether each publish was legal when it was made, is not
-replayed (a searching bot that reads the history treats one that does not
-fit as absent). The turn counter is checked against the cards that left the
-deck, not against the history's length.
+replayed: the cards a publish names may be ones the seat could not have held
+then (a searching bot that reads the history treats a history that does not
+fit the cards as absent). Without such a history the turn counter and the
+hand sizes are checked against what the table shows (cards that left the
+deck, novels published, the phase), not against the moves that made them.
 """
 
 from __future__ import annotations
