@@ -464,7 +464,8 @@ def test_mutated_views_are_answered_or_refused_cleanly(
     event("accepted")
     # Accepted: everything that plays from a view answers, or refuses with our errors.
     try:
-        analyse(view, simulations=4, budget_ms=2000)
+        analysis = analyse(view, simulations=4, budget_ms=2000)
+        event("ranked moves" if analysis.moves else "nothing to rank")
         if view.hand:
             sample = determinize(view, random.Random(seed))
             solve(sample.position(view.player), max_options=50, time_limit=0.5)
