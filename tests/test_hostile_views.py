@@ -393,11 +393,15 @@ def _mutate(data: dict[str, Any], source: st.DataObject) -> None:
     elif kind == "catalogue":
         catalogue = Catalogue.default().to_dict()
         drop = source.draw(st.integers(0, len(catalogue["novels"]) - 1), label="drop")
-        if source.draw(st.booleans(), label="remove"):
+        change = source.draw(st.sampled_from(["remove", "copies", "break"]), label="change")
+        if change == "remove":
             del catalogue["novels"][drop]
-        else:
+        elif change == "copies":
             catalogue["novels"][drop]["copies"] = source.draw(st.integers(1, 6), label="copies")
+        else:
+            del catalogue["novels"][drop]["points"]
         data["catalogue"] = catalogue
+
     elif kind.startswith("history") and data["history"]:
         history = data["history"]
         at = source.draw(st.integers(0, len(history) - 1), label="at")
@@ -451,6 +455,11 @@ def test_mutated_views_are_answered_or_refused_cleanly(
     document = played_view(players, seed, moves, viewer)
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
         _mutate(document, data)
+    if data.draw(st.integers(0, 7), label="retype") == 0:  # last: the mutations read the fields
+        field = data.draw(st.sampled_from(sorted(document)), label="field")
+        document[field] = data.draw(
+            st.sampled_from([None, "x", -1, 10**6, [], {}, [None], True]), label="junk"
+        )
     try:
         view = view_from_dict(document)
     except InvalidViewError as error:
