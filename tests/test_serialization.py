@@ -1337,7 +1337,7 @@ def view_card_count(d: Data) -> None:
     d["deck_size"] += 1
 
 
-@invalid_view("$.supply.kind-3", "expected an integer >= 0, got -2")
+@invalid_view("$.supply.kind-3", "expected an integer from 0 to 5, got -2")
 def view_negative_supply(d: Data) -> None:
     d["supply"]["kind-3"] = -2
 

@@ -21,6 +21,7 @@ from .errors import (
     InvalidCatalogueError,
     InvalidNotationError,
     InvalidStateError,
+    InvalidViewError,
     PasticheError,
     SearchLimitError,
 )
@@ -168,6 +169,7 @@ __all__ = [
     "InvalidCatalogueError",
     "InvalidNotationError",
     "InvalidStateError",
+    "InvalidViewError",
     "Keep",
     "KernelReport",
     "LegalMoves",

@@ -16,6 +16,7 @@ __all__ = [
     "InvalidCatalogueError",
     "InvalidNotationError",
     "InvalidStateError",
+    "InvalidViewError",
     "PasticheError",
     "SearchLimitError",
 ]
@@ -55,6 +56,23 @@ class InvalidCatalogueError(PasticheError):
 
 class InvalidStateError(PasticheError):
     """A game state or position that cannot occur; the message names the JSON path."""
+
+
+class InvalidViewError(InvalidStateError):
+    """A player's view that no game could show; the message starts with its JSON path (R16).
+
+    A view comes from outside (a file, a request) and is read by
+    :func:`~pastiche_core.io.view_json.view_from_dict`, which checks it as far
+    as one seat's side allows before anything plays from it.
+
+    >>> from pastiche_core import Game, view_from_dict, view_to_dict
+    >>> data = view_to_dict(Game(players=3, seed=7).view(2))
+    >>> data["to_move"] = 0
+    >>> view_from_dict(data)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidViewError: $.to_move: setup keeps are made from seat 2 on (R10), got 0
+    """
 
 
 class IllegalMoveError(PasticheError):

@@ -59,7 +59,14 @@ from .layout import (
     UNSEEN,
     card_table,
 )
-from .movegen import ListSegment, PublishSegment, ReadSegment, Segment, publish_segments
+from .movegen import (
+    KeepSegment,
+    ListSegment,
+    PublishSegment,
+    ReadSegment,
+    Segment,
+    publish_segments,
+)
 from .moves import (
     Choose,
     Draw,
@@ -107,21 +114,30 @@ def keep_moves(hand: Iterable[Card]) -> list[Keep]:
     """Every setup keep of ``hand``, in enumeration order (R10, R15).
 
     Kept cards go by combinations of the sorted hand; a seat that discards two
-    also chooses which lies on top, so both orders are listed.
+    also chooses which lies on top, so both orders are listed. Only a hand a
+    deal gives is listed: one of more than the largest deal's 5 cards (R10)
+    would list ``C(n, 3) * (n - 3)!`` keeps and raises
+    :class:`~pastiche_core.errors.InvalidArgumentError` (a game counts such
+    keeps without listing them, :class:`~pastiche_core.movegen.KeepSegment`).
 
     >>> from pastiche_core import parse_cards
     >>> [str(move) for move in keep_moves(parse_cards("SCI9 MYT1 HOR7 LOV2"))]
     ['keep MYT1 LOV2 SCI9', 'keep MYT1 LOV2 HOR7', 'keep MYT1 SCI9 HOR7', 'keep LOV2 SCI9 HOR7']
+    >>> keep_moves(parse_cards("MYT1 LOV2 SCI3 HOR4 MYS5 FAN6"))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: a setup keep is made from at most 5 cards (R10), got a hand of 6
     """
-    cards = sorted(hand)
-    keeps: list[Keep] = []
-    for kept in itertools.combinations(cards, KEEP_SIZE):
-        dropped = [card for card in cards if card not in kept]
-        if len(dropped) < 2:
-            keeps.append(Keep(kept))
-        else:  # R15: a seat that discards two chooses which lies on top
-            keeps.extend(Keep(kept, order) for order in itertools.permutations(dropped))
-    return keeps
+    segment = KeepSegment(hand)
+    if len(segment.cards) > _LARGEST_DEAL:
+        raise InvalidArgumentError(
+            f"a setup keep is made from at most {_LARGEST_DEAL} cards (R10), "
+            f"got a hand of {len(segment.cards)}"
+        )
+    return list(segment)
+
+
+_LARGEST_DEAL = max(DEAL_SIZES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1607,7 +1623,7 @@ taken_from=2, laid_up=None, laid_down=())
         phase = self.phase
         player = self.to_move
         if phase is Phase.KEEP:
-            return [ListSegment(keep_moves(self._hands[player]))]
+            return [KeepSegment(self._hands[player])]  # counted, never listed
         if phase is Phase.CHOOSE:
             assert self.pending is not None
             return [ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]

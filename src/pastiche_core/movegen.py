@@ -60,14 +60,16 @@ from .feasibility import (
 )
 from .layout import CARDS, HAND, MASTER, PLACE_MASK, SEAT_MASK
 from .limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
-from .moves import Gift, Move, NovelRef, Publish, Read
+from .moves import Gift, Keep, Move, NovelRef, Publish, Read
 from .patterns import OfAKind, Pairs, Straight, Total
+from .rules import KEEP_SIZE
 
 if TYPE_CHECKING:
     from .catalogue import Catalogue
 
 __all__ = [
     "Holdings",
+    "KeepSegment",
     "ListSegment",
     "PublishSegment",
     "ReadSegment",
@@ -968,6 +970,63 @@ class ReadSegment:
         return Read(self.ref, self.cards[index])
 
 
+class KeepSegment:
+    """The setup keeps of a hand (R10, R15), counted and indexed without being listed.
+
+    Kept cards go by combinations of the sorted hand; a seat that discards
+    two or more cards also chooses their order (R15), so every order counts:
+    ``C(n, 3) * (n - 3)!`` moves for ``n`` cards beyond four, ``C(n, 3)`` up to
+    four. The count is that closed form and :meth:`at` decodes an index
+    directly, so a hand no deal gives (a composed position) is never listed.
+
+    >>> from pastiche_core import parse_cards
+    >>> segment = KeepSegment(parse_cards("SCI9 MYT1 HOR7 LOV2 FAN12"))
+    >>> segment.count, str(segment.at(1)), str(segment.at(19))
+    (20, 'keep MYT1 LOV2 SCI9 discard FAN12 HOR7', 'keep SCI9 HOR7 FAN12 discard LOV2 MYT1')
+    >>> KeepSegment(parse_cards("MYT1 LOV2 SCI3 HOR4 MYS5 FAN6 MAG7 MAG8 MAG9 MAG10 MAG11 MAG12")).count
+    79833600
+    """
+
+    __slots__ = ("cards", "count", "orders")
+
+    def __init__(self, hand: Iterable[Card]) -> None:
+        self.cards = sorted(hand)
+        dropped = len(self.cards) - KEEP_SIZE
+        self.orders = math.factorial(dropped) if dropped >= 2 else 1
+        self.count = math.comb(len(self.cards), KEEP_SIZE) * self.orders
+
+    def __iter__(self) -> Iterator[Keep]:
+        cards = self.cards
+        for kept in itertools.combinations(cards, KEEP_SIZE):
+            dropped = [card for card in cards if card not in kept]
+            if len(dropped) < 2:
+                yield Keep(kept)
+            else:  # R15: a seat that discards two or more chooses their order
+                for order in itertools.permutations(dropped):
+                    yield Keep(kept, order)
+
+    def at(self, index: int) -> Keep:
+        """The keep of ``index``, in the order of iteration.
+
+        >>> from pastiche_core import parse_cards
+        >>> segment = KeepSegment(parse_cards("SCI9 MYT1 HOR7 LOV2"))
+        >>> [str(segment.at(i)) for i in range(segment.count)] == [str(m) for m in segment]
+        True
+        """
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        combination, order = divmod(index, self.orders)
+        kept = unrank_combination(self.cards, KEEP_SIZE, combination)
+        dropped = [card for card in self.cards if card not in kept]
+        if len(dropped) < 2:
+            return Keep(tuple(kept))
+        ordered = []
+        for left in range(len(dropped) - 1, -1, -1):  # itertools.permutations order
+            place, order = divmod(order, math.factorial(left))
+            ordered.append(dropped.pop(place))
+        return Keep(tuple(kept), tuple(ordered))
+
+
 class _Context:
     """What the publish segments of one position share: its card table, player and catalogue."""
 
@@ -1067,7 +1126,7 @@ class PublishSegment:
         )
 
 
-Segment = ListSegment | ReadSegment | PublishSegment
+Segment = ListSegment | ReadSegment | PublishSegment | KeepSegment
 
 
 def _straights(length: int, pool: Sequence[int]) -> Iterator[Group]:
