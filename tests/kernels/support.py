@@ -10,6 +10,7 @@ fail in turn, and the twin must then raise MemoryError or still answer right;
 
 from __future__ import annotations
 
+import gc
 import os
 import tracemalloc
 from collections.abc import Callable
@@ -48,19 +49,25 @@ def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
     compiled = twin(kernel)
     python = kernel.python(*args)
     failed = 0
-    for allocation in range(STARVED_ALLOCATIONS):
-        testcapi.set_nomemory(allocation, allocation + 1)
-        try:
-            answer = compiled(*args)
-        except MemoryError:
-            failed += 1
-            continue
-        finally:
-            testcapi.remove_mem_hooks()
-        assert answer == python, (
-            f"{kernel.name}{args!r} with allocation {allocation} failing: "
-            f"compiled {answer!r}, python {python!r}"
-        )
+    collecting = gc.isenabled()
+    gc.disable()  # a collection inside the call would run Python callbacks out of memory
+    try:
+        for allocation in range(STARVED_ALLOCATIONS):
+            testcapi.set_nomemory(allocation, allocation + 1)
+            try:
+                answer = compiled(*args)
+            except MemoryError:
+                failed += 1
+                continue
+            finally:
+                testcapi.remove_mem_hooks()
+            assert answer == python, (
+                f"{kernel.name}{args!r} with allocation {allocation} failing: "
+                f"compiled {answer!r}, python {python!r}"
+            )
+    finally:
+        if collecting:
+            gc.enable()
     return failed
 
 
