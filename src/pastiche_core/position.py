@@ -26,7 +26,7 @@ from ._text import MAX_NOTATION_LENGTH, quote, too_long
 from .cards import Card, CardsLike, as_card, as_cards, format_cards, parse_cards
 from .catalogue import Catalogue
 from .constraints import Constraints
-from .errors import InvalidNotationError, InvalidStateError
+from .errors import InvalidArgumentError, InvalidNotationError, InvalidStateError
 from .moves import NOTATION_SEATS
 from .rules import MAX_PLAYERS
 
@@ -340,6 +340,18 @@ class Position:
         >>> len(pos.hand), pos.masterpieces
         (3, ())
         """
+        from .game import Game  # the type checked at run time (the game layer imports this one)
+
+        if not isinstance(game, Game):
+            kind = type(game).__name__
+            how = (
+                "pastiche_core.ai.position_of(view)"
+                if kind == "PlayerView"
+                else "Position.quick('MYS7 FAN7') or Position(...)"
+            )
+            raise InvalidArgumentError(
+                f"Position.from_game() takes a Game, got a {kind}: for it use {how}"
+            )
         seat = game.to_move if player is None else player
         if not 0 <= seat < game.players:
             raise InvalidStateError(f"player: expected 0 to {game.players - 1}, got {seat}")

@@ -42,6 +42,24 @@ ENGINES = ("fast", "cpsat")
 _ORDER_GOALS = {("played", "gifts"): "fewest-played", ("gifts", "played"): "fewest-gifts"}
 
 
+def _check_position(position: object, call: str) -> Position:
+    """``position`` if it is a :class:`Position`; else an error that says how to make one."""
+    if isinstance(position, Position):
+        return position
+    kind = type(position).__name__
+    if kind == "Game":
+        how = "game.position() (the player to move's) or Position.from_game(game, player)"
+    elif kind == "PlayerView":
+        how = "pastiche_core.ai.position_of(view)"
+    elif isinstance(position, str):
+        how = f"Position.quick({position[:40]!r}) (a hand in card notation, R1)"
+    elif isinstance(position, dict):
+        how = "position_from_dict(data) (a position document)"
+    else:
+        how = "Position.quick('MYS7 FAN7') or game.position()"
+    raise InvalidArgumentError(f"{call}() takes a Position, got a {kind}: make one with {how}")
+
+
 def _check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise InvalidArgumentError(
@@ -51,7 +69,7 @@ def _check_engine(engine: str) -> None:
 
 def solve(
     position: Position,
-    *,
+    *extra: object,
     engine: str = "fast",
     constraints: Constraints | None = None,
     card_level: bool = False,
@@ -78,6 +96,15 @@ def solve(
     ...
     pastiche_core.errors.InvalidArgumentError: unknown engine 'nope': expected one of fast, cpsat
     """
+    position = _check_position(position, "solve")
+    if extra:
+        named = "engine" if extra[0] in ENGINES else "constraints, time_limit or max_options"
+        raise InvalidArgumentError(
+            f"solve() takes only the position by position; give {named} by name, "
+            f"e.g. solve(position, engine={extra[0]!r})"
+            if named == "engine"
+            else f"solve() takes only the position by position; give {named} by name"
+        )
     _check_engine(engine)
     limit = check_max_options(max_options)
     clock = Deadline(time_limit)
@@ -155,16 +182,15 @@ def best(
     kind-3: MYS7 FAN7 cite m1 (best for fewest-gifts: 1 point, 0 gifts, 2 cards played)
     >>> best(pos, "straight-5") is None
     True
-    >>> best(pos, "kind-9")
+    >>> best(pos, "points")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown novel id 'kind-9' in catalogue 'default'
+    pastiche_core.errors.InvalidArgumentError: unknown novel id 'points' in catalogue 'default': 'points' is a goal; pass it as goal='points'
     """
+    position = _check_position(position, "best")
     _check_engine(engine)
     if novel is not None and novel not in position.catalogue:
-        raise InvalidArgumentError(
-            f"unknown novel id {novel!r} in catalogue {position.catalogue.name!r}"
-        )
+        raise InvalidArgumentError(_unknown_novel(novel, position))
     if order is not None:
         if goal is not None:
             raise InvalidArgumentError("give either goal or order, not both")
@@ -188,6 +214,22 @@ def best(
     if option is None:  # the clock ran out before the option with the best costs was met
         return None
     return Best(option, goal, complete=finished and found.stopped_by != "time_limit")
+
+
+def _unknown_novel(novel: object, position: Position) -> str:
+    """Why ``novel`` names no Novel of the position's catalogue, and what would."""
+    catalogue = position.catalogue
+    ids = [spec.id for spec in catalogue.publishable]
+    text = f"unknown novel id {novel!r} in catalogue {catalogue.name!r}"
+    if isinstance(novel, str):
+        named = [spec.id for spec in catalogue.publishable if spec.name.lower() == novel.lower()]
+        if named:
+            return f"{text}: the Novel named {novel!r} has the id {named[0]!r}"
+        if novel in GOALS:
+            return f"{text}: {novel!r} is a goal; pass it as goal={novel!r}"
+        if novel in ENGINES:
+            return f"{text}: {novel!r} is an engine; pass it as engine={novel!r}"
+    return f"{text}; the ids are {', '.join(ids)}"
 
 
 def _target(
@@ -244,4 +286,5 @@ def is_publishable(
     >>> is_publishable(pos, solve(pos).options[0])
     True
     """
+    position = _check_position(position, "is_publishable")
     return check_option(position, option, constraints) is None

@@ -1,0 +1,63 @@
+"""The wrong kind of object, or a goal or engine given as a Novel, gets an error that says what
+to pass instead: a ValueError subclass, never an AttributeError or a bare TypeError."""
+
+from __future__ import annotations
+
+import pytest
+
+from pastiche_core import Game, InvalidArgumentError, Position, best, is_publishable, solve
+from pastiche_core.io import position_to_dict
+
+POSITION = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+
+
+def _others() -> list[tuple[object, str]]:
+    game = Game(players=3, seed=7)
+    return [
+        (game, "game.position()"),
+        (game.view(1), "position_of(view)"),
+        ("MYS7 FAN7", "Position.quick('MYS7 FAN7')"),
+        (position_to_dict(POSITION), "position_from_dict(data)"),
+        (42, "Position.quick("),
+    ]
+
+
+@pytest.mark.parametrize("call", [solve, best])
+def test_a_solver_call_on_something_else_says_how_to_make_a_position(call: object) -> None:
+    for value, advice in _others():
+        with pytest.raises(InvalidArgumentError, match="takes a Position") as caught:
+            call(value)  # type: ignore[operator]
+        assert advice in str(caught.value)
+
+
+def test_is_publishable_on_something_else_too() -> None:
+    option = solve(POSITION).options[0]
+    with pytest.raises(InvalidArgumentError, match=r"is_publishable\(\) takes a Position"):
+        is_publishable(Game(players=3, seed=7), option)  # type: ignore[arg-type]
+
+
+def test_an_engine_given_by_position_is_named() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"engine='cpsat'"):
+        solve(POSITION, "cpsat")
+    with pytest.raises(InvalidArgumentError, match="by name"):
+        solve(POSITION, 5)
+
+
+@pytest.mark.parametrize(
+    ("novel", "advice"),
+    [
+        ("points", "is a goal; pass it as goal='points'"),
+        ("cpsat", "is an engine; pass it as engine='cpsat'"),
+        ("3 of a Kind", "has the id 'kind-3'"),
+        ("kind-9", "the ids are straight-5"),
+    ],
+)
+def test_a_novel_that_is_not_an_id_says_what_is_r3(novel: str, advice: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="unknown novel id") as caught:
+        best(POSITION, novel)
+    assert advice in str(caught.value)
+
+
+def test_a_position_from_a_view_is_not_from_game() -> None:
+    with pytest.raises(InvalidArgumentError, match="takes a Game, got a PlayerView"):
+        Position.from_game(Game(players=3, seed=7).view(0))  # type: ignore[arg-type]
