@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from pastiche_core import Game, InvalidArgumentError, Position, best, is_publishable, solve
+from pastiche_core import (
+    Game,
+    InvalidArgumentError,
+    InvalidNotationError,
+    Position,
+    best,
+    is_publishable,
+    solve,
+)
 from pastiche_core.io import position_to_dict
 
 POSITION = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
@@ -61,3 +69,10 @@ def test_a_novel_that_is_not_an_id_says_what_is_r3(novel: str, advice: str) -> N
 def test_a_position_from_a_view_is_not_from_game() -> None:
     with pytest.raises(InvalidArgumentError, match="takes a Game, got a PlayerView"):
         Position.from_game(Game(players=3, seed=7).view(0))  # type: ignore[arg-type]
+
+
+def test_quick_takes_lists_of_tokens_as_well_as_strings() -> None:
+    listed = Position.quick(["MYS7", "FAN7"], table=["0:SCI7", "1:HOR7"], held=["kind-3"])
+    assert listed == Position.quick("MYS7 FAN7", table="0:SCI7 1:HOR7", held="kind-3")
+    with pytest.raises(InvalidNotationError, match="invalid hand"):
+        Position.quick([7, 8])  # type: ignore[list-item]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -372,11 +372,11 @@ class Position:
     @classmethod
     def quick(
         cls,
-        hand: str,
-        table: str = "",
+        hand: str | Sequence[str],
+        table: str | Sequence[str] = "",
         *,
         player: int = 0,
-        held: str = "",
+        held: str | Sequence[str] = "",
         supply: Mapping[str, int] | None = None,
         catalogue: Catalogue | None = None,
         constraints: Constraints | None = None,
@@ -385,17 +385,20 @@ class Position:
 
         ``table`` lists Masterpieces as ``OWNER:CARD`` (ids ``m1``, ``m2``, ... in
         order) or ``ID=OWNER:CARD``, the owner an ASCII seat 0 to 4 (R10); ``held``
-        lists held Novel ids.
+        lists held Novel ids. Each may also be a list of such tokens.
 
         >>> Position.quick("MYS7 FAN7", table="0:SCI7 1:HOR7").masterpieces[1]
         Masterpiece(id='m2', owner=1, card=Card.parse('HOR7'))
+        >>> Position.quick(["MYS7", "FAN7"]).hand == Position.quick("MYS7 FAN7").hand
+        True
         >>> Position.quick("MYS7", table="HOR7")
         Traceback (most recent call last):
         ...
         pastiche_core.errors.InvalidNotationError: invalid masterpiece 'HOR7': expected OWNER:CARD or ID=OWNER:CARD such as '1:HOR7'
         """
+        hand, table, held = _joined("hand", hand), _joined("table", table), _joined("held", held)
         for name, text in (("hand", hand), ("table", table), ("held", held)):
-            if not isinstance(text, str) or too_long(text):
+            if too_long(text):
                 raise InvalidNotationError(
                     f"invalid {name} {quote(text)}: expected a notation string of at most "
                     f"{MAX_NOTATION_LENGTH:,} characters"
@@ -446,3 +449,19 @@ class Position:
             self.catalogue,
             constraints,
         )
+
+
+def _joined(name: str, tokens: object) -> str:
+    """A notation string, or a list or tuple of tokens joined into one (the REPL's lists)."""
+    if isinstance(tokens, str):
+        return tokens
+    if (
+        isinstance(tokens, list | tuple)
+        and len(tokens) <= MAX_NOTATION_LENGTH
+        and all(isinstance(token, str) for token in tokens)
+    ):
+        return " ".join(tokens)
+    raise InvalidNotationError(
+        f"invalid {name} {quote(tokens)}: expected a notation string of at most "
+        f"{MAX_NOTATION_LENGTH:,} characters, or a list of tokens"
+    )
