@@ -76,3 +76,16 @@ def test_quick_takes_lists_of_tokens_as_well_as_strings() -> None:
     assert listed == Position.quick("MYS7 FAN7", table="0:SCI7 1:HOR7", held="kind-3")
     with pytest.raises(InvalidNotationError, match="invalid hand"):
         Position.quick([7, 8])  # type: ignore[list-item]
+
+
+def test_applying_a_solver_answer_says_how_to_make_the_move_r5() -> None:
+    game = Game(players=3, seed=7)
+    answer = best(POSITION)
+    assert answer is not None
+    with pytest.raises(InvalidNotationError, match=r"to_publish\(best.option, game.position\(\)\)"):
+        game.apply(answer)  # type: ignore[arg-type]
+    with pytest.raises(InvalidNotationError, match=r"to_publish\(option, game.position\(\)\)"):
+        game.apply(answer.option)  # type: ignore[arg-type]
+    with pytest.raises(InvalidNotationError) as caught:
+        game.apply(list(range(1000)))  # type: ignore[arg-type]
+    assert len(str(caught.value)) < 160

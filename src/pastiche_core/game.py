@@ -1961,8 +1961,17 @@ def _as_move(move: object) -> Move:
         return move
     if isinstance(move, str):
         return Move.parse(move)
+    kind = type(move).__name__
+    if kind in ("Best", "PublishOption"):  # answers of the solver, not moves yet
+        option = "best.option" if kind == "Best" else "option"
+        raise InvalidNotationError(
+            f"invalid move: a {kind} is an answer of the solver, not a move; make the move "
+            f"with to_publish({option}, game.position()) (it chooses the gift cards, R5)"
+        )
+    shown = repr(move)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
     raise InvalidNotationError(
-        f"invalid move {move!r}: expected a Move or its notation, such as 'draw'"
+        f"invalid move {shown}: expected a Move or its notation, such as 'draw'"
     )
 
 
