@@ -22,7 +22,6 @@ POSITION = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1
 def _others() -> list[tuple[object, str]]:
     game = Game(players=3, seed=7)
     return [
-        (game, "game.position()"),
         (game.view(1), "position_of(view)"),
         ("MYS7 FAN7", "Position.quick('MYS7 FAN7')"),
         (position_to_dict(POSITION), "position_from_dict(data)"),
@@ -33,7 +32,7 @@ def _others() -> list[tuple[object, str]]:
 @pytest.mark.parametrize("call", [solve, best])
 def test_a_solver_call_on_something_else_says_how_to_make_a_position(call: object) -> None:
     for value, advice in _others():
-        with pytest.raises(InvalidArgumentError, match="takes a Position") as caught:
+        with pytest.raises(InvalidArgumentError, match="takes a Position or a Game") as caught:
             call(value)  # type: ignore[operator]
         assert advice in str(caught.value)
 
@@ -41,7 +40,7 @@ def test_a_solver_call_on_something_else_says_how_to_make_a_position(call: objec
 def test_is_publishable_on_something_else_too() -> None:
     option = solve(POSITION).options[0]
     with pytest.raises(InvalidArgumentError, match=r"is_publishable\(\) takes a Position"):
-        is_publishable(Game(players=3, seed=7), option)  # type: ignore[arg-type]
+        is_publishable(Game(players=3, seed=7).view(0), option)  # type: ignore[arg-type]
 
 
 def test_an_engine_given_by_position_is_named() -> None:
@@ -83,9 +82,37 @@ def test_applying_a_solver_answer_says_how_to_make_the_move_r5() -> None:
     answer = best(POSITION)
     assert answer is not None
     with pytest.raises(InvalidNotationError, match=r"to_publish\(best.option, game.position\(\)\)"):
-        game.apply(answer)  # type: ignore[arg-type]
+        Game(players=3, seed=7).apply(answer)  # type: ignore[arg-type]
     with pytest.raises(InvalidNotationError, match=r"to_publish\(option, game.position\(\)\)"):
         game.apply(answer.option)  # type: ignore[arg-type]
     with pytest.raises(InvalidNotationError) as caught:
         game.apply(list(range(1000)))  # type: ignore[arg-type]
     assert len(str(caught.value)) < 160
+
+
+def _publishing_game() -> Game:
+    """A game whose player to move can publish (random play until one can)."""
+    import random
+
+    for seed in range(200):
+        game, rng = Game(players=4, seed=seed), random.Random(seed)
+        while not game.is_over:
+            if best(game) is not None:
+                return game
+            moves = game.legal_moves
+            game.apply(moves[rng.randrange(len(moves))])
+    raise AssertionError("no game reached a publish")  # pragma: no cover
+
+
+def test_best_and_solve_of_a_game_answer_for_its_player_to_move_and_apply_r5() -> None:
+    game = _publishing_game()
+    assert solve(game) == solve(game.position())
+    choice = best(game)
+    assert choice is not None
+    assert choice.option == best(game.position()).option  # type: ignore[union-attr]
+    assert choice.move is not None
+    assert choice.move in game.legal_moves
+    twin = game.copy()
+    game.apply(choice)  # the answer itself is taken as its move
+    twin.apply(choice.move)
+    assert game.history == twin.history

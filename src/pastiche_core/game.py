@@ -1962,6 +1962,9 @@ def _as_move(move: object) -> Move:
     if isinstance(move, str):
         return Move.parse(move)
     kind = type(move).__name__
+    made = getattr(move, "move", None) if kind == "Best" else None
+    if isinstance(made, Move):  # best(game)'s answer carries its move
+        return made
     if kind in ("Best", "PublishOption"):  # answers of the solver, not moves yet
         option = "best.option" if kind == "Best" else "option"
         raise InvalidNotationError(

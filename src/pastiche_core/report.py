@@ -33,6 +33,7 @@ from typing import Any
 
 from .cards import format_cards
 from .errors import InvalidArgumentError
+from .moves import Publish
 from .options import Constraints, PublishOption
 from .position import Position
 
@@ -212,6 +213,10 @@ class Best:
     complete: bool = True
     """``False`` when the time limit cut the search short: the option is then the best found, not
     necessarily the best there is."""
+    move: Publish | None = field(default=None, compare=False)
+    """The game move of :attr:`option` when :func:`~pastiche_core.solver.best` was asked of a
+    game (its gift cards chosen as :func:`~pastiche_core.gifts.to_publish` chooses them, R5):
+    ``game.apply(choice)`` plays it. ``None`` for a position not taken from a game."""
 
     def __str__(self) -> str:
         option = self.option

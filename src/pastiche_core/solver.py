@@ -23,6 +23,8 @@ from types import MappingProxyType
 
 from . import solver_fast
 from .errors import InvalidArgumentError
+from .game import Game
+from .gifts import to_publish
 from .limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
 from .options import Constraints, PublishOption, check_option, sorted_options
 from .position import Position
@@ -43,13 +45,14 @@ _ORDER_GOALS = {("played", "gifts"): "fewest-played", ("gifts", "played"): "fewe
 
 
 def _check_position(position: object, call: str) -> Position:
-    """``position`` if it is a :class:`Position`; else an error that says how to make one."""
+    """``position`` if it is a :class:`Position`, a game's for its player to move; else an error
+    that says how to make one."""
     if isinstance(position, Position):
         return position
+    if isinstance(position, Game):
+        return position.position()
     kind = type(position).__name__
-    if kind == "Game":
-        how = "game.position() (the player to move's) or Position.from_game(game, player)"
-    elif kind == "PlayerView":
+    if kind == "PlayerView":
         how = "pastiche_core.ai.position_of(view)"
     elif isinstance(position, str):
         how = f"Position.quick({position[:40]!r}) (a hand in card notation, R1)"
@@ -57,7 +60,9 @@ def _check_position(position: object, call: str) -> Position:
         how = "position_from_dict(data) (a position document)"
     else:
         how = "Position.quick('MYS7 FAN7') or game.position()"
-    raise InvalidArgumentError(f"{call}() takes a Position, got a {kind}: make one with {how}")
+    raise InvalidArgumentError(
+        f"{call}() takes a Position or a Game, got a {kind}: make a Position with {how}"
+    )
 
 
 def _check_engine(engine: str) -> None:
@@ -68,7 +73,7 @@ def _check_engine(engine: str) -> None:
 
 
 def solve(
-    position: Position,
+    position: Position | Game,
     *extra: object,
     engine: str = "fast",
     constraints: Constraints | None = None,
@@ -151,7 +156,7 @@ def solve(
 
 
 def best(
-    position: Position,
+    position: Position | Game,
     novel: str | None = None,
     *,
     goal: str | None = None,
@@ -182,11 +187,16 @@ def best(
     kind-3: MYS7 FAN7 cite m1 (best for fewest-gifts: 1 point, 0 gifts, 2 cards played)
     >>> best(pos, "straight-5") is None
     True
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> best(game) is None  # the game's player to move, at the deal: nothing to publish
+    True
     >>> best(pos, "points")
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidArgumentError: unknown novel id 'points' in catalogue 'default': 'points' is a goal; pass it as goal='points'
     """
+    game = position if isinstance(position, Game) else None
     position = _check_position(position, "best")
     _check_engine(engine)
     if novel is not None and novel not in position.catalogue:
@@ -203,7 +213,7 @@ def best(
         raise InvalidArgumentError(f"unknown goal {goal!r}: expected one of {', '.join(GOALS)}")
     clock = Deadline(time_limit)
     if engine == "cpsat":
-        return _best_cpsat(position, novel, goal, constraints, clock)
+        return _moved(_best_cpsat(position, novel, goal, constraints, clock), position, game)
     found = solver_fast.search(position, constraints, max_options=0, deadline=clock)
     target = _target(position, found.fronts, novel, goal)
     if target is None:
@@ -213,7 +223,15 @@ def best(
     )
     if option is None:  # the clock ran out before the option with the best costs was met
         return None
-    return Best(option, goal, complete=finished and found.stopped_by != "time_limit")
+    chosen = Best(option, goal, complete=finished and found.stopped_by != "time_limit")
+    return _moved(chosen, position, game)
+
+
+def _moved(chosen: Best | None, position: Position, game: Game | None) -> Best | None:
+    """``chosen`` with its game move when it was asked of a game (gifts as to_publish gives)."""
+    if chosen is None or game is None:
+        return chosen
+    return Best(chosen.option, chosen.goal, chosen.complete, to_publish(chosen.option, position))
 
 
 def _unknown_novel(novel: object, position: Position) -> str:
