@@ -82,7 +82,7 @@ def test_applying_a_solver_answer_says_how_to_make_the_move_r5() -> None:
     answer = best(POSITION)
     assert answer is not None
     with pytest.raises(InvalidNotationError, match=r"to_publish\(best.option, game.position\(\)\)"):
-        Game(players=3, seed=7).apply(answer)  # type: ignore[arg-type]
+        Game(players=3, seed=7).apply(answer)
     with pytest.raises(InvalidNotationError, match=r"to_publish\(option, game.position\(\)\)"):
         game.apply(answer.option)  # type: ignore[arg-type]
     with pytest.raises(InvalidNotationError) as caught:

@@ -35,7 +35,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .cards import DECK, Card, format_cards
 from .catalogue import Catalogue
@@ -138,6 +138,15 @@ def keep_moves(hand: Iterable[Card]) -> list[Keep]:
 
 
 _LARGEST_DEAL = max(DEAL_SIZES)
+
+
+class Answer(Protocol):
+    """A solver answer that carries its move (:class:`~pastiche_core.report.Best` of
+    ``best(game)``): :meth:`Game.apply` plays that move."""
+
+    @property
+    def move(self) -> Publish | None:
+        """The move the answer stands for, when it was made for a game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -615,8 +624,9 @@ class Game:
         except ValueError:
             return False
 
-    def apply(self, move: Move | str) -> None:
-        """Play ``move`` (a :class:`Move` or its notation) for the player to move.
+    def apply(self, move: Move | str | Answer) -> None:
+        """Play ``move`` (a :class:`Move`, its notation, or ``best(game)``'s answer) for the
+        player to move.
 
         Raises :class:`IllegalMoveError` naming the rule, and then the state is
         exactly as before.
