@@ -13,6 +13,7 @@ from pastiche_core import (
     best,
     is_publishable,
     solve,
+    why_not,
 )
 from pastiche_core.io import position_to_dict
 
@@ -116,3 +117,39 @@ def test_best_and_solve_of_a_game_answer_for_its_player_to_move_and_apply_r5() -
     game.apply(choice)  # the answer itself is taken as its move
     twin.apply(choice.move)
     assert game.history == twin.history
+
+
+@pytest.mark.parametrize(
+    ("position", "novel", "reasons"),
+    [
+        (Position.quick("MYS7 FAN7 HOR7"), "kind-3", []),
+        (Position.quick("MYS7"), "end-flag", ["is the End Flag", "(R12)"]),
+        (Position.quick("MYS7 FAN7 HOR7", held="kind-3"), "kind-3", ["holds kind-3", "(R6)"]),
+        (Position.quick("MYS7 FAN7 HOR7", supply={"kind-3": 0}), "kind-3", ["no copy", "(R6)"]),
+        (Position.quick(""), "kind-3", ["hand is empty", "(R4)"]),
+        (Position.quick("MYS7 FAN7"), "kind-3", ["cannot make 3 of a Kind (R4)"]),
+        # three Masterpieces of rank 7, none of the hand's ranks: no hand card can play (R4)
+        (
+            Position.quick("SCI9", table="1:MYS7 1:FAN7 2:HOR7"),
+            "kind-3",
+            ["plays no card of the hand (R4)"],
+        ),
+        # one hand 7 and two rivals' 7s: two gifts owed, nothing left to give them (R5)
+        (Position.quick("MYS7", table="1:FAN7 2:HOR7"), "kind-3", ["cannot pay (R5)"]),
+    ],
+)
+def test_why_not_names_each_reason_and_its_ruling(
+    position: Position, novel: str, reasons: list[str]
+) -> None:
+    found = why_not(position, novel)
+    assert len(found) == (1 if reasons else 0), found
+    for part in reasons:
+        assert part in found[0]
+    assert (best(position, novel) is None) == bool(found) or novel == "end-flag"
+
+
+def test_why_not_of_a_game_and_of_an_unknown_id() -> None:
+    game = Game(players=3, seed=7)
+    assert why_not(game, "kind-3") == why_not(game.position(), "kind-3")
+    with pytest.raises(InvalidArgumentError, match="the ids are"):
+        why_not(game, "kind-99")

@@ -111,7 +111,7 @@ from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishRep
 from .rng import GameRng
 from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
-from .solver import ENGINES, best, is_publishable, solve
+from .solver import ENGINES, best, is_publishable, solve, why_not
 from .solver_cpsat import CpSatResult
 from .table import TableNovel
 from .view import PlayerView
@@ -252,4 +252,5 @@ __all__ = [
     "unregister_pattern",
     "view_from_dict",
     "view_to_dict",
+    "why_not",
 ]

@@ -19,6 +19,7 @@ it was cut short.
 
 from __future__ import annotations
 
+import itertools
 from types import MappingProxyType
 
 from . import solver_fast
@@ -27,6 +28,7 @@ from .game import Game
 from .gifts import to_publish
 from .limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
 from .options import Constraints, PublishOption, check_option, sorted_options
+from .patterns import rank_counts
 from .position import Position
 from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport, goal_key
 
@@ -37,8 +39,11 @@ __all__ = [
     "best",
     "is_publishable",
     "solve",
+    "why_not",
 ]
 
+_WHY_COMBINATIONS = 10_000
+"""The rank combinations :func:`why_not` looks at to tell R4 from R5 (a bound, not a count)."""
 ENGINES = ("fast", "cpsat")
 """The engine names :func:`solve` and :func:`best` accept."""
 _ORDER_GOALS = {("played", "gifts"): "fewest-played", ("gifts", "played"): "fewest-gifts"}
@@ -306,3 +311,70 @@ def is_publishable(
     """
     position = _check_position(position, "is_publishable")
     return check_option(position, option, constraints) is None
+
+
+def why_not(position: Position | Game, novel: str) -> list[str]:
+    """Each reason ``novel`` cannot be published now, naming its ruling; ``[]`` when it can.
+
+    The reasons: the End Flag is never published (R12); the player holds the
+    Novel already, or no copy is left (R6); the hand is empty, or the hand and
+    the Masterpieces cannot make the requirement (R4); every way to make it
+    plays no hand card (R4) or cites more Masterpieces of others than the rest
+    of the hand can pay for (R5); the position's constraints rule out every
+    option. A game answers for its player to move.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7 MYT6", table="m1=1:SCI7")
+    >>> why_not(pos, "kind-3")
+    []
+    >>> why_not(Position.quick("MYS7 FAN7 HOR7", held="kind-3"), "kind-3")
+    ['the player holds kind-3 already: one copy per player (R6)']
+    >>> why_not(pos, "straight-5")
+    ['the hand and the Masterpieces on the table cannot make 5-Card Straight (R4)']
+    """
+    position = _check_position(position, "why_not")
+    catalogue = position.catalogue
+    if not isinstance(novel, str) or novel not in catalogue:
+        raise InvalidArgumentError(_unknown_novel(novel, position))
+    spec = catalogue[novel]
+    if not spec.publishable:
+        return [f"{novel} is the End Flag: it is taken at the game's end, never published (R12)"]
+    reasons = []
+    if novel in position.held_novels:
+        reasons.append(f"the player holds {novel} already: one copy per player (R6)")
+    if position.supply.get(novel, 0) <= 0:
+        reasons.append(f"no copy of {novel} is left in the supply (R6)")
+    if not position.hand:
+        return [*reasons, "the hand is empty: a publish plays at least one hand card (R4)"]
+    # The cards alone: the same position with a copy left and the Novel not held.
+    free = Position(
+        player=position.player,
+        hand=position.hand,
+        masterpieces=position.masterpieces,
+        supply={**position.supply, novel: max(1, position.supply.get(novel, 0))},
+        catalogue=catalogue,
+    )
+    if solve(free, max_options=1).counts.get(novel):
+        if not reasons and not solve(position, max_options=1).counts.get(novel):
+            reasons.append(
+                "the position's constraints (cards to keep, players not to cite, bounds) "
+                "rule out every option"
+            )
+        return reasons
+    pattern = spec.pattern
+    assert pattern is not None  # publishable
+    pool = rank_counts(
+        [card.rank for card in position.hand] + [m.card.rank for m in position.masterpieces]
+    )
+    in_hand = {card.rank for card in position.hand}
+    combos = list(itertools.islice(pattern.combinations(pool), _WHY_COMBINATIONS))
+    if not combos:
+        reasons.append(f"the hand and the Masterpieces on the table cannot make {spec.name} (R4)")
+    elif not any(in_hand.intersection(combo) for combo in combos):
+        reasons.append(f"every way to make {spec.name} plays no card of the hand (R4)")
+    else:
+        reasons.append(
+            f"every way to make {spec.name} cites other players' Masterpieces whose gifts the "
+            "rest of the hand cannot pay (R5)"
+        )
+    return reasons
