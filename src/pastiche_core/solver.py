@@ -172,6 +172,12 @@ def best(
 ) -> Best | None:
     """The best publish for ``goal``, over every Novel or only ``novel``; ``None`` if none.
 
+    It answers "which publish scores best by this measure, now?", not "which move wins?": the
+    hint (:func:`pastiche_core.ai.analyse`) estimates each move's chance to win by playing the
+    game out, and may prefer another publish, or no publish at all. A game answers for its
+    player to move, and the answer then carries its move (:attr:`Best.move`);
+    :func:`why_not` says why a Novel has no answer.
+
     Goals (:data:`~pastiche_core.report.GOALS`): ``"points"`` (the default:
     most points, then fewest gifts, then fewest cards played),
     ``"fewest-gifts"``, ``"fewest-played"`` and ``"points-per-card"``. For one
