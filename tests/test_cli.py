@@ -391,3 +391,26 @@ def test_version_in_a_process_tells_the_truth_about_the_build() -> None:
         expected = "(compiled kernels: off: not built ("
     assert completed.stdout.startswith(f"pastiche {pastiche_core.__version__} {expected}")
     assert completed.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["publishes", "examples/hints/view.json"],
+            "this is a player's view: `pastiche hint` ranks its moves",
+        ),
+        (
+            ["hint", "examples/positions/midgame.json"],
+            "this is a publish position: `pastiche publishes` answers it",
+        ),
+    ],
+)
+def test_a_document_of_another_kind_names_its_kind_and_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    status, out, err = _run(capsys, argv)
+    assert status == 2
+    assert out == ""
+    assert says in err
+    assert err.count("\n") == 1

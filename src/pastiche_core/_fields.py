@@ -27,6 +27,32 @@ _SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _CARDS = {str(card): card for card in DECK}
 
 
+_KINDS = {
+    "pastiche-view": "a player's view: `pastiche hint` ranks its moves",
+    "pastiche-state": "a whole game state: `pastiche hint` reads one player's view of it",
+    "pastiche-record": "a game record: it replays with GameRecord",
+    "pastiche-hint": "an answer of `pastiche hint`, not a question",
+    "pastiche-publishes": "an answer of `pastiche publishes`, not a question",
+}
+_POSITION_KIND = "a publish position: `pastiche publishes` answers it"
+
+
+def document_kind(data: Mapping[str, Any]) -> str | None:
+    """What a document of another kind is, and the command that reads it (for error messages).
+
+    >>> document_kind({"format": "pastiche-view"})
+    "a player's view: `pastiche hint` ranks its moves"
+    >>> document_kind({"player": 0, "hand": [], "masterpieces": []})
+    'a publish position: `pastiche publishes` answers it'
+    """
+    found = data.get("format")
+    if isinstance(found, str):
+        return _KINDS.get(found)
+    if found is None and {"player", "hand", "masterpieces"} <= data.keys():
+        return _POSITION_KIND
+    return None
+
+
 def read_header(
     data: object,
     format_name: str,
@@ -38,7 +64,11 @@ def read_header(
     if not isinstance(data, Mapping):
         raise fail("$", f"expected a JSON object, got {describe(data)}")
     if "format" in data and data["format"] != format_name:
-        raise fail("$.format", f"expected {format_name!r}, got {quote(data['format'])}")
+        kind = document_kind(data)
+        also = f": this is {kind}" if kind else ""
+        raise fail("$.format", f"expected {format_name!r}, got {quote(data['format'])}{also}")
+    if "format" not in data and document_kind(data) == _POSITION_KIND:
+        raise fail("$", f"expected a {format_name!r} document: this is {_POSITION_KIND}")
     if "version" in data:
         found = data["version"]
         if isinstance(found, bool) or not isinstance(found, int):

@@ -46,6 +46,7 @@ from typing import IO, Any
 
 from .._fields import (
     describe,
+    document_kind,
     fail,
     member,
     read_array,
@@ -133,6 +134,14 @@ def query_from_dict(
     ...
     pastiche_core.errors.InvalidStateError: $.constraints.keep[0]: card SCI9 is not in the hand
     """
+    if isinstance(data, Mapping) and "format" in data:
+        kind = document_kind(data)
+        raise fail(
+            "$.format",
+            f"a position document has no format field; this is {kind}"
+            if kind
+            else "unknown field (a position document has no format field)",
+        )
     root = read_object(data, "$", _REQUIRED, _OPTIONAL)
     catalogue = _read_catalogue(root.get("catalogue", _DEFAULT_CATALOGUE), base_dir)
     player = _read_seat(root["player"], "$.player")
