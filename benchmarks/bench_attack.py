@@ -227,7 +227,7 @@ class Connection:
 def random_games(count: int, seed: int) -> list[Game]:
     """``count`` games of random bots, each stopped at a random decision in the action phase."""
     rng = random.Random(seed)
-    games = []
+    games: list[Game] = []
     while len(games) < count:
         players = rng.choice((3, 4, 5))
         game = Game(players=players, seed=rng.randrange(2**32))
@@ -256,7 +256,7 @@ def crowded_catalogue() -> Catalogue:
 
 
 def crowded_view(seed: int) -> dict[str, Any]:
-    """A crowded five-seat view (about 4 KB): 30 Masterpieces, a 6-card hand, ``total-13``.
+    """A crowded five-seat view (about 4 KB): 30 Masterpieces, a 7-card hand, ``total-13``.
 
     Composed as a state, checked like any state, then seen from seat 0; the
     view passes the service's view checks.
@@ -272,13 +272,13 @@ def crowded_view(seed: int) -> dict[str, Any]:
             card = next(card for card in cards if low <= card.rank <= high)
             cards.remove(card)
             tables[seat][novel] = (card,)
-    hands = [set(cards[:6])] + [set(cards[6 + 2 * i : 8 + 2 * i]) for i in range(4)]
+    hands = [set(cards[:7])] + [{card} for card in cards[7:11]]
     supply = {
         spec.id: spec.copies - sum(spec.id in table for table in tables) for spec in catalogue.specs
     }
     start = Game(players=5, seed=seed, catalogue=catalogue)
     game = Game.assemble(
-        catalogue=catalogue, players=5, seed=seed, rng=start.rng.copy(), deck=cards[14:],
+        catalogue=catalogue, players=5, seed=seed, rng=start.rng.copy(), deck=cards[11:],
         discard=[], face_down=set(), hands=hands, tables=tables, supply=supply, flag=None,
         phase=Phase.ACTION, to_move=0, current=0, pending=None, turn=100, passes=0,
         trigger=None, turns_left=None, end_reason=None,
@@ -701,13 +701,14 @@ def main(argv: list[str] | None = None) -> int:
     print(aligned(["attack", "tries", "max ms", "outcomes"], hostile_rows, first_left=True))
     if report.get("header_sent"):
         print(
-            f"large head: at most {max(report['header_sent']) / 2**20:.2f} MB sent before the server closed"
+            f"large head: at most {max(report['header_sent']) / 2**20:.2f} MB sent "
+            "before the server closed"
         )
 
     peaks = {}
     for when in ("quiet", "attack", "after"):
-        found = [kib for moment, kib in sampler.samples if phase(moment) == when]
-        peaks[when] = max(found) / 1024 if found else 0.0
+        sampled = [kib for moment, kib in sampler.samples if phase(moment) == when]
+        peaks[when] = max(sampled) / 1024 if sampled else 0.0
     print()
     print(
         "server memory (VmRSS, MB): peak quiet {quiet:.0f}, attack {attack:.0f}, after {after:.0f}; "
@@ -719,12 +720,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"server log: {len(log.splitlines())} lines, {tracebacks} tracebacks")
     lines = log.splitlines()
     # A traceback ends at its first line that is not indented: the exception.
-    errors = Counter(
+    failures = Counter(
         next((later for later in lines[i + 1 :] if not later.startswith(" ")), line)
         for i, line in enumerate(lines)
         if line.startswith("Traceback")
     )
-    for line, _ in errors.most_common(5):
+    for line, _ in failures.most_common(5):
         print(f"  {line[:150]}")
     if args.log:
         Path(args.log).write_text(log)
