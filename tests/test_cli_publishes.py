@@ -27,6 +27,12 @@ EXAMPLE_NAMES = ("opening", "midgame", "lategame", "jerome")
 JEROME = str(EXAMPLES / "jerome.json")
 
 
+@pytest.fixture(autouse=True)
+def _whole_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output goes to a pipe: tables are whole unless a test sets COLUMNS."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
     status = main(argv)
     out, err = capsys.readouterr()
@@ -607,3 +613,14 @@ def test_bad_input_never_reaches_the_solver(
     )
     with pytest.raises(InvalidStateError):
         load_query(path)
+
+
+@pytest.mark.parametrize("columns", ["80", "60", "200"])
+def test_the_publishes_table_fits_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["publishes", "examples/positions/midgame.json"]) == 0
+    out = capsys.readouterr().out
+    assert "31 publish options:" in out
+    assert max(len(line) for line in out.splitlines()) <= int(columns)

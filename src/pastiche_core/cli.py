@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -44,7 +45,7 @@ from .io.position_json import load_query
 from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_JSON_BYTES, MAX_TIME_LIMIT
 from .options import Constraints
 from .position import Position
-from .report import stop_note
+from .report import format_report, stop_note
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .simulate import simulate
 from .solver import ENGINES, solve
@@ -449,7 +450,7 @@ def _run_publishes(args: argparse.Namespace) -> int:
         if report.stopped_by == "time_limit":  # the JSON says so too; a person may be watching
             print(f"{PROG}: {stop_note(report)}", file=sys.stderr)
     else:
-        print(report)
+        print(format_report(report, width=_columns()))
     return EXIT_OK
 
 
@@ -926,3 +927,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fail(message: str) -> int:
     print(_error_line(message), file=sys.stderr)
     return EXIT_USAGE
+
+
+def _columns() -> int | None:
+    """The width tables must fit: ``COLUMNS`` if set, else the terminal's; ``None`` (the whole
+    table) when the output goes to a file or a pipe."""
+    if os.environ.get("COLUMNS", "").isdigit() or sys.stdout.isatty():
+        return shutil.get_terminal_size((80, 24)).columns
+    return None

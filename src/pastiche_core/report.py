@@ -25,6 +25,7 @@ options and Pareto front of (played, gifts) per novel (R9):
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -231,13 +232,15 @@ class Best:
 # ----------------------------------------------------------------------
 # The readable table
 # ----------------------------------------------------------------------
-def format_report(report: PublishReport) -> str:
+def format_report(report: PublishReport, width: int | None = None) -> str:
     """The readable report of ``pastiche publishes``: options, then counts and fronts (R8, R9).
 
     One row per option (Novel, cards played, Masterpieces cited, gifts per
     player, the two costs, points, and ``*`` for an instant Masterpiece, R7),
     then per Novel the number of options and the front of (played, gifts), then
-    a note if a limit cut the answer short.
+    a note if a limit cut the answer short. With ``width`` (a terminal's
+    columns) no line is longer: a table that would be wider gives each option
+    its own short paragraph, and long lines wrap.
 
     >>> from pastiche_core import Position, solve
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
@@ -264,6 +267,25 @@ def format_report(report: PublishReport) -> str:
     2 of 5 publish options (max_options 2):
     ...
     note: the listing stopped at max_options (2); the counts and fronts are complete
+    >>> print(format_report(solve(pos, max_options=1), width=40))
+    player 0, engine fast
+    hand: MYT6 SCI9 MYS7 FAN7
+    masterpieces: m1 SCI7 (player 0), m2
+      HOR7 (player 1), m3 MYT7 (player 1)
+    <BLANKLINE>
+    1 of 5 publish options (max_options 1):
+    kind-3: MYS7 cite m1 m2, 1 to p1
+      1 played, 1 gift, 1 point, instant
+        Masterpiece (R7)
+    <BLANKLINE>
+    options and Pareto front of (played,
+      gifts) per novel (R9):
+      kind-3  4 options  (1, 1) (2, 0)
+      kind-5  1 option   (2, 2)
+    <BLANKLINE>
+    note: the listing stopped at max_options
+      (1); the counts and fronts are
+      complete
     """
     position = report.position
     lines = [
@@ -288,7 +310,10 @@ def format_report(report: PublishReport) -> str:
             title = f"{len(options):,} of {_plural(report.total, 'publish option')}"
             title += f" (max_options {report.max_options})"
         lines.append(f"{title}:")
-        lines.extend(_option_rows(options))
+        rows = _option_rows(options)
+        if width is not None and max(len(row) for row in rows) > width:
+            rows = [line for option in options for line in _option_paragraph(option)]
+        lines.extend(rows)
         lines.append("")
         lines.append("options and Pareto front of (played, gifts) per novel (R9):")
         order = {novel: index for index, novel in enumerate(position.catalogue)}
@@ -297,15 +322,47 @@ def format_report(report: PublishReport) -> str:
             _plural(report.counts[novel], "option") if novel in report.counts else "not counted"
             for novel in novels
         ]
-        width = max((len(novel) for novel in novels), default=0)
+        novel_width = max((len(novel) for novel in novels), default=0)
         count_width = max((len(text) for text in counted), default=0)
         for novel, text in zip(novels, counted, strict=True):
             front = " ".join(f"({played}, {gifts})" for played, gifts in report.pareto[novel])
-            lines.append(f"  {novel.ljust(width)}  {text.ljust(count_width)}  {front}")
+            lines.append(f"  {novel.ljust(novel_width)}  {text.ljust(count_width)}  {front}")
     if report.stopped_by is not None:
         lines.append("")
         lines.append(stop_note(report))
-    return "\n".join(lines)
+    if width is None:
+        return "\n".join(lines)
+    return "\n".join(_fitted(line, width) for line in lines)
+
+
+def _option_paragraph(option: PublishOption) -> list[str]:
+    """One option in two short lines: what is played, cited and given; then its costs."""
+    head = f"{option.novel}: {format_cards(option.played, sort=False)}"
+    if option.cited:
+        head += " cite " + " ".join(option.cited)
+    if option.gifts:
+        head += ", " + ", ".join(f"{n} to p{owner}" for owner, n in option.gifts)
+    costs = (
+        f"{option.played_count} played, {_plural(option.gift_count, 'gift')}, "
+        f"{_plural(option.points, 'point')}"
+    )
+    if option.instant_masterpiece:
+        costs += ", instant Masterpiece (R7)"
+    return [head, "  " + costs]
+
+
+def _fitted(line: str, width: int) -> str:
+    """``line`` wrapped to ``width`` columns, its continuation lines indented."""
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.fill(
+        line,
+        width=max(width, 20),
+        subsequent_indent=indent,
+        break_long_words=True,
+        break_on_hyphens=False,
+    )
 
 
 def stop_note(report: PublishReport) -> str:
