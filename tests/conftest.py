@@ -80,6 +80,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _whole_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output goes to a pipe in tests: tables are whole unless a test sets ``COLUMNS``."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def _strict_kernels() -> Iterator[None]:
     """With ``PASTICHE_STRICT_KERNELS`` (CI), a test fails if a kernel fell back but for range.
 

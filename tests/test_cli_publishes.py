@@ -27,12 +27,6 @@ EXAMPLE_NAMES = ("opening", "midgame", "lategame", "jerome")
 JEROME = str(EXAMPLES / "jerome.json")
 
 
-@pytest.fixture(autouse=True)
-def _whole_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The output goes to a pipe: tables are whole unless a test sets COLUMNS."""
-    monkeypatch.delenv("COLUMNS", raising=False)
-
-
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
     status = main(argv)
     out, err = capsys.readouterr()

@@ -768,7 +768,7 @@ def _run_hint(args: argparse.Namespace) -> int:
 
     view = load_view(args.file, player=args.player)
     analysis = analyse(view, budget_ms=args.budget_ms, seed=args.seed, simulations=args.simulations)
-    print(analysis.to_json() if args.json else analysis)
+    print(analysis.to_json() if args.json else analysis.format(width=_columns()))
     return EXIT_OK
 
 

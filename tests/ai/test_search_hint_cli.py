@@ -193,3 +193,18 @@ def test_bad_input_is_one_error_line_and_status_2(
     assert len(lines) == 1
     assert lines[0].startswith("pastiche: error: ")
     assert message in lines[0]
+
+
+@pytest.mark.parametrize("columns", [80, 50])
+def test_the_table_fits_the_terminal(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    files: tuple[Path, Path, int],
+    columns: int,
+) -> None:
+    _, view, _ = files
+    monkeypatch.setenv("COLUMNS", str(columns))
+    status, out, _ = _run(capsys, "hint", str(view), *_ARGS)
+    assert status == 0
+    assert "win " in out
+    assert max(len(line) for line in out.splitlines()) <= columns

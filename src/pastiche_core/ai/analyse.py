@@ -35,6 +35,7 @@ import html
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -262,10 +263,25 @@ class Analysis:
         hint for player 0 (keep), budget 20 ms, seed 0: 0 of 0 simulations, complete
         nothing to decide: it is not this player's decision
         """
+        return self.format()
+
+    def format(self, width: int | None = None) -> str:
+        """The ranking as text; with ``width`` (a terminal's columns) no line is longer.
+
+        A table wider than ``width`` gives each move a short paragraph: its rank
+        and move, then its win chance, margin and visits, then why.
+
+        >>> from pastiche_core import Game
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8")
+        >>> text = analyse(game.view(0), simulations=8).format(width=60)
+        >>> max(len(line) for line in text.splitlines()) <= 60
+        True
+        """
         lines = [self._header()]
         if not self.moves:
             lines.append(self._nothing)
-            return "\n".join(lines)
+            return _wrapped(lines, width)
         rows = [("#", "move", "win", "margin", "visits", "why")]
         for rank, entry in enumerate(self.moves, start=1):
             rows.append(
@@ -280,13 +296,20 @@ class Analysis:
             )
         widths = [max(len(row[col]) for row in rows) for col in range(5)]
         right = (True, False, True, True, True)
+        table = []
         for row in rows:
             cells = [
                 row[col].rjust(widths[col]) if right[col] else row[col].ljust(widths[col])
                 for col in range(5)
             ]
-            lines.append("  ".join([*cells, row[5]]).rstrip())
-        return "\n".join(lines)
+            table.append("  ".join([*cells, row[5]]).rstrip())
+        if width is None or max(len(line) for line in table) <= width:
+            return "\n".join([*lines, *table])
+        for place, move, win, margin, visits, why in rows[1:]:
+            lines.append(f"{place}. {move}")
+            lines.append(f"   win {win}, margin {margin}, {visits} visits")
+            lines.append(f"   {why}")
+        return _wrapped(lines, width)
 
     @property
     def _nothing(self) -> str:
@@ -716,3 +739,25 @@ def _rival_notes(
         what = f"{option.novel} ({_points(option.points)})"
         notes.append(f"player {owner} could then publish {what} with {format_cards(option.played)}")
     return notes
+
+
+def _wrapped(lines: list[str], width: int | None) -> str:
+    """``lines`` joined, each wrapped to ``width`` columns (its indent kept, plus two)."""
+    if width is None:
+        return "\n".join(lines)
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        out.append(
+            textwrap.fill(
+                line.strip(),
+                width=max(width, 20),
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out)
