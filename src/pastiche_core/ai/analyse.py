@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 import sys
 import textwrap
@@ -288,7 +289,7 @@ class Analysis:
                 (
                     str(rank),
                     str(entry.move),
-                    f"{entry.win_probability:.0%}",
+                    f"{entry.win_probability:.0%} ±{_spread(entry):.0%}",
                     f"{entry.margin:+.2f}",
                     str(entry.visits),
                     entry.explanation,
@@ -303,12 +304,17 @@ class Analysis:
                 for col in range(5)
             ]
             table.append("  ".join([*cells, row[5]]).rstrip())
+        legend = (
+            "win: the chance of winning, ± a 95 % interval over its visits (simulations); "
+            "margin: the expected final score against the best rival"
+        )
         if width is None or max(len(line) for line in table) <= width:
-            return "\n".join([*lines, *table])
+            return "\n".join([*lines, *table, legend])
         for place, move, win, margin, visits, why in rows[1:]:
             lines.append(f"{place}. {move}")
             lines.append(f"   win {win}, margin {margin}, {visits} visits")
             lines.append(f"   {why}")
+        lines.append(legend)
         return _wrapped(lines, width)
 
     @property
@@ -739,6 +745,15 @@ def _rival_notes(
         what = f"{option.novel} ({_points(option.points)})"
         notes.append(f"player {owner} could then publish {what} with {format_cards(option.played)}")
     return notes
+
+
+def _spread(entry: RankedMove) -> float:
+    """The half-width of a 95 % interval of the move's win chance over its visits (normal
+    approximation; the whole range when it has none): how far the estimate may be off."""
+    if entry.visits <= 0:
+        return 1.0
+    p = min(max(entry.win_probability, 0.0), 1.0)
+    return min(1.0, 1.96 * math.sqrt(max(p * (1 - p), 0.25 / entry.visits) / entry.visits))
 
 
 def _wrapped(lines: list[str], width: int | None) -> str:
