@@ -60,6 +60,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..errors import InvalidArgumentError
+from ..game import Game
+from ..io.view_json import view_to_dict
 from .api_errors import INTERNAL, TOO_MANY, UNAVAILABLE, ApiError
 from .quotas import ServerLimits
 from .service import Service
@@ -181,16 +183,21 @@ def run_request(
 
 
 def warm(service: Service) -> None:
-    """Load what the first request would otherwise load: the analysis engine, a small search.
+    """Load what the first request would otherwise load: a small search and a short hint.
+
+    The hint is on a game's opening view, with a budget of a few milliseconds;
+    the game is not kept.
 
     >>> warm(Service())
     """
-    with suppress(ApiError):  # no analysis engine here: hints answer 503, publishes still work
-        service.analysis()
     service.publishes(
         {"player": 0, "hand": ["SCI7", "HOR7", "MYS7", "FAN7"], "masterpieces": []},
         time_limit=1.0,
     )
+    game = Game(players=4, seed=1)
+    view = view_to_dict(game.view(game.to_move))
+    with suppress(ApiError):  # no analysis engine here: hints answer 503, publishes still work
+        service.hint({"view": view, "budget_ms": 20, "seed": 0})
 
 
 def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner) -> None:
