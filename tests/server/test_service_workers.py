@@ -14,6 +14,8 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -269,3 +271,37 @@ def test_pool_settings_are_checked() -> None:
         PoolSettings(grace=float("nan"))
     with pytest.raises(ValueError, match="client_share must be at most workers"):
         PoolSettings(workers=1, queue=0, client_share=2)
+
+
+def test_serve_on_stdio_answers_in_workers_and_stops_them_at_the_end() -> None:
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("no /proc here to list a process's children")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pastiche_core", "serve", "--stdio", "--workers", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        request = {"jsonrpc": "2.0", "id": 1, "method": "publishes", "params": POSITION}
+        process.stdin.write(json.dumps(request).encode() + b"\n")
+        process.stdin.flush()
+        answer = json.loads(process.stdout.readline())
+        assert answer["result"]["options"][0]["novel"] == "kind-3"
+        children: set[int] = set()
+        for task in os.listdir(f"/proc/{process.pid}/task"):
+            with open(f"/proc/{process.pid}/task/{task}/children") as listed:
+                children.update(int(pid) for pid in listed.read().split())
+        assert children  # the worker is a process of its own
+        process.stdin.close()
+        assert process.wait(timeout=20) == 0
+        left = time.monotonic() + 5  # the resource tracker leaves once its pipe closes
+        while [pid for pid in children if os.path.exists(f"/proc/{pid}")]:
+            assert time.monotonic() < left, "a worker outlived the server"
+            time.sleep(0.05)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
