@@ -164,6 +164,7 @@ def test_a_full_queue_answers_503_at_once_with_retry_after(server: tuple[int, Se
     port, service = server
     assert service.pool is not None
     slow = hint_body(service, SLOW_SEED, budget_ms=2000)
+    quick = hint_body(service, 4)
     answers: list[int] = []
     # Two workers busy and one request waiting, each from its own client.
     threads = [
@@ -177,7 +178,6 @@ def test_a_full_queue_answers_503_at_once_with_retry_after(server: tuple[int, Se
     while service.pool.stats()["waiting"] < 1 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert service.pool.stats()["waiting"] == 1
-    quick = hint_body(service, 4)
     started = time.monotonic()
     status, headers, data = post(port, "/v1/hint", quick, "127.0.0.5")
     assert time.monotonic() - started < 0.5
@@ -203,15 +203,18 @@ def test_one_clients_flood_leaves_another_clients_hint_answered(
     attackers = [threading.Thread(target=attack) for _ in range(6)]
     for thread in attackers:
         thread.start()
+    other = hint_body(service, 3)
     time.sleep(0.2)
     started = time.monotonic()
-    status, _, data = post(port, "/v1/hint", hint_body(service, 3), "127.0.0.3")
+    status, _, data = post(port, "/v1/hint", other, "127.0.0.3")
     assert status == 200, data
     assert time.monotonic() - started < 1.0
     for thread in attackers:
         thread.join(timeout=10)
-    statuses = sorted(status for status, _ in flood)
-    assert statuses == [200, 429, 429, 429, 429, 429]
+    statuses = [status for status, _ in flood]
+    assert len(statuses) == 6
+    assert set(statuses) == {200, 429}
+    assert statuses.count(429) >= 4  # one at a time: the others arrive while it runs
     assert all(headers.get("retry-after") == "1" for status, headers in flood if status == 429)
 
 
@@ -247,13 +250,17 @@ def test_stdio_reports_a_deadline_as_a_server_error(server: tuple[int, Service])
 
 def test_bad_input_never_reaches_a_worker(server: tuple[int, Service]) -> None:
     port, service = server
-    body = hint_body(service, 1)
+    assert service.pool is not None
+    lost = service.pool.stats()["replaced"].get("lost", 0)
+    body = hint_body(service, CRASH_SEED)  # would kill its worker if it reached one
     body["view"]["hand"][0] = "LOV1"
     status, _, data = post(port, "/v1/hint", body)
     assert status == 400
     assert data["error"]["path"] == "$.view.hand[0]"
     status, _, data = post(port, "/v1/publishes", {**POSITION, "hand": ["LOV1"]})
     assert status == 400
+    assert service.pool.stats()["replaced"].get("lost", 0) == lost
+    assert service.pool.stats()["ready"] == SETTINGS.workers
 
 
 def test_publishes_in_a_worker_equal_those_in_process(server: tuple[int, Service]) -> None:
