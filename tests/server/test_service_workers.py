@@ -104,7 +104,7 @@ def post(
         conn.close()
 
 
-def hint_body(service: Service, seed: int, budget_ms: int = 300) -> dict[str, Any]:
+def hint_body(service: Service, seed: int, budget_ms: int = 2000) -> dict[str, Any]:
     """A hint request on a real view of a fresh game."""
     created = service.create_game({"players": 3, "seed": 5}, client=f"maker-{seed}")
     view = service.game_state(created["game"], created["tokens"]["0"])["view"]
