@@ -39,6 +39,8 @@ SLOW_SEED = 104
 """A hint that takes a second, within its budget."""
 HOARD_SEED = 105
 """A hint that fills 200 MiB in its worker (within the cap) and answers."""
+OUTPUT_SEED = 106
+"""A hint that prints, and answers whether its standard output is its standard error."""
 
 SETTINGS = PoolSettings(workers=2, queue=1, memory_mb=384, client_share=1, grace=0.5)
 POSITION = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
@@ -56,6 +58,9 @@ def hostile_run(service: Service, method: str, body: Any, options: dict[str, Any
         os._exit(3)
     elif seed == SLOW_SEED:
         time.sleep(1.0)
+    elif seed == OUTPUT_SEED:
+        print("a stray line")
+        return {"stdout_is_stderr": os.path.samestat(os.fstat(1), os.fstat(2))}
     elif seed == HOARD_SEED:
         hoard = bytearray(200 * 2**20)
         hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page
@@ -312,3 +317,12 @@ def test_serve_on_stdio_answers_in_workers_and_stops_them_at_the_end() -> None:
         if process.poll() is None:
             process.kill()
             process.wait(timeout=10)
+
+
+def test_a_worker_never_writes_to_the_servers_standard_output(
+    server: tuple[int, Service],
+) -> None:
+    port, service = server
+    status, _, data = post(port, "/v1/hint", hint_body(service, OUTPUT_SEED))
+    assert status == 200
+    assert data == {"stdout_is_stderr": True}  # the JSON-RPC stream stays clean

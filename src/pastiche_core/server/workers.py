@@ -49,7 +49,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -203,6 +205,10 @@ def warm(service: Service) -> None:
 def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner) -> None:
     """A worker's life: cap, warm up, then answer JSON requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    # Standard output may be the JSON-RPC stream (serve --stdio): nothing a worker
+    # writes, from Python or from C, may land in it.
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), 1)
     cap_memory(memory_mb)
     service = Service(limits=ServerLimits(**limits))
     warm(service)
