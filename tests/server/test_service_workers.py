@@ -40,7 +40,7 @@ SLOW_SEED = 104
 HOARD_SEED = 105
 """A hint that fills 200 MiB in its worker (within the cap) and answers."""
 OUTPUT_SEED = 106
-"""A hint that prints, and answers whether its standard output is its standard error."""
+"""A hint that answers whether its standard output is its standard error."""
 
 SETTINGS = PoolSettings(workers=2, queue=1, memory_mb=384, client_share=1, grace=0.5)
 POSITION = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
@@ -59,7 +59,6 @@ def hostile_run(service: Service, method: str, body: Any, options: dict[str, Any
     elif seed == SLOW_SEED:
         time.sleep(1.0)
     elif seed == OUTPUT_SEED:
-        print("a stray line")
         return {"stdout_is_stderr": os.path.samestat(os.fstat(1), os.fstat(2))}
     elif seed == HOARD_SEED:
         hoard = bytearray(200 * 2**20)
