@@ -301,8 +301,8 @@ class WorkerPool:
         self.replaced: dict[str, int] = {}
         """Workers replaced so far, by reason (``deadline``, ``memory``, ``lost``)."""
         self.refused: dict[str, int] = {}
-        """Requests refused so far, by the setting that refused them (``queue``,
-        ``client_share``)."""
+        """Requests refused so far, by what refused them (``queue``, ``client_share``, and
+        ``queue_wait`` for a request that waited its whole deadline)."""
         self._context = get_context("spawn")
         self._ready = threading.Condition()
         self._idle: list[_Worker] = []
@@ -315,7 +315,12 @@ class WorkerPool:
     # Life
     # ------------------------------------------------------------------
     def start(self) -> None:
-        """Start the workers and wait until each is warm; ``OSError`` if one cannot start."""
+        """Start the workers and wait until each is warm; ``OSError`` if one cannot start.
+
+        A program calling it must do so under ``if __name__ == "__main__":``
+        (workers are spawned, and a spawned process imports the main module).
+        See :meth:`call` for an example.
+        """
         threads = [
             threading.Thread(target=self._add_worker, daemon=True)
             for _ in range(self.settings.workers)
@@ -391,7 +396,15 @@ class WorkerPool:
             time.sleep(2.0)
 
     def close(self) -> None:
-        """Stop every worker; waiting requests are answered 503."""
+        """Stop every worker; waiting requests are answered 503.
+
+        >>> pool = WorkerPool()
+        >>> pool.close()
+        >>> pool.call("hint", {}, seconds=1.0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the service is stopping
+        """
         with self._ready:
             self._closed = True
             workers = self._idle + list(self._busy)
@@ -434,6 +447,14 @@ class WorkerPool:
         ``seconds`` is the request's own time; the worker is killed past
         ``seconds + grace`` (504). ``client`` is who asks, for its share (429).
         A full queue is 503 at once with ``Retry-After``.
+
+        >>> pool = WorkerPool(PoolSettings(workers=1, queue=0))
+        >>> pool.start()
+        >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
+        >>> answer = pool.call("publishes", position, seconds=1.0, options={"time_limit": 1.0})
+        >>> [option["novel"] for option in answer["options"]], pool.stats()["ready"]
+        (['kind-3'], 1)
+        >>> pool.close()
         """
         settings = self.settings
         deadline = seconds + settings.grace
