@@ -510,6 +510,38 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         metavar="MIB",
         help="MiB of publishes answers kept for bodies asked again (default 16; 0: none)",
     )
+    heavy = parser.add_argument_group(
+        "worker processes", "hints and publishes run in warm worker processes"
+    )
+    heavy.add_argument(
+        "--workers",
+        type=_int_range("workers", 0),
+        default=2,
+        metavar="N",
+        help="worker processes (default 2; 0: run them in the server's threads)",
+    )
+    heavy.add_argument(
+        "--queue",
+        type=_int_range("queue", 0),
+        default=8,
+        metavar="N",
+        help="requests that may wait for a busy worker (default 8; 503 beyond)",
+    )
+    heavy.add_argument(
+        "--worker-memory",
+        type=_int_range("worker memory", 0),
+        default=512,
+        metavar="MIB",
+        help="address space of each worker (default 512; 0: no cap; 503 when a request runs out)",
+    )
+    heavy.add_argument(
+        "--client-share",
+        type=_int_range("client share", 1),
+        default=1,
+        metavar="N",
+        help="hint and publishes requests one client has running or waiting (default 1; "
+        "429 beyond)",
+    )
     clients = parser.add_argument_group(
         "clients and connections", "a client is its address (see --trust-proxy)"
     )
@@ -566,7 +598,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
 
 def _run_serve(args: argparse.Namespace) -> int:
     try:
-        from .server import ServerLimits, make_service, serve, serve_stdio
+        from .server import PoolSettings, ServerLimits, make_service, serve, serve_stdio
     except ImportError as error:  # the server extra is not installed
         raise ValueError(
             f"pastiche serve needs the server extra: pip install 'pastiche-core[server]' ({error})"
@@ -588,7 +620,18 @@ def _run_serve(args: argparse.Namespace) -> int:
             f"argument --time-limit: at most {limits.max_time_limit:g} seconds, "
             f"got {args.time_limit:g}"
         )
-    service = make_service(store_path=args.store, limits=limits)
+    pool = None
+    if args.workers:
+        pool = PoolSettings(
+            workers=args.workers,
+            queue=args.queue,
+            memory_mb=args.worker_memory,
+            client_share=args.client_share,
+        )
+    try:
+        service = make_service(store_path=args.store, limits=limits, pool=pool)
+    except OSError as error:
+        raise ValueError(str(error)) from None
     if args.stdio:
         try:
             serve_stdio(service, sys.stdin.buffer, sys.stdout)

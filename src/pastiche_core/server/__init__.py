@@ -12,6 +12,21 @@ The one public face:
 * :func:`serve` — run it with uvicorn; :func:`serve_stdio` — the JSON-RPC loop;
 * :class:`Service` — the methods behind both transports;
 * :class:`ServerLimits` — every bound, with its default;
+* :class:`PoolSettings`, :class:`WorkerPool` — the worker processes that run
+  hints and publishes searches, each with a memory cap and a hard deadline,
+  behind a bounded queue and a share per client
+  (:mod:`~pastiche_core.server.workers`).
+
+``pastiche serve`` (HTTP and ``--stdio``) runs hints and publishes in a pool
+of warm worker processes: by default 2 workers (``--workers``), 8 requests
+waiting at most (``--queue``; 503 with ``Retry-After`` beyond), 512 MiB of
+address space per worker (``--worker-memory``, ``RLIMIT_AS``; 503 when a
+request runs out) and 1 request running or waiting per client
+(``--client-share``; 429 with ``Retry-After`` beyond). A request whose
+worker runs past its own time (budget or time limit) plus 2 seconds is
+answered 504 and the worker is killed and replaced, so the server's own
+process stays small. ``--workers 0`` runs them in the server's threads
+instead, as a :class:`Service` made without a pool does.
 * :class:`MemoryStore`, :class:`SqliteStore` — where games are kept;
 * :data:`BOTS` — the bots a game may seat, by name;
 * :func:`schema`, :func:`openapi` — the service's JSON Schemas and OpenAPI document.
@@ -37,6 +52,7 @@ from .quotas import ServerLimits
 from .service import Analyse, Service
 from .stdio import serve_stdio
 from .store import GameStore, MemoryStore, SqliteStore
+from .workers import PoolSettings, WorkerPool
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -51,9 +67,11 @@ __all__ = [
     "GameSession",
     "GameStore",
     "MemoryStore",
+    "PoolSettings",
     "ServerLimits",
     "Service",
     "SqliteStore",
+    "WorkerPool",
     "create_app",
     "make_service",
     "openapi",
@@ -91,11 +109,20 @@ def make_service(
     store_path: str | Path | None = None,
     limits: ServerLimits | None = None,
     analyse: Analyse | None = None,
+    pool: PoolSettings | None = None,
 ) -> Service:
     """A service keeping its games in memory, or in the SQLite file ``store_path``.
 
+    With ``pool`` settings, its hints and publishes run in a
+    :class:`WorkerPool` started here (each worker warm before this returns;
+    ``OSError`` if they do not start); :meth:`Service.close` stops it.
+    ``analyse`` is then used by nothing but the service's own threads: the
+    workers load the analysis engine themselves.
+
     >>> make_service().store
     <MemoryStore 0 games, max 1000, ttl 21600 s>
+    >>> make_service().pool is None
+    True
     """
     bounds = limits if limits is not None else ServerLimits()
     store: GameStore
@@ -111,7 +138,11 @@ def make_service(
             cached=bounds.cached_games,
             finished_ttl=bounds.finished_ttl,
         )
-    return Service(analyse=analyse, store=store, limits=bounds)
+    workers = None
+    if pool is not None:
+        workers = WorkerPool(pool, bounds)
+        workers.start()
+    return Service(analyse=analyse, store=store, limits=bounds, pool=workers)
 
 
 def serve(

@@ -16,10 +16,14 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 =========================  =================================================
 
 Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
-(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503; 429 and 503 past a
+(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503, 504; 429 and 503 past a
 share or a cap with ``Retry-After``); no answer ever carries a traceback,
-and the server goes on serving after any request. The solver and the bots run
-in worker threads, so one long request does not hold up the others.
+and the server goes on serving after any request. Hints and publishes
+searches run in the service's pool of worker processes when it has one
+(:mod:`~pastiche_core.server.workers`, as ``pastiche serve`` sets up: 504 past
+a request's hard deadline, 503 for a worker out of memory or a full queue,
+429 past a client's share); the bots and the rest run in threads, so one long
+request does not hold up the others.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(create_app())
@@ -248,13 +252,17 @@ def create_app(
         answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
         if answer is None:
             answer = await run_in_threadpool(
-                service.publishes_bytes, raw, time_limit=time_limit, max_options=max_options
+                service.publishes_bytes,
+                raw,
+                time_limit=time_limit,
+                max_options=max_options,
+                client=client_of(request),
             )
         return Response(answer, media_type="application/json")
 
     async def hint(request: Request) -> Any:
         body = await _body(request, service)
-        return await run_in_threadpool(service.hint, body)
+        return await run_in_threadpool(service.hint, body, client_of(request))
 
     async def create_game(request: Request) -> Any:
         body = await _body(request, service)

@@ -129,6 +129,11 @@ _ERRORS = {
     "503": "the analysis engine is not installed",
     "503 games": "the service keeps as many games as it may, none finished (Retry-After says "
     "when to try again)",
+    "429 work": "past this client's share of hint and publishes requests running or waiting "
+    "(Retry-After says when to try again)",
+    "503 work": "every worker busy and the queue full, a worker out of memory or lost, or the "
+    "analysis engine not installed (Retry-After says when to try again)",
+    "504": "the request's worker ran past its own time and the grace; the worker was stopped",
 }
 
 
@@ -188,7 +193,7 @@ def _document(limits: ServerLimits) -> str:
                 "requestBody": _body("position", _POSITION_EXAMPLE),
                 "responses": {
                     "200": _answer("the publishes contract", "publishes"),
-                    **_errors("400", "408", "413"),
+                    **_errors("400", "408", "413", "429 work", "503 work", "504"),
                 },
             }
         },
@@ -200,7 +205,7 @@ def _document(limits: ServerLimits) -> str:
                 "requestBody": _body("hint_request"),
                 "responses": {
                     "200": _answer("the hint contract", "hint"),
-                    **_errors("400", "408", "413", "503"),
+                    **_errors("400", "408", "413", "429 work", "503 work", "504"),
                 },
             }
         },

@@ -32,7 +32,7 @@ import json
 import secrets
 import threading
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .._fields import describe, read_array, read_int, read_object
 from ..catalogue import SHIPPED_CATALOGUES, Catalogue
@@ -58,6 +58,9 @@ from .cache import AnswerCache
 from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_id
 from .quotas import ServerLimits
 from .store import GameStore, MemoryStore, StoreFullError
+
+if TYPE_CHECKING:
+    from .workers import WorkerPool
 
 __all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service", "too_large"]
 
@@ -109,7 +112,12 @@ class Service:
     ``answers`` keeps encoded publishes answers
     (:class:`~pastiche_core.server.cache.AnswerCache`).
     ``bots`` maps bot names to factories (default
-    :data:`~pastiche_core.server.games.BOTS`).
+    :data:`~pastiche_core.server.games.BOTS`). ``pool``, when given, runs
+    hints and publishes searches in its worker processes
+    (:class:`~pastiche_core.server.workers.WorkerPool`: a memory cap, a hard
+    deadline, a bounded queue, a share per client); without one they run in
+    the calling thread, as in a library or a test. Either way the request is
+    validated here first, so a bad one never reaches a worker.
 
     >>> service = Service(limits=ServerLimits(max_games=10))
     >>> game = service.create_game({"players": 3, "seed": 4, "seats": ["human", "human", "random"]})
@@ -128,6 +136,7 @@ class Service:
         store: GameStore | None = None,
         limits: ServerLimits | None = None,
         bots: Mapping[str, BotFactory] | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
         self.limits = limits if limits is not None else ServerLimits()
         """The bounds every request is held to."""
@@ -150,6 +159,8 @@ class Service:
         )
         """Each client's share of games: ``limits.client_creations`` a minute,
         ``limits.client_games`` unfinished at once."""
+        self.pool = pool
+        """The worker processes that run hints and publishes, or ``None`` to run them here."""
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
 
@@ -222,20 +233,34 @@ class Service:
         return seconds, listed
 
     def publishes(
-        self, body: object, *, time_limit: float | None = None, max_options: int | None = None
+        self,
+        body: object,
+        *,
+        time_limit: float | None = None,
+        max_options: int | None = None,
+        client: str = "",
     ) -> dict[str, Any]:
         """The publishes contract (``PublishReport.to_dict()``) for a position document.
 
         Constraints come from the document. ``time_limit`` (seconds) and
         ``max_options`` default to the limits' and may not exceed their caps. A
         position may not name a catalogue file: only ``"default"`` or an
-        embedded catalogue (no base folder is given to the reader).
+        embedded catalogue (no base folder is given to the reader). With a
+        :attr:`pool`, the search runs in a worker, counted in ``client``'s share.
         """
         seconds, listed = self._publish_limits(time_limit, max_options)
         try:
             position, constraints = query_from_dict(body)
         except PasticheError as error:
             raise from_library(error) from None
+        if self.pool is not None:
+            return self.pool.call(
+                "publishes",
+                body,
+                seconds=seconds,
+                client=client,
+                options={"time_limit": seconds, "max_options": listed},
+            )
         try:
             report = solve(
                 position, constraints=constraints, time_limit=seconds, max_options=listed
@@ -266,7 +291,12 @@ class Service:
         return self.answers.get(self._answer_key(raw, time_limit, max_options))
 
     def publishes_bytes(
-        self, raw: bytes, *, time_limit: float | None = None, max_options: int | None = None
+        self,
+        raw: bytes,
+        *,
+        time_limit: float | None = None,
+        max_options: int | None = None,
+        client: str = "",
     ) -> bytes:
         """:meth:`publishes` for a raw body, as JSON bytes, kept in the answer cache.
 
@@ -276,7 +306,9 @@ class Service:
         found = self.answers.get(key)
         if found is not None:
             return found
-        data = self.publishes(self.decode(raw), time_limit=key[1], max_options=key[2])
+        data = self.publishes(
+            self.decode(raw), time_limit=key[1], max_options=key[2], client=client
+        )
         encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if data["stopped_by"] != "time_limit":
             self.answers.put(key, encoded)
@@ -304,11 +336,12 @@ class Service:
                 self._analyse = found
             return self._analyse
 
-    def hint(self, body: object) -> dict[str, Any]:
+    def hint(self, body: object, client: str = "") -> dict[str, Any]:
         """The ``hint`` contract for ``{"view": …, "budget_ms": 300, "seed": 1}``.
 
         ``budget_ms`` defaults to the limits' ``budget_ms`` and may not exceed
-        ``max_budget_ms``; ``seed`` defaults to 0.
+        ``max_budget_ms``; ``seed`` defaults to 0. With a :attr:`pool`, the
+        analysis runs in a worker, counted in ``client``'s share.
 
         >>> Service().hint({"view": {}, "budget_ms": 10**9})
         Traceback (most recent call last):
@@ -328,6 +361,8 @@ class Service:
             view = view_from_dict(root["view"])
         except PasticheError as error:
             raise from_library(error, under="$.view") from None
+        if self.pool is not None:
+            return self.pool.call("hint", body, seconds=budget / 1000, client=client)
         analyse = self.analysis()
         try:
             analysis = analyse(view, budget_ms=budget, seed=seed)
@@ -508,7 +543,9 @@ class Service:
             return session.record.to_dict()
 
     def close(self) -> None:
-        """Close the store."""
+        """Stop the worker processes, if any, and close the store."""
+        if self.pool is not None:
+            self.pool.close()
         self.store.close()
 
 

@@ -17,8 +17,11 @@ Errors follow JSON-RPC: ``-32700`` a line that is not JSON, ``-32600`` not a
 request (no ``id``, a batch, a line over the length limit), ``-32601`` an
 unknown method, ``-32602`` invalid params, with ``data: {"path": "$.hand[1]",
 "status": 400}`` (the path inside ``params``, and the HTTP status the same
-error has), ``-32000`` the analysis engine missing (status 503), ``-32603`` a
-fault of the service. A bad line gets its error response and the loop reads
+error has), ``-32000`` the service unable to answer now (status 503: the
+analysis engine missing, a worker out of memory or lost, a full queue; status
+504: a worker past its hard deadline), ``-32603`` a fault of the service.
+Hints and publishes run in the service's worker processes when it has them
+(:mod:`~pastiche_core.server.workers`). A bad line gets its error response and the loop reads
 on; end of input ends it.
 
 >>> import io
@@ -43,10 +46,20 @@ from typing import IO, Any
 
 from .._fields import describe, read_object
 from ..errors import PasticheError
-from .api_errors import FORBIDDEN, NOT_FOUND, TOO_LARGE, UNAVAILABLE, ApiError, from_library
+from .api_errors import (
+    FORBIDDEN,
+    INTERNAL,
+    NOT_FOUND,
+    TOO_LARGE,
+    UNAVAILABLE,
+    ApiError,
+    from_library,
+)
 from .service import Service
+from .workers import DEADLINE
 
 __all__ = [
+    "CLIENT",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
@@ -66,10 +79,14 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 UNAVAILABLE_ERROR = -32000
-"""A server error (JSON-RPC's implementation-defined range): the analysis engine is missing."""
+"""A server error (JSON-RPC's implementation-defined range): the service cannot answer now
+(status 503 or 504 in ``data``)."""
 
 METHODS = ("publishes", "hint", "games.create", "games.view", "games.move", "games.record")
 """The methods, as HTTP offers them."""
+
+CLIENT = "stdio"
+"""The client every request on standard input counts as, for the shares."""
 
 _GAME_FIELDS = ("game", "token")
 
@@ -88,9 +105,9 @@ def _game_params(params: Any, extra: tuple[str, ...] = ()) -> tuple[str, str, di
 
 def _call(service: Service, method: str, params: Any) -> dict[str, Any]:
     if method == "publishes":
-        return service.publishes(params)
+        return service.publishes(params, client=CLIENT)
     if method == "hint":
-        return service.hint(params)
+        return service.hint(params, CLIENT)
     if method == "games.create":
         return service.create_game(params, client="stdio")
     if method == "games.view":
@@ -113,11 +130,13 @@ def _error(ident: Any, code: int, message: str, data: dict[str, Any] | None = No
 
 
 def _api_error(ident: Any, error: ApiError) -> str:
-    if error.status == UNAVAILABLE:
+    if error.status in (UNAVAILABLE, DEADLINE):
         unavailable: dict[str, Any] = {"status": error.status}
         if error.retry_after is not None:
             unavailable["retry_after"] = error.retry_after
         return _error(ident, UNAVAILABLE_ERROR, error.message, unavailable)
+    if error.status == INTERNAL:
+        return _error(ident, INTERNAL_ERROR, error.message)
     path = error.path
     if path is None and error.status == NOT_FOUND:
         path = "$.game"

@@ -1,0 +1,571 @@
+"""Heavy work isolated: hints and publishes run in a bounded pool of worker processes.
+
+A hint or a publishes search may take seconds and memory that a hostile input
+can inflate; in the server's own process it would hold a thread and grow the
+process that every other client needs. :class:`WorkerPool` keeps that work in
+``workers`` processes instead (numbers from :class:`PoolSettings`):
+
+* **Warm and reused.** Each worker is started once (``spawn``: a fresh
+  interpreter, no inherited threads), imports the library and the analysis
+  engine and answers a small search to fill its caches, then serves request
+  after request. A request goes in as its already-validated JSON text and the
+  answer comes back as JSON text: nothing sent to a worker is ever unpickled,
+  so data never runs code.
+* **A memory cap.** A worker's address space is capped at ``memory_mb`` MiB
+  (``RLIMIT_AS``, where the platform has it; Linux and the BSDs do, Windows
+  does not). A request that runs out is answered 503 (``out of memory``), and
+  the worker is replaced, since its heap may be in any state.
+* **A hard deadline.** A request gets its own time (a hint's ``budget_ms``, a
+  publishes ``time_limit``) plus ``grace`` seconds; past it the worker is
+  killed (``SIGKILL``) and replaced, and the request is answered 504. A worker
+  that dies (killed by the system for memory, or any crash) is replaced too,
+  and its request answered 503 with the exit status. Replacement runs in the
+  background; the pool stays at ``workers`` processes.
+* **A bounded queue.** When every worker is busy, at most ``queue`` requests
+  wait; one more is answered 503 at once with ``Retry-After``. A waiting
+  request waits at most its own deadline (then 503 with ``Retry-After``).
+* **A share per client.** One client (its address) holds at most
+  ``client_share`` requests, running or waiting; one more is answered 429
+  with ``Retry-After``. With the defaults (two workers, a share of one) a
+  client that floods the service holds one worker, and the other serves
+  everyone else.
+
+The worker's work is :func:`run_request` by default: the service's own
+``hint`` and ``publishes`` methods, in the worker. A pool may be given another
+function of the same shape (``run=``), importable by name, which is how the
+tests make a request that overruns or allocates.
+
+>>> settings = PoolSettings(workers=2, queue=4)
+>>> settings.workers, settings.queue, settings.memory_mb, settings.client_share, settings.grace
+(2, 4, 512, 1, 2.0)
+>>> PoolSettings(workers=0)
+Traceback (most recent call last):
+...
+pastiche_core.errors.InvalidArgumentError: workers must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import asdict, dataclass, fields
+from multiprocessing import get_context
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..errors import InvalidArgumentError
+from ..game import Game
+from ..io.view_json import view_to_dict
+from .api_errors import INTERNAL, TOO_MANY, UNAVAILABLE, ApiError
+from .quotas import ServerLimits
+from .service import Service
+
+__all__ = [
+    "DEADLINE",
+    "PoolSettings",
+    "Runner",
+    "WorkerPool",
+    "cap_memory",
+    "run_request",
+    "warm",
+]
+
+log = logging.getLogger("pastiche_core.server")
+
+DEADLINE = 504
+"""A request whose worker overran its hard deadline (the worker was killed and replaced)."""
+
+Runner = Callable[[Service, str, Any, dict[str, Any]], dict[str, Any]]
+"""A worker's work: ``run(service, method, body, options)`` → the JSON answer."""
+
+_READY = b'{"ready": true}'
+
+
+@dataclass(frozen=True, slots=True)
+class PoolSettings:
+    """The bounds of a :class:`WorkerPool`; ``pastiche serve`` sets them from its options.
+
+    The defaults suit a machine of two cores: two workers, eight requests
+    waiting at most, 512 MiB of address space per worker, one request per
+    client at a time, two seconds of grace past a request's own time.
+
+    >>> PoolSettings(client_share=20, queue=8, workers=2)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: client_share must be at most workers + queue (10), got 20
+    """
+
+    workers: int = 2
+    """Worker processes (each runs one request at a time)."""
+    queue: int = 8
+    """Requests that may wait for a worker at once (503 with ``Retry-After`` beyond)."""
+    memory_mb: int = 512
+    """Each worker's address space, in MiB (``RLIMIT_AS``); 0 for no cap."""
+    client_share: int = 1
+    """Requests one client may have running or waiting at once (429 with ``Retry-After``
+    beyond)."""
+    grace: float = 2.0
+    """Seconds a request may run past its own time (budget or time limit) before its worker is
+    killed (504)."""
+    start_timeout: float = 60.0
+    """Seconds a new worker may take to start and warm up."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(item.default, int):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
+                low = 0 if item.name in ("queue", "memory_mb") else 1
+                if value < low:
+                    raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
+            elif (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (math.isfinite(value) and value > 0)
+            ):
+                raise InvalidArgumentError(
+                    f"{item.name} must be more than 0 seconds, got {value!r}"
+                )
+        top = self.workers + self.queue
+        if self.client_share > top:
+            raise InvalidArgumentError(
+                f"client_share must be at most workers + queue ({top}), got {self.client_share}"
+            )
+
+
+def cap_memory(megabytes: int) -> bool:
+    """Cap this process's address space at ``megabytes`` MiB; ``False`` where it cannot be.
+
+    0 leaves the process uncapped. Called in each worker as it starts.
+
+    >>> cap_memory(0)
+    False
+    """
+    if megabytes <= 0:
+        return False
+    try:
+        import resource
+    except ImportError:  # no resource module (Windows): the worker runs uncapped
+        return False
+    cap = megabytes * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def run_request(
+    service: Service, method: str, body: Any, options: dict[str, Any]
+) -> dict[str, Any]:
+    """A worker's default work: the service's ``hint`` or ``publishes`` on a request.
+
+    >>> service = Service()
+    >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
+    >>> run_request(service, "publishes", position, {"time_limit": 1.0})["format"]
+    'pastiche-publishes'
+    """
+    if method == "hint":
+        return service.hint(body)
+    if method == "publishes":
+        return service.publishes(body, **options)
+    raise ApiError(INTERNAL, f"no such work {method[:40]!r}")
+
+
+def warm(service: Service) -> None:
+    """Load what the first request would otherwise load: a small search and a short hint.
+
+    The hint is on a game's opening view, with a budget of a few milliseconds;
+    the game is not kept.
+
+    >>> warm(Service())
+    """
+    service.publishes(
+        {"player": 0, "hand": ["SCI7", "HOR7", "MYS7", "FAN7"], "masterpieces": []},
+        time_limit=1.0,
+    )
+    game = Game(players=4, seed=1)
+    view = view_to_dict(game.view(game.to_move))
+    with suppress(ApiError):  # no analysis engine here: hints answer 503, publishes still work
+        service.hint({"view": view, "budget_ms": 20, "seed": 0})
+
+
+def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner) -> None:
+    """A worker's life: cap, warm up, then answer JSON requests until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    # Standard output may be the JSON-RPC stream (serve --stdio): nothing a worker
+    # writes, from Python or from C, may land in it.
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), 1)
+    cap_memory(memory_mb)
+    service = Service(limits=ServerLimits(**limits))
+    warm(service)
+    conn.send_bytes(_READY)
+    while True:
+        try:
+            data = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        retire = False
+        try:
+            request = json.loads(data)
+            reply: dict[str, Any] = {
+                "result": run(service, request["method"], request["body"], request["options"])
+            }
+        except ApiError as error:
+            reply = {"error": _error_fields(error)}
+        except MemoryError:
+            reply = {
+                "error": {
+                    "status": UNAVAILABLE,
+                    "message": f"the request ran out of memory (each worker has at most "
+                    f"{memory_mb} MiB, memory_mb)",
+                    "retry_after": 1,
+                }
+            }
+            retire = True  # the heap may be in any state: a fresh worker takes over
+            reply["retire"] = True
+        except Exception:  # a fault of the service: logged here, never sent
+            log.exception("internal error in a worker")
+            reply = {"error": {"status": INTERNAL, "message": "internal error in a worker"}}
+        try:
+            conn.send_bytes(json.dumps(reply, separators=(",", ":")).encode("utf-8"))
+        except MemoryError:
+            return  # the server sees a lost worker (503) and replaces it
+        if retire:
+            return
+
+
+def _error_fields(error: ApiError) -> dict[str, Any]:
+    return {
+        "status": error.status,
+        "message": error.message,
+        "path": error.path,
+        "retry_after": error.retry_after,
+    }
+
+
+class _Worker:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self, process: Any, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+
+class WorkerPool:
+    """A bounded pool of warm worker processes answering hints and publishes.
+
+    ``limits`` are the service's (each worker builds its own service with
+    them); ``run`` is the work (default :func:`run_request`), a function
+    importable by name, since each worker imports it afresh. :meth:`start`
+    starts the workers; :meth:`call` runs one request; :meth:`close` stops them.
+
+    >>> pool = WorkerPool(PoolSettings(workers=1), ServerLimits())
+    >>> pool.stats()["workers"], pool.stats()["ready"]
+    (1, 0)
+    >>> pool.close()
+    """
+
+    def __init__(
+        self,
+        settings: PoolSettings | None = None,
+        limits: ServerLimits | None = None,
+        *,
+        run: Runner = run_request,
+    ) -> None:
+        self.settings = settings if settings is not None else PoolSettings()
+        """The pool's bounds."""
+        self.limits = limits if limits is not None else ServerLimits()
+        """The limits each worker's service is held to."""
+        self.run = run
+        """The work each worker does on a request."""
+        self.replaced: dict[str, int] = {}
+        """Workers replaced so far, by reason (``deadline``, ``memory``, ``lost``)."""
+        self.refused: dict[str, int] = {}
+        """Requests refused so far, by what refused them (``queue``, ``client_share``, and
+        ``queue_wait`` for a request that waited its whole deadline)."""
+        self._context = get_context("spawn")
+        self._ready = threading.Condition()
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._waiting = 0
+        self._held: dict[str, int] = {}
+        self._closed = False
+
+    # ------------------------------------------------------------------
+    # Life
+    # ------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the workers and wait until each is warm; ``OSError`` if one cannot start.
+
+        A program calling it must do so under ``if __name__ == "__main__":``
+        (workers are spawned, and a spawned process imports the main module).
+        See :meth:`call` for an example.
+        """
+        threads = [
+            threading.Thread(target=self._add_worker, daemon=True)
+            for _ in range(self.settings.workers)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with self._ready:
+            ready = len(self._idle)
+        if ready < self.settings.workers:
+            self.close()
+            raise OSError(
+                f"only {ready} of {self.settings.workers} worker processes started within "
+                f"{self.settings.start_timeout:g} seconds"
+            )
+
+    def _spawn(self) -> _Worker | None:
+        """A new warm worker, or ``None`` if it did not become ready in time."""
+        ours, theirs = self._context.Pipe(duplex=True)
+        process = self._context.Process(
+            target=_worker_main,
+            args=(theirs, asdict(self.limits), self.settings.memory_mb, self.run),
+            name="pastiche-worker",
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        try:
+            if ours.poll(self.settings.start_timeout) and ours.recv_bytes() == _READY:
+                return worker
+        except (EOFError, OSError):
+            pass
+        log.error("a worker process did not start (exit code %s)", process.exitcode)
+        worker.stop()
+        return None
+
+    def _add_worker(self) -> None:
+        worker = self._spawn()
+        with self._ready:
+            if worker is None:
+                return
+            if self._closed:
+                worker.stop()
+                return
+            self._idle.append(worker)
+            self._ready.notify()
+
+    def _replace(self, worker: _Worker, reason: str) -> None:
+        """Stop ``worker`` and start another in the background."""
+        with self._ready:
+            self._busy.discard(worker)
+            self.replaced[reason] = self.replaced.get(reason, 0) + 1
+            closed = self._closed
+        worker.stop()
+        if not closed:
+            threading.Thread(target=self._refill, daemon=True).start()
+
+    def _refill(self) -> None:
+        """Start a replacement, trying again a few seconds apart until it starts."""
+        while True:
+            worker = self._spawn()
+            with self._ready:
+                if self._closed:
+                    if worker is not None:
+                        worker.stop()
+                    return
+                if worker is not None:
+                    self._idle.append(worker)
+                    self._ready.notify()
+                    return
+            time.sleep(2.0)
+
+    def close(self) -> None:
+        """Stop every worker; waiting requests are answered 503.
+
+        >>> pool = WorkerPool()
+        >>> pool.close()
+        >>> pool.call("hint", {}, seconds=1.0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: the service is stopping
+        """
+        with self._ready:
+            self._closed = True
+            workers = self._idle + list(self._busy)
+            self._idle.clear()
+            self._ready.notify_all()
+        for worker in workers:
+            worker.stop()
+
+    def stats(self) -> dict[str, Any]:
+        """What the pool holds now: workers, ready ones, running and waiting requests.
+
+        >>> pool = WorkerPool()
+        >>> sorted(pool.stats())
+        ['ready', 'refused', 'replaced', 'running', 'waiting', 'workers']
+        """
+        with self._ready:
+            return {
+                "workers": self.settings.workers,
+                "ready": len(self._idle),
+                "running": len(self._busy),
+                "waiting": self._waiting,
+                "replaced": dict(self.replaced),
+                "refused": dict(self.refused),
+            }
+
+    # ------------------------------------------------------------------
+    # Requests
+    # ------------------------------------------------------------------
+    def call(
+        self,
+        method: str,
+        body: Any,
+        *,
+        seconds: float,
+        client: str = "",
+        options: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Run ``method`` on a validated ``body`` in a worker; its JSON answer.
+
+        ``seconds`` is the request's own time; the worker is killed past
+        ``seconds + grace`` (504). ``client`` is who asks, for its share (429).
+        A full queue is 503 at once with ``Retry-After``.
+
+        >>> pool = WorkerPool(PoolSettings(workers=1, queue=0))
+        >>> pool.start()
+        >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
+        >>> answer = pool.call("publishes", position, seconds=1.0, options={"time_limit": 1.0})
+        >>> [option["novel"] for option in answer["options"]], pool.stats()["ready"]
+        (['kind-3'], 1)
+        >>> pool.close()
+        """
+        settings = self.settings
+        deadline = seconds + settings.grace
+        with self._ready:
+            if self._closed:
+                raise ApiError(UNAVAILABLE, "the service is stopping", None, retry_after=5)
+            held = self._held.get(client, 0)
+            if held >= settings.client_share:
+                self._count("client_share")
+                raise ApiError(
+                    TOO_MANY,
+                    f"this client has {held} hint or publishes requests running or waiting, "
+                    f"the most client_share allows",
+                    None,
+                    retry_after=1,
+                )
+            if not self._idle and self._waiting >= settings.queue:
+                self._count("queue")
+                raise ApiError(
+                    UNAVAILABLE,
+                    f"every worker is busy and {self._waiting} requests wait, the most the "
+                    f"queue allows ({settings.queue})",
+                    None,
+                    retry_after=1,
+                )
+            self._held[client] = held + 1
+        try:
+            worker = self._take(deadline)
+            return self._exchange(worker, method, body, options or {}, deadline)
+        finally:
+            with self._ready:
+                left = self._held.get(client, 1) - 1
+                if left > 0:
+                    self._held[client] = left
+                else:
+                    self._held.pop(client, None)
+
+    def _count(self, limit: str) -> None:
+        self.refused[limit] = self.refused.get(limit, 0) + 1
+
+    def _take(self, deadline: float) -> _Worker:
+        """An idle worker, waiting in the queue at most ``deadline`` seconds (503 past it)."""
+        end = time.monotonic() + deadline
+        with self._ready:
+            self._waiting += 1
+            try:
+                while not self._idle:
+                    left = end - time.monotonic()
+                    if self._closed:
+                        raise ApiError(UNAVAILABLE, "the service is stopping", None, retry_after=5)
+                    if left <= 0:
+                        self._count("queue_wait")
+                        raise ApiError(
+                            UNAVAILABLE,
+                            f"no worker was free within {deadline:g} seconds",
+                            None,
+                            retry_after=1,
+                        )
+                    self._ready.wait(left)
+            finally:
+                self._waiting -= 1
+            worker = self._idle.pop()
+            self._busy.add(worker)
+            return worker
+
+    def _exchange(
+        self, worker: _Worker, method: str, body: Any, options: dict[str, Any], deadline: float
+    ) -> dict[str, Any]:
+        """Send the request to ``worker`` and read its answer within ``deadline`` seconds."""
+        payload = {"method": method, "body": body, "options": options}
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        try:
+            worker.conn.send_bytes(text.encode("utf-8", "surrogatepass"))
+            arrived = worker.conn.poll(deadline)
+            data = worker.conn.recv_bytes() if arrived else b""
+        except (EOFError, OSError):
+            self._replace(worker, "lost")
+            code = worker.process.exitcode  # read once reaped: a signal shows as negative
+            raise ApiError(
+                UNAVAILABLE,
+                f"the worker answering this request was lost (exit status {code}); "
+                "a new one is starting",
+                None,
+                retry_after=1,
+            ) from None
+        if not arrived:
+            self._replace(worker, "deadline")
+            raise ApiError(
+                DEADLINE,
+                f"the {method} request did not finish within {deadline:g} seconds (its own "
+                f"time and {self.settings.grace:g} s of grace); its worker was stopped",
+                None,
+            )
+        reply = json.loads(data)
+        error = reply.get("error")
+        if reply.get("retire"):
+            self._replace(worker, "memory")
+        else:
+            with self._ready:
+                self._busy.discard(worker)
+                if self._closed:
+                    worker.stop()
+                else:
+                    self._idle.append(worker)
+                    self._ready.notify()
+        if error is not None:
+            raise ApiError(
+                error["status"],
+                error["message"],
+                error.get("path"),
+                retry_after=error.get("retry_after"),
+            )
+        result: dict[str, Any] = reply["result"]
+        return result
