@@ -10,6 +10,7 @@ loop a bound.
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 import time
@@ -355,3 +356,21 @@ def test_serve_options_default_to_the_limits() -> None:
         ["serve", "--keep-alive", "2.5", "--client-connections", "512", "--trust-proxy", "10.0.0.2"]
     )
     assert (args.keep_alive, args.client_connections, args.trust_proxy) == (2.5, 512, "10.0.0.2")
+
+
+def test_a_client_that_leaves_mid_body_leaves_no_error_in_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with serving() as (port, _), caplog.at_level(logging.INFO, logger="pastiche_core.server"):
+        with connect(port) as client:
+            client.sendall(
+                b"POST /v1/publishes HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 1000\r\n\r\n{"player": 0'
+            )
+            time.sleep(0.1)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and "client left" not in caplog.text:
+            time.sleep(0.05)
+        assert health(port) < 1.0  # the server goes on
+    assert "internal error" not in caplog.text
+    assert "Traceback" not in caplog.text

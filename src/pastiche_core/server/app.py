@@ -47,7 +47,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -154,6 +154,9 @@ def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) ->
             result = await handler(request)
         except ApiError as error:
             return _error(error)
+        except ClientDisconnect:  # the client left mid-body: nobody to answer, nothing to log
+            log.info("client left during %s %s", request.method, request.url.path)
+            return Response(status_code=400, headers={"Connection": "close"})
         except Exception:  # a fault of the service: logged here, never sent
             log.exception("internal error on %s %s", request.method, request.url.path)
             return _error(ApiError(INTERNAL, "internal error: the request could not be answered"))
