@@ -6,7 +6,8 @@ Starts one real ``pastiche serve`` on 127.0.0.1 (a free port, its log in a
 file) and runs two kinds of clients against it, over the loopback interface
 only, every loop bounded by the clock and every request by a 30 s timeout:
 
-* **honest clients**, from 127.0.0.2, one loop per kind, all the time: health
+* **honest clients**, from 127.0.0.2 (the hints from 127.0.0.3: one client runs
+  one heavy request at a time), one loop per kind, all the time: health
   checks (``GET /v1/health``) on a kept-alive connection, and on a new
   connection each (it waits its turn among the attack's to be accepted);
   publishes (``POST /v1/publishes`` of positions from random games, each
@@ -66,6 +67,9 @@ from pastiche_core.io.view_json import view_from_dict, view_to_dict
 HOST = "127.0.0.1"
 """The server's address."""
 HONEST = "127.0.0.2"
+HONEST_HINTS = "127.0.0.3"
+"""The honest hints' address: another player, since one client runs one heavy request at a
+time (the service's ``--client-share``) and the honest publishes keep 127.0.0.2 busy."""
 """The honest clients' address (another client to the server's per-client shares)."""
 TIMEOUT = 30.0
 """Seconds any one request may take before it counts as an error."""
@@ -361,7 +365,8 @@ async def honest(port: int, until: float, bodies: dict[str, Any], pause: float) 
             index += 1
             await asyncio.sleep(pause)
 
-    health_line, publish_line, hint_line, game_line = (Connection(port, HONEST) for _ in range(4))
+    health_line, publish_line, game_line = (Connection(port, HONEST) for _ in range(3))
+    hint_line = Connection(port, HONEST_HINTS)
 
     async def health(index: int) -> None:
         await timed("health", health_line, "GET", "/v1/health")
@@ -691,7 +696,7 @@ def main(argv: list[str] | None = None) -> int:
                  ms(percentile(taken, 0.99)), ms(max(taken))]
             )  # fmt: skip
     print()
-    print("honest clients (127.0.0.2)")
+    print(f"honest clients ({HONEST}; hints from {HONEST_HINTS})")
     print(
         aligned(
             ["kind", "phase", "requests", "errors", "p50 ms", "p99 ms", "max ms"],
