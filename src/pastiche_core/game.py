@@ -320,6 +320,56 @@ class Game:
         return game
 
     @classmethod
+    def dealt(
+        cls,
+        view: PlayerView,
+        *,
+        deck: list[Card],
+        discard: list[Card],
+        face_down: set[Card],
+        hands: Sequence[Iterable[Card]],
+        pending: tuple[Card, Card] | None,
+        rng: GameRng,
+    ) -> Game:
+        """A game in ``view``'s public state with these hidden cards (see :meth:`assemble`).
+
+        The view gives everything public; ``deck``, ``discard`` (the face-down
+        cards filled in), ``hands`` and ``pending`` place the cards the view's
+        player cannot see (R16). Nothing is checked: a determinization or the
+        view reader checks what it deals.
+
+        >>> game = Game(players=3, seed=7)
+        >>> view = game.view(0)
+        >>> twin = Game.dealt(view, deck=list(game.deck), discard=[], face_down=set(),
+        ...                   hands=[game.hand(p) for p in range(3)], pending=None,
+        ...                   rng=game.rng.copy())
+        >>> twin.view(0) == view
+        True
+        """
+        return cls.assemble(
+            catalogue=view.catalogue,
+            players=view.players,
+            seed=0,
+            rng=rng,
+            deck=deck,
+            discard=discard,
+            face_down=face_down,
+            hands=[set(hand) for hand in hands],
+            tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
+            supply=dict(view.supply),
+            flag=view.flag,
+            phase=view.phase,
+            to_move=view.to_move,
+            current=view.current,
+            pending=pending,
+            turn=view.turn,
+            passes=view.passes,
+            trigger=view.trigger,
+            turns_left=view.turns_left,
+            end_reason=view.end_reason,
+        )
+
+    @classmethod
     def replayed(
         cls,
         moves: Iterable[Move | str],

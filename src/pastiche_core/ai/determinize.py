@@ -219,25 +219,12 @@ def _game(
     rng_state: int,
 ) -> Game:
     """The game with these cards and the view's public state (as the state reader builds one)."""
-    return Game.assemble(
-        catalogue=view.catalogue,
-        players=view.players,
-        seed=0,
-        rng=GameRng(rng_state),
+    return Game.dealt(
+        view,
         deck=deck,
         discard=discard,
         face_down=face_down,
-        hands=[set(hand) for hand in hands],
-        tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
-        supply=dict(view.supply),
-        flag=view.flag,
-        phase=view.phase,
-        to_move=view.to_move,
-        current=view.current,
+        hands=hands,
         pending=pending,
-        turn=view.turn,
-        passes=view.passes,
-        trigger=view.trigger,
-        turns_left=view.turns_left,
-        end_reason=view.end_reason,
+        rng=GameRng(rng_state),
     )

@@ -358,27 +358,14 @@ def _check_public_state(view: PlayerView) -> None:
     pending = view.pending
     if view.phase is Phase.CHOOSE and pending is None:
         pending = (hidden.pop(), hidden.pop())
-    game = Game.assemble(
-        catalogue=view.catalogue,
-        players=view.players,
-        seed=0,
-        rng=GameRng(0),
+    game = Game.dealt(
+        view,
         deck=hidden,
         discard=discard,
         face_down={discard[index] for index in view.face_down},
         hands=hands,
-        tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
-        supply=dict(view.supply),
-        flag=view.flag,
-        phase=view.phase,
-        to_move=view.to_move,
-        current=view.current,
         pending=pending,
-        turn=view.turn,
-        passes=view.passes,
-        trigger=view.trigger,
-        turns_left=view.turns_left,
-        end_reason=view.end_reason,
+        rng=GameRng(0),
     )
     try:
         check_invariants(game)
