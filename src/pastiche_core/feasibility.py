@@ -277,20 +277,13 @@ def cost_tally(ranks: Iterable[tuple[int, int, int, int]], spent: int = 0) -> Co
     >>> cost_tally([(3, 1, 1, 2), (1, 1, 0, 0)])
     (3, True, True)
     """
-    cost = spent
-    any_hand = excess = False
+    tally: CostTally = (spent, False, False)
     for need, hand, own, others in ranks:
-        if not need:
-            continue
-        if need > hand + own + others:
+        added = cost_add(tally, need, hand, own, others)
+        if added is None:
             return None
-        if need > own:
-            cost += rank_cost(need, own)
-            if hand:
-                excess = True  # a hand card is played at no extra cost
-        if hand:
-            any_hand = True
-    return cost, any_hand, excess
+        tally = added
+    return tally
 
 
 def least_cost(
