@@ -148,24 +148,7 @@ class ServerLimits:
     """Seconds an idle connection is kept open between two requests."""
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if isinstance(item.default, int):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
-                low = 0 if item.name == "answer_cache_bytes" else 1
-                if value < low:
-                    raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InvalidArgumentError(
-                    f"{item.name} must be a number of seconds, got {value!r}"
-                )
-            if not (math.isfinite(value) and value > 0):
-                raise InvalidArgumentError(
-                    f"{item.name} must be more than 0 seconds, got {value!r}"
-                )
-            object.__setattr__(self, item.name, float(value))
+        check_settings(self, may_be_zero=("answer_cache_bytes",))
         if self.max_time_limit > MAX_TIME_LIMIT:
             raise InvalidArgumentError(
                 f"max_time_limit must be at most {MAX_TIME_LIMIT:g} s, got {self.max_time_limit!r}"
@@ -181,3 +164,29 @@ class ServerLimits:
                 raise InvalidArgumentError(
                     f"{name} must be at most {cap} ({top:g}{unit}), got {value!r}"
                 )
+
+
+def check_settings(settings: object, *, may_be_zero: tuple[str, ...] = ()) -> None:
+    """Check a frozen settings dataclass: integers at least 1 (0 for ``may_be_zero``), seconds
+    finite and above 0 (stored as floats); an :class:`InvalidArgumentError` names the field.
+
+    >>> check_settings(ServerLimits())
+    >>> ServerLimits(keep_alive=0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: keep_alive must be more than 0 seconds, got 0
+    """
+    for item in fields(settings):  # type: ignore[arg-type]
+        value = getattr(settings, item.name)
+        if isinstance(item.default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
+            low = 0 if item.name in may_be_zero else 1
+            if value < low:
+                raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidArgumentError(f"{item.name} must be a number of seconds, got {value!r}")
+        if not (math.isfinite(value) and value > 0):
+            raise InvalidArgumentError(f"{item.name} must be more than 0 seconds, got {value!r}")
+        object.__setattr__(settings, item.name, float(value))

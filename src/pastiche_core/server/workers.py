@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import signal
 import sys
@@ -56,7 +55,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from typing import Any
@@ -65,7 +64,7 @@ from ..errors import InvalidArgumentError
 from ..game import Game
 from ..io.view_json import view_to_dict
 from .api_errors import INTERNAL, TOO_MANY, UNAVAILABLE, ApiError
-from .quotas import ServerLimits
+from .quotas import ServerLimits, check_settings
 from .service import Service
 
 __all__ = [
@@ -119,22 +118,7 @@ class PoolSettings:
     """Seconds a new worker may take to start and warm up."""
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if isinstance(item.default, int):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise InvalidArgumentError(f"{item.name} must be an integer, got {value!r}")
-                low = 0 if item.name in ("queue", "memory_mb") else 1
-                if value < low:
-                    raise InvalidArgumentError(f"{item.name} must be at least {low}, got {value!r}")
-            elif (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not (math.isfinite(value) and value > 0)
-            ):
-                raise InvalidArgumentError(
-                    f"{item.name} must be more than 0 seconds, got {value!r}"
-                )
+        check_settings(self, may_be_zero=("queue", "memory_mb"))
         top = self.workers + self.queue
         if self.client_share > top:
             raise InvalidArgumentError(
