@@ -476,6 +476,11 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         "instead of HTTP",
     )
     parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="do not log a line per request (default: log them on standard error)",
+    )
+    parser.add_argument(
         "--store",
         metavar="FILE",
         help="keep games in this SQLite file, so a restarted server loses none "
@@ -639,7 +644,13 @@ def _run_serve(args: argparse.Namespace) -> int:
             service.close()
         return EXIT_OK
     try:
-        serve(service, host=args.host, port=args.port, trust_proxy=args.trust_proxy)
+        serve(
+            service,
+            host=args.host,
+            port=args.port,
+            trust_proxy=args.trust_proxy,
+            quiet=args.quiet,
+        )
     except OSError as error:
         raise ValueError(str(error)) from None
     except ImportError as error:

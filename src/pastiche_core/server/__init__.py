@@ -152,13 +152,16 @@ def serve(
     port: int = DEFAULT_PORT,
     log_stream: IO[str] | None = None,
     trust_proxy: str | None = None,
+    quiet: bool = False,
     **uvicorn_options: Any,
 ) -> None:
     """Serve ``service`` over HTTP with uvicorn until interrupted (Ctrl-C or SIGTERM).
 
     The socket is bound first, so ``port=0`` picks a free port; the address is
     printed on ``log_stream`` (default standard error) as
-    ``pastiche: serving on http://HOST:PORT/``. Connections are held to the
+    ``pastiche: serving on http://HOST:PORT/``, with the web table's and the API
+    docs' addresses; then one line per request (method, path, status,
+    milliseconds) unless ``quiet``. Connections are held to the
     service's limits (:mod:`~pastiche_core.server.connections`: head size and
     time, idle keep-alive, a share per client address). A client is the
     peer's address; ``trust_proxy`` (addresses, comma-separated, or ``"*"``)
@@ -193,7 +196,10 @@ def serve(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     stream = log_stream if log_stream is not None else sys.stderr
-    print(f"pastiche: serving on http://{shown}:{bound}/", file=stream, flush=True)
+    base = f"http://{shown}:{bound}"
+    print(f"pastiche: serving on {base}/", file=stream, flush=True)
+    print(f"pastiche: the web table: {base}/  the API docs: {base}/docs", file=stream, flush=True)
+    asgi: Any = app if quiet else _RequestLog(app, stream)
     from .connections import uvicorn_settings
 
     options: dict[str, Any] = {"log_level": "warning", "access_log": False}
@@ -201,10 +207,45 @@ def serve(
     if trust_proxy is not None:
         options.update(proxy_headers=True, forwarded_allow_ips=trust_proxy)
     options.update(uvicorn_options)
-    config = uvicorn.Config(app, **options)
+    config = uvicorn.Config(asgi, **options)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
         service.close()
+
+
+class _RequestLog:
+    """ASGI middleware writing one line per HTTP request: method, path, status, milliseconds.
+
+    The path is shown without its query and cut at 80 characters, so a stranger's
+    request cannot fill the log.
+    """
+
+    def __init__(self, app: Any, stream: IO[str]) -> None:
+        self.app = app
+        self.stream = stream
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await self.app(scope, receive, send)
+            return
+        import time
+
+        start = time.monotonic()
+        status = 0
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message.get("type") == "http.response.start":
+                status = int(message.get("status", 0))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            path = str(scope.get("path", ""))[:80]
+            method = str(scope.get("method", ""))[:10]
+            took = (time.monotonic() - start) * 1000
+            print(f"{method} {path} {status or '-'} {took:.0f} ms", file=self.stream, flush=True)
