@@ -414,3 +414,19 @@ def test_a_document_of_another_kind_names_its_kind_and_command(
     assert out == ""
     assert says in err
     assert err.count("\n") == 1
+
+
+def test_a_piped_tournament_reports_each_game_in_a_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["tournament", "--bots", "greedy,random,random", "--games", "3", "--workers", "1"]
+    status, _, err = _run(capsys, argv)
+    assert status == 0
+    assert [line.split(",")[0] for line in err.splitlines()] == [
+        "game 1/3 done",
+        "game 2/3 done",
+        "game 3/3 done",
+    ]
+    status, out, err = _run(capsys, [*argv, "--json"])
+    assert (status, err) == (0, "")
+    assert json.loads(out)["games"] == 3

@@ -132,7 +132,13 @@ class ProgressBar:
     """
 
     def __init__(
-        self, stream: TextIO, *, force: bool = False, width: int = 30, delay: float = 0.5
+        self,
+        stream: TextIO,
+        *,
+        force: bool = False,
+        width: int = 30,
+        delay: float = 0.5,
+        lines: bool = False,
     ) -> None:
         self.stream = stream
         """The stream the bar is drawn on (standard error for ``pastiche simulate``)."""
@@ -145,12 +151,26 @@ class ProgressBar:
         """Seconds the run must last before the bar appears (0 when ``force``)."""
         self.enabled = force or _is_tty(stream)
         """Whether the bar may be drawn at all: ``force``, or ``stream`` is a terminal."""
+        self.lines = lines and not self.enabled
+        """Whether a line per finished game is written instead (a stream that is no terminal)."""
         self._start = time.monotonic()
         self._progress: Any = None
         self._task: Any = None
+        self._done = 0
 
     def __call__(self, done: int, total: int) -> None:
         """Report ``done`` of ``total`` games finished."""
+        if self.lines:
+            if done > self._done:
+                self._done = done
+                took = time.monotonic() - self._start
+                left = took / done * (total - done)
+                print(
+                    f"game {done}/{total} done, {took:.0f} s so far, about {left:.0f} s left",
+                    file=self.stream,
+                    flush=True,
+                )
+            return
         if not self.enabled or time.monotonic() - self._start < self.delay:
             return
         if self._progress is None:
@@ -237,10 +257,13 @@ def _add_progress_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _progress_bar(args: argparse.Namespace) -> ProgressBar:
-    """The bar ``--progress`` asks for: by default on a terminal and never with ``--json``."""
+def _progress_bar(args: argparse.Namespace, lines: bool = False) -> ProgressBar:
+    """The bar ``--progress`` asks for: by default on a terminal and never with ``--json``;
+    with ``lines``, a line per finished game when standard error is no terminal."""
     if args.progress is None:
-        bar = ProgressBar(sys.stderr, force=False)
+        bar = ProgressBar(
+            sys.stderr, force=False, delay=0.0 if lines else 0.5, lines=lines and not args.json
+        )
         bar.enabled = bar.enabled and not args.json
     else:
         bar = ProgressBar(sys.stderr, force=args.progress)
@@ -686,6 +709,7 @@ def _bot_list(text: str) -> list[str]:
 def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     from .ai.roster import BOTS, MAX_BUDGET_MS
     from .ai.runners import MAX_WORKERS
+    from .ai.search import DEFAULT_BUDGET_MS
     from .ai.tournament import MAX_TOURNAMENT_GAMES
 
     parser.add_argument(
@@ -710,7 +734,8 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
         type=_int_range("budget ms", 1, MAX_BUDGET_MS),
         metavar="N",
         help="thinking budget per decision for the bots that search, turned into a fixed number "
-        "of simulations so results do not depend on the machine (the other bots ignore it)",
+        "of simulations so results do not depend on the machine (the other bots ignore it; "
+        f"default: each bot's own, {DEFAULT_BUDGET_MS} ms for search)",
     )
     parser.add_argument(
         "--catalogue",
@@ -747,7 +772,8 @@ def _run_tournament(args: argparse.Namespace) -> int:
 
     catalogue = load_catalogue(args.catalogue)
     options = {} if args.budget_ms is None else {"budget_ms": args.budget_ms}
-    bar = _progress_bar(args)
+    bar = _progress_bar(args, lines=True)  # games take seconds: show them from the start
+    bar(0, args.games)
     try:
         result = run_tournament(
             args.bots,
