@@ -43,7 +43,7 @@ constrain the deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from ..errors import InvalidStateError
@@ -113,7 +113,15 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
         pending = (rest.pop(), rest.pop())
     deck = rest  # what is left, in a random order; the top of the deck is the end
     dealt[view.player] = list(view.hand)
-    return _game(view, deck, discard, face_down, dealt, pending, rng.getrandbits(64))
+    return Game.dealt(
+        view,
+        deck=deck,
+        discard=discard,
+        face_down=face_down,
+        hands=dealt,
+        pending=pending,
+        rng=GameRng(rng.getrandbits(64)),
+    )
 
 
 def _deal_located(
@@ -207,24 +215,3 @@ def _ways_counter(seats_of: Sequence[tuple[int, ...]]) -> Callable[[int, tuple[i
 def _less(room: tuple[int, ...], seat: int) -> tuple[int, ...]:
     """``room`` with one place fewer at ``seat``."""
     return (*room[:seat], room[seat] - 1, *room[seat + 1 :])
-
-
-def _game(
-    view: PlayerView,
-    deck: list[Card],
-    discard: list[Card],
-    face_down: set[Card],
-    hands: Sequence[Iterable[Card]],
-    pending: tuple[Card, Card] | None,
-    rng_state: int,
-) -> Game:
-    """The game with these cards and the view's public state (as the state reader builds one)."""
-    return Game.dealt(
-        view,
-        deck=deck,
-        discard=discard,
-        face_down=face_down,
-        hands=hands,
-        pending=pending,
-        rng=GameRng(rng_state),
-    )
