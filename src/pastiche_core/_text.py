@@ -16,7 +16,9 @@ too long for :func:`str` (Python refuses to print more than 4,300 digits).
 
 from __future__ import annotations
 
-__all__ = ["MAX_NOTATION_LENGTH", "QUOTE_LIMIT", "quote", "too_long"]
+import textwrap
+
+__all__ = ["MAX_NOTATION_LENGTH", "QUOTE_LIMIT", "fit_line", "quote", "too_long"]
 
 MAX_NOTATION_LENGTH = 4096
 """The longest notation string parsed (a move, a card list, a table), in characters.
@@ -68,3 +70,23 @@ def too_long(text: str, limit: int = MAX_NOTATION_LENGTH) -> bool:
     (False, True)
     """
     return len(text) > limit
+
+
+def fit_line(line: str, width: int) -> str:
+    """``line`` wrapped to ``width`` columns (at least 20), its continuation lines indented two
+    more than it: the readable tables' rule for a terminal's width.
+
+    >>> print(fit_line("  one two three four five six seven", 20))
+      one two three four
+        five six seven
+    """
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()))
+    return textwrap.fill(
+        line.strip(),
+        width=max(width, 20),
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+    )

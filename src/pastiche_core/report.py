@@ -25,13 +25,13 @@ options and Pareto front of (played, gifts) per novel (R9):
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from ._text import fit_line
 from .cards import format_cards
 from .errors import InvalidArgumentError
 from .moves import Publish
@@ -332,7 +332,7 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
         lines.append(stop_note(report))
     if width is None:
         return "\n".join(lines)
-    return "\n".join(_fitted(line, width) for line in lines)
+    return "\n".join(fit_line(line, width) for line in lines)
 
 
 def _option_paragraph(option: PublishOption) -> list[str]:
@@ -349,20 +349,6 @@ def _option_paragraph(option: PublishOption) -> list[str]:
     if option.instant_masterpiece:
         costs += ", instant Masterpiece (R7)"
     return [head, "  " + costs]
-
-
-def _fitted(line: str, width: int) -> str:
-    """``line`` wrapped to ``width`` columns, its continuation lines indented."""
-    if len(line) <= width:
-        return line
-    indent = " " * (len(line) - len(line.lstrip()) + 2)
-    return textwrap.fill(
-        line,
-        width=max(width, 20),
-        subsequent_indent=indent,
-        break_long_words=True,
-        break_on_hyphens=False,
-    )
 
 
 def stop_note(report: PublishReport) -> str:

@@ -36,11 +36,11 @@ import json
 import math
 import os
 import sys
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from .._text import fit_line
 from ..cards import Card, format_cards
 from ..errors import InvalidArgumentError, InvalidStateError
 from ..files import read_file
@@ -757,22 +757,7 @@ def _spread(entry: RankedMove) -> float:
 
 
 def _wrapped(lines: list[str], width: int | None) -> str:
-    """``lines`` joined, each wrapped to ``width`` columns (its indent kept, plus two)."""
+    """``lines`` joined, each fitted to ``width`` columns (:func:`~pastiche_core._text.fit_line`)."""
     if width is None:
         return "\n".join(lines)
-    out = []
-    for line in lines:
-        if len(line) <= width:
-            out.append(line)
-            continue
-        indent = " " * (len(line) - len(line.lstrip()))
-        out.append(
-            textwrap.fill(
-                line.strip(),
-                width=max(width, 20),
-                initial_indent=indent,
-                subsequent_indent=indent + "  ",
-                break_on_hyphens=False,
-            )
-        )
-    return "\n".join(out)
+    return "\n".join(fit_line(line, width) for line in lines)
