@@ -50,6 +50,7 @@ from ..record import GameRecord
 from ..rules import Phase
 from ..solver import solve
 from .api_errors import TOO_MANY, ApiError
+from .narrate import describe_outcome, narrate, novel_legend, seat_names
 from .quotas import ServerLimits
 
 __all__ = [
@@ -291,16 +292,29 @@ class GameSession:
 
         Nothing in it is hidden from that seat (R16): the view is
         ``game.view(seat)`` and the moves use only the seat's own cards and
-        the table.
+        the table. Beside them, in plain words (:mod:`~pastiche_core.server.narrate`):
+        ``log``, the view's public history told line by line; ``novels``, every
+        Novel with its requirement, points and copies left; and once the game
+        is over ``outcome``, the names, scores, winners, tie-break and the End
+        Flag's fate.
+
+        >>> session = GameSession.start("g", players=3, seed=7, seats=("human", "random", "random"))
+        >>> session.advance(ServerLimits())
+        True
+        >>> state = session.state(0, ServerLimits())
+        >>> state["log"][0]["text"], state["novels"][4]["requirement"], state["outcome"]
+        ('p2 kept three cards and laid a card face down on the discard pile.', \
+'3 cards of one rank', None)
         """
         game = self.game
         listing = self.legal(seat, limits)
         result = game.result
+        view = game.view(seat)
         return {
             "game": self.id,
             "seat": seat,
             "seats": list(self.seats),
-            "view": view_to_dict(game.view(seat)),
+            "view": view_to_dict(view),
             "legal": list(listing.moves),
             "legal_count": listing.count,
             "publish_options": listing.publish_options,
@@ -316,7 +330,25 @@ class GameSession:
                 "winners": list(result.winners),
                 "reason": result.reason,
             },
+            "log": [entry.to_dict() for entry in narrate(view)],
+            "novels": [entry.to_dict() for entry in novel_legend(view.catalogue, view.supply)],
+            "outcome": None
+            if result is None
+            else describe_outcome(view, result, self.names(seat)).to_dict(),
         }
+
+    def names(self, seat: int) -> tuple[str, ...]:
+        """Every seat's name as ``seat`` is shown it: ``you``, ``p1 (greedy bot)``, ``p2``.
+
+        >>> GameSession.start("g", players=3, seed=1, seats=("human", "greedy", "human")).names(0)
+        ('you', 'p1 (greedy bot)', 'p2')
+        """
+        return tuple(
+            name if kind == HUMAN or other == seat else f"{name} ({kind} bot)"
+            for other, (name, kind) in enumerate(
+                zip(seat_names(len(self.seats), seat), self.seats, strict=True)
+            )
+        )
 
 
 class ClientQuota:

@@ -23,7 +23,7 @@ card its reader may not know.
 >>> for move in ("keep MYT1 HOR7 HOR8", "draw", "choose SCI5", "draw"):
 ...     game.apply(move)
 >>> [entry.text for entry in narrate(game.view(0))]
-['p2 kept 3 cards and laid 1 face down on the discard pile.', \
+['p2 kept three cards and laid a card face down on the discard pile.', \
 'You drew FAN11 and SCI5, kept SCI5 and laid FAN11 face up on the discard pile.', \
 'p1 drew two cards.']
 """
@@ -123,7 +123,7 @@ class LegendEntry:
     """One Novel of the catalogue as a legend shows it.
 
     >>> novel_legend(Catalogue.default())[0].to_dict()
-    {'id': 'straight-5', 'name': '5-Card Straight', 'requirement': '5 cards of 5 consecutive \
+    {'id': 'straight-5', 'name': '5-Card Straight', 'requirement': '5 cards of consecutive \
 ranks', 'points': 1, 'copies': 4, 'left': 4, 'publishable': True}
     """
 
@@ -274,8 +274,8 @@ def _count(value: int, noun: str) -> str:
 
 
 def _title(name: str) -> str:
-    """A name at the start of a sentence: ``you`` becomes ``You``; seat names stay as given."""
-    return "You" if name == "you" else name
+    """Words at the start of a sentence: ``you`` becomes ``You``; seat names stay as given."""
+    return "Y" + name[1:] if name == "you" or name.startswith("you ") else name
 
 
 def describe_outcome(
@@ -293,11 +293,11 @@ def describe_outcome(
     ...     game.apply(game.legal_moves[0])
     >>> outcome = describe_outcome(game.view(0), game.result)
     >>> outcome.reason, outcome.winners, outcome.tie_break, outcome.flag
-    ('all-pass', (0, 1, 2), 'shared', 'untaken')
+    ('countdown', (1, 2), 'shared', 'lost')
     >>> print("\\n".join(outcome.lines))
-    You, p1 and p2 share the win: 0 points and 0 Masterpieces each.
-    The game ended when every player passed in a row.
-    Nobody's Masterpieces reached 15 points: the End Flag was never taken.
+    p1 and p2 share the win: 17 points and 6 Masterpieces each.
+    The game ended when the end-game countdown ran out.
+    The End Flag was lost: p1 reached 15 points with no card in hand to put under it.
     """
     names = tuple(names) if names is not None else seat_names(view.players, view.player)
     scores, counts, winners = result.scores, result.masterpieces, result.winners
@@ -337,8 +337,7 @@ def describe_outcome(
         flag, (flag_player, flag_card) = "taken", view.flag
         who = names[flag_player]
         lines.append(
-            f"{_title(who)} took the End Flag (+{_points(flag_points)}) "
-            f"with {flag_card} under it."
+            f"{_title(who)} took the End Flag (+{_points(flag_points)}) with {flag_card} under it."
         )
     elif view.trigger is not None:
         flag, flag_player = "lost", view.trigger
@@ -407,13 +406,10 @@ def narrate(view: PlayerView, names: Sequence[str] | None = None) -> tuple[LogEn
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
-    >>> for move in ("keep MYT1 HOR7 HOR8", "take", "take", "take"):
-    ...     game.apply(move)
-    >>> [entry.text for entry in narrate(game.view(0))][1:]
-    ['You took a face-down card from the discard pile.', 'p1 took the top card of the discard \
-pile.', 'p2 took the top card of the discard pile.']
-    >>> [entry.text for entry in narrate(game.view(2))][1]
-    'p0 took FAN10 from the discard pile: you had laid it face down.'
+    >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("take")   # seat 2 laid FAN10 face down
+    >>> [narrate(game.view(seat))[-1].text for seat in range(3)]
+    ['You took FAN10 from the discard pile.', 'p0 took a face-down card from the discard \
+pile.', 'p0 took FAN10 from the discard pile: you had laid it face down.']
     """
     names = tuple(names) if names is not None else seat_names(view.players, view.player)
     history = view.history
@@ -542,8 +538,8 @@ def _tell(
                 return [f"{who} drew the last card, ", ("card", str(card)), "."], mine
             return [f"{who} drew the last card."], mine
         choose = publics[covered[1]].move
-        laid = records[covered[1]]
-        laid_up = laid.laid_up if laid is not None else None
+        chosen = records[covered[1]]
+        laid_up = chosen.laid_up if chosen is not None else None
         parts = [f"{who} drew "]
         if mine and record is not None and record.drawn:
             parts += teller.cards(record.drawn, " and ")
