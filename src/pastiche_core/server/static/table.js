@@ -1,20 +1,25 @@
 // The web table: one visitor (seat 0) against bots, through the service's HTTP API.
-// Plain JavaScript, no build step. Opening the page starts a game at once;
-// ?players=3..5 and ?seed=N choose it. Every value shown comes from the
-// service's answers and is written with textContent, never as HTML.
+// Plain JavaScript, no build step, nothing fetched from elsewhere. Opening the page starts a
+// game at once; ?players=3..5, ?seed=N and ?bots=greedy,search,random choose it, and the
+// New game form offers the same. Every value shown comes from the service's answers and is
+// written with textContent, never as HTML. The plain-words log, the Novel legend and the
+// game-over outcome are the service's (pastiche_core.server.narrate); this page draws them.
 "use strict";
 
 const CARD = /^(MYT|LOV|SCI|HOR|MYS|FAN|MAG)(1[0-3]|[1-9])$/;
-const GIFT = /^([0-4]):(.+)$/;
+const REF = /^([0-4]):(.+)$/;
+const BOT_KINDS = ["random", "greedy", "search"];
 const PHASES = {
-  keep: "keep three cards (R10)",
-  action: "write, publish, read or pass (R11)",
-  choose: "choose one of the two drawn cards (R11)",
-  flag: "put a card under the End Flag (R12)",
-  over: "the game is over",
+  keep: ["keep three of your cards; the others go face down on the discard pile", "R10"],
+  action: ["write (draw or take a card), publish, read, or pass", "R11"],
+  choose: ["keep one of the two cards you drew; the other goes face up on the discard pile", "R11"],
+  flag: ["put a card of your hand under the End Flag", "R12"],
+  over: ["the game is over", "R12, R13"],
 };
+const POLL_MS = 200;
+const POLL_TRIES = 300; // a minute of bots thinking at most, then the page asks the visitor to reload
 
-const table = { game: null, token: null, state: null, busy: false };
+const table = { game: null, token: null, state: null, busy: false, novels: new Map() };
 const query = new URLSearchParams(window.location.search);
 
 function $(id) {
@@ -43,30 +48,85 @@ function card(notation, small) {
   return node;
 }
 
-// A move's notation with its cards drawn as cards: "publish kind-3 MYS7 FAN7 cite 0:kind-3".
-function moveLabel(move) {
+function plural(count, noun) {
+  return count + " " + noun + (count === 1 ? "" : "s");
+}
+
+// What a Novel needs and scores, for a tooltip: "3 of a Kind: 3 cards of one rank · 1 point".
+function novelTitle(id) {
+  const novel = table.novels.get(id);
+  if (!novel) return id;
+  return novel.name + ": " + novel.requirement + " · " + plural(novel.points, "point") + (novel.publishable ? " as a Masterpiece" : "");
+}
+
+// A Novel id, explained on hover wherever it appears.
+function novelTag(id) {
+  const node = element("abbr", "novel-id", id);
+  node.dataset.novel = id;
+  node.title = novelTitle(id);
+  return node;
+}
+
+function seatName(seat) {
+  return seat === table.state.seat ? "you" : "p" + seat;
+}
+
+// A cited Masterpiece drawn as its card: "p1's kind-3 [MYT7]".
+function masterpiece(owner, id, view) {
+  const node = element("span", "cite");
+  node.append(element("span", "word", (owner === view.player ? "your" : "p" + owner + "'s") + " "), novelTag(id));
+  const found = (view.tables[owner] || []).find((novel) => novel.novel === id);
+  if (found && found.cards.length === 1) node.append(card(found.cards[0], true));
+  return node;
+}
+
+// A move's notation drawn: cards as cards, Novels with their requirement on hover, cited
+// Masterpieces as their cards, gifts as "→p1 [card]".
+function moveLabel(move, view) {
   const parts = [];
   let section = "";
-  for (const word of move.split(/\s+/)) {
+  const words = move.split(/\s+/);
+  words.forEach((word, index) => {
     if (word === "cite" || word === "gift") {
       section = word;
-      parts.push(element("span", "word", word));
+      parts.push(element("span", "word", word === "cite" ? "citing" : "giving"));
     } else if (CARD.test(word)) {
       parts.push(card(word, true));
-    } else if (section === "gift" && GIFT.test(word)) {
-      const [, seat, given] = GIFT.exec(word);
-      parts.push(element("span", "word", "→p" + seat));
+    } else if (section === "cite" && REF.test(word)) {
+      const [, owner, id] = REF.exec(word);
+      parts.push(masterpiece(Number(owner), id, view));
+    } else if (section === "gift" && REF.test(word)) {
+      const [, seat, given] = REF.exec(word);
+      parts.push(element("span", "word", "→" + seatName(Number(seat))));
       parts.push(card(given, true));
+    } else if (index === 1 && words[0] === "publish" && table.novels.has(word)) {
+      parts.push(novelTag(word));
+    } else if (index === 1 && words[0] === "read" && REF.test(word)) {
+      const [, owner, id] = REF.exec(word);
+      parts.push(element("span", "word", (Number(owner) === view.player ? "your" : "p" + owner + "'s")), novelTag(id));
     } else {
       parts.push(element("span", "word", word));
     }
-  }
+  });
   return parts;
 }
 
 function clamp(text, low, high, fallback) {
   const value = /^\d+$/.test(text || "") ? Number(text) : fallback;
   return Math.min(high, Math.max(low, value));
+}
+
+// The game the address asks for: ?players=4&seed=7&bots=greedy,search,random.
+function choiceFromQuery() {
+  const named = (query.get("bots") || "").split(",").filter((name) => name !== "");
+  const players = clamp(query.get("players"), 3, 5, named.length ? Math.min(5, Math.max(3, named.length + 1)) : 4);
+  const bots = [];
+  for (let seat = 1; seat < players; seat += 1) {
+    const name = named[seat - 1];
+    bots.push(BOT_KINDS.includes(name) ? name : "random");
+  }
+  const seed = query.get("seed");
+  return { players, bots, seed: seed !== null && /^\d{1,18}$/.test(seed) ? seed : null };
 }
 
 async function api(method, path, body) {
@@ -99,6 +159,7 @@ function setBusy(busy) {
   for (const button of document.querySelectorAll("#moves button, #hints button, #move-form button, #hint")) {
     button.disabled = busy || (table.state !== null && table.state.over);
   }
+  $("setup-start").disabled = busy;
 }
 
 function showError(error) {
@@ -118,25 +179,27 @@ async function run(task) {
   }
 }
 
-async function newGame() {
-  const players = clamp(query.get("players"), 3, 5, 4);
-  const body = { players, seats: ["human"].concat(Array(players - 1).fill("random")) };
-  const seed = query.get("seed");
-  if (seed !== null && /^\d{1,18}$/.test(seed)) body.seed = Number(seed);
+async function newGame(choice) {
+  const body = { players: choice.players, seats: ["human"].concat(choice.bots) };
+  if (choice.seed !== null) body.seed = Number(choice.seed);
   table.token = null;
   const created = await api("POST", "v1/games", body);
   table.game = created.game;
   table.token = created.tokens["0"];
+  table.state = null;
   await refresh();
 }
 
+// The state, asked again while a bot is still thinking (each answer drawn, so the log grows).
 async function refresh() {
   let state = await api("GET", "v1/games/" + encodeURIComponent(table.game));
-  for (let tries = 0; state.waiting && tries < 50; tries += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let tries = 0; state.waiting && tries < POLL_TRIES; tries += 1) {
+    render(state);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     state = await api("GET", "v1/games/" + encodeURIComponent(table.game));
   }
   render(state);
+  if (state.waiting) throw new Error("the bots are still thinking: reload the page to see their moves");
 }
 
 async function play(move) {
@@ -153,25 +216,26 @@ async function hint() {
   try {
     const answer = await api("POST", "v1/hint", { view: table.state.view, budget_ms: 300, seed: 1 });
     $("hint-status").textContent = answer.moves.length
-      ? "best first" + (answer.complete ? "" : " (the budget ran out)")
+      ? "best first" + (answer.complete ? "" : " (the time ran out)")
       : "nothing to suggest";
     for (const ranked of answer.moves) {
       const item = element("li");
       const button = element("button");
       button.type = "button";
       button.dataset.move = ranked.move;
-      button.append(...moveLabel(ranked.move));
+      button.append(...moveLabel(ranked.move, table.state.view));
       button.addEventListener("click", () => run(() => play(ranked.move)));
-      const margin = (ranked.margin >= 0 ? "+" : "") + ranked.margin.toFixed(1);
-      item.append(
-        button,
-        element(
-          "span",
-          "stats",
-          "win " + Math.round(ranked.win_probability * 100) + "% · margin " + margin + " · " + ranked.visits + " visits",
-        ),
-        element("span", "why", ranked.explanation),
+      const margin = (ranked.margin >= 0 ? "+" : "−") + Math.abs(ranked.margin).toFixed(1);
+      const stats = element(
+        "span",
+        "stats",
+        "wins " + Math.round(ranked.win_probability * 100) + "% · " + margin + " points against the best opponent",
       );
+      stats.title =
+        "win " + Math.round(ranked.win_probability * 100) + "%, margin " + margin + ", " + ranked.visits +
+        " visits: in " + plural(ranked.visits, "simulated game") + " that tried this move, how often you won and " +
+        "your expected final score minus the best opponent's (see Help)";
+      item.append(button, stats, element("span", "why", ranked.explanation));
       $("hints").append(item);
     }
   } catch (error) {
@@ -180,9 +244,11 @@ async function hint() {
   }
 }
 
-function fact(label, ...content) {
+function fact(label, title, ...content) {
   const node = element("div", "fact");
-  node.append(element("b", null, label), ...content);
+  const name = element("b", null, label);
+  if (title) node.title = title;
+  node.append(name, ...content);
   return node;
 }
 
@@ -191,20 +257,23 @@ function renderSummary(view, state) {
   summary.replaceChildren();
   const top = view.discard.length ? card(view.discard[view.discard.length - 1]) : element("span", "muted", "empty");
   summary.append(
-    fact("turn", String(view.turn)),
-    fact("deck", view.deck_size + " cards"),
-    fact("discard top (" + view.discard.length + ")", top),
+    fact("turn", null, String(view.turn)),
+    fact("deck", null, plural(view.deck_size, "card")),
+    fact("discard pile (" + view.discard.length + ")", "its top card; face-down cards were laid at the deal (R10)", top),
   );
   if (view.trigger !== null) {
-    const left = view.turns_left === null ? "" : view.turns_left + " turns left";
-    summary.append(fact("countdown (R12)", "triggered by p" + view.trigger + (left ? ": " + left : "")));
+    const left = view.turns_left === null || state.over ? "" : ": " + plural(view.turns_left, "turn") + " left";
+    summary.append(
+      fact("end game", "a player's Masterpieces reached 15 points: 2n − 1 more turns (R12)", seatName(view.trigger) + " reached 15" + left),
+    );
   }
   const supply = element("div", "supply");
-  for (const [novel, copies] of Object.entries(view.supply)) {
-    supply.append(element("span", copies ? "" : "gone", novel + " ×" + copies));
+  for (const [id, copies] of Object.entries(view.supply)) {
+    const entry = element("span", copies ? "" : "gone");
+    entry.append(novelTag(id), element("span", "muted", " ×" + copies));
+    supply.append(entry);
   }
-  summary.append(fact("supply (R6)", supply));
-  if (state.over) summary.dataset.over = "true";
+  summary.append(fact("Novels left", "copies left of each Novel: first come, first served (R6)", supply));
 }
 
 function renderPlayers(view, state) {
@@ -215,20 +284,36 @@ function renderPlayers(view, state) {
     box.dataset.player = String(seat);
     if (seat === view.player) box.classList.add("me");
     if (!state.over && seat === view.to_move) box.classList.add("to-move");
-    const name = seat === view.player ? "You (p" + seat + ")" : "p" + seat + " · " + state.seats[seat] + " bot";
+    const kind = state.seats[seat];
+    const name = seat === view.player ? "You (p" + seat + ")" : "p" + seat + (kind === "human" ? "" : " · " + kind + " bot");
     const head = element("header");
     head.append(
       element("h3", null, name),
-      element("span", "score", view.scores[seat] + " points"),
-      element("span", "muted", view.hand_sizes[seat] + " cards in hand"),
+      element("span", "score", plural(view.scores[seat], "point")),
+      element("span", "muted", plural(view.hand_sizes[seat], "card") + " in hand"),
     );
-    if (view.flag && view.flag.player === seat) head.append(element("span", "muted", "holds the End Flag"));
+    if (view.flag && view.flag[0] === seat) {
+      const flag = element("span", "flag", "End Flag");
+      flag.title = "+1 point; the card under it: " + view.flag[1];
+      head.append(flag);
+    }
+    if (!state.over && seat === view.to_move && seat !== view.player) head.append(element("span", "muted thinking", "thinking…"));
     box.append(head);
     const novels = element("div", "novels");
     for (const novel of view.tables[seat]) {
       const entry = element("div", "novel " + novel.status);
       entry.dataset.novel = novel.novel;
-      entry.append(element("span", "name", novel.novel + (novel.status === "masterpiece" ? " ★ masterpiece" : " · published")));
+      const label = element("span", "name");
+      label.append(novelTag(novel.novel));
+      const spec = table.novels.get(novel.novel);
+      if (novel.status === "masterpiece") {
+        label.append(element("span", null, " ★ Masterpiece" + (spec ? ", " + plural(spec.points, "point") : "")));
+      } else {
+        const status = element("span", null, " · Published");
+        status.title = "scores nothing until it is read down to one card, a Masterpiece (R11)";
+        label.append(status);
+      }
+      entry.append(label);
       const cards = element("span", "cards");
       cards.append(...novel.cards.map((notation) => card(notation, true)));
       entry.append(cards);
@@ -240,12 +325,56 @@ function renderPlayers(view, state) {
   }
 }
 
+// The service's log, newest line first; cards and Novels drawn as on the table.
+function renderLog(state) {
+  const log = $("log");
+  log.replaceChildren();
+  const lines = state.log || [];
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index];
+    const item = element("li", line.about_you ? "you" : "");
+    item.dataset.kind = line.kind;
+    item.append(element("span", "turn", line.turn ? "turn " + line.turn : line.kind === "keep" ? "deal" : ""));
+    const text = element("span", "text");
+    for (const part of line.parts) {
+      if (typeof part === "string") text.append(document.createTextNode(part));
+      else if (part.card !== undefined) text.append(card(part.card, true));
+      else if (part.novel !== undefined) text.append(novelTag(part.novel));
+    }
+    item.append(text);
+    log.append(item);
+  }
+  if (!lines.length) log.append(element("li", "muted", "nothing yet"));
+}
+
+function renderLegend(state) {
+  const body = $("legend").tBodies[0];
+  body.replaceChildren();
+  for (const novel of state.novels || []) {
+    const row = element("tr", novel.left ? "" : "gone");
+    row.dataset.novel = novel.id;
+    const name = element("td");
+    name.append(novelTag(novel.id));
+    row.append(name, element("td", null, novel.requirement), element("td", "number", String(novel.points)), element("td", "number", novel.left + "/" + novel.copies));
+    body.append(row);
+  }
+}
+
 function groupOf(move) {
   const word = move.split(" ", 1)[0];
   return { draw: "write", take: "write", read: "read", publish: "publish", pass: "pass" }[word] || word;
 }
 
 const GROUP_ORDER = ["publish", "write", "read", "pass"];
+const GROUP_TITLES = {
+  publish: "publish a Novel",
+  write: "write: draw two and keep one, or take the top discard",
+  read: "read: take a card from a Published novel",
+  pass: "pass",
+  keep: "keep three cards",
+  choose: "keep one of the two",
+  flag: "put a card under the End Flag",
+};
 
 function renderMoves(state) {
   const moves = $("moves");
@@ -262,36 +391,66 @@ function renderMoves(state) {
     const name = groupOf(move);
     if (name !== group) {
       group = name;
-      moves.append(element("div", "group", name));
+      moves.append(element("div", "group", GROUP_TITLES[name] || name));
     }
     const button = element("button");
     button.type = "button";
     button.dataset.move = move;
-    button.append(...moveLabel(move));
+    button.append(...moveLabel(move, state.view));
     button.addEventListener("click", () => run(() => play(move)));
     moves.append(button);
   }
-  const note = [];
+  const note = $("moves-note");
+  note.textContent = "";
+  note.title = "";
+  if (state.publish_options && !state.legal_complete) {
+    note.textContent = "More ways to publish exist than are listed; type any of them below.";
+  } else if (state.legal_count > state.legal.length) {
+    note.textContent = "Each publish is shown with one choice of gift cards; type another below.";
+  }
   if (state.publish_options) {
-    note.push(state.publish_options + " distinct publish options (R8)" + (state.legal_complete ? "" : ", the first listed"));
+    note.title =
+      state.publish_options + " different ways to publish (R8: equal ranks count once); " +
+      state.legal_count + " legal moves counting every choice of cards and gifts";
   }
-  if (state.legal_count > state.legal.length) {
-    note.push(state.legal_count + " legal moves counting each choice of cards and gifts; type any of them below");
-  }
-  $("moves-note").textContent = note.join("; ");
 }
 
+// The game-over panel: who won, by which rule, every seat's score and the End Flag's fate.
 function renderResult(state) {
   const result = $("result");
   result.replaceChildren();
-  if (!state.over || !state.result) return;
-  const winners = state.result.winners.map((seat) => (seat === state.seat ? "you" : "p" + seat));
-  result.append(
-    element("p", "winner", "Game over (" + state.result.reason + "): " + winners.join(" and ") + (winners.length > 1 ? " share the win" : " won")),
-    element("p", null, "Scores: " + state.result.scores.join(" · ")),
-  );
+  const outcome = state.outcome;
+  result.hidden = !(state.over && outcome);
+  if (result.hidden) return;
+  result.dataset.tieBreak = outcome.tie_break;
+  result.dataset.flag = outcome.flag;
+  result.append(element("h2", null, "Game over"), element("p", "winner", outcome.lines[0]));
+  const scores = element("table", "scores");
+  const head = element("tr");
+  head.append(element("th", null, "player"), element("th", null, "points"), element("th", null, "Masterpieces"));
+  scores.append(head);
+  const order = outcome.scores.map((score, seat) => seat);
+  order.sort((a, b) => outcome.scores[b] - outcome.scores[a] || outcome.masterpieces[a] - outcome.masterpieces[b] || a - b);
+  for (const seat of order) {
+    const row = element("tr", outcome.winners.includes(seat) ? "won" : "");
+    row.dataset.seat = String(seat);
+    const name = element("td", null, (outcome.winners.includes(seat) ? "★ " : "") + outcome.names[seat]);
+    const points = element("td", "number", String(outcome.scores[seat]));
+    if (outcome.flag === "taken" && outcome.flag_player === seat) points.title = "including the End Flag's point";
+    row.append(name, points, element("td", "number", String(outcome.masterpieces[seat])));
+    scores.append(row);
+  }
+  result.append(scores);
+  for (const line of outcome.lines.slice(1)) result.append(element("p", null, line));
+  const tie = { points: "", "fewer-masterpieces": "A tie on points goes to fewer Masterpieces (R13).", shared: "A tie on points and Masterpieces is a shared win (R13)." }[outcome.tie_break];
+  if (tie) result.append(element("p", "muted", tie));
+  const again = element("button", null, "Play again");
+  again.type = "button";
+  again.id = "play-again";
+  again.addEventListener("click", () => run(() => newGame({ ...readSetup(), seed: null })));
+  result.append(again);
   const details = element("details");
-  details.append(element("summary", null, "the game record (R14)"));
+  details.append(element("summary", null, "the game record"));
   const pre = element("pre", null, "loading…");
   details.append(pre);
   details.addEventListener("toggle", () => {
@@ -308,33 +467,95 @@ function renderResult(state) {
 
 function render(state) {
   table.state = state;
+  table.novels = new Map((state.novels || []).map((novel) => [novel.id, novel]));
   const view = state.view;
   renderSummary(view, state);
   renderPlayers(view, state);
+  renderLog(state);
+  renderLegend(state);
   $("hand").replaceChildren(...view.hand.map((notation) => card(notation)));
-  $("hand-size").textContent = view.hand.length + " cards";
+  $("hand-size").textContent = plural(view.hand.length, "card");
   const pending = $("pending");
   pending.replaceChildren();
   if (view.pending) {
-    pending.append(element("h2", null, "Drawn"), ...view.pending.map((notation) => card(notation)));
+    pending.append(element("h2", null, "You drew"), ...view.pending.map((notation) => card(notation)));
   }
   renderMoves(state);
   renderResult(state);
-  let status;
-  if (state.over) status = "Game over";
-  else if (view.to_move === view.player) status = "Your turn: " + PHASES[view.phase];
-  else status = "Waiting for p" + view.to_move;
-  $("status").textContent = status;
+  const status = $("status");
+  if (state.over) {
+    status.textContent = "Game over: " + (state.outcome ? state.outcome.lines[0] : "");
+    status.title = "";
+  } else if (view.to_move === view.player) {
+    const [text, rule] = PHASES[view.phase];
+    status.textContent = "Your turn: " + text;
+    status.title = "the rule: " + rule;
+  } else {
+    status.textContent = "p" + view.to_move + " is thinking…";
+    status.title = "";
+  }
+  $("turn-box").hidden = state.over || view.to_move !== view.player;
   $("hint-box").hidden = state.over || view.to_move !== view.player;
   document.body.dataset.phase = view.phase;
   setBusy(table.busy);
 }
 
-$("new-game").addEventListener("click", () => run(newGame));
+// The new-game form: players 3 to 5, and random, greedy or search for each opponent.
+function setupBots(players, chosen) {
+  const box = $("setup-bots");
+  const current = Array.from(box.querySelectorAll("select")).map((select) => select.value);
+  box.replaceChildren();
+  for (let seat = 1; seat < players; seat += 1) {
+    const label = element("label", null, "p" + seat + " ");
+    const select = element("select");
+    select.name = "bot" + seat;
+    select.dataset.seat = String(seat);
+    for (const kind of BOT_KINDS) {
+      const option = element("option", null, kind);
+      option.value = kind;
+      select.append(option);
+    }
+    select.value = (chosen && chosen[seat - 1]) || current[seat - 1] || "random";
+    label.append(select);
+    box.append(label);
+  }
+}
+
+function readSetup() {
+  const players = Number($("setup-players").value);
+  const bots = Array.from($("setup-bots").querySelectorAll("select")).map((select) => select.value);
+  const seed = $("setup-seed").value.trim();
+  return { players, bots, seed: /^\d{1,18}$/.test(seed) ? seed : null };
+}
+
+function toggle(id, button) {
+  const panel = $(id);
+  panel.hidden = !panel.hidden;
+  $(button).setAttribute("aria-expanded", String(!panel.hidden));
+}
+
+const start = choiceFromQuery();
+$("setup-players").value = String(start.players);
+if (start.seed !== null) $("setup-seed").value = start.seed;
+setupBots(start.players, start.bots);
+$("setup-players").addEventListener("change", () => setupBots(Number($("setup-players").value)));
+$("new-game").addEventListener("click", () => toggle("setup", "new-game"));
+$("help-button").addEventListener("click", () => toggle("help", "help-button"));
+$("setup").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const choice = readSetup();
+  // The address says the game chosen, so a reload or a shared link deals the same table.
+  const address = new URLSearchParams({ players: String(choice.players), bots: choice.bots.join(",") });
+  if (choice.seed !== null) address.set("seed", choice.seed);
+  window.history.replaceState(null, "", "?" + address.toString());
+  $("setup").hidden = true;
+  $("new-game").setAttribute("aria-expanded", "false");
+  run(() => newGame(choice));
+});
 $("hint").addEventListener("click", () => run(hint));
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("move-text").value.trim();
   if (text) run(() => play(text)).then(() => { $("move-text").value = ""; });
 });
-run(newGame);
+run(() => newGame(start));

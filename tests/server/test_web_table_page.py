@@ -1,0 +1,30 @@
+"""The web table's files: plain HTML, CSS and JavaScript that work offline and write data as text.
+
+The browser test (``test_service_browser.py``) plays the page; these checks
+read its files, so they run where no browser is installed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "pastiche_core" / "server" / "static"
+PAGES = sorted(STATIC.glob("*.js")) + [STATIC / "index.html", STATIC / "table.css"]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.name)
+def test_the_page_loads_nothing_from_elsewhere(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    # No CDN, no web font, no remote script: the table works without a network.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert not re.search(r"""(url\(|import\s+|fetch\()\s*["'](https?:)?//""", text)
+
+
+@pytest.mark.parametrize("path", sorted(STATIC.glob("*.js")), ids=lambda path: path.name)
+def test_the_script_writes_data_as_text_never_as_html(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+        assert sink not in text, sink
