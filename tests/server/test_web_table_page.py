@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "pastiche_core" / "server" / "static"
-PAGES = sorted(STATIC.glob("*.js")) + [STATIC / "index.html", STATIC / "table.css"]
+PAGES = [*sorted(STATIC.glob("*.js")), STATIC / "index.html", STATIC / "table.css"]
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path.name)
