@@ -23,12 +23,14 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from service_support import running_server
 
 from pastiche_core.ai.roster import make_bot
 from pastiche_core.server import BOTS, Service
+from pastiche_core.server.games import BotFactory
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -66,19 +68,22 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def server_url() -> Iterator[str]:
     """A real HTTP server on 127.0.0.1 (a free port), the real analysis, a quick search bot."""
-    bots = {**BOTS, "search": functools.partial(make_bot, "search", budget_ms=SEARCH_BUDGET_MS)}
+    bots: dict[str, BotFactory] = {
+        **BOTS,
+        "search": functools.partial(make_bot, "search", budget_ms=SEARCH_BUDGET_MS),
+    }
     service = Service(bots=bots)
     with running_server(service) as url:
         yield url
     service.close()
 
 
-def _main_text(page: object) -> str:
+def _main_text(page: Any) -> str:
     """The text a player reads on the page: the status, the table, the log, the moves, the hints."""
     parts = [
-        page.locator(selector).inner_text()  # type: ignore[attr-defined]
+        page.locator(selector).inner_text()
         for selector in ("#status", "#summary", "#players", "#log", "#turn-box", "#result")
-        if page.locator(selector).is_visible()  # type: ignore[attr-defined]
+        if page.locator(selector).is_visible()
     ]
     return "\n".join(parts)
 
