@@ -9,6 +9,11 @@ Writes next to this script:
 * ``jerome-report.html``: the publish report of that position, as Jupyter shows it.
 
 The output is the same on every run; a test checks that the files are up to date.
+
+The web table's pictures, ``web-table.png`` (a game under way, with a hint) and
+``web-table-over.png`` (the game-over panel), are screenshots of a real browser:
+the browser test writes them when asked, ``PASTICHE_SCREENSHOTS=docs/images
+PASTICHE_SLOW=1 ./run python -m pytest -n 0 tests/server/test_service_browser.py``.
 """
 
 from __future__ import annotations
