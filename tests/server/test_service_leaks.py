@@ -25,7 +25,16 @@ GAMES = [(3, 1), (4, 2), (5, 3), (4, 4)]
 def _visible(service: Service, game: str, seat: int) -> set[str]:
     session = service.store.get(game)
     assert session is not None
-    return cards_in(view_to_dict(session.game.view(seat)))
+    view = session.game.view(seat)
+    # The view's move records hold what the seat saw move that the history does not name
+    # (a face-up discard since taken, its own draws, R16): the state's log may tell them.
+    seen = {
+        str(card)
+        for record in view.records
+        for card in (*record.drawn, record.taken, record.laid_up, *record.laid_down)
+        if card is not None
+    }
+    return cards_in(view_to_dict(view)) | seen
 
 
 def _hidden_somewhere(service: Service, game: str, seat: int) -> set[str]:
