@@ -102,10 +102,11 @@ def test_the_log_names_no_card_its_reader_cannot_know_r16(
 def test_the_log_tells_what_the_viewer_may_see_of_others_moves() -> None:
     game = _played(4, 2)
     view = game.view(0)
-    texts = [line.text for line in narrate(view)]
+    lines = narrate(view)
+    texts = [line.text for line in lines]
     # Every face-up card laid after another seat's draw and every card read is named.
     for index, move in enumerate(game.history):
-        line = next(line for line in narrate(view) if index in line.moves)
+        line = next(line for line in lines if index in line.moves)
         if isinstance(move, Read):
             assert str(move.card) in line.text
             assert move.source.novel in line.text

@@ -39,7 +39,7 @@ from ..catalogue import Catalogue
 from ..game import GameResult
 from ..moves import Choose, Keep, Publish, Read, TakeFlag
 from ..rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Phase
-from ..view import MoveRecord, PlayerView, read_public_notation
+from ..view import MoveRecord, PlayerView, PublicMove, read_public_notation
 
 __all__ = [
     "LegendEntry",
@@ -495,7 +495,7 @@ def _tell(
     teller: _Teller,
     index: int,
     seat: int,
-    publics: Sequence[Any],
+    publics: Sequence[PublicMove],
     records: Sequence[MoveRecord | None],
     covered: Sequence[int],
     last_read: dict[tuple[int, str], int],
