@@ -469,7 +469,7 @@ def test_the_solver_gets_the_query(
 # ----------------------------------------------------------------------
 BAD_DOCUMENTS = [
     ("{", "$: not valid JSON: "),
-    ("", "$: no input: expected a position JSON object"),
+    ("", "$: no input: expected a position, view or state JSON object"),
     ("[]", "$: expected an object, got an array"),
     (
         '{"player": 0, "hand": ["MYS7", "FAN7", "LOV1"], "masterpieces": []}',
@@ -583,7 +583,9 @@ def test_python_dash_m_reports_empty_stdin() -> None:
         check=False,
     )
     assert completed.returncode == 2
-    assert completed.stderr == "pastiche: error: $: no input: expected a position JSON object\n"
+    assert completed.stderr == (
+        "pastiche: error: $: no input: expected a position, view or state JSON object\n"
+    )
     assert "Traceback" not in completed.stderr
 
 
