@@ -419,7 +419,6 @@ def test_a_piped_tournament_reports_each_game_in_a_line(
     status, _, err = _run(capsys, argv)
     assert status == 0
     assert [line.split(",")[0] for line in err.splitlines()] == [
-        "playing 3 games: estimating the time left",
         "game 1/3 done",
         "game 2/3 done",
         "game 3/3 done",

@@ -230,7 +230,6 @@ def test_piped_progress_lines_carry_the_true_time_left() -> None:
         now[0] = at
         bar(done, 4)
     assert out.getvalue().splitlines() == [
-        "playing 4 games: estimating the time left",
         "game 1/4 done, 10 s so far, about 30 s left",
         "game 2/4 done, 20 s so far, about 20 s left",
         "game 3/4 done, 24 s so far, about 8 s left",

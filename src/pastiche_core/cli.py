@@ -238,15 +238,11 @@ class ProgressBar:
         self._progress: Any = None
         self._task: Any = None
         self._done = 0
-        self._started = False
 
     def __call__(self, done: int, total: int) -> None:
         """Report ``done`` of ``total`` games finished."""
         self.eta.update(done, total)
         if self.lines:
-            if done == 0 and not self._started:
-                self._started = True  # a line from the start: games may take a while each
-                print(f"playing {total} games: {self.eta.text()}", file=self.stream, flush=True)
             if done > self._done:
                 self._done = done
                 print(
