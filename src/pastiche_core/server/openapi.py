@@ -5,6 +5,9 @@ Request and response bodies reference the library's schemas
 service's own (:func:`schema`: the view, the hint request, games, records and
 the error shape). Each schema's ``$defs`` become components of their own
 (``position.card``), so every ``$ref`` is a plain pointer into the document.
+The publishes body, a position, a view or a state, is the ``publishes_request``
+component (:data:`REQUEST_SCHEMAS`). Every body carries a real example, made
+from a game in play (:func:`examples`), which the docs page at ``/docs`` offers.
 
 >>> document = openapi()
 >>> document["openapi"], sorted(document["paths"])[:3]
