@@ -397,10 +397,6 @@ def test_version_in_a_process_tells_the_truth_about_the_build() -> None:
     ("argv", "says"),
     [
         (
-            ["publishes", "examples/hints/view.json"],
-            "this is a player's view: `pastiche hint` ranks its moves",
-        ),
-        (
             ["hint", "examples/positions/midgame.json"],
             "this is a publish position: `pastiche publishes` answers it",
         ),

@@ -342,9 +342,8 @@ def test_table_for_jerome(capsys: pytest.CaptureFixture[str]) -> None:
         "0:pairs-3",
         "1:straight-5",
         "1:kind-3",
-        "2",
-        "to",
-        "p1",
+        "1:?",
+        "1:?",
         "2",
         "2",
         "6",
@@ -470,7 +469,7 @@ def test_the_solver_gets_the_query(
 # ----------------------------------------------------------------------
 BAD_DOCUMENTS = [
     ("{", "$: not valid JSON: "),
-    ("", "$: no input: expected a position JSON object"),
+    ("", "$: no input: expected a position, view or state JSON object"),
     ("[]", "$: expected an object, got an array"),
     (
         '{"player": 0, "hand": ["MYS7", "FAN7", "LOV1"], "masterpieces": []}',
@@ -584,7 +583,9 @@ def test_python_dash_m_reports_empty_stdin() -> None:
         check=False,
     )
     assert completed.returncode == 2
-    assert completed.stderr == "pastiche: error: $: no input: expected a position JSON object\n"
+    assert completed.stderr == (
+        "pastiche: error: $: no input: expected a position, view or state JSON object\n"
+    )
     assert "Traceback" not in completed.stderr
 
 

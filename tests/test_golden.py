@@ -295,7 +295,7 @@ def test_rulebook_example_by_hand() -> None:
     position, constraints = read_query(entry["position"])
     kind5 = [o for o in options(position, constraints) if o.novel == "kind-5"]
     assert [str(o) for o in kind5] == [
-        "kind-5: MYS7 FAN7 cite 0:pairs-3 1:straight-5 1:kind-3 gifts 1x2"
+        "publish kind-5 MYS7 FAN7 cite 0:pairs-3 1:straight-5 1:kind-3 gift 1:? 1:? for 6 points"
     ]
     assert entry["expected"]["per_novel"]["kind-5"] == 1
     assert entry["expected"]["pareto"]["kind-5"] == [[2, 2]]

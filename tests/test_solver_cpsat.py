@@ -113,7 +113,9 @@ def test_optimum_is_the_end_of_the_front_with_the_smallest_key(
 # ----------------------------------------------------------------------
 def test_the_rulebook_example_is_found_with_its_two_gifts() -> None:
     five = [o for o in options(JEROME).value if o.novel == "kind-5"]
-    assert [str(o) for o in five] == ["kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2"]
+    assert [str(o) for o in five] == [
+        "publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points"
+    ]
     assert pareto(JEROME).value["kind-5"] == [(2, 2)]
     # Keeping MYT6 leaves one card for two gifts: no longer payable (R5).
     kept = Constraints(keep=frozenset(parse_cards("MYT6")))
@@ -126,7 +128,7 @@ def test_instant_masterpieces_and_own_citations_are_free() -> None:
     position = Position.quick("SCI7 MYS9", table="m1=0:HOR7 m2=0:FAN7 m3=2:MYT7", player=0)
     best = optimum(position, "kind-3").value
     assert best is not None
-    assert str(best) == "kind-3: SCI7 cite m1 m2"
+    assert str(best) == "publish kind-3 SCI7 cite m1 m2 for 1 point"
     assert best.instant_masterpiece
     assert best.costs == (1, 0)
     assert pareto(position).value == {"kind-3": [(1, 0)]}

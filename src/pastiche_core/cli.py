@@ -33,15 +33,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from ._kernels import compiled_kernels
-from ._text import quote, too_long
+from ._text import fit_line, quote, too_long
 from ._version import __version__
 from .cards import Card, format_cards, parse_cards
 from .catalogue import load_catalogue
 from .errors import InvalidStateError, PasticheError
-from .io.position_json import load_query
+from .files import read_file
+from .io.jsontext import loads
 from .limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_JSON_BYTES, MAX_TIME_LIMIT
 from .options import Constraints
 from .position import Position
@@ -55,6 +57,7 @@ __all__ = [
     "ENGINES",
     "PROG",
     "Command",
+    "Eta",
     "ProgressBar",
     "build_parser",
     "main",
@@ -115,6 +118,80 @@ class _Parser(argparse.ArgumentParser):
         raise _ParserExitError(status)
 
 
+class Eta:
+    """The time left of a run of games, from the games finished and the time they took.
+
+    At each finished game the rate is measured again (seconds so far per game
+    finished) and the time left is that rate times the games to go; between two
+    finished games it counts down. Before the first game ends there is no
+    estimate. ``clock`` returns seconds (:func:`time.monotonic` unless a test
+    gives a fake one).
+
+    >>> now = [0.0]
+    >>> eta = Eta(10, clock=lambda: now[0])
+    >>> eta.text()
+    'estimating the time left'
+    >>> now[0] = 4.0; eta.update(2)
+    >>> eta.left(), eta.text()
+    (16.0, 'about 16 s left')
+    >>> now[0] = 10.0; eta.left()
+    10.0
+    >>> now[0] = 30.0; eta.update(5); eta.text()
+    'about 30 s left'
+    """
+
+    def __init__(self, total: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        """The games of the run."""
+        self.done = 0
+        """The games finished so far."""
+        self._clock = clock
+        self._start = clock()
+        self._at = self._start
+
+    def update(self, done: int, total: int | None = None) -> None:
+        """Record ``done`` games finished (of ``total``, if it changed)."""
+        if total is not None:
+            self.total = total
+        if done > self.done:
+            self.done = done
+            self._at = self._clock()
+
+    def elapsed(self) -> float:
+        """Seconds since the run started."""
+        return self._clock() - self._start
+
+    def left(self) -> float | None:
+        """Seconds left, ``None`` before the first game ends; 0 once every game has."""
+        if self.done >= self.total:
+            return 0.0
+        if self.done <= 0:
+            return None
+        rate = (self._at - self._start) / self.done
+        return max(0.0, rate * (self.total - self.done) - (self._clock() - self._at))
+
+    def text(self) -> str:
+        """The time left in words: ``'about 1 min 20 s left'``."""
+        left = self.left()
+        if left is None:
+            return "estimating the time left"
+        if self.done >= self.total:
+            return "done"
+        return f"about {_duration(left)} left"
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` for a person: ``'45 s'``, ``'3 min 05 s'``, ``'2 h 04 min'``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
 class ProgressBar:
     """A progress bar of games on a terminal stream, drawn by rich.
 
@@ -139,6 +216,7 @@ class ProgressBar:
         width: int = 30,
         delay: float = 0.5,
         lines: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stream = stream
         """The stream the bar is drawn on (standard error for ``pastiche simulate``)."""
@@ -153,25 +231,28 @@ class ProgressBar:
         """Whether the bar may be drawn at all: ``force``, or ``stream`` is a terminal."""
         self.lines = lines and not self.enabled
         """Whether a line per finished game is written instead (a stream that is no terminal)."""
-        self._start = time.monotonic()
+        self.eta = Eta(0, clock=clock)
+        """The estimate of the time left, updated as games finish."""
+        self._start = clock()
+        self._clock = clock
         self._progress: Any = None
         self._task: Any = None
         self._done = 0
 
     def __call__(self, done: int, total: int) -> None:
         """Report ``done`` of ``total`` games finished."""
+        self.eta.update(done, total)
         if self.lines:
             if done > self._done:
                 self._done = done
-                took = time.monotonic() - self._start
-                left = took / done * (total - done)
                 print(
-                    f"game {done}/{total} done, {took:.0f} s so far, about {left:.0f} s left",
+                    f"game {done}/{total} done, {_duration(self.eta.elapsed())} so far, "
+                    f"{self.eta.text()}",
                     file=self.stream,
                     flush=True,
                 )
             return
-        if not self.enabled or time.monotonic() - self._start < self.delay:
+        if not self.enabled or self._clock() - self._start < self.delay:
             return
         if self._progress is None:
             from rich.console import Console
@@ -179,10 +260,19 @@ class ProgressBar:
                 BarColumn,
                 MofNCompleteColumn,
                 Progress,
+                ProgressColumn,
                 TextColumn,
                 TimeElapsedColumn,
-                TimeRemainingColumn,
             )
+            from rich.text import Text
+
+            eta = self.eta
+
+            class EtaColumn(ProgressColumn):
+                """The time left from the games finished (rich's own waits for a steady speed)."""
+
+                def render(self, task: Any) -> Text:
+                    return Text(eta.text(), style="progress.remaining")
 
             tty = _is_tty(self.stream)
             console = Console(
@@ -195,7 +285,7 @@ class ProgressBar:
                 MofNCompleteColumn(),
                 TextColumn("games"),
                 TimeElapsedColumn(),
-                TimeRemainingColumn(),
+                EtaColumn(),
                 console=console,
                 transient=False,
             )
@@ -291,7 +381,9 @@ def _configure_simulate(parser: argparse.ArgumentParser) -> None:
         help="the Novel catalogue: 'default' or a TOML file (default 'default')",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the summary as JSON (deterministic)"
+        "--json",
+        action="store_true",
+        help="print the summary as JSON (deterministic; default: a table)",
     )
     _add_progress_option(parser)
 
@@ -306,7 +398,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary.to_dict(), sort_keys=True, indent=2))
     else:
-        print(summary.format())
+        print(_fitted(summary.format()))
     return EXIT_OK
 
 
@@ -367,12 +459,21 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "position",
         metavar="POSITION.json",
-        help="the position as JSON (see the package's position.schema.json); '-' reads stdin",
+        help="a position (see the package's position.schema.json), a player's view "
+        "(pastiche-view) or a game state (pastiche-state, seen by --player); '-' reads stdin",
+    )
+    parser.add_argument(
+        "--player",
+        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        metavar="N",
+        help="whose options they are: for a state, only that player's view of it is used "
+        "(default: the player to move); checked against a view or a position",
     )
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the report as JSON (deterministic; see publishes.schema.json)",
+        help="print the report as JSON (deterministic; see publishes.schema.json; "
+        "default: a table)",
     )
     parser.add_argument(
         "--engine", choices=ENGINES, default="fast", help="the search engine (default fast)"
@@ -380,7 +481,8 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--card-level",
         action="store_true",
-        help="list options per physical card rather than per distinct option (R8; fast engine)",
+        help="list options per physical card rather than per distinct option (R8; fast engine; "
+        "default: per distinct option)",
     )
     parser.add_argument(
         "--time-limit",
@@ -405,25 +507,27 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
         "--keep",
         type=_card_list,
         metavar="CARDS",
-        help="cards to keep in hand, neither played nor given, e.g. 'SCI9,MYT6'",
+        help="cards to keep in hand, neither played nor given, e.g. 'SCI9,MYT6' "
+        "(default: the position's, else none)",
     )
     group.add_argument(
         "--no-cite",
         type=_seat_list,
         metavar="P,..",
-        help="players whose Masterpieces must not be cited, e.g. '1,2'",
+        help="players whose Masterpieces must not be cited, e.g. '1,2' "
+        "(default: the position's, else none)",
     )
     group.add_argument(
         "--max-gifts",
         type=_int_range("max gifts", 0),
         metavar="N",
-        help="at most N cards given away",
+        help="at most N cards given away (default: the position's, else no limit)",
     )
     group.add_argument(
         "--min-points",
         type=_int_range("min points", 0),
         metavar="N",
-        help="only Novels worth at least N points",
+        help="only Novels worth at least N points (default: the position's, else any)",
     )
 
 
@@ -456,9 +560,30 @@ def _stdin_position() -> io.BytesIO:
     return io.BytesIO(raw)
 
 
+def _load_publish_query(source: str, player: int | None) -> tuple[Position, Constraints]:
+    """The position a file asks about: a position, a view, or a state seen by ``player``."""
+    from .ai.visible import publish_query
+
+    if source == "-":
+        raw = _stdin_position().getvalue()
+        base_dir = None
+    else:
+        raw = read_file(source, what="position file", error=InvalidStateError)
+        base_dir = Path(source).parent
+    data = loads(raw, expected="a position, view or state JSON object")
+    try:
+        return publish_query(data, player=player, base_dir=base_dir)
+    except InvalidStateError as error:
+        message = str(error)
+        if message.startswith("player: "):  # the seat came from the command line
+            raise InvalidStateError(
+                f"argument --player: {message.removeprefix('player: ')}"
+            ) from None
+        raise
+
+
 def _run_publishes(args: argparse.Namespace) -> int:
-    stdin = _stdin_position() if args.position == "-" else None
-    position, given = load_query(args.position, stdin=stdin)
+    position, given = _load_publish_query(args.position, args.player)
     constraints = _constraints(position, given, args)
     report = solve(
         position,
@@ -496,7 +621,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         "--stdio",
         action="store_true",
         help="speak JSON-RPC 2.0 on standard input and output, one message per line, "
-        "instead of HTTP",
+        "instead of HTTP (default: HTTP)",
     )
     parser.add_argument(
         "--quiet",
@@ -756,12 +881,13 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
         const="",
         metavar="ADDRESS",
         help="run the games as Ray tasks: on a local instance, or on the cluster at ADDRESS "
-        "(needs the 'ray' extra)",
+        "(needs the 'ray' extra; default: local processes, see --workers)",
     )
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the result as JSON (deterministic: the same for a seed however run)",
+        help="print the result as JSON (deterministic: the same for a seed however run; "
+        "default: a table)",
     )
     _add_progress_option(parser)
 
@@ -791,7 +917,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(result.format())
+        print(_fitted(result.format()))
     return EXIT_OK
 
 
@@ -812,7 +938,8 @@ def _configure_hint(parser: argparse.ArgumentParser) -> None:
         "--player",
         type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
         metavar="N",
-        help="whose hint it is: needed for a state, of which only that player's view is used",
+        help="whose hint it is: needed for a state, of which only that player's view is used "
+        "(default: the view's player)",
     )
     parser.add_argument(
         "--budget-ms",
@@ -827,7 +954,7 @@ def _configure_hint(parser: argparse.ArgumentParser) -> None:
         type=_int_range("simulations", 1, MAX_SIMULATIONS),
         metavar="N",
         help="run N simulations instead of the number the budget buys (the budget stays the "
-        "ceiling)",
+        "ceiling; default: what the budget buys)",
     )
     parser.add_argument(
         "--seed",
@@ -839,7 +966,8 @@ def _configure_hint(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the pastiche-hint document (see the package's hint.schema.json)",
+        help="print the pastiche-hint document (see the package's hint.schema.json; "
+        "default: a table)",
     )
 
 
@@ -1007,6 +1135,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fail(message: str) -> int:
     print(_error_line(message), file=sys.stderr)
     return EXIT_USAGE
+
+
+def _fitted(text: str) -> str:
+    """``text`` with each line fitted to the terminal's width (:func:`_columns`), if any."""
+    width = _columns()
+    if width is None:
+        return text
+    return "\n".join(fit_line(line, width) for line in text.splitlines())
 
 
 def _columns() -> int | None:

@@ -235,7 +235,7 @@ class MostOptionsPolicy:
     (Gift(to=1, card=Card.parse('MYS10')),)
     >>> from pastiche_core.cards import parse_cards
     >>> [str(o) for o in solver_fast.options(position_after(pos, option, parse_cards("MYS10")))]
-    ['kind-5: HOR7 MYS7 cite m1 m2 0:kind-3 gifts 1x1']
+    ['publish kind-5 HOR7 MYS7 cite m1 m2 0:kind-3 gift 1:? for 6 points']
     """
 
     __slots__ = ("limit",)

@@ -16,7 +16,10 @@ move           decision                                          notation
 =============  ===============================================  =====================
 
 A publish is written ``publish NOVEL PLAYED... [cite REF...] [gift TO:CARD...]``,
-where a reference ``1:straight-5`` names player 1's ``straight-5`` novel.
+where a reference ``1:straight-5`` names player 1's ``straight-5`` novel. A publish
+option of the solver (:class:`~pastiche_core.options.PublishOption`) is written the same
+way, with ``?`` for each gift card still to choose (``gift 1:? 1:?``) and its points
+after (``for 6 points``).
 ``Move.parse(str(move)) == move`` for every move, and ``repr`` pastes back.
 
 >>> move = Move.parse("publish straight-5 MYS7 FAN7 cite 0:straight-5 1:kind-3 1:pairs-3 "
@@ -31,7 +34,7 @@ Move.parse('draw')
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -52,6 +55,7 @@ __all__ = [
     "Read",
     "TakeDiscard",
     "TakeFlag",
+    "split_publish",
 ]
 
 NOTATION_SEATS = ("0", "1", "2", "3", "4")
@@ -457,10 +461,24 @@ def _parse_read(args: list[str]) -> Read:
     return Read(NovelRef.parse(args[0]), Card.parse(args[1]))
 
 
-def _parse_publish(args: list[str]) -> Publish:
-    if not args or args[0].lower() in ("cite", "gift"):
+def split_publish(words: Sequence[str]) -> tuple[str, list[str], list[str], list[str]]:
+    """The words after ``publish`` split into the Novel id and its played, cite and gift words.
+
+    One grammar for a :class:`Publish` move and a publish option
+    (:meth:`pastiche_core.options.PublishOption.parse`): ``NOVEL PLAYED...
+    [cite REF...] [gift TO:CARD...]``, the keywords case-insensitive, each at
+    most once and ``cite`` before ``gift``.
+
+    >>> split_publish("kind-5 MYS7 FAN7 cite m1 m2 gift 1:? 1:?".split())
+    ('kind-5', ['MYS7', 'FAN7'], ['m1', 'm2'], ['1:?', '1:?'])
+    >>> split_publish(["kind-3", "gift", "1:SCI9", "cite", "m1"])
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidNotationError: 'cite' must come before 'gift'
+    """
+    if not words or words[0].lower() in ("cite", "gift"):
         raise InvalidNotationError("'publish' needs a novel id")
-    novel, rest = args[0], args[1:]
+    novel, rest = words[0], words[1:]
     sections: dict[str, list[str]] = {"played": [], "cite": [], "gift": []}
     current = "played"
     order = ["played"]
@@ -475,11 +493,23 @@ def _parse_publish(args: list[str]) -> Publish:
             order.append(lowered)
             continue
         sections[current].append(word)
+    return novel, sections["played"], sections["cite"], sections["gift"]
+
+
+def _parse_publish(args: list[str]) -> Publish:
+    novel, played, cite, gift = split_publish(args)
+    for word in gift:
+        if word.endswith(":?"):
+            # An option's notation: the gift card is chosen when the option is applied (R5).
+            raise InvalidNotationError(
+                f"gift {quote(word)} leaves its card to choose, as a publish option does "
+                "(PublishOption.parse reads it); a move names the card, such as '1:SCI9'"
+            )
     return Publish(
         novel,
-        tuple(Card.parse(word) for word in sections["played"]),
-        tuple(NovelRef.parse(word) for word in sections["cite"]),
-        tuple(Gift.parse(word) for word in sections["gift"]),
+        tuple(Card.parse(word) for word in played),
+        tuple(NovelRef.parse(word) for word in cite),
+        tuple(Gift.parse(word) for word in gift),
     )
 
 

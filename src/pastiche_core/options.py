@@ -9,11 +9,19 @@ multiset of (owner, rank) — the player's own Masterpieces counting as one owne
 picks canonical representatives (the lowest cards of each rank, the first
 Masterpieces of each owner and rank), so engines agree option for option.
 
+An option is written as a :class:`~pastiche_core.moves.Publish` move is
+(``publish NOVEL PLAYED... [cite ID...] [gift TO:? ...]``), with one ``TO:?`` per
+card owed to player ``TO`` — ``?`` because the card is chosen when the option is
+applied (:mod:`pastiche_core.gifts`) — and its points at the end (``for 6
+points``). :meth:`PublishOption.parse` reads that text back.
+
 >>> from pastiche_core.position import Position
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> option = make_option(pos, "kind-5", [7, 7], [(0, 7), (1, 7), (1, 7)])
 >>> option
-PublishOption(novel='kind-5', played=(Card.parse('MYS7'), Card.parse('FAN7')), cited=('m1', 'm2', 'm3'), gifts=((1, 2),), points=6)
+PublishOption.parse('publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points')
+>>> option.gifts
+((1, 2),)
 >>> option.played_count, option.gift_count, option.instant_masterpiece
 (2, 2, False)
 >>> check_option(pos, option) is None
@@ -26,12 +34,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._text import MAX_NOTATION_LENGTH, quote, too_long
 from .cards import Card, format_cards
+from .catalogue import Catalogue
 from .constraints import Constraints
+from .errors import InvalidNotationError
 from .feasibility import owed_text, publish_violation
+from .moves import NOTATION_SEATS, split_publish
 from .position import Position
 
 __all__ = [
+    "OPTION_NOTATION",
     "Constraints",
     "PublishOption",
     "check_option",
@@ -39,11 +52,14 @@ __all__ = [
     "option_key",
 ]
 
+OPTION_NOTATION = "publish NOVEL PLAYED... [cite ID...] [gift TO:? ...] for N points"
+"""The form of an option's text, as error messages name it (one ``TO:?`` per card owed, R5)."""
+
 OptionKey = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]
 """R8 identity: (novel, played ranks, sorted (owner or -1 for self, rank) of citations)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PublishOption:
     """One publish option: novel, played cards, cited Masterpiece ids, gifts per owner.
 
@@ -105,13 +121,109 @@ class PublishOption:
             "instant_masterpiece": self.instant_masterpiece,
         }
 
+    @property
+    def gift_notation(self) -> str:
+        """The gifts owed in notation: one ``TO:?`` per card owed to player ``TO`` (R5).
+
+        >>> from pastiche_core.position import Position
+        >>> pos = Position.quick("MYS7 FAN7 SCI9", table="m1=1:HOR7 m2=1:MYT7 m3=2:SCI7")
+        >>> make_option(pos, "kind-5", [7, 7], [(1, 7), (1, 7), (2, 7)]).gift_notation
+        '1:? 1:? 2:?'
+        """
+        return " ".join(f"{owner}:?" for owner, count in self.gifts for _ in range(count))
+
     def __str__(self) -> str:
-        text = f"{self.novel}: {format_cards(self.played)}"
+        parts = ["publish", self.novel, format_cards(self.played, sort=False)]
         if self.cited:
-            text += f" cite {' '.join(self.cited)}"
+            parts += ["cite", *self.cited]
         if self.gifts:
-            text += " gifts " + " ".join(f"{owner}x{count}" for owner, count in self.gifts)
-        return text
+            parts += ["gift", self.gift_notation]
+        parts.append(f"for {self.points} point{'' if self.points == 1 else 's'}")
+        return " ".join(part for part in parts if part)
+
+    def __repr__(self) -> str:
+        return f"PublishOption.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, catalogue: Catalogue | None = None) -> PublishOption:
+        """Read an option's notation: ``PublishOption.parse(str(option)) == option``.
+
+        The form is :data:`OPTION_NOTATION`, the move grammar of
+        :func:`~pastiche_core.moves.split_publish` with ``?`` for each gift card
+        (R5). The ``for N points`` ending may be left out when a ``catalogue``
+        gives the Novel's points. Only the notation is checked here; whether the
+        option is legal in a position is :func:`check_option`'s question.
+
+        >>> PublishOption.parse("publish kind-3 MYS7 cite m1 m2 gift 1:? for 1 point").gifts
+        ((1, 1),)
+        >>> from pastiche_core.catalogue import SHIPPED_CATALOGUES
+        >>> PublishOption.parse("PUBLISH kind-5 mys7 fan7 cite m1", SHIPPED_CATALOGUES["default"]).points
+        6
+        >>> PublishOption.parse("publish kind-3 MYS7 gift 1:SCI9 for 1 point")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.errors.InvalidNotationError: invalid publish option 'publish kind-3 MYS7 gift 1:SCI9 for 1 point': gift '1:SCI9' names a card; an option owes 'TO:?' per card, such as '1:?' (expected publish NOVEL PLAYED... [cite ID...] [gift TO:? ...] for N points)
+        """
+        shown = quote(text, limit=120)
+        if not isinstance(text, str) or too_long(text):
+            raise InvalidNotationError(
+                f"invalid publish option {shown}: expected a string of at most "
+                f"{MAX_NOTATION_LENGTH:,} characters such as {OPTION_NOTATION!r}"
+            )
+        try:
+            return cls._parse_words(text.split(), catalogue)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(
+                f"invalid publish option {shown}: {error} (expected {OPTION_NOTATION})"
+            ) from None
+
+    @classmethod
+    def _parse_words(cls, words: list[str], catalogue: Catalogue | None) -> PublishOption:
+        if not words or not words[0].isascii() or words[0].lower() != "publish":
+            raise InvalidNotationError("an option starts with 'publish'")
+        words = words[1:]
+        points: int | None = None
+        if len(words) >= 3 and words[-3].lower() == "for":
+            count, unit = words[-2], words[-1].lower()
+            if unit not in ("point", "points") or not (count.isascii() and count.isdigit()):
+                raise InvalidNotationError(
+                    f"the ending {quote(' '.join(words[-3:]))} is not 'for N points'"
+                )
+            if len(count) > 6:
+                raise InvalidNotationError(f"{quote(count)} points is more than any Novel has")
+            points = int(count)
+            words = words[:-3]
+        novel, played, cited, given = split_publish(words)
+        if catalogue is not None and novel in catalogue:
+            known = catalogue[novel].points
+            if points is not None and points != known:
+                raise InvalidNotationError(
+                    f"{novel} is worth {known} points in catalogue {catalogue.name!r}, not {points}"
+                )
+            points = known
+        if points is None:
+            raise InvalidNotationError("the ending 'for N points' is missing")
+        owed: dict[int, int] = {}
+        for word in given:
+            seat, sep, card = word.partition(":")
+            if not sep or card != "?":
+                raise InvalidNotationError(
+                    f"gift {quote(word)} names a card; an option owes 'TO:?' per card, such as '1:?'"
+                    if sep
+                    else f"gift {quote(word)} is not 'TO:?', such as '1:?'"
+                )
+            if seat not in NOTATION_SEATS:
+                raise InvalidNotationError(
+                    f"gift {quote(word)}: seat {quote(seat)} is not 0 to {NOTATION_SEATS[-1]} (R10)"
+                )
+            owed[int(seat)] = owed.get(int(seat), 0) + 1
+        return cls(
+            novel=novel,
+            played=tuple(Card.parse(word) for word in played),
+            cited=tuple(cited),
+            gifts=tuple(owed.items()),
+            points=points,
+        )
 
 
 def make_option(

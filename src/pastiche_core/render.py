@@ -476,7 +476,7 @@ def options_html(options: PublishReport | Iterable[PublishOption]) -> str:
             str(option.points),
             "".join(_card_html(c) for c in option.played),
             _cited_html(option, report),
-            ", ".join(f"{n} to player {o}" for o, n in option.gifts) or "none",
+            _esc(option.gift_notation) or "none",
             f"{option.played_count}, {option.gift_count}",
         ]
         if report is not None:
@@ -578,13 +578,15 @@ def _rich_novel(novel: TableNovel) -> Text:
 def _rich_option(option: PublishOption) -> Text:
     from rich.text import Text
 
-    text = Text(f"{option.novel} ", style="bold")
-    text.append(f"({option.points} pt) ", style="dim")
+    # The option's notation (str(option)), its cards coloured.
+    text = Text("publish ", style="dim")
+    text.append(f"{option.novel} ", style="bold")
     text.append_text(_rich_cards(option.played))
     if option.cited:
         text.append(" cite " + " ".join(option.cited))
     if option.gifts:
-        text.append(" gifts " + ", ".join(f"{n} to P{o}" for o, n in option.gifts))
+        text.append(" gift " + option.gift_notation)
+    text.append(f" for {option.points} point{'' if option.points == 1 else 's'}", style="dim")
     return text
 
 
@@ -634,14 +636,17 @@ def _rich_options(options: Sequence[PublishOption], report: PublishReport | None
             str(option.points),
             _rich_cards(option.played, pad=False),
             cited,
-            Text(" ".join(f"{n}→P{o}" for o, n in option.gifts) or "-"),
+            Text(option.gift_notation or "-"),
             f"{option.played_count},{option.gift_count}",
         ]
         if report is not None:
             row.append("★" if option.costs in report.pareto.get(option.novel, ()) else "")
         table.add_row(*row)
     if report is not None:
-        table.caption = "Cost: cards played, gifts (R9); ★ on the Pareto front"
+        table.caption = (
+            "Cost: cards played, gifts (R9); ★ on the Pareto front; "
+            "Gifts 1:? a card owed to player 1 (R5)"
+        )
         table.caption_justify = "left"
     return table
 

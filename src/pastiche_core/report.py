@@ -200,7 +200,7 @@ class Best:
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> choice = best(pos)
     >>> print(choice)
-    kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2 (best for points: 6 points, 2 gifts, 2 cards played)
+    publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points (best for points: 2 gifts, 2 cards played)
     >>> choice.option.novel, choice.goal, choice.complete
     ('kind-5', 'points', True)
     """
@@ -222,8 +222,7 @@ class Best:
     def __str__(self) -> str:
         option = self.option
         facts = (
-            f"{_plural(option.points, 'point')}, {_plural(option.gift_count, 'gift')}, "
-            f"{_plural(option.played_count, 'card')} played"
+            f"{_plural(option.gift_count, 'gift')}, {_plural(option.played_count, 'card')} played"
         )
         cut = "" if self.complete else "; the time limit cut the search short"
         return f"{option} (best for {self.goal}: {facts}{cut})"
@@ -235,8 +234,9 @@ class Best:
 def format_report(report: PublishReport, width: int | None = None) -> str:
     """The readable report of ``pastiche publishes``: options, then counts and fronts (R8, R9).
 
-    One row per option (Novel, cards played, Masterpieces cited, gifts per
-    player, the two costs, points, and ``*`` for an instant Masterpiece, R7),
+    One row per option (Novel, cards played, Masterpieces cited, gifts owed
+    in the option notation's ``TO:?`` form, the two costs, points, and ``*``
+    for an instant Masterpiece, R7),
     then per Novel the number of options and the front of (played, gifts), then
     a note if a limit cut the answer short. With ``width`` (a terminal's
     columns) no line is longer: a table that would be wider gives each option
@@ -251,12 +251,13 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
     <BLANKLINE>
     5 publish options:
     novel   cards played  cited     gifts owed  played  gifts  points
-    kind-3  MYS7          m1 m2     1 to p1          1      1       1  *
-    kind-3  MYS7          m2 m3     2 to p1          1      2       1  *
+    kind-3  MYS7          m1 m2     1:?              1      1       1  *
+    kind-3  MYS7          m2 m3     1:? 1:?          1      2       1  *
     kind-3  MYS7 FAN7     m1        -                2      0       1
-    kind-3  MYS7 FAN7     m2        1 to p1          2      1       1
-    kind-5  MYS7 FAN7     m1 m2 m3  2 to p1          2      2       6
+    kind-3  MYS7 FAN7     m2        1:?              2      1       1
+    kind-5  MYS7 FAN7     m1 m2 m3  1:? 1:?          2      2       6
     * instant Masterpiece: one card played (R7)
+    1:? a card owed to player 1, chosen when the option is played (R5)
     <BLANKLINE>
     options and Pareto front of (played, gifts) per novel (R9):
       kind-3  4 options  (1, 1) (2, 0)
@@ -274,7 +275,7 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
       HOR7 (player 1), m3 MYT7 (player 1)
     <BLANKLINE>
     1 of 5 publish options (max_options 1):
-    kind-3: MYS7 cite m1 m2, 1 to p1
+    publish kind-3 MYS7 cite m1 m2 gift 1:?
       1 played, 1 gift, 1 point, instant
         Masterpiece (R7)
     <BLANKLINE>
@@ -336,12 +337,12 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
 
 
 def _option_paragraph(option: PublishOption) -> list[str]:
-    """One option in two short lines: what is played, cited and given; then its costs."""
-    head = f"{option.novel}: {format_cards(option.played, sort=False)}"
+    """One option in two short lines: its notation without the points; then its costs."""
+    head = f"publish {option.novel} {format_cards(option.played, sort=False)}"
     if option.cited:
         head += " cite " + " ".join(option.cited)
     if option.gifts:
-        head += ", " + ", ".join(f"{n} to p{owner}" for owner, n in option.gifts)
+        head += " gift " + option.gift_notation
     costs = (
         f"{option.played_count} played, {_plural(option.gift_count, 'gift')}, "
         f"{_plural(option.points, 'point')}"
@@ -372,7 +373,7 @@ def _option_rows(options: Sequence[PublishOption]) -> list[str]:
             option.novel,
             format_cards(option.played, sort=False),
             " ".join(option.cited) or "-",
-            ", ".join(f"{n} to p{owner}" for owner, n in option.gifts) or "-",
+            option.gift_notation or "-",
             str(option.played_count),
             str(option.gift_count),
             str(option.points),
@@ -388,6 +389,8 @@ def _option_rows(options: Sequence[PublishOption]) -> list[str]:
         lines.append("  ".join([*cells, row[7]]).rstrip())
     if any(option.instant_masterpiece for option in options):
         lines.append("* instant Masterpiece: one card played (R7)")
+    if any(option.gifts for option in options):
+        lines.append("1:? a card owed to player 1, chosen when the option is played (R5)")
     return lines
 
 

@@ -14,7 +14,7 @@ it was cut short.
 >>> len(report.options), report.pareto["kind-5"], report.counts["kind-3"]
 (5, ((2, 2),), 4)
 >>> str(best(pos, "kind-3").option)
-'kind-3: MYS7 cite m1 m2 gifts 1x1'
+'publish kind-3 MYS7 cite m1 m2 gift 1:? for 1 point'
 """
 
 from __future__ import annotations
@@ -191,11 +191,11 @@ def best(
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> str(best(pos).option)
-    'kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2'
+    'publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points'
     >>> str(best(pos, goal="fewest-gifts").option)
-    'kind-3: MYS7 FAN7 cite m1'
+    'publish kind-3 MYS7 FAN7 cite m1 for 1 point'
     >>> print(best(pos, "kind-3", order=("gifts", "played")))
-    kind-3: MYS7 FAN7 cite m1 (best for fewest-gifts: 1 point, 0 gifts, 2 cards played)
+    publish kind-3 MYS7 FAN7 cite m1 for 1 point (best for fewest-gifts: 0 gifts, 2 cards played)
     >>> best(pos, "straight-5") is None
     True
     >>> from pastiche_core import Game

@@ -19,7 +19,7 @@ complete, and a status. A time limit that cuts the search short gives
 >>> from pastiche_core.position import Position
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> [str(o) for o in options(pos).value if o.novel == "kind-5"]
-['kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2']
+['publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points']
 >>> pareto(pos).value["kind-3"]
 [(1, 1), (2, 0)]
 """
@@ -354,7 +354,7 @@ def options(
     >>> pos = Position.quick("SCI7 HOR7 MYS7 FAN7", table="m1=1:MAG7")
     >>> result = options(pos)
     >>> result.complete, result.status, [str(o) for o in result.value]
-    (True, 'optimal', ['kind-3: SCI7 HOR7 cite m1 gifts 1x1', 'kind-3: SCI7 HOR7 MYS7'])
+    (True, 'optimal', ['publish kind-3 SCI7 HOR7 cite m1 gift 1:? for 1 point', 'publish kind-3 SCI7 HOR7 MYS7 for 1 point'])
     >>> options(Position.quick("SCI9")).status
     'infeasible'
     """
@@ -454,9 +454,9 @@ def optimum(
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> str(optimum(pos, "kind-3").value)
-    'kind-3: MYS7 cite m1 m2 gifts 1x1'
+    'publish kind-3 MYS7 cite m1 m2 gift 1:? for 1 point'
     >>> str(optimum(pos, "kind-3", order=("gifts", "played")).value)
-    'kind-3: MYS7 FAN7 cite m1'
+    'publish kind-3 MYS7 FAN7 cite m1 for 1 point'
     >>> optimum(pos, "straight-5")
     CpSatResult(value=None, complete=True, status='infeasible')
     """

@@ -12,7 +12,7 @@ Pareto fronts need no enumeration: per rank multiset, the reachable
 >>> from pastiche_core.position import Position
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> [str(o) for o in options(pos) if o.novel == "kind-5"]
-['kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2']
+['publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points']
 >>> pareto(pos)["kind-3"]
 [(1, 1), (2, 0)]
 """
@@ -455,7 +455,7 @@ def search(
     >>> found.counts, found.stopped_by
     ({'kind-3': 4, 'kind-5': 1}, 'max_options')
     >>> [str(option) for option in found.options]
-    ['kind-3: MYS7 cite m1 m2 gifts 1x1', 'kind-5: MYS7 FAN7 cite m1 m2 m3 gifts 1x2']
+    ['publish kind-3 MYS7 cite m1 m2 gift 1:? for 1 point', 'publish kind-5 MYS7 FAN7 cite m1 m2 m3 gift 1:? 1:? for 6 points']
     """
     limit = check_max_options(max_options)
     clock = deadline if deadline is not None else Deadline(time_limit)
@@ -618,9 +618,9 @@ def optimum(
     >>> from pastiche_core.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> str(optimum(pos, "kind-3"))
-    'kind-3: MYS7 cite m1 m2 gifts 1x1'
+    'publish kind-3 MYS7 cite m1 m2 gift 1:? for 1 point'
     >>> str(optimum(pos, "kind-3", order=("gifts", "played")))
-    'kind-3: MYS7 FAN7 cite m1'
+    'publish kind-3 MYS7 FAN7 cite m1 for 1 point'
     """
     if order not in _ORDERS:
         raise InvalidArgumentError(f"order must be one of {_ORDERS}, got {order!r}")
@@ -656,7 +656,7 @@ def option_with_costs(
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> option, complete = option_with_costs(pos, "kind-3", (2, 1))
     >>> str(option), complete
-    ('kind-3: MYS7 FAN7 cite m2 gifts 1x1', True)
+    ('publish kind-3 MYS7 FAN7 cite m2 gift 1:? for 1 point', True)
     """
     ctx = _context(position, constraints)
     spec = position.catalogue[novel]

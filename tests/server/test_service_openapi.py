@@ -92,7 +92,7 @@ def test_bodies_reference_the_shipped_schemas() -> None:
         ]
         return ref.rsplit("/", 1)[1]
 
-    assert request_of("/v1/publishes", "post") == "position"
+    assert request_of("/v1/publishes", "post") == "publishes_request"
     assert answer_of("/v1/publishes", "post", "200") == "publishes"
     assert request_of("/v1/hint", "post") == "hint_request"
     assert answer_of("/v1/hint", "post", "200") == "hint"

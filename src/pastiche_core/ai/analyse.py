@@ -78,6 +78,7 @@ __all__ = [
     "analyse",
     "explain",
     "load_view",
+    "ranking_key",
 ]
 
 HINT_FORMAT = "pastiche-hint"
@@ -149,7 +150,7 @@ class RankedMove:
 class Analysis:
     """The answer to "what should I do now, and why?" for one view.
 
-    ``moves`` are ranked best first (empty when the player has nothing to
+    ``moves`` are ranked best first, by :func:`ranking_key` (empty when the player has nothing to
     decide: not their move, or the game is over). ``simulations`` is the work
     the budget bought and ``simulations_run`` the work done; ``complete`` is
     ``False`` when something was cut short, and ``cut`` then says what
@@ -475,7 +476,10 @@ def _analysis(
     ranked = []
     rivals = RIVAL_CHECKS
     checked = True
-    for stats in result.moves:
+    # Ranked before the explanations, so the rival checks go to the moves shown first.
+    estimates = [(_win(stats.win), round(stats.margin, 2), stats) for stats in result.moves]
+    estimates.sort(key=lambda item: ranking_key(item[0], item[2].visits, item[2].move))
+    for win, margin, stats in estimates:
         move = stats.move
         if isinstance(move, Publish):
             check = bool(move.gifts) and rivals > 0
@@ -485,15 +489,7 @@ def _analysis(
             checked = checked and finished
         else:
             text = explain(view, move, result.knowledge)
-        ranked.append(
-            RankedMove(
-                move,
-                round(min(1.0, max(0.0, stats.win)), 3),
-                round(stats.margin, 2),
-                stats.visits,
-                text,
-            )
-        )
+        ranked.append(RankedMove(move, win, margin, stats.visits, text))
     cut = []
     if not whole:
         cut.append("publishes")
@@ -514,6 +510,29 @@ def _analysis(
         result.simulations_run,
         tuple(cut),
     )
+
+
+def _win(value: float) -> float:
+    """A win chance as the hint reports it: in [0, 1], to three decimals."""
+    return round(min(1.0, max(0.0, value)), 3)
+
+
+def ranking_key(win_probability: float, visits: int, move: Move) -> tuple[float, int, str]:
+    """The order of a hint's moves, smallest first: the win chance as reported, then visits,
+    then the move's notation.
+
+    A higher reported chance always ranks higher (a 21 % move is never below a
+    20 % one, whatever the search chose or how the intervals overlap); moves of
+    the same reported chance rank by the simulations behind them, and moves
+    with both equal by their notation, so the order never depends on how the
+    search listed them.
+
+    >>> from pastiche_core import Move
+    >>> moves = [("take", 0.2, 40), ("draw", 0.21, 10), ("pass", 0.2, 40), ("read 1:kind-3 SCI9", 0.2, 90)]
+    >>> [text for text, win, visits in sorted(moves, key=lambda m: ranking_key(m[1], m[2], Move.parse(m[0])))]
+    ['draw', 'read 1:kind-3 SCI9', 'pass', 'take']
+    """
+    return (-win_probability, -visits, str(move))
 
 
 # ----------------------------------------------------------------------

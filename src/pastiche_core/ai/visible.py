@@ -18,14 +18,23 @@ Position.quick('LOV4 LOV7 MAG8', player=0)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+
+from .._fields import document_kind
+from .._text import quote
 from ..cards import MAX_RANK, MIN_RANK
 from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
+from ..constraints import Constraints
+from ..errors import InvalidArgumentError, InvalidStateError
+from ..io.position_json import query_from_dict
+from ..io.state_json import STATE_FORMAT, state_from_dict
+from ..io.view_json import VIEW_FORMAT, view_from_dict
 from ..patterns import RankCounts
 from ..position import Masterpiece, Position
 from ..view import PlayerView
 
-__all__ = ["RANK_COPIES", "position_of", "unseen_ranks"]
+__all__ = ["RANK_COPIES", "position_of", "publish_query", "unseen_ranks"]
 
 RANK_COPIES: RankCounts = tuple(
     min(rank, 14 - rank, 7) if MIN_RANK <= rank <= MAX_RANK else 0 for rank in range(MAX_RANK + 1)
@@ -114,3 +123,65 @@ def unseen_ranks(view: PlayerView) -> RankCounts:
     for card in seen:
         counts[card.rank] -= 1
     return tuple(max(0, count) for count in counts)
+
+
+def publish_query(
+    data: object, *, player: int | None = None, base_dir: str | Path | None = None
+) -> tuple[Position, Constraints]:
+    """The publish question a decoded document asks: a position, a view, or a state and a seat.
+
+    The document's ``format`` says its kind. A position (no ``format``) is read
+    by :func:`~pastiche_core.io.position_json.query_from_dict` (``base_dir`` for
+    a catalogue file) with its constraints; ``player``, if given, must be its
+    player. A view (``pastiche-view``) is checked as any view from outside is
+    (:func:`~pastiche_core.io.view_json.view_from_dict`, R16) and answers for its
+    viewer; ``player``, if given, must be the viewer. A state
+    (``pastiche-state``) is checked and replayed
+    (:func:`~pastiche_core.io.state_json.state_from_dict`) and answers for
+    ``player`` (default: the player to move) from that player's view alone
+    (:func:`position_of`), never from the cards hidden from them. Errors start
+    with the JSON path (``$.format``); a bad ``player`` names ``player``.
+
+    >>> from pastiche_core import Game, state_to_dict, view_to_dict
+    >>> game = Game(players=3, seed=7)
+    >>> publish_query(view_to_dict(game.view(1)))[0] == game.position(1)
+    True
+    >>> publish_query(state_to_dict(game), player=2)[0] == game.position(2)
+    True
+    >>> publish_query(state_to_dict(game), player=3)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: player: expected a seat of this 3-player game, 0 to 2, got 3
+    >>> publish_query({"format": "pastiche-record"})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: $.format: expected a position (no format), 'pastiche-view' or 'pastiche-state' document, got 'pastiche-record': this is a game record: it replays with GameRecord
+    """
+    kind = data.get("format") if isinstance(data, Mapping) else None
+    if kind is None or not isinstance(data, Mapping):
+        position, constraints = query_from_dict(data, base_dir=base_dir)
+        _same_player(player, position.player, "the position")
+        return position, constraints
+    if kind == VIEW_FORMAT:
+        view = view_from_dict(data)
+        _same_player(player, view.player, "the view")
+        return position_of(view), Constraints()
+    if kind == STATE_FORMAT:
+        game = state_from_dict(data)
+        seat = game.to_move if player is None else player
+        if not 0 <= seat < game.players:
+            raise InvalidStateError(
+                f"player: expected a seat of this {game.players}-player game, "
+                f"0 to {game.players - 1}, got {seat}"
+            )
+        return position_of(game.view(seat)), Constraints()
+    known = document_kind(data)
+    raise InvalidStateError(
+        f"$.format: expected a position (no format), {VIEW_FORMAT!r} or {STATE_FORMAT!r} "
+        f"document, got {quote(kind)}" + (f": this is {known}" if known else "")
+    )
+
+
+def _same_player(asked: int | None, found: int, where: str) -> None:
+    if asked is not None and asked != found:
+        raise InvalidStateError(f"player: {asked} is not {where}'s player, {found}")

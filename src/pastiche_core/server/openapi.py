@@ -5,6 +5,9 @@ Request and response bodies reference the library's schemas
 service's own (:func:`schema`: the view, the hint request, games, records and
 the error shape). Each schema's ``$defs`` become components of their own
 (``position.card``), so every ``$ref`` is a plain pointer into the document.
+The publishes body, a position, a view or a state, is the ``publishes_request``
+component (:data:`REQUEST_SCHEMAS`). Every body carries a real example, made
+from a game in play (:func:`examples`), which the docs page at ``/docs`` offers.
 
 >>> document = openapi()
 >>> document["openapi"], sorted(document["paths"])[:3]
@@ -23,15 +26,43 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..bots import RandomBot
+from ..game import Game
+from ..io.position_json import position_to_dict
 from ..io.position_json import schema as library_schema
+from ..io.state_json import state_to_dict
+from ..io.view_json import view_to_dict
+from ..position import Position
+from ..rules import Phase
 from .quotas import ServerLimits
 
-__all__ = ["LIBRARY_SCHEMAS", "SERVICE_SCHEMAS", "openapi", "schema"]
+__all__ = [
+    "LIBRARY_SCHEMAS",
+    "REQUEST_SCHEMAS",
+    "SCHEMA_BASE",
+    "SERVICE_SCHEMAS",
+    "examples",
+    "openapi",
+    "schema",
+    "schema_address",
+]
 
 LIBRARY_SCHEMAS = ("position", "publishes", "hint")
 """The library's schemas the service's bodies use (:func:`pastiche_core.io.schema`)."""
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+SCHEMA_BASE = "/openapi.json#/components/schemas/"
+"""Where the service's schemas are served: components of its OpenAPI document."""
+
+
+def schema_address(name: str) -> str:
+    """The address of a body's schema on the service, for error messages and clients.
+
+    >>> schema_address("hint_request")
+    '/openapi.json#/components/schemas/hint_request'
+    """
+    return SCHEMA_BASE + name
 
 
 @cache
@@ -100,17 +131,99 @@ def _components() -> dict[str, Any]:
             components[f"{name}.{key}"] = _rebased(value, f"{name}.")
     for key, value in _service_defs().items():
         components[key] = _rebased(value, "")
+    components["state"] = copy.deepcopy(_STATE)
+    components["publishes_request"] = copy.deepcopy(_PUBLISHES_REQUEST)
     return components
+
+
+_STATE = {
+    "type": "object",
+    "title": "A whole game state (format pastiche-state)",
+    "description": "Every card of a game, as pastiche_core.io.state_to_dict writes it; the service "
+    "checks it (and replays its history, if any) before it answers, and answers from one "
+    "player's view of it alone (R16).",
+    "required": ["format"],
+    "properties": {"format": {"const": "pastiche-state"}, "version": {"const": 1}},
+}
+_PUBLISHES_REQUEST = {
+    "title": "A publishes request: a position, a view, or a state and a player",
+    "description": "A position document (constraints come from it); a player's view, bare or as "
+    '{"view": ...}, answered for the viewer; or a game state, bare or as {"state": ..., '
+    '"player": 2}, answered for player (default: the player to move) from that player\'s view.',
+    "anyOf": [
+        {"$ref": "#/components/schemas/position"},
+        {"$ref": "#/components/schemas/view"},
+        {
+            "type": "object",
+            "required": ["view"],
+            "additionalProperties": False,
+            "properties": {"view": {"$ref": "#/components/schemas/view"}},
+        },
+        {"$ref": "#/components/schemas/state"},
+        {
+            "type": "object",
+            "required": ["state"],
+            "additionalProperties": False,
+            "properties": {
+                "state": {"$ref": "#/components/schemas/state"},
+                "player": {"type": "integer", "minimum": 0, "maximum": 4},
+            },
+        },
+    ],
+}
+REQUEST_SCHEMAS = ("publishes_request", "state")
+"""Components the OpenAPI document adds for its own bodies: the publishes request and the
+state it may carry (no file of their own: they gather the shipped schemas)."""
+
+
+def _example_game() -> Game:
+    """A real game in play for the docs' examples: random legal play of seed 7 until three novels
+    are on the table and the player to move has an action to choose."""
+    game = Game(players=4, seed=7)
+    bots = [RandomBot(seed) for seed in range(game.players)]
+    while not game.is_over and (
+        sum(len(game.table(seat)) for seat in range(game.players)) < 3
+        or game.phase is not Phase.ACTION
+    ):
+        seat = game.to_move
+        game.apply(bots[seat].choose(game.view(seat), game.legal_moves))
+    return game
+
+
+def examples() -> dict[str, Any]:
+    """Real request bodies for every route that takes one, from :func:`_example_game`.
+
+    ``publishes`` has one per kind of body (a position, a view, a state and a
+    player); every example is valid against its route's schema (the tests check it).
+
+    >>> sorted(examples())
+    ['games', 'hint', 'moves', 'publishes']
+    >>> sorted(examples()["publishes"])
+    ['position', 'state', 'view']
+    """
+    game = _example_game()
+    seat = game.to_move
+    view = view_to_dict(game.view(seat))
+    return {
+        "publishes": {
+            "position": position_to_dict(Position.from_game(game, seat)),
+            "view": {"view": view},
+            "state": {"state": state_to_dict(game), "player": seat},
+        },
+        "hint": {"view": view, "budget_ms": 300, "seed": 1},
+        "games": {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
+        "moves": {"move": str(game.legal_moves[0])},
+    }
 
 
 def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _body(name: str, example: Any = None) -> dict[str, Any]:
-    media: dict[str, Any] = {"schema": _ref(name)}
-    if example is not None:
-        media["example"] = example
+def _body(name: str, example: Any, named: dict[str, Any] | None = None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": _ref(name), "example": example}
+    if named is not None:
+        media["examples"] = {key: {"value": value} for key, value in named.items()}
     return {"required": True, "content": {"application/json": media}}
 
 
@@ -144,27 +257,22 @@ def _errors(*codes: str) -> dict[str, Any]:
 
 _GAME = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
 _TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
-_POSITION_EXAMPLE = {
-    "player": 0,
-    "hand": ["MYS7", "FAN7", "MYT6", "SCI9"],
-    "masterpieces": [
-        {"id": "0:pairs-3", "owner": 0, "card": "SCI7"},
-        {"id": "1:straight-5", "owner": 1, "card": "HOR7"},
-    ],
-    "held_novels": ["pairs-3"],
-}
 
 
 @cache
 def _document(limits: ServerLimits) -> str:
     from .._version import __version__
 
+    bodies = examples()
     paths: dict[str, Any] = {
         "/v1/publishes": {
             "post": {
                 "summary": "Every publish option of a position, with the Pareto fronts",
-                "description": "The position document as `pastiche publishes` reads it; constraints "
-                'come from the document. A catalogue may be "default" or embedded, never a file. '
+                "description": "A position document as `pastiche publishes` reads it (constraints "
+                'come from it), a player\'s view (bare or as {"view": ...}) answered for the '
+                'viewer, or a game state (bare or as {"state": ..., "player": 2}) answered for '
+                "player, by default the player to move, from that player's view alone. A "
+                'catalogue may be "default" or embedded, never a file. '
                 f"The search stops at time_limit seconds (default {limits.time_limit:g}, at most "
                 f"{limits.max_time_limit:g}) and lists at most max_options options (default "
                 f"{limits.max_options}, at most {limits.max_max_options}); an answer cut short "
@@ -190,7 +298,9 @@ def _document(limits: ServerLimits) -> str:
                         },
                     },
                 ],
-                "requestBody": _body("position", _POSITION_EXAMPLE),
+                "requestBody": _body(
+                    "publishes_request", bodies["publishes"]["position"], bodies["publishes"]
+                ),
                 "responses": {
                     "200": _answer("the publishes contract", "publishes"),
                     **_errors("400", "408", "413", "429 work", "503 work", "504"),
@@ -202,7 +312,7 @@ def _document(limits: ServerLimits) -> str:
                 "summary": "The moves of a player's view, ranked, with explanations",
                 "description": f"budget_ms defaults to {limits.budget_ms} and may not exceed "
                 f"{limits.max_budget_ms}; the same view, budget and seed give the same answer.",
-                "requestBody": _body("hint_request"),
+                "requestBody": _body("hint_request", bodies["hint"]),
                 "responses": {
                     "200": _answer("the hint contract", "hint"),
                     **_errors("400", "408", "413", "429 work", "503 work", "504"),
@@ -218,10 +328,7 @@ def _document(limits: ServerLimits) -> str:
                 f"{limits.game_ttl:g} seconds is dropped ({limits.finished_ttl:g} once finished), "
                 f"and one client keeps at most {limits.client_games} unfinished games and creates "
                 f"at most {limits.client_creations} a minute.",
-                "requestBody": _body(
-                    "game_create",
-                    {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
-                ),
+                "requestBody": _body("game_create", bodies["games"]),
                 "responses": {
                     "201": _answer("the game's id and one token per human seat", "game_created"),
                     **_errors("400", "408", "413", "429", "503 games"),
@@ -244,7 +351,7 @@ def _document(limits: ServerLimits) -> str:
                 "summary": "Play a move for the token's seat; then the bots play",
                 "parameters": [_GAME],
                 "security": _TOKEN,
-                "requestBody": _body("move", {"move": "draw"}),
+                "requestBody": _body("move", bodies["moves"]),
                 "responses": {
                     "200": _answer("the seat's new state", "game_state"),
                     **_errors("400", "403", "404", "408", "409", "413"),

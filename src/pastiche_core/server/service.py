@@ -34,13 +34,16 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .._fields import describe, read_array, read_int, read_object
+from .._fields import describe, document_kind, read_array, read_int, read_object
 from ..catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..constraints import Constraints
 from ..errors import IllegalMoveError, InvalidCatalogueError, PasticheError
 from ..io.jsontext import loads
-from ..io.position_json import query_from_dict
-from ..io.view_json import view_from_dict
+from ..io.position_json import position_to_dict
+from ..io.state_json import STATE_FORMAT
+from ..io.view_json import VIEW_FORMAT, view_from_dict
 from ..moves import Move
+from ..position import Position
 from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..solver import solve
 from ..view import PlayerView
@@ -56,13 +59,27 @@ from .api_errors import (
 )
 from .cache import AnswerCache
 from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_id
+from .openapi import schema_address
 from .quotas import ServerLimits
 from .store import GameStore, MemoryStore, StoreFullError
 
 if TYPE_CHECKING:
     from .workers import WorkerPool
 
-__all__ = ["ANALYSIS_MODULE", "MAX_SEED", "Analyse", "Analysis", "Service", "too_large"]
+__all__ = [
+    "ANALYSIS_MODULE",
+    "GAME_BODY",
+    "HINT_BODY",
+    "MAX_SEED",
+    "MOVE_BODY",
+    "PUBLISHES_BODY",
+    "Analyse",
+    "Analysis",
+    "Service",
+    "expecting",
+    "publish_request",
+    "too_large",
+]
 
 ANALYSIS_MODULE = "pastiche_core.ai"
 """The module whose ``analyse`` function answers hints when none is given."""
@@ -240,23 +257,32 @@ class Service:
         max_options: int | None = None,
         client: str = "",
     ) -> dict[str, Any]:
-        """The publishes contract (``PublishReport.to_dict()``) for a position document.
+        """The publishes contract (``PublishReport.to_dict()``) for a position, a view or a state.
 
-        Constraints come from the document. ``time_limit`` (seconds) and
+        The body is one of (:func:`publish_request`): a position document
+        (constraints come from it); a player's view (``"format":
+        "pastiche-view"``, bare or as ``{"view": …}``), answered for the viewer;
+        or a game state (``"format": "pastiche-state"``, bare or as ``{"state":
+        …, "player": 2}``), answered for ``player`` (default: the player to
+        move) from that player's view alone (R16). Views and states are checked
+        as the hint's views are, before any work. ``time_limit`` (seconds) and
         ``max_options`` default to the limits' and may not exceed their caps. A
         position may not name a catalogue file: only ``"default"`` or an
         embedded catalogue (no base folder is given to the reader). With a
-        :attr:`pool`, the search runs in a worker, counted in ``client``'s share.
+        :attr:`pool`, the search runs in a worker (given the position alone),
+        counted in ``client``'s share.
+
+        >>> from pastiche_core import Game, view_to_dict
+        >>> view = view_to_dict(Game(players=3, seed=7).view(1))
+        >>> Service().publishes({"view": view})["player"]
+        1
         """
         seconds, listed = self._publish_limits(time_limit, max_options)
-        try:
-            position, constraints = query_from_dict(body)
-        except PasticheError as error:
-            raise from_library(error) from None
+        position, constraints, document = publish_request(body)
         if self.pool is not None:
             return self.pool.call(
                 "publishes",
-                body,
+                document,
                 seconds=seconds,
                 client=client,
                 options={"time_limit": seconds, "max_options": listed},
@@ -351,6 +377,9 @@ class Service:
         limits = self.limits
         try:
             root = read_object(body, "$", ("view",), ("budget_ms", "seed"))
+        except PasticheError as error:
+            raise expecting(from_library(error), body, HINT_BODY, "hint_request") from None
+        try:
             budget = read_int(
                 root.get("budget_ms", limits.budget_ms), "$.budget_ms", 1, limits.max_budget_ms
             )
@@ -397,6 +426,9 @@ class Service:
         """
         try:
             root = read_object(body, "$", (), ("players", "seed", "catalogue", "seats"))
+        except PasticheError as error:
+            raise expecting(from_library(error), body, GAME_BODY, "game_create") from None
+        try:
             seats = self._read_seats(root)
             players = read_int(
                 root.get("players", len(seats) if seats else 4),
@@ -502,7 +534,7 @@ class Service:
         try:
             root = read_object(body, "$", ("move",), ())
         except PasticheError as error:
-            raise from_library(error) from None
+            raise expecting(from_library(error), body, MOVE_BODY, "move") from None
         text = root["move"]
         if not isinstance(text, str):
             raise ApiError(
@@ -547,6 +579,116 @@ class Service:
         if self.pool is not None:
             self.pool.close()
         self.store.close()
+
+
+PUBLISHES_BODY = (
+    'a position document, a view ({"format": "pastiche-view", ...} or {"view": {...}}) or a '
+    'state ({"format": "pastiche-state", ...} or {"state": {...}, "player": 2})'
+)
+"""What ``POST /v1/publishes`` and the ``publishes`` method take, in words."""
+HINT_BODY = '{"view": {...}, "budget_ms": 300, "seed": 1}'
+"""What ``POST /v1/hint`` and the ``hint`` method take."""
+GAME_BODY = '{"players": 4, "seed": 7, "catalogue": "default", "seats": ["human", ...]}'
+"""What ``POST /v1/games`` takes (every field optional)."""
+MOVE_BODY = '{"move": "draw"}'
+"""What ``POST /v1/games/{id}/moves`` takes."""
+
+
+def expecting(error: ApiError, body: object, expected: str, schema_name: str) -> ApiError:
+    """``error`` saying what the route expects and where its schema is, when the body's shape
+    is wrong (not an object, a field missing or unknown at the top); other errors as they are.
+
+    A document of another kind (one with a ``format``) is named, so a bare view
+    sent where ``{"view": …}`` is wanted says so.
+
+    >>> error = ApiError(400, "missing required field", "$.view")
+    >>> print(expecting(error, {"format": "pastiche-view"}, HINT_BODY, "hint_request").message)
+    this is a player's view: `pastiche hint` ranks its moves; expected {"view": {...}, "budget_ms": 300, "seed": 1} (schema: /openapi.json#/components/schemas/hint_request)
+    """
+    top = error.path in ("$", "$.format") or (
+        error.path is not None
+        and error.path.count(".") == 1
+        and error.message in ("missing required field", "unknown field")
+    )
+    if error.status != BAD_REQUEST or not top:
+        return error
+    message = error.message
+    shape = error.message in ("missing required field", "unknown field")
+    if isinstance(body, Mapping) and "format" in body and shape:
+        kind = document_kind(body)
+        if kind is not None:
+            message = f"this is {kind}"
+    return ApiError(
+        error.status,
+        f"{message}; expected {expected} (schema: {schema_address(schema_name)})",
+        error.path,
+        retry_after=error.retry_after,
+    )
+
+
+def publish_request(body: object) -> tuple[Position, Constraints, dict[str, Any]]:
+    """The position a publishes body asks about, its constraints, and the position document.
+
+    See :meth:`Service.publishes` for the bodies taken; the document returned is
+    the position's (a view's or a state's is rewritten as one), so a worker
+    never sees more than the player may. Errors are 400s whose path points into
+    the body; a body of the wrong shape says what is expected and where its
+    schema is.
+
+    >>> from pastiche_core import Game, state_to_dict
+    >>> state = state_to_dict(Game(players=3, seed=7))
+    >>> publish_request({"state": state, "player": 2})[0].player
+    2
+    >>> publish_request({"state": state, "player": 4})
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: expected a seat of this 3-player game, 0 to 2, got 4
+    >>> publish_request([])
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: expected an object, got an array; expected a position document, a view ({"format": "pastiche-view", ...} or {"view": {...}}) or a state ({"format": "pastiche-state", ...} or {"state": {...}, "player": 2}) (schema: /openapi.json#/components/schemas/publishes_request)
+    """
+    from ..ai.visible import publish_query
+
+    under, document, player = "$", body, None
+    if isinstance(body, Mapping) and "format" not in body and ({"view", "state"} & body.keys()):
+        try:
+            root = read_object(body, "$", (), ("view", "state", "player"))
+            if "view" in root and "state" in root:
+                raise ApiError(BAD_REQUEST, "give a view or a state, not both", "$.state")
+            key = "view" if "view" in root else "state"
+            if "player" in root:
+                player = read_int(root["player"], "$.player", 0, MAX_PLAYERS - 1)
+            document, under = root[key], f"$.{key}"
+            if not isinstance(document, Mapping):
+                raise ApiError(
+                    BAD_REQUEST, f"expected a {key} object, got {describe(document)}", under
+                )
+            wanted = VIEW_FORMAT if key == "view" else STATE_FORMAT
+            if "format" not in document:
+                raise ApiError(BAD_REQUEST, "missing required field", f"{under}.format")
+            if document["format"] != wanted:
+                raise ApiError(
+                    BAD_REQUEST,
+                    f"expected {wanted!r}, got {describe(document['format'])}",
+                    f"{under}.format",
+                )
+        except PasticheError as error:
+            raise expecting(
+                from_library(error), body, PUBLISHES_BODY, "publishes_request"
+            ) from None
+    try:
+        position, constraints = publish_query(document, player=player)
+    except PasticheError as error:
+        text = str(error)
+        if text.startswith("player: "):
+            raise ApiError(BAD_REQUEST, text.removeprefix("player: "), "$.player") from None
+        raise expecting(
+            from_library(error, under=under), body, PUBLISHES_BODY, "publishes_request"
+        ) from None
+    if isinstance(document, Mapping) and "format" not in document:
+        return position, constraints, dict(document)  # a position document, as it came
+    return position, constraints, position_to_dict(position)
 
 
 def too_large(what: str, limit: str, cap: int, size: int | None = None) -> ApiError:

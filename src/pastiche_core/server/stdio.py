@@ -5,7 +5,8 @@ of output, in order. The methods are the HTTP routes' (params as the HTTP
 bodies, plus ``game`` and ``token`` for a game):
 
 ==================  ==========================================================
-``publishes``       params: a position → the publishes contract
+``publishes``       params: a position, a view or a state (as ``POST /v1/publishes``) → the
+                    publishes contract
 ``hint``            params: ``{"view", "budget_ms", "seed"}`` → the hint contract
 ``games.create``    params: as ``POST /v1/games`` → ``{"game", "tokens"}``
 ``games.view``      params: ``{"game", "token"}`` → the seat's state
