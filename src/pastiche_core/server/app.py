@@ -3,7 +3,7 @@
 Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 
 =========================  =================================================
-``POST /v1/publishes``     a position → the publishes contract
+``POST /v1/publishes``     a position, a view or a state (with ``player``) → the publishes contract
 ``POST /v1/hint``          ``{"view", "budget_ms", "seed"}`` → the hint contract
 ``POST /v1/games``         a new game against bots → its id and the seats' tokens
 ``GET /v1/games/{id}``     the token's seat: view, legal moves, ``to_move``, ``over``
