@@ -6,9 +6,12 @@ from __future__ import annotations
 import pytest
 
 from pastiche_core import (
+    Catalogue,
     Game,
     InvalidArgumentError,
     InvalidNotationError,
+    NovelSpec,
+    OfAKind,
     Position,
     best,
     is_publishable,
@@ -56,14 +59,32 @@ def test_an_engine_given_by_position_is_named() -> None:
     [
         ("points", "is a goal; pass it as goal='points'"),
         ("cpsat", "is an engine; pass it as engine='cpsat'"),
-        ("3 of a Kind", "has the id 'kind-3'"),
-        ("kind-9", "the ids are straight-5"),
+        ("kind-9", "did you mean 'kind-5'? the ids are straight-5"),
+        ("no such thing", "the ids are straight-5"),
     ],
 )
 def test_a_novel_that_is_not_an_id_says_what_is_r3(novel: str, advice: str) -> None:
     with pytest.raises(InvalidArgumentError, match="unknown novel id") as caught:
         best(POSITION, novel)
     assert advice in str(caught.value)
+
+
+def test_a_novel_may_be_named_as_the_rulebook_names_it_r3() -> None:
+    by_name = best(POSITION, "3 of a Kind")
+    by_id = best(POSITION, "kind-3")
+    assert by_name == by_id
+    assert why_not(POSITION, "3 OF A KIND") == why_not(POSITION, "kind-3")
+
+
+def test_a_name_two_novels_bear_is_refused_as_ambiguous_r3() -> None:
+    specs = [
+        NovelSpec("kind-3", "Trio", OfAKind(3), 1, 5, "custom"),
+        NovelSpec("kind-4", "Trio", OfAKind(4), 2, 3, "custom"),
+        NovelSpec("end-flag", "End Flag", None, 1, 1, "custom"),
+    ]
+    position = Position.quick("MYS7 FAN7 HOR7", catalogue=Catalogue(specs, name="twins"))
+    with pytest.raises(InvalidArgumentError, match="ambiguous; give one of the ids kind-3, kind-4"):
+        best(position, "Trio")
 
 
 def test_a_position_from_a_view_is_not_from_game() -> None:

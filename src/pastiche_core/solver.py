@@ -19,6 +19,7 @@ it was cut short.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from types import MappingProxyType
 
@@ -38,6 +39,7 @@ __all__ = [
     "PUBLISHES_VERSION",
     "best",
     "is_publishable",
+    "novel_id",
     "solve",
     "why_not",
 ]
@@ -210,8 +212,8 @@ def best(
     game = position if isinstance(position, Game) else None
     position = _check_position(position, "best")
     _check_engine(engine)
-    if novel is not None and novel not in position.catalogue:
-        raise InvalidArgumentError(_unknown_novel(novel, position))
+    if novel is not None:
+        novel = novel_id(novel, position)
     if order is not None:
         if goal is not None:
             raise InvalidArgumentError("give either goal or order, not both")
@@ -245,19 +247,51 @@ def _moved(chosen: Best | None, position: Position, game: Game | None) -> Best |
     return Best(chosen.option, chosen.goal, chosen.complete, to_publish(chosen.option, position))
 
 
+def novel_id(novel: object, position: Position) -> str:
+    """The id of the Novel ``novel`` names in the position's catalogue: its id, or its name.
+
+    A name (the rulebook's, any case) is taken when exactly one Novel bears it.
+    Anything else raises :class:`~pastiche_core.errors.InvalidArgumentError`
+    listing the ids, with the closest one, or saying that a goal or an engine
+    was passed where a Novel goes.
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7")
+    >>> novel_id("kind-3", pos), novel_id("3 of a kind", pos)
+    ('kind-3', 'kind-3')
+    >>> novel_id("kind-9", pos)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: unknown novel id 'kind-9' in catalogue 'default': did you mean 'kind-5'? the ids are straight-5, straight-7, straight-9, straight-11, kind-3, kind-5, pairs-3, pairs-4, total-5, total-7, end-flag
+    """
+    catalogue = position.catalogue
+    if isinstance(novel, str):
+        if novel in catalogue:
+            return novel
+        named = [spec.id for spec in catalogue.specs if spec.name.lower() == novel.lower()]
+        if len(named) == 1:
+            return named[0]
+    raise InvalidArgumentError(_unknown_novel(novel, position))
+
+
 def _unknown_novel(novel: object, position: Position) -> str:
     """Why ``novel`` names no Novel of the position's catalogue, and what would."""
     catalogue = position.catalogue
-    ids = [spec.id for spec in catalogue.publishable]
+    ids = [spec.id for spec in catalogue.specs]
     text = f"unknown novel id {novel!r} in catalogue {catalogue.name!r}"
     if isinstance(novel, str):
-        named = [spec.id for spec in catalogue.publishable if spec.name.lower() == novel.lower()]
-        if named:
-            return f"{text}: the Novel named {novel!r} has the id {named[0]!r}"
+        named = [spec.id for spec in catalogue.specs if spec.name.lower() == novel.lower()]
+        if named:  # more than one Novel bears the name
+            return (
+                f"{text}: the name {novel!r} is ambiguous; give one of the ids {', '.join(named)}"
+            )
         if novel in GOALS:
             return f"{text}: {novel!r} is a goal; pass it as goal={novel!r}"
         if novel in ENGINES:
             return f"{text}: {novel!r} is an engine; pass it as engine={novel!r}"
+        close = difflib.get_close_matches(novel, ids, n=1)
+        if close:
+            return f"{text}: did you mean {close[0]!r}? the ids are {', '.join(ids)}"
     return f"{text}; the ids are {', '.join(ids)}"
 
 
@@ -340,8 +374,7 @@ def why_not(position: Position | Game, novel: str) -> list[str]:
     """
     position = _check_position(position, "why_not")
     catalogue = position.catalogue
-    if not isinstance(novel, str) or novel not in catalogue:
-        raise InvalidArgumentError(_unknown_novel(novel, position))
+    novel = novel_id(novel, position)
     spec = catalogue[novel]
     if not spec.publishable:
         return [f"{novel} is the End Flag: it is taken at the game's end, never published (R12)"]
