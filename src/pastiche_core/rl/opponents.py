@@ -126,7 +126,11 @@ class Opponents:
         seats: list[SeatPlayer] = [None] * game.players
         for offset, entry in enumerate(self.entries, start=1):
             seat = (learner + offset) % game.players
-            if isinstance(entry, str):
+            if entry == "random":
+                # make_bot's RandomBot, made directly: it takes no option, and a deal of
+                # short games should not pay for make_bot's look at the factory's signature.
+                seats[seat] = RandomBot(derive_seed(game.seed, "opponent", seat))
+            elif isinstance(entry, str):
                 seats[seat] = make_bot(
                     entry,
                     derive_seed(game.seed, "opponent", seat),
