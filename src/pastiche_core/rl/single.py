@@ -59,10 +59,13 @@ from .opponents import Opponents, SeatPlayer, play_until
 
 __all__ = [
     "ILLEGAL_MODES",
+    "PENALTY",
     "RENDER_MODES",
     "Episode",
     "PasticheGymEnv",
     "Settings",
+    "observation_space",
+    "scale_of",
 ]
 
 ILLEGAL_MODES = ("raise", "penalty")
