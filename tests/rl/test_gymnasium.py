@@ -18,6 +18,7 @@ from builders import MINI
 from gymnasium.utils.env_checker import check_env
 
 from pastiche_core import Game, IllegalMoveError, InvalidArgumentError, Move
+from pastiche_core.bots import RandomBot
 from pastiche_core.game import LegalMoves
 from pastiche_core.gymnasium import PasticheGymEnv, env, winner_returns
 from pastiche_core.knowledge import Knowledge
@@ -212,6 +213,11 @@ def test_opponents_by_name_per_seat_and_callables() -> None:
         "RandomBot",
         "function",
     ]
+
+    shared = env(players=3, opponents=RandomBot(5), seat=0)  # a bot object plays both seats
+    assert shared.settings.opponents.names == ("RandomBot", "RandomBot")
+    play_episode(shared, 3, random.Random(3))
+    assert shared.game.is_over
 
     def cheat(view: PlayerView, legal: LegalMoves) -> Move:
         return Move.parse("pass")
