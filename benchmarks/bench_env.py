@@ -23,11 +23,13 @@ One run measures, side by side and interleaved repeat by repeat (the median of
    loop, a decision is one learner ``env.step`` (the other seats' moves are played
    inside it); the masks of the ``K`` environments are stacked and one batched
    random legal choice is made for all of them, as for the vector environment;
-5. **gymnasium vector env**: ``vector_env(K, players=4, opponents="random")``, a
+5. **gymnasium SyncVectorEnv**: gymnasium's own vector wrapper over ``K`` such
+   single environments, the masks read from its merged ``info["action_mask"]``;
+6. **gymnasium vector env**: ``vector_env(K, players=4, opponents="random")``, a
    decision is one game's step (a ``step`` of the vector counts ``K``), the same
    batched random choice from ``action_masks()``; the same with the default
    ``"greedy"`` opponents shows what the bots cost;
-6. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
+7. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
    a dependency of the project): ``env.step`` with a random legal action from
    the state it returns, its observation encoding included.
 
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import random
 import statistics
 import sys
@@ -201,6 +204,39 @@ def singles_runner(num_envs: int) -> Runner:
     return run
 
 
+def _same(value: Any) -> Any:
+    """``value`` itself (an environment factory that hands out one made already)."""
+    return value
+
+
+def sync_vector_runner(num_envs: int) -> Runner:
+    """gymnasium's own ``SyncVectorEnv`` over ``num_envs`` single environments."""
+
+    def run(seconds: float) -> Counts:
+        import numpy as np
+        from gymnasium.vector import SyncVectorEnv
+
+        from pastiche_core.gymnasium import env
+
+        singles = [env(players=PLAYERS, opponents="random") for _ in range(num_envs)]
+        envs = SyncVectorEnv([functools.partial(_same, each) for each in singles])
+        _, infos = envs.reset(seed=0)
+        rng = np.random.default_rng(0)
+        decisions = moves = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            # Its NEXT_STEP autoreset merges each game's info["action_mask"] into one array.
+            _, _, terminations, _, infos = envs.step(_batched_choice(infos["action_mask"], rng))
+            decisions += num_envs
+            if terminations.any():
+                for index in np.flatnonzero(terminations).tolist():
+                    moves += singles[index].episode.moves
+                    games += 1
+        return Counts(decisions, moves, games, time.process_time() - start)
+
+    return run
+
+
 def vector_runner(num_envs: int, opponents: str = "random") -> Runner:
     """The vector environment of ``num_envs`` games, one batched random choice a step."""
 
@@ -346,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         modes.append(("PettingZoo env, pure-Python", "env.step", pure_python_env_runner))
     modes += [
         (f"gymnasium env x{count}, Python loop", "learner step", singles_runner(count)),
+        (f"gymnasium SyncVectorEnv of {count} envs", "learner step", sync_vector_runner(count)),
         (f"gymnasium vector env ({count} games)", "learner step", vector_runner(count)),
         (f"vector env ({count}), greedy opponents", "learner step", vector_runner(count, "greedy")),
     ]
@@ -369,9 +406,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     singles = next(row for row in rows if "Python loop" in row.label)
     vector = next(row for row in rows if row.label.startswith("gymnasium vector"))
     print()
+    sync = next(row for row in rows if "SyncVectorEnv" in row.label)
     print(
         f"vector env / single envs in a loop: {vector.median / singles.median:.2f}x steps per "
-        "CPU second"
+        f"CPU second; vector env / gymnasium's SyncVectorEnv: {vector.median / sync.median:.2f}x"
     )
     return 0
 
