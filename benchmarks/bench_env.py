@@ -1,6 +1,6 @@
-"""Random-policy decisions per second: the engine, the PettingZoo environment and RLCard.
+"""Random-policy steps, moves and games per second: the engine, the environments and RLCard.
 
-Run: ``python benchmarks/bench_env.py [--repeats R] [--seconds S] [--cpu N]``.
+Run: ``python benchmarks/bench_env.py [--repeats R] [--seconds S] [--cpu N] [--num-envs K]``.
 
 One run measures, side by side and interleaved repeat by repeat (the median of
 ``R`` repeats is reported, with the minimum and the maximum):
@@ -18,28 +18,42 @@ One run measures, side by side and interleaved repeat by repeat (the median of
    the observation vector are built at every step; a decision is an ``env.step``;
    when the compiled kernels are built, the same environment with every kernel
    switched off is measured too;
-4. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
+4. **gymnasium single env**: ``pastiche_core.gymnasium.env(players=4,
+   opponents="random")``, ``K`` of them stepped one after the other in a Python
+   loop, a decision is one learner ``env.step`` (the other seats' moves are played
+   inside it); the masks of the ``K`` environments are stacked and one batched
+   random legal choice is made for all of them, as for the vector environment;
+5. **gymnasium SyncVectorEnv**: gymnasium's own vector wrapper over ``K`` such
+   single environments, the masks read from its merged ``info["action_mask"]``;
+6. **gymnasium vector env**: ``vector_env(K, players=4, opponents="random")``, a
+   decision is one game's step (a ``step`` of the vector counts ``K``), the same
+   batched random choice from ``action_masks()``; the same with the default
+   ``"greedy"`` opponents shows what the bots cost;
+7. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
    a dependency of the project): ``env.step`` with a random legal action from
    the state it returns, its observation encoding included.
 
 Every mode plays whole games with fixed seeds for about ``S`` seconds of CPU time a
 repeat; rates are per CPU second of the process (steadier than wall time on a
-shared machine).
-The ratio column compares each mode with RLCard gin rummy. The process is pinned
-to one CPU where the OS allows it.
+shared machine). The columns are decisions (steps), moves (every seat's moves of
+the games played, so a Pastiche move of several atomic actions counts once) and
+games finished, per second; the ratio columns compare each mode's steps and moves
+with RLCard gin rummy's (where every step is a move). The process is pinned to one
+CPU where the OS allows it.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchkit import pin_one_core
 
@@ -48,12 +62,24 @@ from pastiche_core.game import Game
 from pastiche_core.movegen import clear_caches
 
 PLAYERS = 4
+NUM_ENVS = 16
+"""Games stepped together by the vector environment (and single environments in the loop)."""
 
-Runner = Callable[[float], tuple[int, int, float]]
-"""Play whole games for about the given seconds; (decisions, moves, elapsed seconds)."""
+
+class Counts(NamedTuple):
+    """What one repeat of a mode did: decisions, moves, games finished, CPU seconds."""
+
+    decisions: int
+    moves: int
+    games: int
+    elapsed: float
 
 
-def engine_runner(seconds: float) -> tuple[int, int, float]:
+Runner = Callable[[float], Counts]
+"""Play whole games for about the given seconds and count them."""
+
+
+def engine_runner(seconds: float) -> Counts:
     """The engine alone: indexed random moves."""
     clear_caches()
     return _random_games(seconds)
@@ -66,19 +92,19 @@ def pure_python() -> Iterator[None]:
         yield
 
 
-def pure_python_runner(seconds: float) -> tuple[int, int, float]:
+def pure_python_runner(seconds: float) -> Counts:
     """The engine with the pure-Python counting kernels, as without a C compiler."""
     with pure_python():
         return engine_runner(seconds)
 
 
-def pure_python_env_runner(seconds: float) -> tuple[int, int, float]:
+def pure_python_env_runner(seconds: float) -> Counts:
     """The PettingZoo environment with the pure-Python kernels, as without a C compiler."""
     with pure_python():
         return pettingzoo_runner(seconds)
 
 
-def _random_games(seconds: float) -> tuple[int, int, float]:
+def _random_games(seconds: float) -> Counts:
     decisions = 0
     seed = 0
     start = time.process_time()
@@ -90,10 +116,10 @@ def _random_games(seconds: float) -> tuple[int, int, float]:
             game.apply(legal[rng.randrange(len(legal))])
             decisions += 1
         seed += 1
-    return decisions, decisions, time.process_time() - start
+    return Counts(decisions, decisions, seed, time.process_time() - start)
 
 
-def encoding_runner(seconds: float) -> tuple[int, int, float]:
+def encoding_runner(seconds: float) -> Counts:
     """Random atomic actions through MoveBuilder, without observations."""
     from pastiche_core.rl import ActionSpace, MoveBuilder
 
@@ -114,10 +140,10 @@ def encoding_runner(seconds: float) -> tuple[int, int, float]:
             game.apply(move)
             moves += 1
         seed += 1
-    return decisions, moves, time.process_time() - start
+    return Counts(decisions, moves, seed, time.process_time() - start)
 
 
-def pettingzoo_runner(seconds: float) -> tuple[int, int, float]:
+def pettingzoo_runner(seconds: float) -> Counts:
     """The PettingZoo environment: a random legal action from each observation's mask."""
     import numpy as np
 
@@ -140,17 +166,111 @@ def pettingzoo_runner(seconds: float) -> tuple[int, int, float]:
             decisions += 1
         moves += len(game_env.unwrapped.game.history)
         seed += 1
-    return decisions, moves, time.process_time() - start
+    return Counts(decisions, moves, seed, time.process_time() - start)
+
+
+def _batched_choice(masks: Any, rng: Any) -> Any:
+    """A uniformly random legal action per row of ``masks`` (action 0 for a row without any)."""
+    scores = rng.random(masks.shape)
+    scores[~masks] = -1.0
+    return scores.argmax(axis=1)
+
+
+def singles_runner(num_envs: int) -> Runner:
+    """``num_envs`` single-agent gymnasium environments stepped in a Python loop."""
+
+    def run(seconds: float) -> Counts:
+        import numpy as np
+
+        from pastiche_core.gymnasium import env
+
+        envs = [env(players=PLAYERS, opponents="random") for _ in range(num_envs)]
+        for index, each in enumerate(envs):
+            each.reset(seed=index)
+        rng = np.random.default_rng(0)
+        decisions = moves = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            actions = _batched_choice(np.stack([each.action_masks() for each in envs]), rng)
+            for each, action in zip(envs, actions.tolist(), strict=True):
+                _, _, terminated, truncated, _ = each.step(action)
+                if terminated or truncated:
+                    moves += each.episode.moves
+                    games += 1
+                    each.reset()
+            decisions += num_envs
+        return Counts(decisions, moves, games, time.process_time() - start)
+
+    return run
+
+
+def _same(value: Any) -> Any:
+    """``value`` itself (an environment factory that hands out one made already)."""
+    return value
+
+
+def sync_vector_runner(num_envs: int) -> Runner:
+    """gymnasium's own ``SyncVectorEnv`` over ``num_envs`` single environments."""
+
+    def run(seconds: float) -> Counts:
+        import numpy as np
+        from gymnasium.vector import SyncVectorEnv
+
+        from pastiche_core.gymnasium import env
+
+        singles = [env(players=PLAYERS, opponents="random") for _ in range(num_envs)]
+        envs = SyncVectorEnv([functools.partial(_same, each) for each in singles])
+        _, infos = envs.reset(seed=0)
+        rng = np.random.default_rng(0)
+        decisions = moves = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            # Its NEXT_STEP autoreset merges each game's info["action_mask"] into one array.
+            _, _, terminations, _, infos = envs.step(_batched_choice(infos["action_mask"], rng))
+            decisions += num_envs
+            if terminations.any():
+                for index in np.flatnonzero(terminations).tolist():
+                    moves += singles[index].episode.moves
+                    games += 1
+        return Counts(decisions, moves, games, time.process_time() - start)
+
+    return run
+
+
+def vector_runner(num_envs: int, opponents: str = "random") -> Runner:
+    """The vector environment of ``num_envs`` games, one batched random choice a step."""
+
+    def run(seconds: float) -> Counts:
+        import numpy as np
+
+        from pastiche_core.gymnasium import vector_env
+
+        envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)
+        envs.reset(seed=0)
+        episodes = envs.episodes
+        rng = np.random.default_rng(0)
+        decisions = moves = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            _, _, terminations, _, _ = envs.step(_batched_choice(envs.action_masks(), rng))
+            decisions += num_envs
+            if terminations.any():
+                for index in np.flatnonzero(terminations).tolist():
+                    moves += episodes[index].moves
+                    games += 1
+        return Counts(decisions, moves, games, time.process_time() - start)
+
+    return run
 
 
 def rlcard_runner(name: str) -> Runner:
     """RLCard's ``name`` environment: env.step with a random legal action."""
 
-    def run(seconds: float) -> tuple[int, int, float]:
+    def run(seconds: float) -> Counts:
         import rlcard
 
         rl_env: Any = rlcard.make(name, config={"seed": 0})
-        decisions = 0
+        decisions = games = 0
         rng = random.Random(0)
         start = time.process_time()
         while time.process_time() - start < seconds:
@@ -159,37 +279,51 @@ def rlcard_runner(name: str) -> Runner:
                 legal = list(state["legal_actions"])
                 state, _player = rl_env.step(legal[rng.randrange(len(legal))])
                 decisions += 1
-        return decisions, decisions, time.process_time() - start
+            games += 1
+        return Counts(decisions, decisions, games, time.process_time() - start)
 
     return run
 
 
 @dataclass(frozen=True)
 class Row:
-    """One measured mode: decisions and moves per second of each repeat."""
+    """One measured mode: decisions, moves and games per second of each repeat."""
 
     label: str
     unit: str
     rates: list[float]
     move_rates: list[float]
+    game_rates: list[float]
 
     @property
     def median(self) -> float:
         """Median decisions per second."""
         return statistics.median(self.rates)
 
+    @property
+    def moves(self) -> float:
+        """Median moves per second."""
+        return statistics.median(self.move_rates)
+
+    @property
+    def games(self) -> float:
+        """Median games finished per second."""
+        return statistics.median(self.game_rates)
+
 
 def measure(modes: Sequence[tuple[str, str, Runner]], seconds: float, repeats: int) -> list[Row]:
     """Run every mode ``repeats`` times, interleaved, for about ``seconds`` each."""
     rates: list[list[float]] = [[] for _ in modes]
     move_rates: list[list[float]] = [[] for _ in modes]
+    game_rates: list[list[float]] = [[] for _ in modes]
     for _ in range(repeats):
         for index, (_label, _unit, runner) in enumerate(modes):
-            decisions, moves, elapsed = runner(seconds)
-            rates[index].append(decisions / elapsed)
-            move_rates[index].append(moves / elapsed)
+            counts = runner(seconds)
+            rates[index].append(counts.decisions / counts.elapsed)
+            move_rates[index].append(counts.moves / counts.elapsed)
+            game_rates[index].append(counts.games / counts.elapsed)
     return [
-        Row(label, unit, rates[index], move_rates[index])
+        Row(label, unit, rates[index], move_rates[index], game_rates[index])
         for index, (label, unit, _runner) in enumerate(modes)
     ]
 
@@ -197,15 +331,19 @@ def measure(modes: Sequence[tuple[str, str, Runner]], seconds: float, repeats: i
 def table(rows: Sequence[Row], reference: Row | None) -> str:
     """The results as a text table."""
     header = (
-        f"{'mode':<34} {'decision':<14} {'median/s':>9} {'min':>8} {'max':>8} "
-        f"{'moves/s':>8} {'vs gin':>7}"
+        f"{'mode':<34} {'decision':<14} {'steps/s':>9} {'min':>8} {'max':>8} "
+        f"{'moves/s':>8} {'games/s':>8} {'steps vs gin':>12} {'moves vs gin':>12}"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
-        ratio = f"{row.median / reference.median:6.2f}x" if reference else "      -"
+        if reference:
+            steps = f"{row.median / reference.median:11.2f}x"
+            moves = f"{row.moves / reference.moves:11.2f}x"
+        else:
+            steps = moves = f"{'-':>12}"
         lines.append(
             f"{row.label:<34} {row.unit:<14} {row.median:>9.0f} {min(row.rates):>8.0f} "
-            f"{max(row.rates):>8.0f} {statistics.median(row.move_rates):>8.0f} {ratio:>7}"
+            f"{max(row.rates):>8.0f} {row.moves:>8.0f} {row.games:>8.1f} {steps:>12} {moves:>12}"
         )
     return "\n".join(lines)
 
@@ -220,10 +358,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--cpu", type=int, default=None, help="CPU to pin to (default: the lowest; -1: none)"
     )
+    parser.add_argument(
+        "--num-envs",
+        type=int,
+        default=NUM_ENVS,
+        help=f"games of the vector env and single envs in the loop (default {NUM_ENVS})",
+    )
     args = parser.parse_args(argv)
-    if args.repeats < 1 or args.seconds <= 0:
-        parser.error("--repeats must be at least 1 and --seconds positive")
+    if args.repeats < 1 or args.seconds <= 0 or args.num_envs < 1:
+        parser.error("--repeats and --num-envs must be at least 1 and --seconds positive")
     where = pin_one_core(args.cpu)
+    count = args.num_envs
     modes: list[tuple[str, str, Runner]] = [
         ("engine (indexed random moves)", "move", engine_runner),
     ]
@@ -235,6 +380,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     if compiled_kernels():
         modes.append(("PettingZoo env, pure-Python", "env.step", pure_python_env_runner))
+    modes += [
+        (f"gymnasium env x{count}, Python loop", "learner step", singles_runner(count)),
+        (f"gymnasium SyncVectorEnv of {count} envs", "learner step", sync_vector_runner(count)),
+        (f"gymnasium vector env ({count} games)", "learner step", vector_runner(count)),
+        (f"vector env ({count}), greedy opponents", "learner step", vector_runner(count, "greedy")),
+    ]
     try:
         import rlcard  # noqa: F401
     except ModuleNotFoundError:
@@ -243,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         modes.append(("RLCard gin rummy", "env.step", rlcard_runner("gin-rummy")))
         modes.append(("RLCard UNO", "env.step", rlcard_runner("uno")))
     print(
-        f"Random-policy decisions per second, {PLAYERS}-player Pastiche, Python "
+        f"Random-policy steps, moves and games per second, {PLAYERS}-player Pastiche, Python "
         f"{sys.version.split()[0]}, {where}, median of {args.repeats} x {args.seconds:g} s, "
         f"compiled kernels {'on' if compiled_kernels() else 'off (not built)'}",
         flush=True,
@@ -252,6 +403,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     reference = next((row for row in rows if row.label == "RLCard gin rummy"), None)
     print()
     print(table(rows, reference))
+    singles = next(row for row in rows if "Python loop" in row.label)
+    vector = next(row for row in rows if row.label.startswith("gymnasium vector"))
+    print()
+    sync = next(row for row in rows if "SyncVectorEnv" in row.label)
+    print(
+        f"vector env / single envs in a loop: {vector.median / singles.median:.2f}x steps per "
+        f"CPU second; vector env / gymnasium's SyncVectorEnv: {vector.median / sync.median:.2f}x"
+    )
     return 0
 
 

@@ -80,6 +80,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "__main__",
         "pettingzoo",
         "openspiel",
+        "gymnasium",
         "__init__",
     ),
 }
@@ -333,7 +334,8 @@ def test_importing_the_package_loads_no_optional_extra() -> None:
     code = (
         "import sys, pastiche_core\n"
         "heavy = ['ortools', 'rich', 'starlette', 'uvicorn', 'ray', 'numpy', 'gymnasium',"
-        " 'pettingzoo', 'pyspiel', 'open_spiel', 'jsonschema', 'playwright']\n"
+        " 'pettingzoo', 'pyspiel', 'open_spiel', 'jsonschema', 'playwright',"
+        " 'pastiche_core.gymnasium']\n"
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run(

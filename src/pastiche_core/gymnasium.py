@@ -1,0 +1,109 @@
+"""gymnasium: Pastiche for one learning seat, alone or many games at once (the ``rl`` extra).
+
+``env(...)`` makes a :class:`gymnasium.Env` for one learning seat
+(:class:`~pastiche_core.rl.single.PasticheGymEnv`), the other seats played by
+bots or callables (:mod:`pastiche_core.rl.opponents`); ``vector_env(num_envs, ...)``
+steps ``num_envs`` such games at once as a :class:`gymnasium.vector.VectorEnv`
+(:class:`~pastiche_core.rl.vector.PasticheVectorEnv`, autoreset ``NEXT_STEP``).
+Actions are the atomic actions of :class:`~pastiche_core.rl.encoding.ActionSpace`
+and observations :class:`~pastiche_core.rl.observation.ObservationEncoder`
+vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention).
+
+>>> from pastiche_core.gymnasium import env, vector_env
+>>> game_env = env(players=3, opponents="random")
+>>> observation, info = game_env.reset(seed=42)
+>>> observation.shape, bool(game_env.action_masks().any())
+((1541,), True)
+>>> envs = vector_env(4, players=3, opponents="random")
+>>> observations, infos = envs.reset(seed=42)
+>>> observations.shape, envs.action_masks().shape
+((4, 1541), (4, 357))
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium  # noqa: F401 - the extra's check: the environments below need it
+    import numpy  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
+    raise ModuleNotFoundError(
+        f"pastiche_core.gymnasium needs {error.name}: install the rl extra, "
+        "pip install 'pastiche-core[rl]'",
+        name=error.name,
+    ) from error
+
+from .catalogue import Catalogue
+from .rl.aec import returns, winner_returns
+from .rl.opponents import SEARCH_BUDGET_MS, Opponents, Policy
+from .rl.single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
+from .rl.vector import PasticheVectorEnv
+
+__all__ = [
+    "ILLEGAL_MODES",
+    "RENDER_MODES",
+    "SEARCH_BUDGET_MS",
+    "Opponents",
+    "PasticheGymEnv",
+    "PasticheVectorEnv",
+    "Policy",
+    "env",
+    "returns",
+    "vector_env",
+    "winner_returns",
+]
+
+
+def env(
+    players: int = 4,
+    catalogue: str | Catalogue = "default",
+    opponents: object = "greedy",
+    seat: int | None = None,
+    illegal: str = "raise",
+    normalize: bool = False,
+    render_mode: str | None = None,
+) -> PasticheGymEnv:
+    """A single-agent Pastiche environment for ``players`` seats (3–5).
+
+    ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
+    catalogue's name or a TOML catalogue file. ``opponents`` is a bot name
+    (``"random"``, ``"greedy"``, ``"search"``; the search thinks
+    :data:`~pastiche_core.rl.opponents.SEARCH_BUDGET_MS` a move), a callable
+    ``policy(view, legal) -> Move``, or a list of them, one per other seat from
+    the learner's left. ``seat`` fixes the learner's seat (``None``: drawn at each
+    reset, from the reset seed). ``illegal`` is ``"raise"``
+    (:class:`~pastiche_core.errors.IllegalMoveError`) or ``"penalty"`` (the
+    episode ends with reward -1 and ``info["illegal"] = True``).
+    ``normalize=True`` scales observations into [0, 1]. ``render_mode`` is
+    ``None``, ``"ansi"`` or ``"human"``.
+
+    >>> env(players=4).action_space
+    Discrete(357)
+    >>> env(illegal="maybe")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: illegal must be one of 'raise', 'penalty', got 'maybe'
+    """
+    return PasticheGymEnv(players, catalogue, opponents, seat, illegal, normalize, render_mode)
+
+
+def vector_env(
+    num_envs: int,
+    players: int = 4,
+    catalogue: str | Catalogue = "default",
+    opponents: object = "greedy",
+    seat: int | None = None,
+    illegal: str = "raise",
+    normalize: bool = False,
+    render_mode: str | None = None,
+) -> PasticheVectorEnv:
+    """``num_envs`` games of :func:`env` (same options) stepped at once, with autoreset.
+
+    ``reset(seed=s)`` deals game ``i`` as ``env(...).reset(seed=s + i)`` would;
+    a finished game is dealt anew at the next step (gymnasium's ``NEXT_STEP``).
+
+    >>> vector_env(8, opponents="random").action_space.shape
+    (8,)
+    """
+    return PasticheVectorEnv(
+        num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode
+    )

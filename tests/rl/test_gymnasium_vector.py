@@ -1,0 +1,171 @@
+"""The gymnasium vector environment: the same games as the single one, batched, with autoreset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+
+from pastiche_core import IllegalMoveError, InvalidArgumentError
+from pastiche_core.gymnasium import env, vector_env
+
+
+def random_actions(masks: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[Any]:
+    """A uniformly random legal action per row; action 0 for a row without any."""
+    scores = rng.random(masks.shape)
+    scores[~masks] = -1.0
+    return np.asarray(scores.argmax(axis=1))
+
+
+def test_shapes_spaces_and_metadata() -> None:
+    envs = vector_env(3, players=5, opponents="random")
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.single_action_space == gymnasium.spaces.Discrete(357)
+    assert envs.action_space == gymnasium.spaces.MultiDiscrete([357] * 3)
+    observations, infos = envs.reset(seed=1)
+    assert infos == {}
+    assert observations.shape == (3, 1891)
+    assert observations.dtype == np.float32
+    assert envs.observation_space.contains(observations)
+    masks = envs.action_masks()
+    assert masks.shape == (3, 357)
+    assert masks.dtype == np.bool_
+    assert masks.any(axis=1).all()
+    masks[:] = False  # a copy: the environment's masks are untouched
+    assert envs.action_masks().any(axis=1).all()
+    _, rewards, terminations, truncations, _ = envs.step(
+        random_actions(envs.action_masks(), np.random.default_rng(0))
+    )
+    assert rewards.dtype == np.float64
+    assert terminations.dtype == truncations.dtype == np.bool_
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_the_vector_plays_the_single_environments_games(normalize: bool) -> None:
+    """Game i of reset(seed=s) is the single environment's reset(seed=s + i), step by step,
+    across autoresets: the next deal of each comes from its own seeded generator."""
+    count, seed = 3, 20
+    envs = vector_env(count, players=3, opponents="random", normalize=normalize)
+    singles = [env(players=3, opponents="random", normalize=normalize) for _ in range(count)]
+    observations, _ = envs.reset(seed=seed)
+    expected = [single.reset(seed=seed + index)[0] for index, single in enumerate(singles)]
+    assert np.array_equal(observations, np.stack(expected))
+    rng = np.random.default_rng(0)
+    done = [False] * count
+    ended = 0
+    for _ in range(600):
+        masks = envs.action_masks()
+        actions = random_actions(masks, rng)
+        observations, rewards, terminations, truncations, infos = envs.step(actions)
+        assert infos == {}
+        assert not truncations.any()
+        for index, single in enumerate(singles):
+            if done[index]:  # NEXT_STEP: this step dealt the game anew, its action ignored
+                observation, _ = single.reset()
+                reward, terminated = 0.0, False
+            else:
+                assert np.array_equal(masks[index], single.action_masks())
+                observation, reward, terminated, _, _ = single.step(int(actions[index]))
+            assert np.array_equal(observations[index], observation)
+            assert rewards[index] == reward
+            assert terminations[index] == terminated
+            done[index] = terminated
+            ended += terminated
+        assert envs.observation_space.contains(observations)
+    assert ended >= 3, "the test should see games end and start again"
+
+
+def test_autoreset_next_step() -> None:
+    envs = vector_env(2, players=3, opponents="random", seat=0)
+    envs.reset(seed=3)
+    rng = np.random.default_rng(3)
+    seeds = [episode.game.seed for episode in envs.episodes]
+    while True:
+        _, rewards, terminations, _, _ = envs.step(random_actions(envs.action_masks(), rng))
+        if terminations.any():
+            break
+    index = int(np.flatnonzero(terminations)[0])
+    assert rewards[index] != 0
+    assert not envs.action_masks()[index].any()  # the game is over: nothing is legal
+    assert envs.episodes[index].game.is_over
+    observations, rewards, terminations, _, _ = envs.step(random_actions(envs.action_masks(), rng))
+    assert rewards[index] == 0.0
+    assert not terminations[index]
+    game = envs.episodes[index].game
+    assert not game.is_over
+    assert game.seed != seeds[index]
+    assert envs.action_masks()[index].any()
+    assert game.to_move == 0
+    assert observations[index].any()
+
+
+def test_penalties_are_reported_per_game() -> None:
+    envs = vector_env(3, players=3, opponents="random", seat=2, illegal="penalty")
+    before, _ = envs.reset(seed=7)
+    legal = int(np.flatnonzero(envs.action_masks()[1])[0])
+    observations, rewards, terminations, _, infos = envs.step([0, legal, 0])  # draw at setup
+    assert rewards.tolist() == [-1.0, 0.0, -1.0]
+    assert terminations.tolist() == [True, False, True]
+    assert infos["illegal"].tolist() == [True, False, True]
+    assert infos["_illegal"].tolist() == [True, False, True]
+    assert np.array_equal(observations[0], before[0])  # the last observation stays
+    assert envs.action_masks()[[0, 2]].sum() == 0
+    _, rewards, terminations, _, infos = envs.step(
+        random_actions(envs.action_masks(), np.random.default_rng(1))
+    )
+    assert rewards[0] == rewards[2] == 0.0
+    assert "illegal" not in infos
+    assert envs.action_masks().any(axis=1).all()
+
+
+def test_an_illegal_action_raises_by_default() -> None:
+    envs = vector_env(2, players=3, opponents="random", seat=2)
+    envs.reset(seed=7)
+    with pytest.raises(IllegalMoveError, match="'draw' is not legal now"):
+        envs.step([0, 0])
+
+
+def test_seeds_as_a_list_and_without_a_seed() -> None:
+    envs = vector_env(2, players=4, opponents="random")
+    envs.reset(seed=[5, 9])
+    assert [episode.game.seed for episode in envs.episodes] == [5, 9]
+    envs.reset()
+    assert all(episode.game.seed not in (5, 9) for episode in envs.episodes)
+    with pytest.raises(InvalidArgumentError, match="seed must be an integer, None or a list of 2"):
+        envs.reset(seed=[1])
+
+
+def test_bad_arguments() -> None:
+    for count in (0, -1, 2.5, True):
+        with pytest.raises(InvalidArgumentError, match="num_envs must be a positive integer"):
+            vector_env(count)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="illegal must be one of"):
+        vector_env(2, illegal="ignore")
+    envs = vector_env(2, players=3, opponents="random")
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        envs.step([0, 0])
+    envs.reset(seed=1)
+    with pytest.raises(InvalidArgumentError, match=r"shape \(2,\), got \(3,\)"):
+        envs.step([0, 0, 0])
+
+
+def test_render(capsys: pytest.CaptureFixture[str]) -> None:
+    envs = vector_env(2, players=3, opponents="random", render_mode="ansi")
+    envs.reset(seed=2)
+    texts = envs.render()
+    assert texts is not None
+    assert len(texts) == 2
+    assert all(text.startswith("learner: player") for text in texts)
+    shown = vector_env(2, players=3, opponents="random", render_mode="human")
+    shown.reset(seed=2)
+    assert shown.render() is None
+    assert capsys.readouterr().out.count("learner: player") == 2
+    envs.close()
