@@ -108,7 +108,6 @@ class Kernel(Generic[_P, _R]):
     """
 
     __slots__ = (
-        "answered",
         "built",
         "calls",
         "compiled",
@@ -116,6 +115,7 @@ class Kernel(Generic[_P, _R]):
         "name",
         "out_of_range",
         "python",
+        "python_calls",
         "reentrant",
     )
 
@@ -127,31 +127,38 @@ class Kernel(Generic[_P, _R]):
         )
         self.compiled = self.built if name not in _OFF else None
         self.calls = 0
-        self.answered = 0
+        self.python_calls = 0  # calls made while no twin was in use
         self.out_of_range = 0
         self.reentrant = 0
         self.errors = 0
 
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        # The hot path counts one call; the compiled answers are the calls less the rest.
         self.calls += 1
         compiled = self.compiled
-        if compiled is not None:
-            try:
-                result: _R = compiled(*args, **kwargs)
-            except _OUT_OF_RANGE:
-                self.out_of_range += 1
-            except _REENTRANT:
-                self.reentrant += 1
-                if STRICT:
-                    raise
-            except Exception:
-                self.errors += 1
-                if STRICT:
-                    raise
-            else:
-                self.answered += 1
-                return result
+        if compiled is None:
+            self.python_calls += 1
+            return self.python(*args, **kwargs)
+        try:
+            result: _R = compiled(*args, **kwargs)
+        except _OUT_OF_RANGE:
+            self.out_of_range += 1
+        except _REENTRANT:
+            self.reentrant += 1
+            if STRICT:
+                raise
+        except Exception:
+            self.errors += 1
+            if STRICT:
+                raise
+        else:
+            return result
         return self.python(*args, **kwargs)
+
+    @property
+    def answered(self) -> int:
+        """Calls the compiled twin answered."""
+        return self.calls - self.python_calls - self.fallbacks()
 
     def fallbacks(self) -> int:
         """Calls the Python rule answered although the twin was in use."""

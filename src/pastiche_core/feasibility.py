@@ -234,18 +234,7 @@ def cost_add(tally: CostTally, need: int, hand: int, own: int, others: int) -> C
     >>> cost_add((0, False, False), 3, 1, 1, 0) is None, cost_add((5, True, False), 0, 0, 0, 0)
     (True, (5, True, False))
     """
-    if not need:
-        return tally
-    if need > hand + own + others:
-        return None
-    cost, any_hand, excess = tally
-    if need > own:
-        cost += rank_cost(need, own)
-        if hand:
-            excess = True  # a hand card is played at no extra cost
-    if hand:
-        any_hand = True
-    return cost, any_hand, excess
+    return _tally(tally, ((need, hand, own, others),))
 
 
 def cost_finish(tally: CostTally, played: bool) -> int | None:
@@ -277,13 +266,24 @@ def cost_tally(ranks: Iterable[tuple[int, int, int, int]], spent: int = 0) -> Co
     >>> cost_tally([(3, 1, 1, 2), (1, 1, 0, 0)])
     (3, True, True)
     """
-    tally: CostTally = (spent, False, False)
+    return _tally((spent, False, False), ranks)
+
+
+def _tally(tally: CostTally, ranks: Iterable[tuple[int, int, int, int]]) -> CostTally | None:
+    """:func:`cost_add` of each rank in turn: the definition, one loop for the hot paths."""
+    cost, any_hand, excess = tally
     for need, hand, own, others in ranks:
-        added = cost_add(tally, need, hand, own, others)
-        if added is None:
+        if not need:
+            continue
+        if need > hand + own + others:
             return None
-        tally = added
-    return tally
+        if need > own:
+            cost += need - own  # rank_cost(need, own)
+            if hand:
+                excess = True  # a hand card is played at no extra cost
+        if hand:
+            any_hand = True
+    return cost, any_hand, excess
 
 
 def least_cost(
@@ -513,6 +513,7 @@ class PayableTotals:
         """
         if _payable_totals.compiled is None:  # Python alone: keep this walk's failures
             _payable_totals.calls += 1
+            _payable_totals.python_calls += 1
             return self._search_py(count, target, first)
         return _payable_totals(self.pool, self.h, self.own, self.limit, count, target, first)
 

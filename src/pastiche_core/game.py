@@ -179,11 +179,13 @@ class Game:
     __slots__ = (
         "_cards",
         "_discard",
+        "_everyone",
         "_face_down",
         "_generation",
         "_hands",
         "_public",
         "_seat_cache",
+        "_setup_read",
         "_tables",
         "_trusted",
         "_undo",
@@ -230,6 +232,7 @@ class Game:
                 self._cards[card.index] = HAND | seat
         self._tables: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
         self._seat_cache: list[_SeatSummary | None] = [None] * players
+        self._everyone: tuple[tuple[tuple[TableNovel, ...], ...], tuple[int, ...]] | None = None
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
@@ -244,6 +247,7 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: list[_Public | None] | None = None
+        self._setup_read: tuple[Move, _Undo, Callable[[], dict[Card, int]]] | None = None
         self._generation = next(_GENERATIONS)
         self._trusted: tuple[Move, int] | None = None
 
@@ -300,6 +304,7 @@ class Game:
         game._hands = hands
         game._tables = tables
         game._seat_cache = [None] * players
+        game._everyone = None
         game.supply = supply
         game.flag = flag
         game.phase = phase
@@ -314,6 +319,7 @@ class Game:
         game.history = []
         game._undo = []
         game._public = None
+        game._setup_read = None
         game._generation = next(_GENERATIONS)
         game._trusted = None
         game._cards = game._locate()
@@ -414,6 +420,8 @@ class Game:
 
     def _seat(self, player: object) -> int:
         """``player`` if it is a seat of this game, else a clear error."""
+        if player.__class__ is int and 0 <= player < self.players:
+            return player
         if isinstance(player, bool) or not isinstance(player, int):
             raise InvalidArgumentError(f"player must be a seat number, got {player!r}")
         if not 0 <= player < self.players:
@@ -493,7 +501,23 @@ class Game:
         >>> Game(players=3).tables()
         ((), (), ())
         """
-        return tuple([self._summary(seat)[0] for seat in range(self.players)])
+        return self._all_summaries()[0]
+
+    def _all_summaries(self) -> tuple[tuple[tuple[TableNovel, ...], ...], tuple[int, ...]]:
+        """Every seat's novels and Masterpiece points, kept until a table changes."""
+        everyone = self._everyone
+        if everyone is None:
+            summaries = [self._summary(seat) for seat in range(self.players)]
+            everyone = self._everyone = (
+                tuple([novels for novels, _ in summaries]),
+                tuple([points for _, points in summaries]),
+            )
+        return everyone
+
+    def _table_changed(self, seat: int) -> None:
+        """Forget ``seat``'s kept summary (and everyone's): its table has changed."""
+        self._seat_cache[seat] = None
+        self._everyone = None
 
     def _summary(self, seat: int) -> _SeatSummary:
         """``seat``'s kept summary, made now if its table changed since."""
@@ -503,18 +527,30 @@ class Game:
     def stale_summary(self) -> int | None:
         """The first seat whose kept table summary disagrees with its table, else ``None``.
 
-        Views read a summary kept between changes of a table; the invariants
-        check it with this. Every summary is made anew on the way.
+        Views read summaries kept between changes of a table (each seat's, and
+        everyone's together); the invariants check them with this. Every
+        summary is made anew on the way.
 
         >>> Game(players=3).stale_summary() is None
         True
         """
         stale = None
+        everyone = self._everyone
         for seat in range(self.players):
             kept = self._seat_cache[seat]
-            self._seat_cache[seat] = None
+            self._table_changed(seat)
             if kept is not None and kept != self._summarise(seat) and stale is None:
                 stale = seat
+        if everyone is not None and stale is None:
+            fresh = self._all_summaries()
+            stale = next(
+                (
+                    seat
+                    for seat in range(self.players)
+                    if (everyone[0][seat], everyone[1][seat]) != (fresh[0][seat], fresh[1][seat])
+                ),
+                None,
+            )
         return stale
 
     def _summarise(self, seat: int) -> _SeatSummary:
@@ -575,7 +611,9 @@ class Game:
         >>> Game(players=3).scores()
         (0, 0, 0)
         """
-        scores = self._masterpiece_points()
+        if self.flag is None:
+            return self._all_summaries()[1]
+        scores = list(self._all_summaries()[1])
         if self.flag is not None:
             scores[self.flag[0]] += self.catalogue.end_flag.points
         return tuple(scores)
@@ -902,6 +940,7 @@ class Game:
         twin._tables = [table.copy() for table in self._tables]
         twin._cards = self._cards.copy()
         twin._seat_cache = [None] * self.players  # made again: callers may replace the tables
+        twin._everyone = None
         twin.supply = self.supply.copy()
         twin.flag = self.flag
         twin.phase = self.phase
@@ -917,6 +956,7 @@ class Game:
         twin._undo = self._undo.copy() if history else []
         # Each viewer's public history is immutable: the copy shares them.
         twin._public = self._public.copy() if history and self._public is not None else None
+        twin._setup_read = self._setup_read if history else None
         twin._generation = next(_GENERATIONS)
         twin._trusted = None
         return twin
@@ -1219,7 +1259,7 @@ class Game:
                 self._hands[gift.to].add(gift.card)
                 table[gift.card.index] = HAND | gift.to
             self._tables[player][move.novel] = move.played  # one card: a Masterpiece (R7)
-            self._seat_cache[player] = None
+            self._table_changed(player)
             self.supply[move.novel] -= 1
             self._end_turn(passed=False, changed=player)
         elif isinstance(move, Read):
@@ -1233,7 +1273,7 @@ class Game:
             table[CARDS + move.card.index] = NO_NOVEL
             if len(left) == 1:  # R11: one card left: a Masterpiece
                 table[left[0].index] = MASTER | ref.owner
-            self._seat_cache[ref.owner] = None
+            self._table_changed(ref.owner)
             hand.add(move.card)
             self._end_turn(passed=False, changed=ref.owner)
         elif isinstance(move, Pass):
@@ -1280,40 +1320,96 @@ class Game:
         asked for; an undo cuts it back, and copies share it (it is immutable).
         The last move it covers is kept with it, so a history replaced in place
         is noticed and read again.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw")
+        >>> game.public_history(1)
+        ((2, 'keep ? ? ?'), (0, 'draw'))
         """
+        return self._viewer_notes(self._seat(viewer))[0]
+
+    def viewer_public(
+        self, viewer: int
+    ) -> tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord]]:
+        """:meth:`public_history` and :meth:`public_records` of a seat, made together.
+
+        What a view made at every decision asks for: ``viewer`` must be a seat
+        (unchecked) and every move must carry its undo record.
+
+        >>> game = Game(players=3, seed=7)
+        >>> game.apply("keep MYT1 HOR7 HOR8")
+        >>> notes, records = game.viewer_public(1)
+        >>> notes, records[0].laid_down
+        (((2, 'keep ? ? ?'),), ())
+        """
+        notes, records = self._viewer_notes(viewer)
+        count = len(notes)
+        have = len(records)
+        if have < count:
+            if len(self._undo) != count:  # moves without undo records: no cache
+                return notes, tuple(
+                    record.seen_by(viewer) for record in self._move_records(0, count)
+                )
+            records = _PublicRecords(
+                records,
+                have,
+                viewer,
+                tuple(self.history[have:]),
+                tuple(self._undo[have:]),
+                self.pending,
+                self._setup_reader(),
+            )
+            public = self._public
+            assert public is not None  # _viewer_notes has just kept this viewer's entry
+            public[viewer] = (notes, records, public[viewer][2])  # type: ignore[index]
+        return notes, records
+
+    def _viewer_notes(
+        self, viewer: int
+    ) -> tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord]]:
+        """A seat's public history, brought up to date, and the records kept with it."""
         history = self.history
+        count = len(history)
         public = self._public
         if public is None:
             public = self._public = [None] * self.players
         cached = public[viewer]
         done = 0
+        notes: tuple[tuple[int, str], ...] = ()
+        records: Sequence[MoveRecord] = ()
         if cached is not None:
             notes, records, last = cached
             done = len(notes)
-            if done > len(history) or (done and history[done - 1] is not last):
+            if done > count or (done and history[done - 1] is not last):
                 done = 0  # the history was replaced: read it again
-            elif done == len(history):
-                return notes
+                notes, records = (), ()
+            elif done == count:
+                return notes, records
         undo = self._undo
-        if len(undo) == len(history):
-            seats = [undo[index][0][1] for index in range(done, len(history))]
+        if len(undo) == count:
+            seats: Sequence[int] = [undo[index][0][1] for index in range(done, count)]
         else:
             seats = self.history_seats()[done:]
-        added = [
-            (
-                seat,
-                str(history[index])
-                if seat == viewer
-                else public_notation(history[index], seat, viewer),
-            )
-            for index, seat in enumerate(seats, done)
-        ]
-        if cached is not None and done:
-            notes, records = cached[0] + tuple(added), cached[1]
-        else:
-            notes, records = tuple(added), ()
+        notes += self._public_notes(viewer, seats, done)
         public[viewer] = (notes, records, history[-1] if history else None)
-        return notes
+        return notes, records
+
+    def _public_notes(
+        self, viewer: int, seats: Sequence[int], done: int
+    ) -> tuple[tuple[int, str], ...]:
+        """The public notation of the moves from ``done`` on, whose seats are ``seats``."""
+        history = self.history
+        return tuple(
+            [
+                (
+                    seat,
+                    str(history[index])
+                    if seat == viewer
+                    else public_notation(history[index], seat, viewer),
+                )
+                for index, seat in enumerate(seats, done)
+            ]
+        )
 
     def move_record(self, index: int = -1) -> MoveRecord:
         """What move ``index`` of :attr:`history` moved between deck, pile and hands, whole.
@@ -1364,33 +1460,9 @@ taken_from=2, laid_up=None, laid_down=())
         >>> game.public_records(0)[2].laid_up == game.public_records(1)[2].laid_up
         True
         """
-        viewer = self._seat(viewer)
-        count = len(self.history)
-        if len(self._undo) != count:  # moves without undo records: no cache
-            return tuple(record.seen_by(viewer) for record in self._move_records(0, count))
-        if not count:
-            return ()
         # A viewer's records are kept with their public history (shared by copies, cut back
         # by an undo); each request adds what the moves since the last one need.
-        notes = self.public_history(viewer)
-        public = self._public
-        assert public is not None  # public_history has just kept this viewer's entry
-        cached = public[viewer]
-        assert cached is not None
-        found = cached[1]
-        done = len(found)
-        if done < count:
-            found = _PublicRecords(
-                found,
-                done,
-                viewer,
-                tuple(self.history[done:]),
-                tuple(self._undo[done:]),
-                self.pending,
-                functools.partial(_setup_discards_of, *self._setup_head()),
-            )
-            public[viewer] = (notes, found, cached[2])
-        return found
+        return self.viewer_public(self._seat(viewer))[1]
 
     def _move_records(self, start: int, stop: int) -> list[MoveRecord]:
         """The whole records of moves ``start`` to ``stop - 1``, read from the undo records."""
@@ -1423,6 +1495,23 @@ taken_from=2, laid_up=None, laid_down=())
                 tuple(self.history[offset:head]), tuple(self._undo[: max(head - offset, 0)])
             )
         return _setup_discards_of(*self._setup_head())
+
+    def _setup_reader(self) -> Callable[[], dict[Card, int]]:
+        """:meth:`_setup_discards` as the keeps are now, for records read later.
+
+        Once the keeps are over it holds for the rest of the game, so it is kept
+        with the last keep and its undo record (an undo past them makes a new one).
+        """
+        head = max(self.players - 2, 0)
+        history, undo = self.history, self._undo
+        kept = self._setup_read
+        over = 0 < head <= len(history) and len(undo) == len(history)
+        if over and kept is not None and kept[0] is history[head - 1] and kept[1] is undo[head - 1]:
+            return kept[2]
+        reader = functools.partial(_setup_discards_of, *self._setup_head())
+        if over:
+            self._setup_read = (history[head - 1], undo[head - 1], reader)
+        return reader
 
     def _setup_head(self) -> tuple[tuple[Move, ...], tuple[tuple[Any, Any], ...]]:
         """The setup's moves (the keeps, R10) and their undo records, as they are now."""
@@ -1579,7 +1668,7 @@ taken_from=2, laid_up=None, laid_down=())
             self._locate_pile(len(self._discard) - 1)
         elif isinstance(move, Publish):
             del self._tables[player][move.novel]
-            self._seat_cache[player] = None
+            self._table_changed(player)
             self.supply[move.novel] += 1
             hand.update(move.played)
             for card in move.played:
@@ -1591,7 +1680,7 @@ taken_from=2, laid_up=None, laid_down=())
                 table[gift.card.index] = HAND | player
         elif isinstance(move, Read):
             self._tables[move.source.owner][move.source.novel] = change
-            self._seat_cache[move.source.owner] = None
+            self._table_changed(move.source.owner)
             hand.remove(move.card)
             place = PUBLISHED | move.source.owner  # it had two or more cards (R11)
             at = _positions(self.catalogue)[move.source.novel]

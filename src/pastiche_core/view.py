@@ -273,9 +273,10 @@ class PlayerView:
         _set_end_reason(view, game.end_reason)
         _set_scores(view, game.scores())
         _set_face_down(view, face_down)
-        # The records first: they extend the ones kept with the player's last history.
-        _set_records(view, game.public_records(player) if history else ())
-        _set_history(view, game.public_history(player) if history else ())
+        # Both extend the ones kept with the player's last view.
+        notes, records = game.viewer_public(player) if history else ((), ())
+        _set_records(view, records)
+        _set_history(view, notes)
         _set_catalogue(view, game.catalogue)
         _set_card_table(view, viewer_table(game.card_table, player, drawn=show_pending))
         return view
