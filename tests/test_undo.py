@@ -178,3 +178,26 @@ def test_a_renaming_must_be_a_permutation_of_cards() -> None:
     with pytest.raises(InvalidArgumentError, match="maps cards to cards"):
         game.renamed({"SCI7": "SCI7"})  # type: ignore[dict-item]
     assert game.renamed({}) == game
+
+
+def test_r11_r14_the_kept_table_summaries_follow_publishes_reads_and_undos() -> None:
+    # Views read every seat's novels and points from summaries kept between table
+    # changes (R11 reads, R7 publishes); an undo (R14) must forget them too.
+    rng = random.Random(5)
+    game = Game(players=4, seed=5)
+    seen = 0
+    while not game.is_over and seen < 400:
+        before = (game.tables(), game.scores())
+        legal = list(game.legal_moves)
+        game.apply(legal[rng.randrange(len(legal))])
+        after = (game.tables(), game.scores())
+        seats = range(game.players)
+        assert after == (tuple(game.table(s) for s in seats), tuple(game.score(s) for s in seats))
+        assert game.stale_summary() is None
+        assert (game.tables(), game.scores()) == after
+        if rng.random() < 0.2:
+            game.undo()
+            assert (game.tables(), game.scores()) == before
+            assert game.tables() == tuple(game.table(s) for s in range(game.players))
+            assert game.stale_summary() is None
+        seen += 1

@@ -542,6 +542,7 @@ class Game:
             if kept is not None and kept != self._summarise(seat) and stale is None:
                 stale = seat
         if everyone is not None and stale is None:
+            self._everyone = None
             fresh = self._all_summaries()
             stale = next(
                 (
