@@ -243,7 +243,8 @@ def _timed_ismcts(game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clo
     from open_spiel.python.algorithms import ismcts
 
     class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
-        """``run_search`` as OpenSpiel's, simulations until the CPU time is used."""
+        """``run_search`` as OpenSpiel's, simulations until the CPU time is used (two at
+        least: with one, OpenSpiel's final policy fails on an unvisited root)."""
 
         def run_search(self, state: Any) -> Any:
             self.reset()
@@ -253,7 +254,8 @@ def _timed_ismcts(game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clo
             self._root_node = self.create_new_node(state)
             deadline = time.process_time() + clock.allowance()
             runs = 0
-            while runs == 0 or time.process_time() < deadline:
+            # The first simulation only expands the root: a choice needs a second.
+            while runs < 2 or time.process_time() < deadline:
                 self.run_simulation(self.sample_root_state(state))
                 runs += 1
             clock.simulations.append(runs)
