@@ -1,6 +1,7 @@
 """How strong and how fast the bots are: a strength ladder and decisions per second.
 
-Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games M] [--repeats R]``.
+Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games M] [--repeats R]``
+``[--ismcts-games G [--ismcts-evaluator heuristic|score|rollout] [--ismcts-budget-ms B]]``.
 
 1. **Strength ladder**, 4-player games. Each rung is a tournament
    (:func:`pastiche_core.ai.run_tournament`: seats rotate on shared deals) of
@@ -15,6 +16,23 @@ Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games 
    the random bot measured in the same runs, and the median, 95th percentile
    and maximum time of one ``choose`` call over every run. The process is
    pinned to one CPU (``--cpu``) for this part, where the OS allows it.
+3. **Against OpenSpiel's ISMCTS** (``--ismcts-games G``, the ``rl`` extra):
+   ``G`` 4-player games of ``python_pastiche`` (explicit chance, every card
+   dealt and drawn by a generator seeded per deal), the search in seat
+   ``game % 4`` (four games per deal) and OpenSpiel's Python ``ISMCTSBot`` in
+   the three others, with the evaluator ``--ismcts-evaluator`` names:
+   ``heuristic`` (:class:`~pastiche_core.openspiel.HeuristicEvaluator`, the
+   default), ``score`` (:class:`~pastiche_core.openspiel.ScoreEvaluator`) or
+   ``rollout`` (OpenSpiel's ``RandomRolloutEvaluator``, one random playout to
+   the end). **Equal CPU time per decision**: the search runs at
+   ``--ismcts-budget-ms``; each ISMCTS decision runs simulations until it has
+   used, in process CPU time, the mean CPU time of the search's decisions so
+   far (the budget before the first). A decision is a call with a choice: a
+   whole move for the search, an atomic action for ISMCTS (a publish is
+   several), so ISMCTS gets at least as much time per move. One process,
+   games one after another; the table gives the search's win rate with its
+   95 % Wilson interval (a shared win counts ``1/k``, R13), the ISMCTS seats'
+   together, and the CPU time each side used per decision.
 """
 
 from __future__ import annotations
@@ -91,6 +109,9 @@ LADDER: list[Rung] = [
 fewer than ``--games`` games on a slow rung)."""
 
 LADDER_HEADER = ("rung", "games", "win %", "95 % CI", "vs parity", "mean score", "mean margin")
+
+ISMCTS_EVALUATORS = ("heuristic", "score", "rollout")
+"""The evaluators ``--ismcts-evaluator`` takes (see the module)."""
 
 SPEED_BOTS: list[str] = ["random", "greedy"]
 """The bots whose decisions per second are measured (the first is the ratios' reference)."""
@@ -192,6 +213,176 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 # ----------------------------------------------------------------------
+# Against OpenSpiel's ISMCTS
+# ----------------------------------------------------------------------
+@dataclass
+class Clock:
+    """CPU seconds of every decision each side took (a decision: a call with a choice)."""
+
+    budget: float
+    """The search's budget in seconds: ISMCTS's time per decision before the search's first."""
+    search: list[float] = field(default_factory=list)
+    """The search's decisions."""
+    ismcts: list[float] = field(default_factory=list)
+    """ISMCTS's decisions."""
+    simulations: list[int] = field(default_factory=list)
+    """The simulations of each ISMCTS decision."""
+
+    def allowance(self) -> float:
+        """The CPU seconds of ISMCTS's next decision: the search's mean so far.
+
+        >>> Clock(0.05).allowance(), Clock(0.05, [0.02, 0.04]).allowance()
+        (0.05, 0.03)
+        """
+        return statistics.fmean(self.search) if self.search else self.budget
+
+
+def _timed_ismcts(game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clock) -> Any:
+    """OpenSpiel's Python ``ISMCTSBot``, searching each decision for :meth:`Clock.allowance`."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts
+
+    class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
+        """``run_search`` as OpenSpiel's, simulations until the CPU time is used (two at
+        least: with one, OpenSpiel's final policy fails on an unvisited root)."""
+
+        def run_search(self, state: Any) -> Any:
+            self.reset()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return [(legal[0], 1.0)]
+            self._root_node = self.create_new_node(state)
+            deadline = time.process_time() + clock.allowance()
+            runs = 0
+            # The first simulation only expands the root: a choice needs a second.
+            while runs < 2 or time.process_time() < deadline:
+                self.run_simulation(self.sample_root_state(state))
+                runs += 1
+            clock.simulations.append(runs)
+            return self.get_final_policy(state, self._root_node)
+
+    return TimedISMCTS(
+        game,
+        evaluator,
+        uct_c=uct_c,
+        max_simulations=1,
+        random_state=np.random.RandomState(seed % 2**32),
+        use_observation_string=True,
+    )
+
+
+def _evaluator(name: str, seed: int) -> Any:
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from pastiche_core.openspiel import HeuristicEvaluator, ScoreEvaluator
+
+    if name == "heuristic":
+        return HeuristicEvaluator()
+    if name == "score":
+        return ScoreEvaluator()
+    return mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed % 2**32))
+
+
+def _ismcts_game(
+    spiel: Any, seat: int, deal_seed: int, search: Bot, ismcts_bot: Any, clock: Clock
+) -> Game:
+    """One game: the search in ``seat``, ISMCTS elsewhere, chance from ``deal_seed``."""
+    import random
+
+    chance = random.Random(deal_seed)
+    state = spiel.new_initial_state()
+    queue: list[int] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance.choice([card for card, _ in state.chance_outcomes()]))
+            continue
+        if state.current_player() == seat:
+            if not queue:
+                game = state.game
+                legal = game.legal_moves
+                if len(legal) == 1:
+                    move = legal[0]
+                else:
+                    start = time.process_time()
+                    move = search.choose(game.view(seat), legal)
+                    clock.search.append(time.process_time() - start)
+                queue = state.actions_for(move)
+            state.apply_action(queue.pop(0))
+            continue
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            state.apply_action(actions[0])
+            continue
+        start = time.process_time()
+        action = int(ismcts_bot.step(state))
+        clock.ismcts.append(time.process_time() - start)
+        state.apply_action(action)
+    finished: Game = state.game
+    return finished
+
+
+def ismcts_match(
+    games: int, seed: int, budget_ms: int, evaluator: str, uct_c: float
+) -> tuple[list[list[str]], Clock]:
+    """The search against three ISMCTS bots: the table's rows and the CPU times."""
+    import pyspiel
+
+    import pastiche_core.openspiel  # noqa: F401 - registers python_pastiche
+    from pastiche_core.ai.tournament import wilson_interval
+
+    spiel = pyspiel.load_game(f"python_pastiche(players={PLAYERS})")
+    clock = Clock(budget_ms / 1000)
+    search = make_bot("search", derive_seed(seed, "search"), budget_ms=budget_ms)
+    bot = _timed_ismcts(
+        spiel, _evaluator(evaluator, derive_seed(seed, "rollout")), uct_c, seed, clock
+    )
+    wins = {"search": 0.0, "ismcts": 0.0}
+    scores: list[int] = []
+    margins: list[int] = []
+    start = time.perf_counter()
+    for index in range(games):
+        seat = index % PLAYERS
+        game = _ismcts_game(spiel, seat, game_seed(seed, index // PLAYERS), search, bot, clock)
+        winners = game.winners()
+        for player in winners:
+            wins["search" if player == seat else "ismcts"] += 1 / len(winners)
+        points = game.scores()
+        scores.append(points[seat])
+        margins.append(points[seat] - max(p for s, p in enumerate(points) if s != seat))
+        done = index + 1
+        left = (time.perf_counter() - start) / done * (games - done)
+        print(
+            f"  game {done}/{games}: search {'won' if seat in winners else 'lost'}, "
+            f"{wins['search']:.1f} wins so far, about {left / 60:.0f} min left",
+            file=sys.stderr,
+            flush=True,
+        )
+    rows = []
+    for side, trials in (("search", games), ("ismcts", games * (PLAYERS - 1))):
+        low, high = wilson_interval(wins[side], trials)
+        rate = wins[side] / trials
+        label = (
+            f"search {budget_ms} ms vs 3 ISMCTS ({evaluator})"
+            if side == "search"
+            else f"ISMCTS ({evaluator}), each of 3 seats"
+        )
+        mine = side == "search"
+        rows.append(
+            [
+                label,
+                f"{trials:,}",
+                f"{100 * rate:.1f}",
+                f"[{100 * low:.1f}, {100 * high:.1f}]",
+                f"{rate * PLAYERS:.2f}x",
+                f"{statistics.fmean(scores):.2f}" if mine else "",
+                f"{statistics.fmean(margins):+.2f}" if mine else "",
+            ]
+        )
+    return rows, clock
+
+
+# ----------------------------------------------------------------------
 # Report
 # ----------------------------------------------------------------------
 
@@ -214,7 +405,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=_positive, default=5, help="speed runs per bot (5)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the games (2024)")
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: do not pin)")
-    parser.add_argument("--skip-ladder", action="store_true", help="measure the speed only")
+    parser.add_argument("--skip-ladder", action="store_true", help="no strength ladder")
+    parser.add_argument("--skip-speed", action="store_true", help="no speed measurement")
+    parser.add_argument(
+        "--ismcts-games",
+        type=int,
+        default=0,
+        help="games of the search against OpenSpiel's ISMCTS (0: none; the rl extra)",
+    )
+    parser.add_argument(
+        "--ismcts-evaluator",
+        choices=ISMCTS_EVALUATORS,
+        default="heuristic",
+        help="ISMCTS's evaluator (heuristic)",
+    )
+    parser.add_argument(
+        "--ismcts-budget-ms",
+        type=_positive,
+        default=50,
+        help="the search's budget against ISMCTS, whose CPU time per decision follows (50)",
+    )
+    parser.add_argument(
+        "--ismcts-uct", type=float, default=2.0, help="ISMCTS's UCT exploration constant (2)"
+    )
     args = parser.parse_args(argv)
     workers = args.workers if args.workers is not None else default_workers()
     print(f"bot benchmark: Python {sys.version.split()[0]}, seed {args.seed}")
@@ -226,6 +439,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = ladder(args.games, args.seed, workers)
         print(aligned(LADDER_HEADER, rows, first_left=True))
         print(f"parity: {100 / PLAYERS:.1f} %; intervals: Wilson, each seat's game a trial")
+    if args.ismcts_games > 0:
+        print(
+            f"\nAgainst OpenSpiel's ISMCTS: {args.ismcts_games:,} {PLAYERS}-player games, the "
+            f"search ({args.ismcts_budget_ms} ms) in seat game % {PLAYERS}, ISMCTS "
+            f"(evaluator {args.ismcts_evaluator}, UCT c = {args.ismcts_uct:g}) in the others, "
+            "equal CPU time per decision, one process"
+        )
+        rows, clock = ismcts_match(
+            args.ismcts_games,
+            args.seed,
+            args.ismcts_budget_ms,
+            args.ismcts_evaluator,
+            args.ismcts_uct,
+        )
+        print(aligned(LADDER_HEADER, rows, first_left=True))
+        print(
+            f"parity: {100 / PLAYERS:.1f} %; intervals: Wilson, each seat's game a trial\n"
+            f"CPU ms per decision: search mean {1000 * statistics.fmean(clock.search):.1f} "
+            f"over {len(clock.search):,} decisions (p95 "
+            f"{1000 * percentile(clock.search, 0.95):.1f}), ISMCTS mean "
+            f"{1000 * statistics.fmean(clock.ismcts):.1f} over {len(clock.ismcts):,} "
+            f"(p95 {1000 * percentile(clock.ismcts, 0.95):.1f}); ISMCTS simulations per "
+            f"decision: mean {statistics.fmean(clock.simulations):.1f}, median "
+            f"{statistics.median(clock.simulations):.0f}"
+        )
+    if args.skip_speed:
+        return 0
     where = pin_one_core(args.cpu)
     print(
         f"\nSpeed: {args.speed_games} games a run, every seat the same bot, "

@@ -25,6 +25,8 @@ except ModuleNotFoundError as error:  # pragma: no cover - only without the extr
 
 from .rl.spiel import (
     GAME_TYPE,
+    HeuristicEvaluator,
+    PasticheEnvironment,
     PasticheGame,
     PasticheObserver,
     PasticheState,
@@ -35,6 +37,8 @@ from .rl.spiel import (
 
 __all__ = [
     "GAME_TYPE",
+    "HeuristicEvaluator",
+    "PasticheEnvironment",
     "PasticheGame",
     "PasticheObserver",
     "PasticheState",

@@ -125,8 +125,9 @@ def env(
     """A Pastiche AEC environment for ``players`` seats (3–5).
 
     ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
-    catalogue's name or a TOML catalogue file; ``render_mode`` is ``None`` or
-    ``"ansi"``.
+    catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
+    ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (``render()``
+    prints it).
 
     >>> env(players=4).unwrapped.space.size
     357

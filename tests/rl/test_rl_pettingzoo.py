@@ -120,8 +120,8 @@ def test_illegal_actions_and_bad_arguments() -> None:
         game_env.step(game_env.space.DRAW)
     with pytest.raises(InvalidArgumentError, match="expected an action, got None"):
         game_env.step(None)
-    with pytest.raises(InvalidArgumentError, match="render_mode must be None or 'ansi'"):
-        PasticheEnv(render_mode="human")
+    with pytest.raises(InvalidArgumentError, match="render_mode must be None, 'ansi' or 'human'"):
+        PasticheEnv(render_mode="rgb_array")
     with pytest.raises(InvalidCatalogueError):
         PasticheEnv(catalogue="no-such-catalogue.toml")
     with pytest.raises(InvalidArgumentError, match="catalogue must be"):
@@ -152,6 +152,30 @@ def test_catalogues_and_render() -> None:
         assert quiet.render() is None
     assert caught
     assert str(quiet) == "pastiche_v0"
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test: every mode of the metadata, "human" printing the table."""
+    assert env(players=3).metadata["render_modes"] == ["ansi", "human"]
+    pettingzoo_test.render_test(env)
+    printed = capsys.readouterr().out
+    # render_test renders five times in "human" mode: the table each time, every hand shown.
+    assert printed.count("<Game 4 players") == 5
+    assert "player 0" in printed
+
+
+def test_human_render_prints_what_ansi_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    shown, printed = (
+        PasticheEnv(players=3, render_mode="ansi"),
+        PasticheEnv(players=3, render_mode="human"),
+    )
+    for game_env in (shown, printed):
+        game_env.reset(seed=5)
+        game_env.step(int(np.flatnonzero(game_env.observe("player_2")["action_mask"])[0]))
+    text = shown.render()
+    capsys.readouterr()
+    assert printed.render() is None
+    assert capsys.readouterr().out == f"{text}\n"
 
 
 def test_render_shows_a_decision_in_progress() -> None:

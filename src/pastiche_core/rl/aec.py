@@ -85,8 +85,9 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """Pastiche as a PettingZoo AEC environment (see the module docstring).
 
     ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
-    catalogue's name or a TOML catalogue file; ``render_mode`` is ``None`` or
-    ``"ansi"`` (:meth:`render` then returns the whole table as text).
+    catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
+    ``"ansi"`` (:meth:`render` then returns the whole table as text) or
+    ``"human"`` (:meth:`render` prints that text to standard output).
 
     >>> PasticheEnv(players=2)
     Traceback (most recent call last):
@@ -96,11 +97,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
         "name": "pastiche_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
-    """PettingZoo's metadata: the name ``'pastiche_v0'``, the render modes (``'ansi'``) and
-    ``is_parallelizable`` (``False``)."""
+    """PettingZoo's metadata: the name ``'pastiche_v0'``, the render modes (``'ansi'`` and
+    ``'human'``) and ``is_parallelizable`` (``False``)."""
 
     def __init__(
         self,
@@ -109,8 +110,10 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise InvalidArgumentError(
+                f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
+            )
         cat = _catalogue(catalogue)
         self.encoder = ObservationEncoder(players, cat)
         """The observation layout for this environment's players and catalogue."""
@@ -122,7 +125,8 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.players = players
         """The number of seats, 3 to 5 (R10)."""
         self.render_mode = render_mode
-        """``None`` or ``'ansi'`` (:meth:`render` then returns the table as text)."""
+        """``None``, ``'ansi'`` (:meth:`render` returns the table as text) or ``'human'``
+        (:meth:`render` prints it)."""
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         """The agent names, one per seat: agent ``'player_i'`` plays seat ``i``."""
@@ -286,20 +290,32 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 self._next_decision()
 
     def render(self) -> str | None:
-        """The whole table as text (``render_mode="ansi"``), else ``None`` with a warning.
+        """The whole table as text: returned (``"ansi"``) or printed (``"human"``).
 
-        This is a spectator's view: it shows every hand.
+        This is a spectator's view: it shows every hand. With ``render_mode="human"``
+        the text goes to standard output when :meth:`render` is called (not at
+        every step) and ``None`` is returned; without a render mode, ``None``
+        comes with a warning.
 
         >>> env = PasticheEnv(players=3, render_mode="ansi"); env.reset(seed=7)
         >>> print(env.render().splitlines()[0])
         <Game 3 players, seed 7, turn 0, keep: player 2 to move>
+        >>> env = PasticheEnv(players=3, render_mode="human"); env.reset(seed=7)
+        >>> env.render()  # doctest: +ELLIPSIS
+        <Game 3 players, seed 7, turn 0, keep: player 2 to move>
+        ...
         """
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; use render_mode='ansi' or 'human'"
+            )
             return None
         text = str(self.game)
         if not self.game.is_over and self._builder.stage:
             text += f"\nbuilding: {self._builder!r}"
+        if self.render_mode == "human":
+            print(text)
+            return None
         return text
 
     def close(self) -> None:

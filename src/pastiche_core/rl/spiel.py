@@ -50,13 +50,15 @@ parameter names a shipped catalogue or a TOML file
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
+from open_spiel.python import rl_environment
 
+from ..ai.playout import WIN_TEMPERATURE, expected_scores
 from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
@@ -65,12 +67,15 @@ from ..io.state_json import state_from_dict, state_to_dict
 from ..knowledge import Knowledge
 from ..moves import Draw, Move
 from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, setup_discarders
+from ..view import PlayerView
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
 
 __all__ = [
     "GAME_TYPE",
+    "HeuristicEvaluator",
+    "PasticheEnvironment",
     "PasticheGame",
     "PasticheObserver",
     "PasticheState",
@@ -197,9 +202,25 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Core:
-    """Everything a state holds; copying it is what cloning a state costs."""
+    """Everything a state holds; copying it is what cloning a state costs.
 
-    __slots__ = ("builder", "dealt", "drawn", "game", "knowledge", "partial", "spec")
+    ``texts`` and ``tensors`` hold each player's observation once it is made:
+    a search asks for the same one several times per visit (OpenSpiel's node
+    lookup makes its key twice), and OpenSpiel's binding fills a tensor twice
+    per call. Every action clears them.
+    """
+
+    __slots__ = (
+        "builder",
+        "dealt",
+        "drawn",
+        "game",
+        "knowledge",
+        "partial",
+        "spec",
+        "tensors",
+        "texts",
+    )
 
     def __init__(self, spec: PasticheGame) -> None:
         self.spec = spec  # shared by every copy
@@ -209,6 +230,8 @@ class _Core:
         self.builder: MoveBuilder | None = None
         self.partial: list[int] = []  # the atomic actions of the decision in progress
         self.knowledge: list[Knowledge] = []  # what each player has seen (R16)
+        self.texts: dict[int, str] = {}  # observation strings made since the last action
+        self.tensors: dict[int, npt.NDArray[np.float32]] = {}  # never written once cached
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         twin = _Core(self.spec)
@@ -217,7 +240,15 @@ class _Core:
         twin.drawn = None if self.drawn is None else self.drawn.copy()
         twin.partial = self.partial.copy()
         twin.knowledge = [knowledge.copy() for knowledge in self.knowledge]
+        twin.texts = self.texts.copy()
+        twin.tensors = self.tensors.copy()
         return twin
+
+    def forget_observations(self, keep: int | None = None) -> None:
+        """Drop the observations made so far, but ``keep``'s (its view did not change)."""
+        texts, tensors = self.texts, self.tensors
+        self.texts = {} if keep not in texts else {keep: texts[keep]}
+        self.tensors = {} if keep not in tensors else {keep: tensors[keep]}
 
     def applied(self) -> None:
         """Let every player's knowledge follow the move just applied to the game."""
@@ -251,13 +282,17 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         return sum(DEAL_SIZES[: self._players()])
 
     def builder(self) -> MoveBuilder:
-        """The decision in progress of the player to move."""
+        """The decision in progress of the player to move.
+
+        Its view leaves the public history empty (``game.view(seat, history=False)``):
+        neither the legal actions nor the observations read it.
+        """
         core = self._core
         game = core.game
         if game is None or core.drawn is not None or game.is_over:
             raise InvalidArgumentError("no player is to move in this state")
         if core.builder is None:
-            core.builder = MoveBuilder(self._core.spec.space, game.view(game.to_move))
+            core.builder = MoveBuilder(core.spec.space, game.view(game.to_move, history=False))
             for action in core.partial:
                 core.builder.push(action)
         return core.builder
@@ -311,6 +346,8 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.texts or core.tensors:
+            core.forget_observations()
         if core.game is None:
             core.dealt.append(int(action))
             if len(core.dealt) == self._deal_size():
@@ -392,15 +429,63 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         return text
 
     # ------------------------------------------------------------------
-    def view_builder(self, player: int) -> tuple[Any, MoveBuilder | None]:
-        """The view of ``player`` and, if they are to move, their decision in progress."""
+    def view_builder(
+        self, player: int, *, history: bool = True
+    ) -> tuple[PlayerView | None, MoveBuilder | None]:
+        """The view of ``player`` and, if they are to move, their decision in progress.
+
+        ``history=False`` leaves the view's public history empty (the observations
+        do not read it: the player's :class:`~pastiche_core.knowledge.Knowledge`
+        carries what it taught them).
+
+        >>> register()
+        >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+        >>> for card in range(10):
+        ...     state.apply_action(card)
+        >>> view, builder = state.view_builder(2, history=False)
+        >>> view.history, builder is not None, state.view_builder(0)[1]
+        ((), True, None)
+        """
         game = self._core.game
         if game is None:
             return None, None
-        builder = None
-        if self.current_player() == player:
-            builder = self.builder()
-        return game.view(player), builder
+        if self.current_player() != player:
+            return game.view(player, history=history), None
+        builder = self.builder()
+        # The decision's own view has no history: it serves when none is asked for.
+        return (game.view(player) if history else builder.view), builder
+
+    def observation_array(self, player: int) -> npt.NDArray[np.float32]:
+        """``player``'s observation tensor as a read-only array, made once per state and player.
+
+        The same numbers as ``observation_tensor(player)`` without OpenSpiel's
+        copies (into C++, then into a list of floats); zeros while dealing.
+
+        >>> register()
+        >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+        >>> for card in range(10):
+        ...     state.apply_action(card)
+        >>> array = state.observation_array(2)
+        >>> array.tolist() == state.observation_tensor(2), array.flags.writeable
+        (True, False)
+        """
+        core = self._core
+        made = core.tensors.get(player)
+        if made is not None:
+            return made
+        players = core.spec.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+            raise InvalidArgumentError(
+                f"player must be a seat from 0 to {players - 1}, got {player!r}"
+            )
+        encoder = core.spec.encoder
+        made = np.zeros(encoder.size, dtype=np.float32)
+        view, builder = self.view_builder(player, history=False)
+        if view is not None:
+            encoder.encode(view, builder, out=made, knowledge=self.knowledge(player))
+        made.flags.writeable = False
+        core.tensors[player] = made
+        return made
 
     def actions_for(self, move: Move | str) -> list[int]:
         """The atomic actions that play ``move`` for the player to move (from the start).
@@ -425,14 +510,16 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         (:meth:`~pastiche_core.game.Game.renamed`): history, undo records and
         every player's knowledge. Only states where a player is to move are
         resampled; any other is returned as a copy.
+
+        The sample keeps ``player``'s observation if it was made (it is the same);
+        the game and the knowledge are copied once, renamed.
         """
-        state = self.clone()
-        core: _Core = state._core
-        game = core.game
-        if game is None or core.drawn is not None or game.is_over:
-            return state  # type: ignore[no-any-return]
+        mine: _Core = self._core
+        game = mine.game
+        if game is None or mine.drawn is not None or game.is_over:
+            return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(float(sampler()))
-        seen = core.knowledge[player].seen
+        seen = mine.knowledge[player].seen
         hidden: list[Card] = []
         for seat in range(game.players):
             if seat != player:
@@ -450,11 +537,23 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         dealt = unseen.copy()
         rng.shuffle(dealt)
         renaming = {old: new for old, new in zip(unseen, dealt, strict=True) if old != new}
+        knowledge = mine.knowledge
+        # The clone copies neither the game nor the knowledge: the sample's are made here.
+        mine.game, mine.knowledge = None, []
+        try:
+            state = self.clone()
+        finally:
+            mine.game, mine.knowledge = game, knowledge
+        core: _Core = state._core
         if renaming:
             core.game = game.renamed(renaming)
-            core.knowledge = [knowledge.renamed(renaming) for knowledge in core.knowledge]
+            core.knowledge = [each.renamed(renaming) for each in knowledge]
             indexes = {old.index: new.index for old, new in renaming.items()}
             core.dealt = [indexes.get(card, card) for card in core.dealt]
+            core.forget_observations(keep=player)
+        else:
+            core.game = game.copy()
+            core.knowledge = [each.copy() for each in knowledge]
         core.builder = None
         return state  # type: ignore[no-any-return]
 
@@ -487,20 +586,25 @@ class PasticheObserver:
         change with it."""
 
     def set_from(self, state: PasticheState, player: int) -> None:
-        """Fill :attr:`tensor` with ``player``'s observation of ``state`` (zeros while dealing)."""
-        view, builder = state.view_builder(player)
-        if view is None:
-            self.tensor.fill(0)
-            return
-        self.encoder.encode(view, builder, out=self.tensor, knowledge=state.knowledge(player))
+        """Fill :attr:`tensor` with ``player``'s observation of ``state`` (zeros while dealing).
+
+        The observation is made once per state and player, then copied.
+        """
+        np.copyto(self.tensor, state.observation_array(player))
 
     def string_from(self, state: PasticheState, player: int) -> str:
-        """``player``'s observation of ``state`` as text."""
-        view, builder = state.view_builder(player)
-        if view is None:
-            own = _dealt_to(state, player)
-            return f"player {player}, dealing: hand {format_cards(own) or '-'}"
-        return self.encoder.text(view, builder, knowledge=state.knowledge(player))
+        """``player``'s observation of ``state`` as text (made once per state and player)."""
+        core = state._core
+        text = core.texts.get(player)
+        if text is None:
+            view, builder = state.view_builder(player, history=False)
+            if view is None:
+                own = _dealt_to(state, player)
+                text = f"player {player}, dealing: hand {format_cards(own) or '-'}"
+            else:
+                text = self.encoder.text(view, builder, knowledge=state.knowledge(player))
+            core.texts[player] = text
+        return text
 
 
 def _dealt_to(state: PasticheState, player: int) -> list[Card]:
@@ -542,10 +646,243 @@ class ScoreEvaluator:
 
     def prior(self, state: PasticheState) -> Sequence[tuple[int, float]]:
         """Uniform over the legal actions (the chance outcomes at a chance node)."""
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions(state.current_player())
-        return [(action, 1.0 / len(legal)) for action in legal]
+        return _uniform_prior(state)
+
+
+class HeuristicEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots: each player's chances, by our heuristics.
+
+    :meth:`evaluate` values a state the way the library's own search values the
+    end of a playout (:func:`~pastiche_core.ai.playout.evaluate`): each
+    player's expected final score
+    (:func:`~pastiche_core.ai.playout.expected_scores`: the score, each
+    Published novel by how near it is to a Masterpiece, the hand's cards and
+    its publishing prospects by the greedy bot's
+    :class:`~pastiche_core.ai.heuristics.Outlook`) goes through a softmax of
+    temperature ``temperature`` to give win chances ``p``, and each chance
+    becomes the return :func:`~pastiche_core.rl.aec.winner_returns` would give
+    on average, ``(n·p - 1)/(n - 1)``: from ``-1/(n - 1)`` to 1, summing to 0,
+    on the scale of the terminal returns (which a finished game gives).
+    :meth:`prior` is uniform.
+
+    **What it reads.** It evaluates the state it is given, every hand included.
+    OpenSpiel's ISMCTS calls it only on sampled states: each simulation starts
+    from :meth:`PasticheState.resample_from_infostate`, which deals anew every
+    card the player to move has never seen, so the hands it reads are a sample
+    consistent with that player's information state, never the true hidden
+    ones (as the library's search evaluates its determinizations). Called on a
+    true state, it reads the true hands.
+
+    >>> register()
+    >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+    >>> HeuristicEvaluator().evaluate(state).tolist()  # dealing: nothing to tell apart
+    [0.0, 0.0, 0.0]
+    >>> for card in range(10):
+    ...     state.apply_action(card)
+    >>> values = HeuristicEvaluator().evaluate(state)
+    >>> bool(abs(values.sum()) < 1e-9 and (values >= -0.5).all() and (values <= 1).all())
+    True
+    """
+
+    def __init__(self, temperature: float = WIN_TEMPERATURE) -> None:
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, int | float)
+            or not temperature > 0
+        ):
+            raise InvalidArgumentError(
+                f"temperature must be a positive number, got {temperature!r}"
+            )
+        self.temperature = float(temperature)
+        """The softmax temperature, in points of expected score: lower trusts small leads
+        more (the search's playouts use :data:`~pastiche_core.ai.playout.WIN_TEMPERATURE`)."""
+
+    def values(self, game: Game) -> npt.NDArray[np.float64]:
+        """Per player, the expected return of ``game`` (its returns once it is over).
+
+        >>> from pastiche_core import Game
+        >>> values = HeuristicEvaluator().values(Game(players=4, seed=3))
+        >>> values.shape, bool(abs(values.sum()) < 1e-9)
+        ((4,), True)
+        """
+        players = game.players
+        if game.is_over:
+            return np.array(winner_returns(players, game.winners()), dtype=np.float64)
+        expected = np.array(expected_scores(game), dtype=np.float64)
+        weights = np.exp((expected - expected.max()) / self.temperature)
+        chances = weights / weights.sum()
+        values: npt.NDArray[np.float64] = (players * chances - 1.0) / (players - 1)
+        return values
+
+    def evaluate(self, state: PasticheState) -> npt.NDArray[np.float64]:
+        """Per player, the expected return of ``state`` (zeros while dealing; see the class)."""
+        game = state.game
+        if game is None:
+            return np.zeros(state.num_players(), dtype=np.float64)
+        return self.values(game)
+
+    def prior(self, state: PasticheState) -> Sequence[tuple[int, float]]:
+        """Uniform over the legal actions (the chance outcomes at a chance node).
+
+        >>> register()
+        >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+        >>> len(HeuristicEvaluator().prior(state))
+        49
+        """
+        return _uniform_prior(state)
+
+
+def _uniform_prior(state: PasticheState) -> Sequence[tuple[int, float]]:
+    if state.is_chance_node():
+        return state.chance_outcomes()
+    legal = state.legal_actions(state.current_player())
+    return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class PasticheEnvironment(rl_environment.Environment):  # type: ignore[misc]
+    """OpenSpiel's ``rl_environment.Environment`` for ``python_pastiche``, without its copies.
+
+    The base class makes every player's observation tensor at every step, each
+    copied from the game into C++ and then into a list of floats, and asks
+    every player for legal actions. This one gives the same time steps but:
+
+    * ``observations["info_state"]`` is a sequence whose item ``p`` is
+      :meth:`PasticheState.observation_array`, a read-only ``float32`` array made
+      when it is first read: an agent that reads only its own observation pays
+      for one per step (the time step keeps a copy of the state once the
+      environment moves on, so an observation read later is still the one of
+      its step);
+    * only the player to move is asked for legal actions: the others get ``[]``,
+      as they do from the base class.
+
+    ``game`` is a game string (``"python_pastiche(players=4)"``) or a loaded
+    :class:`PasticheGame`; every other argument is the base class's
+    (``observation_type`` may only be ``OBSERVATION``: the game has no
+    information state tensor).
+
+    >>> env = PasticheEnvironment("python_pastiche(players=3)")
+    >>> env.seed(1)
+    >>> step = env.reset()
+    >>> player = step.observations["current_player"]
+    >>> step.observations["info_state"][player].shape, step.observations["legal_actions"][0]
+    ((1541,), [])
+    >>> step = env.step([step.observations["legal_actions"][player][0]])
+    >>> step.step_type.mid()
+    True
+    """
+
+    _state: PasticheState
+
+    def __init__(self, game: str | PasticheGame = "python_pastiche", **kwargs: Any) -> None:
+        register()
+        super().__init__(game, **kwargs)
+        if not isinstance(self._game, PasticheGame):
+            raise InvalidArgumentError(
+                f"PasticheEnvironment plays python_pastiche, got {self.name!r}"
+            )
+        self._observed: _Observations | None = None
+
+    def step(self, actions: Sequence[int]) -> rl_environment.TimeStep:
+        """Apply the player to move's action (``[action]``) and return the next time step.
+
+        >>> env = PasticheEnvironment("python_pastiche(players=3)")
+        >>> step = env.reset()
+        >>> first = step.observations["info_state"]
+        >>> step = env.step([step.observations["legal_actions"][2][0]])
+        >>> first[0].tolist() == step.observations["info_state"][0].tolist()  # 2 kept, 0 saw it
+        False
+        """
+        if self._observed is not None and not self._should_reset:
+            self._observed.detach()  # before the state changes under it
+        return super().step(actions)
+
+    def _observations(self) -> dict[str, Any]:
+        state: PasticheState = self._state
+        players = self._num_players
+        player = state.current_player()
+        legal: list[list[int]] = [[] for _ in range(players)]
+        if 0 <= player < players:
+            legal[player] = state.legal_actions(player)
+        self._observed = _Observations(state)
+        observations: dict[str, Any] = {
+            "info_state": self._observed,
+            "legal_actions": legal,
+            "current_player": player,
+            "serialized_state": [],
+        }
+        if self._include_full_state:
+            observations["serialized_state"] = pyspiel.serialize_game_and_state(self._game, state)
+        return observations
+
+    def get_time_step(self) -> rl_environment.TimeStep:
+        """The current time step (see the class for how it differs from the base class's).
+
+        >>> env = PasticheEnvironment("python_pastiche(players=3)")
+        >>> env.reset().observations["current_player"] == env.get_time_step().current_player()
+        True
+        """
+        state: PasticheState = self._state
+        last = state.is_terminal()
+        step_type = rl_environment.StepType.LAST if last else rl_environment.StepType.MID
+        self._should_reset = last
+        rewards = state.returns() if last else [0.0] * self._num_players
+        discounts = [0.0] * self._num_players if last else self._discounts
+        return rl_environment.TimeStep(
+            observations=self._observations(),
+            rewards=rewards,
+            discounts=discounts,
+            step_type=step_type,
+        )
+
+    def reset(self) -> rl_environment.TimeStep:
+        """A new game, dealt by the chance sampler, at its first decision.
+
+        >>> PasticheEnvironment("python_pastiche(players=4)").reset().first()
+        True
+        """
+        self._should_reset = False
+        state: PasticheState = self._game.new_initial_state()
+        self._state = state
+        self._sample_external_events()
+        return rl_environment.TimeStep(
+            observations=self._observations(),
+            rewards=None,
+            discounts=None,
+            step_type=rl_environment.StepType.FIRST,
+        )
+
+
+class _Observations(Sequence[npt.NDArray[np.float32]]):
+    """Each player's observation tensor in one state, made when first read."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: PasticheState) -> None:
+        self.state = state
+
+    def detach(self) -> None:
+        """Keep reading the state as it is now, whatever happens to the environment's."""
+        self.state = self.state.clone()
+
+    def __len__(self) -> int:
+        return int(self.state.num_players())
+
+    @overload
+    def __getitem__(self, index: int) -> npt.NDArray[np.float32]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[npt.NDArray[np.float32]]: ...
+
+    def __getitem__(
+        self, index: int | slice
+    ) -> npt.NDArray[np.float32] | list[npt.NDArray[np.float32]]:
+        if isinstance(index, slice):
+            return [self[seat] for seat in range(len(self))[index]]
+        seat = range(len(self))[index]  # an IndexError past the players, as a list gives
+        return self.state.observation_array(seat)
+
+    def __iter__(self) -> Iterator[npt.NDArray[np.float32]]:
+        return (self[seat] for seat in range(len(self)))
 
 
 def register() -> None:
