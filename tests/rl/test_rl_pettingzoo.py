@@ -161,7 +161,7 @@ def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
     printed = capsys.readouterr().out
     # render_test renders five times in "human" mode: the table each time, every hand shown.
     assert printed.count("<Game 4 players") == 5
-    assert "player 0" in printed
+    assert all(f"P{seat} score" in printed for seat in range(4))
 
 
 def test_human_render_prints_what_ansi_returns(capsys: pytest.CaptureFixture[str]) -> None:
