@@ -88,7 +88,7 @@ def train(
     model = MaskablePPO(
         "MlpPolicy",
         envs,
-        # 4 x 256 actions a rollout: a dozen whole games at about 70 actions a game.
+        # By default 4 x 256 actions a rollout: a dozen games at about 70 actions a game.
         n_steps=rollout,
         batch_size=min(256, N_ENVS * rollout),
         n_epochs=4,
