@@ -84,9 +84,16 @@ def test_gymnasium_check_env_in_raise_mode() -> None:
     assert all(NO_SPEC in str(warning.message) for warning in caught)
 
 
-def test_stable_baselines3_check_env() -> None:
+@pytest.mark.parametrize("normalize", [False, True])
+def test_stable_baselines3_check_env_passes_without_a_warning(normalize: bool) -> None:
+    """Stable-Baselines3's checker (installed with sb3-contrib, in no extra) steps random
+    actions too, so it runs in penalty mode; it finds nothing to warn about either way."""
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
-    sb3_checker.check_env(env(players=4, opponents="random", illegal="penalty"), warn=True)
+    game_env = env(players=4, opponents="random", illegal="penalty", normalize=normalize)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sb3_checker.check_env(game_env, warn=True)
+    assert [str(warning.message) for warning in caught] == []
 
 
 def test_whole_episodes_reward_the_learner_at_the_end_only() -> None:
