@@ -342,9 +342,10 @@ def _as_index(value: object, size: int) -> int:
 class _Table:
     """What the masks of a publish being built read, from the card table of the player's view.
 
-    Per rank: the hand cards, own and other players' Masterpieces (counts and
-    card indexes, ascending); per card: how many cards of its rank of each sort
-    come after it in card order (the canonical order within a rank).
+    Per rank: the hand cards, own and other players' Masterpieces (counts; the
+    card indexes, ascending, with :meth:`detail`); per card, with :meth:`detail`:
+    how many cards of its rank of each sort come after it in card order (the
+    canonical order within a rank).
     """
 
     __slots__ = (
@@ -355,6 +356,7 @@ class _Table:
         "hand",
         "hand_by_rank",
         "limit",
+        "masters",
         "oth",
         "oth_by_rank",
         "own",
@@ -367,33 +369,38 @@ class _Table:
     def __init__(self, table: bytes, player: int) -> None:
         if not 0 <= player < len(_READ):
             raise ValueError(f"player {player} is no seat of a card table (0 to 7)")
-        hand_code, own_code = HAND | player, MASTER | player
+        hand_code = HAND | player
+        own_code = MASTER | player
         hand: list[int] = []
-        hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        masters: list[int] = []
+        h = [0] * _RANKS
+        own = [0] * _RANKS
+        oth = [0] * _RANKS
         # Only the hand's cards and the Masterpieces matter: the others read as zero.
         for index in itertools.compress(range(_CARDS), table.translate(_READ[player])):
             place = table[index]
             if place == hand_code:
                 hand.append(index)
-                hand_by_rank[_RANK[index]].append(index)
-            elif place == own_code:
-                own_by_rank[_RANK[index]].append(index)
+                h[_RANK[index]] += 1
             else:
-                oth_by_rank[_RANK[index]].append(index)
+                if place == own_code:
+                    masters.append(index)
+                    own[_RANK[index]] += 1
+                else:
+                    masters.append(~index)
+                    oth[_RANK[index]] += 1
         self.hand = hand
+        self.masters = masters
         self.limit = len(hand)
-        h = self.h = [len(group) for group in hand_by_rank]
-        own = self.own = [len(group) for group in own_by_rank]
-        oth = self.oth = [len(group) for group in oth_by_rank]
+        self.h, self.own, self.oth = h, own, oth
         # Cards available per rank, hand and every Masterpiece together.
         self.pool = tuple([a + b + c for a, b, c in zip(h, own, oth, strict=True)])
-        self.hand_by_rank = hand_by_rank
-        self.own_by_rank = own_by_rank
-        self.oth_by_rank = oth_by_rank
         self.own_total = sum(own)
-        # Made by detail() when a publish is being built.
+        # Made by detail() when a publish is being built: the start of a turn needs only
+        # the counts above.
+        self.hand_by_rank: list[list[int]] = []
+        self.own_by_rank: list[list[int]] = []
+        self.oth_by_rank: list[list[int]] = []
         self.above_hand: list[int] = []
         self.above_own: list[int] = []
         self.above_oth: list[int] = []
@@ -401,18 +408,29 @@ class _Table:
         self.search: PayableTotals | None = None
 
     def detail(self) -> None:
-        """Per card, how many cards of its rank come after it in card order, in the hand (for
-        a hand card), and among own and other Masterpieces (for one); made once."""
-        if self.above_hand:
+        """Per rank, the hand's cards and the own and other Masterpieces, ascending; per card,
+        how many cards of its rank come after it in card order, in the hand (for a hand
+        card), and among own and other Masterpieces (for one); made once."""
+        if self.hand_by_rank:
             return
+        hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        for index in self.hand:
+            hand_by_rank[_RANK[index]].append(index)
+        for index in self.masters:  # ascending, another player's stored as ~index
+            if index >= 0:
+                own_by_rank[_RANK[index]].append(index)
+            else:
+                oth_by_rank[_RANK[~index]].append(~index)
         above_hand = [0] * _CARDS
         above_own = [0] * _CARDS
         above_oth = [0] * _CARDS
         for rank in range(1, _RANKS):
-            group = self.hand_by_rank[rank]
+            group = hand_by_rank[rank]
             for position, index in enumerate(group):
                 above_hand[index] = len(group) - position - 1
-            mine, others = self.own_by_rank[rank], self.oth_by_rank[rank]
+            mine, others = own_by_rank[rank], oth_by_rank[rank]
             for index in mine:
                 above_own[index] = len(mine) - bisect.bisect_right(mine, index)
                 above_oth[index] = len(others) - bisect.bisect_right(others, index)
@@ -422,6 +440,9 @@ class _Table:
         self.above_hand = above_hand
         self.above_own = above_own
         self.above_oth = above_oth
+        self.hand_by_rank = hand_by_rank
+        self.own_by_rank = own_by_rank
+        self.oth_by_rank = oth_by_rank
 
     @property
     def hand_size(self) -> int:
