@@ -16,6 +16,7 @@ from pastiche_core import (
     InvalidStateError,
 )
 from pastiche_core.io import state_from_json, state_to_json
+from pastiche_core.view import public_notation
 
 
 def play(game: Game, rng: random.Random, moves: int) -> None:
@@ -201,3 +202,28 @@ def test_r11_r14_the_kept_table_summaries_follow_publishes_reads_and_undos() -> 
             assert game.tables() == tuple(game.table(s) for s in range(game.players))
             assert game.stale_summary() is None
         seen += 1
+
+
+def test_r14_r16_public_histories_follow_undos_and_replays() -> None:
+    # Each move's public text is kept beside the history; an undo and another move in its
+    # place (R14) must not leave the old text, and a gift to a third seat stays hidden (R16).
+    rng = random.Random(11)
+    game = Game(players=4, seed=11)
+    for _ in range(300):
+        if game.is_over:
+            break
+        legal = list(game.legal_moves)
+        game.apply(legal[rng.randrange(len(legal))])
+        game.public_history(rng.randrange(game.players))  # its text is kept now
+        if rng.random() < 0.25:
+            game.undo()
+            legal = list(game.legal_moves)
+            game.apply(legal[-1 - rng.randrange(len(legal))])
+        viewer = rng.randrange(game.players)
+        seats = game.history_seats()
+        fresh = tuple(
+            (seat, public_notation(move, seat, viewer))
+            for move, seat in zip(game.history, seats, strict=True)
+        )
+        assert game.public_history(viewer) == fresh
+        assert game.copy().public_history(viewer) == fresh

@@ -187,6 +187,7 @@ class Game:
         "_seat_cache",
         "_setup_read",
         "_tables",
+        "_texts",
         "_trusted",
         "_undo",
         "catalogue",
@@ -247,6 +248,7 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: list[_Public | None] | None = None
+        self._texts: list[tuple[Move, str, str | None] | None] = []
         self._setup_read: tuple[Move, _Undo, Callable[[], dict[Card, int]]] | None = None
         self._generation = next(_GENERATIONS)
         self._trusted: tuple[Move, int] | None = None
@@ -319,6 +321,7 @@ class Game:
         game.history = []
         game._undo = []
         game._public = None
+        game._texts = []
         game._setup_read = None
         game._generation = next(_GENERATIONS)
         game._trusted = None
@@ -957,6 +960,7 @@ class Game:
         twin._undo = self._undo.copy() if history else []
         # Each viewer's public history is immutable: the copy shares them.
         twin._public = self._public.copy() if history and self._public is not None else None
+        twin._texts = self._texts.copy() if history else []
         twin._setup_read = self._setup_read if history else None
         twin._generation = next(_GENERATIONS)
         twin._trusted = None
@@ -1398,19 +1402,33 @@ class Game:
     def _public_notes(
         self, viewer: int, seats: Sequence[int], done: int
     ) -> tuple[tuple[int, str], ...]:
-        """The public notation of the moves from ``done`` on, whose seats are ``seats``."""
+        """The public notation of the moves from ``done`` on, whose seats are ``seats``.
+
+        Each move's text is made once per game, its own seat's and everyone else's (R16),
+        and kept beside the history while the move is there; only a publish with gifts
+        reads differently to each other seat (the gifts to a third seat are hidden).
+        """
         history = self.history
-        return tuple(
-            [
-                (
-                    seat,
-                    str(history[index])
-                    if seat == viewer
-                    else public_notation(history[index], seat, viewer),
-                )
-                for index, seat in enumerate(seats, done)
-            ]
-        )
+        texts = self._texts
+        notes = []
+        for index, seat in enumerate(seats, done):
+            move = history[index]
+            kept = texts[index] if index < len(texts) else None
+            if kept is None or kept[0] is not move:
+                per_viewer = isinstance(move, Publish) and bool(move.gifts)
+                kept = (move, str(move), None if per_viewer else public_notation(move, seat, -1))
+                if index < len(texts):
+                    texts[index] = kept
+                else:
+                    texts.extend([None] * (index - len(texts)))
+                    texts.append(kept)
+            if seat == viewer:
+                notes.append((seat, kept[1]))
+            elif kept[2] is not None:
+                notes.append((seat, kept[2]))
+            else:
+                notes.append((seat, public_notation(move, seat, viewer)))
+        return tuple(notes)
 
     def move_record(self, index: int = -1) -> MoveRecord:
         """What move ``index`` of :attr:`history` moved between deck, pile and hands, whole.
