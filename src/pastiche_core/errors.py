@@ -19,6 +19,7 @@ __all__ = [
     "InvalidViewError",
     "PasticheError",
     "SearchLimitError",
+    "missing_extra",
 ]
 
 
@@ -105,3 +106,20 @@ class SearchLimitError(PasticheError):
     def __init__(self, message: str, stopped_by: str) -> None:
         super().__init__(message)
         self.stopped_by = stopped_by
+
+
+def missing_extra(face: str, error: ModuleNotFoundError, extra: str = "rl") -> ModuleNotFoundError:
+    """The error an optional face raises when a package of its extra is missing.
+
+    It names the face, the missing package and the install command, and keeps
+    the package's name for ``except ModuleNotFoundError`` handlers.
+
+    >>> error = missing_extra("pastiche_core.gymnasium", ModuleNotFoundError(name="gymnasium"))
+    >>> str(error), error.name
+    ("pastiche_core.gymnasium needs gymnasium: install the rl extra, pip install 'pastiche-core[rl]'", 'gymnasium')
+    """
+    return ModuleNotFoundError(
+        f"{face} needs {error.name}: install the {extra} extra, "
+        f"pip install 'pastiche-core[{extra}]'",
+        name=error.name,
+    )

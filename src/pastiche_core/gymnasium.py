@@ -22,15 +22,13 @@ vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention)
 
 from __future__ import annotations
 
+from .errors import missing_extra
+
 try:
     import gymnasium  # noqa: F401 - the extra's check: the environments below need it
     import numpy  # noqa: F401
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise ModuleNotFoundError(
-        f"pastiche_core.gymnasium needs {error.name}: install the rl extra, "
-        "pip install 'pastiche-core[rl]'",
-        name=error.name,
-    ) from error
+    raise missing_extra("pastiche_core.gymnasium", error) from error
 
 from .catalogue import Catalogue
 from .rl.aec import returns, winner_returns

@@ -14,14 +14,12 @@ of a player's view, and a resampler for OpenSpiel's ISMCTS bot.
 
 from __future__ import annotations
 
+from .errors import missing_extra
+
 try:
     import pyspiel  # noqa: F401 - fail early, with the extra named
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise ModuleNotFoundError(
-        f"pastiche_core.openspiel needs {error.name}: install the rl extra, "
-        "pip install 'pastiche-core[rl]'",
-        name=error.name,
-    ) from error
+    raise missing_extra("pastiche_core.openspiel", error) from error
 
 from .rl.spiel import (
     GAME_TYPE,

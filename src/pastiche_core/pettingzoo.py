@@ -18,6 +18,8 @@ itself. Observations are dicts with ``"observation"`` (a
 
 from __future__ import annotations
 
+from .errors import missing_extra
+
 try:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
     from pettingzoo.utils.wrappers.order_enforcing import (
@@ -25,11 +27,7 @@ try:
         AECOrderEnforcingIterator,
     )
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise ModuleNotFoundError(
-        f"pastiche_core.pettingzoo needs {error.name}: install the rl extra, "
-        "pip install 'pastiche-core[rl]'",
-        name=error.name,
-    ) from error
+    raise missing_extra("pastiche_core.pettingzoo", error) from error
 
 from typing import Any
 

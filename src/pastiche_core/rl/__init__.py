@@ -29,16 +29,13 @@ The environments built on them live behind their own faces:
 
 from __future__ import annotations
 
+from ..errors import missing_extra
 from ..knowledge import Knowledge
 from .encoding import ActionSpace, MoveBuilder, Stage
 
 try:
     from .observation import Field, ObservationEncoder
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise ModuleNotFoundError(
-        f"pastiche_core.rl needs {error.name}: install the rl extra, "
-        "pip install 'pastiche-core[rl]'",
-        name=error.name,
-    ) from error
+    raise missing_extra("pastiche_core.rl", error) from error
 
 __all__ = ["ActionSpace", "Field", "Knowledge", "MoveBuilder", "ObservationEncoder", "Stage"]
