@@ -57,7 +57,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from benchkit import aligned
+from benchkit import aligned, process_memory_kib, stop_process
 
 from pastiche_core import DECK, Catalogue, Game, Phase, RandomBot
 from pastiche_core.invariants import check_invariants
@@ -125,21 +125,12 @@ class Server:
 
     def memory_kib(self) -> tuple[int, int]:
         """The server's resident memory now and at its highest (VmRSS, VmHWM), in KiB."""
-        found = {}
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                found[name] = int(value.split()[0])
-        return found["VmRSS"], found["VmHWM"]
+        rss, hwm = process_memory_kib(self.process.pid, "VmRSS", "VmHWM")
+        return rss, hwm
 
     def stop(self) -> str:
         """Stop the server; its log."""
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=TIMEOUT)
+        stop_process(self.process, TIMEOUT)
         text = self.log.read_text(errors="replace")
         self.log.unlink()
         return text

@@ -39,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchkit import process_memory_kib, stop_process
+
 from pastiche_core import CLI_MAX_OPTIONS, solve
 from pastiche_core.io import load_query
 
@@ -107,18 +109,10 @@ class Server:
 
     def rss_kib(self) -> int:
         """The server's resident memory (VmRSS), in KiB."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        raise SystemExit("no VmRSS for the server process")
+        return process_memory_kib(self.process.pid, "VmRSS")[0]
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=TIMEOUT)
+        stop_process(self.process, TIMEOUT)
         if self.process.stderr is not None:
             self.process.stderr.close()
 

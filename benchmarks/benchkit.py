@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: pinning to one CPU and aligned text tables.
+"""What the benchmark scripts share: pinning to one CPU, aligned text tables, and the server
+process a service benchmark starts (its memory, its stop).
 
 The scripts run as ``python benchmarks/bench_x.py``, so this module is found
 beside them.
@@ -7,7 +8,9 @@ beside them.
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def pin_one_core(cpu: int | None) -> str:
@@ -49,3 +52,26 @@ def aligned(
         if index == 0:
             out.append("  ".join("-" * width for width in widths))
     return "\n".join(out)
+
+
+def process_memory_kib(pid: int, *fields: str) -> list[int]:
+    """The named fields of a Linux process's memory status (``VmRSS``, ``VmHWM``...), in KiB."""
+    found: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in fields:
+            found[name] = int(value.split()[0])
+    missing = [field for field in fields if field not in found]
+    if missing:
+        raise SystemExit(f"no {', '.join(missing)} for process {pid}")
+    return [found[field] for field in fields]
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Terminate ``process``, killing it if it has not ended within ``timeout`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=timeout)
