@@ -265,22 +265,23 @@ def novel_id(novel: object, position: Position) -> str:
     pastiche_core.errors.InvalidArgumentError: unknown novel id 'kind-9' in catalogue 'default': did you mean 'kind-5'? the ids are straight-5, straight-7, straight-9, straight-11, kind-3, kind-5, pairs-3, pairs-4, total-5, total-7, end-flag
     """
     catalogue = position.catalogue
+    named: list[str] = []
     if isinstance(novel, str):
         if novel in catalogue:
             return novel
         named = [spec.id for spec in catalogue.specs if spec.name.lower() == novel.lower()]
         if len(named) == 1:
             return named[0]
-    raise InvalidArgumentError(_unknown_novel(novel, position))
+    raise InvalidArgumentError(_unknown_novel(novel, position, named))
 
 
-def _unknown_novel(novel: object, position: Position) -> str:
-    """Why ``novel`` names no Novel of the position's catalogue, and what would."""
+def _unknown_novel(novel: object, position: Position, named: list[str]) -> str:
+    """Why ``novel`` names no Novel of the position's catalogue (``named``: the ids of the
+    Novels bearing it as a name, never one), and what would."""
     catalogue = position.catalogue
     ids = [spec.id for spec in catalogue.specs]
     text = f"unknown novel id {novel!r} in catalogue {catalogue.name!r}"
     if isinstance(novel, str):
-        named = [spec.id for spec in catalogue.specs if spec.name.lower() == novel.lower()]
         if named:  # more than one Novel bears the name
             return (
                 f"{text}: the name {novel!r} is ambiguous; give one of the ids {', '.join(named)}"
