@@ -72,6 +72,15 @@ def too_long(text: str, limit: int = MAX_NOTATION_LENGTH) -> bool:
     return len(text) > limit
 
 
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an ``s`` unless the count is one.
+
+    >>> plural(1, "point"), plural(3, "point"), plural(21529, "option")
+    ('1 point', '3 points', '21,529 options')
+    """
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def fit_line(line: str, width: int) -> str:
     """``line`` wrapped to ``width`` columns (at least 20), its continuation lines indented two
     more than it: the readable tables' rule for a terminal's width.

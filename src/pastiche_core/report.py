@@ -31,7 +31,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from ._text import fit_line
+from ._text import fit_line, plural
 from .cards import format_cards
 from .errors import InvalidArgumentError
 from .moves import Publish
@@ -142,12 +142,12 @@ class PublishReport:
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else f"stopped by {self.stopped_by}"
-        listed = _plural(len(self.options), "option")
+        listed = plural(len(self.options), "option")
         if self.total > len(self.options):
             listed += f" of {self.total:,}"
         return (
             f"<PublishReport {self.engine}: {listed} over "
-            f"{_plural(len(self.pareto), 'novel')}, {state}>"
+            f"{plural(len(self.pareto), 'novel')}, {state}>"
         )
 
     def __str__(self) -> str:
@@ -221,9 +221,7 @@ class Best:
 
     def __str__(self) -> str:
         option = self.option
-        facts = (
-            f"{_plural(option.gift_count, 'gift')}, {_plural(option.played_count, 'card')} played"
-        )
+        facts = f"{plural(option.gift_count, 'gift')}, {plural(option.played_count, 'card')} played"
         cut = "" if self.complete else "; the time limit cut the search short"
         return f"{option} (best for {self.goal}: {facts}{cut})"
 
@@ -306,9 +304,9 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
     if not report.counts and not options:
         lines.append("no publish option")
     else:
-        title = _plural(len(options), "publish option")
+        title = plural(len(options), "publish option")
         if report.total > len(options) and report.stopped_by == "max_options":
-            title = f"{len(options):,} of {_plural(report.total, 'publish option')}"
+            title = f"{len(options):,} of {plural(report.total, 'publish option')}"
             title += f" (max_options {report.max_options})"
         lines.append(f"{title}:")
         rows = _option_rows(options)
@@ -320,7 +318,7 @@ def format_report(report: PublishReport, width: int | None = None) -> str:
         order = {novel: index for index, novel in enumerate(position.catalogue)}
         novels = sorted(report.pareto, key=lambda novel: (order.get(novel, len(order)), novel))
         counted = [
-            _plural(report.counts[novel], "option") if novel in report.counts else "not counted"
+            plural(report.counts[novel], "option") if novel in report.counts else "not counted"
             for novel in novels
         ]
         novel_width = max((len(novel) for novel in novels), default=0)
@@ -344,8 +342,8 @@ def _option_paragraph(option: PublishOption) -> list[str]:
     if option.gifts:
         head += " gift " + option.gift_notation
     costs = (
-        f"{option.played_count} played, {_plural(option.gift_count, 'gift')}, "
-        f"{_plural(option.points, 'point')}"
+        f"{option.played_count} played, {plural(option.gift_count, 'gift')}, "
+        f"{plural(option.points, 'point')}"
     )
     if option.instant_masterpiece:
         costs += ", instant Masterpiece (R7)"
@@ -406,11 +404,7 @@ def describe_constraints(constraints: Constraints) -> str:
     if constraints.no_cite:
         parts.append("not citing player " + ", ".join(map(str, sorted(constraints.no_cite))))
     if constraints.max_gifts is not None:
-        parts.append(f"at most {_plural(constraints.max_gifts, 'gift')}")
+        parts.append(f"at most {plural(constraints.max_gifts, 'gift')}")
     if constraints.min_points is not None:
-        parts.append(f"at least {_plural(constraints.min_points, 'point')}")
+        parts.append(f"at least {plural(constraints.min_points, 'point')}")
     return "; ".join(parts)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"

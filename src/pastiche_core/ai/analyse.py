@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .._text import fit_line
+from .._text import fit_line, plural
 from ..cards import Card, format_cards
 from ..errors import InvalidArgumentError, InvalidStateError
 from ..files import read_file
@@ -538,10 +538,6 @@ def ranking_key(win_probability: float, visits: int, move: Move) -> tuple[float,
 # ----------------------------------------------------------------------
 # Explanations
 # ----------------------------------------------------------------------
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
 def _fit(card: Card, hand: Sequence[Card]) -> str:
     """How ``card`` fits the hand: same rank, or a neighbour for a straight."""
     same = [other for other in hand if other.rank == card.rank and other is not card]
@@ -631,7 +627,7 @@ def explain(view: PlayerView, move: Move, knowledge: Knowledge, *, rivals: bool 
         rest = [card for card in view.hand if card is not move.card]
         return _join(
             [
-                f"puts {move.card} under the End Flag: +{_points(flag)} (R12)",
+                f"puts {move.card} under the End Flag: +{plural(flag, 'point')} (R12)",
                 f"keeps {format_cards(rest)}" if rest else "",
             ]
         )
@@ -648,10 +644,10 @@ def _explain_read(view: PlayerView, move: Read) -> str:
     parts = [f"takes {move.card} from {_whose(view, owner)} {novel} ({len(cards)} cards)"]
     if len(cards) == 2:
         if owner == view.player:
-            parts.append(f"your {novel} becomes a Masterpiece: +{_points(points)}")
+            parts.append(f"your {novel} becomes a Masterpiece: +{plural(points, 'point')}")
         else:
             parts.append(
-                f"player {owner}'s {novel} becomes a Masterpiece: +{_points(points)} for them"
+                f"player {owner}'s {novel} becomes a Masterpiece: +{plural(points, 'point')} for them"
             )
     parts.append(_fit(move.card, view.hand))
     parts.append(_countdown(view))
@@ -674,13 +670,13 @@ def _explain_publish(
             for novel in view.tables[view.player]
             if novel.masterpiece
         )
-        text = f"a Masterpiece at once: +{_points(spec.points)} now (R7)"
+        text = f"a Masterpiece at once: +{plural(spec.points, 'point')} now (R7)"
         if view.trigger is None and now < END_THRESHOLD <= now + spec.points:
             text += f", reaching {END_THRESHOLD}: the end is triggered (R12)"
         parts.append(text)
     else:
         parts.append(
-            f"{_points(spec.points)} once read down from {played} cards to one ({played - 1} "
+            f"{plural(spec.points, 'point')} once read down from {played} cards to one ({played - 1} "
             f"read{'s' if played > 2 else ''})"
         )
     if move.gifts:
@@ -761,7 +757,7 @@ def _rival_notes(
                 return None
             continue
         option = found.option
-        what = f"{option.novel} ({_points(option.points)})"
+        what = f"{option.novel} ({plural(option.points, 'point')})"
         notes.append(f"player {owner} could then publish {what} with {format_cards(option.played)}")
     return notes
 

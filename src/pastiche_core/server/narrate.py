@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._text import plural
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..game import GameResult
@@ -260,10 +261,6 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _points(value: int) -> str:
-    return f"{value} point" + ("" if value == 1 else "s")
-
-
 _NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -308,13 +305,13 @@ def describe_outcome(
     verb = "win" if names[winners[0]] == "you" else "wins"
     if len(top) == 1:
         tie_break = "points"
-        lines = [f"{title} {verb} with {_points(best)}."]
+        lines = [f"{title} {verb} with {plural(best, 'point')}."]
     elif len(winners) == 1:
         # R13: a tie on points goes to the player with fewer Masterpieces.
         tie_break = "fewer-masterpieces"
         others = [counts[seat] for seat in top if seat != winners[0]]
         lines = [
-            f"{_title(_join([names[seat] for seat in top]))} tie on {_points(best)}; "
+            f"{_title(_join([names[seat] for seat in top]))} tie on {plural(best, 'point')}; "
             f"{first} {verb} with fewer Masterpieces ({counts[winners[0]]} against "
             f"{_join([str(count) for count in others])})."
         ]
@@ -322,7 +319,7 @@ def describe_outcome(
         tie_break = "shared"
         shared = _join([names[seat] for seat in winners])
         lines = [
-            f"{_title(shared)} share the win: {_points(best)} and "
+            f"{_title(shared)} share the win: {plural(best, 'point')} and "
             f"{counts[winners[0]]} Masterpieces each."
         ]
     lines.append(
@@ -337,7 +334,7 @@ def describe_outcome(
         flag, (flag_player, flag_card) = "taken", view.flag
         who = names[flag_player]
         lines.append(
-            f"{_title(who)} took the End Flag (+{_points(flag_points)}) with {flag_card} under it."
+            f"{_title(who)} took the End Flag (+{plural(flag_points, 'point')}) with {flag_card} under it."
         )
     elif view.trigger is not None:
         flag, flag_player = "lost", view.trigger
@@ -631,5 +628,5 @@ def _tell_publish(
     if len(move.played) == 1:
         # R7: a novel published with one played card is a Masterpiece at once.
         points = teller.view.catalogue[move.novel].points
-        parts.append(f": a Masterpiece at once, worth {_points(points)}")
+        parts.append(f": a Masterpiece at once, worth {plural(points, 'point')}")
     return [*parts, "."], about
