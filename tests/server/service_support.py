@@ -62,25 +62,35 @@ def new_game(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
 
 
 @contextmanager
-def running_server(service: Service) -> Iterator[str]:
-    """A real uvicorn server on 127.0.0.1 (a free port) in a thread; its base URL."""
+def uvicorn_in_thread(service: Service, backlog: int = 64, **options: Any) -> Iterator[int]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread; its port.
+
+    ``options`` go to uvicorn after the quiet logging defaults. It waits at most
+    30 seconds for the start, and as long for the stop.
+    """
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(service=service), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
+    sock.listen(backlog)
+    settings: dict[str, Any] = {"log_level": "warning", "access_log": False, **options}
+    server = uvicorn.Server(uvicorn.Config(create_app(service=service), **settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.02)
     try:
         assert server.started, "the server did not start"
-        yield f"http://127.0.0.1:{port}"
+        yield sock.getsockname()[1]
     finally:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+@contextmanager
+def running_server(service: Service) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 (a free port) in a thread; its base URL."""
+    with uvicorn_in_thread(service) as port:
+        yield f"http://127.0.0.1:{port}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -20,8 +19,9 @@ from typing import Any
 
 import pytest
 from fake_analysis import fake_analyse
+from service_support import uvicorn_in_thread
 
-from pastiche_core.server import ServerLimits, Service, create_app
+from pastiche_core.server import ServerLimits, Service
 from pastiche_core.server.connections import uvicorn_settings
 
 FAST = ServerLimits(
@@ -40,28 +40,9 @@ def serving(limits: ServerLimits = FAST, **extra: Any) -> Iterator[tuple[int, Se
 
     ``extra`` options go to uvicorn after those of ``uvicorn_settings``.
     """
-    import uvicorn
-
     service = Service(analyse=fake_analyse, limits=limits)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(1024)
-    options: dict[str, Any] = {"log_level": "warning", "access_log": False}
-    options.update(uvicorn_settings(limits))
-    options.update(extra)
-    server = uvicorn.Server(uvicorn.Config(create_app(service=service), **options))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        assert server.started, "the server did not start"
-        yield sock.getsockname()[1], service
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
-        sock.close()
+    with uvicorn_in_thread(service, 1024, **{**uvicorn_settings(limits), **extra}) as port:
+        yield port, service
 
 
 def connect(port: int, source: str = "127.0.0.1", timeout: float = 5.0) -> socket.socket:
