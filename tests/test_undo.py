@@ -14,6 +14,7 @@ from pastiche_core import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    Publish,
 )
 from pastiche_core.io import state_from_json, state_to_json
 from pastiche_core.view import public_notation
@@ -202,6 +203,63 @@ def test_r11_r14_the_kept_table_summaries_follow_publishes_reads_and_undos() -> 
             assert game.tables() == tuple(game.table(s) for s in range(game.players))
             assert game.stale_summary() is None
         seen += 1
+
+
+def test_r6_r14_the_kept_usable_flags_follow_publishes_undos_and_outside_changes() -> None:
+    # Move generation keeps each seat's usable flags (R6: a Novel with a copy left, not on
+    # the seat's table) until a table or the supply changes, an undo included (R14).
+    rng = random.Random(8)
+    game = Game(players=4, seed=8)
+    published = 0
+    while not game.is_over and published < 6:
+        legal = list(game.legal_moves)
+        publishes = [m for m in legal if isinstance(m, Publish)]
+        move = publishes[0] if publishes else legal[rng.randrange(len(legal))]
+        game.apply(move)
+        assert game.stale_summary() is None
+        if isinstance(move, Publish):
+            published += 1
+            if published % 2:
+                game.undo()
+                assert move in game.legal_moves  # its copy is back in the supply
+                assert game.stale_summary() is None
+    assert published == 6
+
+
+def test_r6_a_supply_changed_from_outside_changes_the_publishes() -> None:
+    # The supply is a public dictionary: emptying a Novel's copies from outside must take
+    # its publishes away at once (R6), although the flags were kept from before.
+    rng = random.Random(3)
+    game = Game(players=4, seed=3)
+    while not any(isinstance(m, Publish) for m in game.legal_moves):
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    novel = next(m for m in game.legal_moves if isinstance(m, Publish)).novel
+    game.supply[novel] = 0
+    assert not any(isinstance(m, Publish) and m.novel == novel for m in game.legal_moves)
+    assert game.stale_summary() is None
+
+
+def test_stale_summary_sees_kept_usable_flags_that_disagree() -> None:
+    game = Game(players=3, seed=2)
+    list(game.legal_moves)
+    game._usable[1] = bytes(len(game.catalogue.publishable))  # planted: nothing usable
+    game._usable_supply = game.supply.copy()
+    assert game.stale_summary() == 1
+    assert game.stale_summary() is None  # made anew on the way
+
+
+def test_stale_summary_sees_kept_reads_that_disagree() -> None:
+    # R11: the Reads are kept until a table changes; a planted one must be seen.
+    rng = random.Random(4)
+    game = Game(players=3, seed=4)
+    while not game._read_segments():
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    owner = game._read_segments()[0].owner
+    game._read_segments().pop(0)
+    assert game.stale_summary() == owner
+    assert game.stale_summary() is None
 
 
 def test_r14_r16_public_histories_follow_undos_and_replays() -> None:

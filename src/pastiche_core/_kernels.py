@@ -37,7 +37,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 from .layout import CARD_TABLE_SIZE, LAYOUT_VERSION
 
@@ -132,28 +132,33 @@ class Kernel(Generic[_P, _R]):
         self.reentrant = 0
         self.errors = 0
 
-    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        # The hot path counts one call; the compiled answers are the calls less the rest.
-        self.calls += 1
-        compiled = self.compiled
-        if compiled is None:
-            self.python_calls += 1
-            return self.python(*args, **kwargs)
-        try:
-            result: _R = compiled(*args, **kwargs)
-        except _OUT_OF_RANGE:
-            self.out_of_range += 1
-        except _REENTRANT:
-            self.reentrant += 1
-            if STRICT:
-                raise
-        except Exception:
-            self.errors += 1
-            if STRICT:
-                raise
-        else:
-            return result
-        return self.python(*args, **kwargs)
+    if TYPE_CHECKING:
+
+        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+
+    else:
+
+        def __call__(self, *args):
+            # The hot path: positional arguments only (every kernel takes them so), and one
+            # count per call; the compiled answers are the calls less the rest.
+            self.calls += 1
+            compiled = self.compiled
+            if compiled is None:
+                self.python_calls += 1
+                return self.python(*args)
+            try:
+                return compiled(*args)
+            except _OUT_OF_RANGE:
+                self.out_of_range += 1
+            except _REENTRANT:
+                self.reentrant += 1
+                if STRICT:
+                    raise
+            except Exception:
+                self.errors += 1
+                if STRICT:
+                    raise
+            return self.python(*args)
 
     @property
     def answered(self) -> int:

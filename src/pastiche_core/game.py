@@ -29,7 +29,6 @@ state untouched.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,14 +37,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .cards import DECK, Card, format_cards
-from .catalogue import Catalogue
+from .catalogue import END_FLAG_ID, Catalogue
 from .errors import (
     IllegalMoveError,
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
 )
-from .feasibility import owed_text, publish_violation
+from .feasibility import owed_text, publish_violation, usable_flags
 from .layout import (
     CARDS,
     DRAWN,
@@ -55,7 +54,9 @@ from .layout import (
     NO_NOVEL,
     PILE_DOWN,
     PILE_UP,
+    PLACE_MASK,
     PUBLISHED,
+    SEAT_MASK,
     UNSEEN,
     card_table,
 )
@@ -184,12 +185,14 @@ class Game:
         "_generation",
         "_hands",
         "_public",
+        "_reads",
         "_seat_cache",
-        "_setup_read",
         "_tables",
         "_texts",
         "_trusted",
         "_undo",
+        "_usable",
+        "_usable_supply",
         "catalogue",
         "current",
         "deck",
@@ -235,6 +238,9 @@ class Game:
         self._seat_cache: list[_SeatSummary | None] = [None] * players
         self._everyone: tuple[tuple[tuple[TableNovel, ...], ...], tuple[int, ...]] | None = None
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
+        self._usable: list[bytes | None] = [None] * players
+        self._usable_supply: dict[str, int] = {}
+        self._reads: list[ReadSegment] | None = None
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
         self.to_move = 2
@@ -248,8 +254,7 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: list[_Public | None] | None = None
-        self._texts: list[tuple[Move, str, str | None] | None] = []
-        self._setup_read: tuple[Move, _Undo, Callable[[], dict[Card, int]]] | None = None
+        self._texts: list[tuple[Move, int, str, str | None]] = []
         self._generation = next(_GENERATIONS)
         self._trusted: tuple[Move, int] | None = None
 
@@ -308,6 +313,9 @@ class Game:
         game._seat_cache = [None] * players
         game._everyone = None
         game.supply = supply
+        game._usable = [None] * players
+        game._usable_supply = {}
+        game._reads = None
         game.flag = flag
         game.phase = phase
         game.to_move = to_move
@@ -322,7 +330,6 @@ class Game:
         game._undo = []
         game._public = None
         game._texts = []
-        game._setup_read = None
         game._generation = next(_GENERATIONS)
         game._trusted = None
         game._cards = game._locate()
@@ -518,9 +525,41 @@ class Game:
         return everyone
 
     def _table_changed(self, seat: int) -> None:
-        """Forget ``seat``'s kept summary (and everyone's): its table has changed."""
+        """Forget ``seat``'s kept summary (and everyone's) and the Reads: its table has
+        changed."""
         self._seat_cache[seat] = None
         self._everyone = None
+        self._reads = None
+
+    def _read_segments(self) -> list[ReadSegment]:
+        """The Reads of every Published novel (R11), kept until a table changes."""
+        reads = self._reads
+        if reads is None:
+            reads = self._reads = [
+                ReadSegment(owner, nid, cards)
+                for owner, table in enumerate(self._tables)
+                for nid, cards in table.items()
+                if len(cards) >= 2
+            ]
+        return reads
+
+    def _usable_flags(self, seat: int) -> bytes:
+        """``seat``'s usable flags (R6), kept until the supply changes.
+
+        They are kept with a copy of the supply they were made from, and every
+        seat's are made again when the supply differs from it: a publish and its
+        undo change the supply with the Novels held (a read changes neither), and
+        the supply is a public dictionary that a caller may change too (a
+        scenario's builder does).
+        """
+        supply = self.supply
+        if supply != self._usable_supply:
+            self._usable = [None] * self.players
+            self._usable_supply = supply.copy()
+        flags = self._usable[seat]
+        if flags is None:
+            flags = self._usable[seat] = usable_flags(self.catalogue, supply, self._tables[seat])
+        return flags
 
     def _summary(self, seat: int) -> _SeatSummary:
         """``seat``'s kept summary, made now if its table changed since."""
@@ -528,22 +567,33 @@ class Game:
         return summary if summary is not None else self._summarise(seat)
 
     def stale_summary(self) -> int | None:
-        """The first seat whose kept table summary disagrees with its table, else ``None``.
+        """The first seat whose kept table summary, usable flags or Reads disagree with its
+        table, else ``None``.
 
         Views read summaries kept between changes of a table (each seat's, and
-        everyone's together); the invariants check them with this. Every
-        summary is made anew on the way.
+        everyone's together), and move generation the usable flags (R6) and the
+        Reads (R11); the invariants check them with this. Every one is made
+        anew on the way.
 
         >>> Game(players=3).stale_summary() is None
         True
         """
         stale = None
         everyone = self._everyone
+        reads = self._reads
         for seat in range(self.players):
             kept = self._seat_cache[seat]
+            flags = self._usable[seat] if self.supply == self._usable_supply else None
             self._table_changed(seat)
+            self._usable[seat] = None
             if kept is not None and kept != self._summarise(seat) and stale is None:
                 stale = seat
+            if flags is not None and flags != self._usable_flags(seat) and stale is None:
+                stale = seat
+        if reads is not None and stale is None:
+            kept_reads = {(r.owner, r.novel, r.cards) for r in reads}
+            fresh_reads = {(r.owner, r.novel, r.cards) for r in self._read_segments()}
+            stale = min((owner for owner, _, _ in kept_reads ^ fresh_reads), default=None)
         if everyone is not None and stale is None:
             self._everyone = None
             fresh = self._all_summaries()
@@ -946,6 +996,9 @@ class Game:
         twin._seat_cache = [None] * self.players  # made again: callers may replace the tables
         twin._everyone = None
         twin.supply = self.supply.copy()
+        twin._usable = [None] * self.players
+        twin._usable_supply = {}
+        twin._reads = None
         twin.flag = self.flag
         twin.phase = self.phase
         twin.to_move = self.to_move
@@ -961,7 +1014,6 @@ class Game:
         # Each viewer's public history is immutable: the copy shares them.
         twin._public = self._public.copy() if history and self._public is not None else None
         twin._texts = self._texts.copy() if history else []
-        twin._setup_read = self._setup_read if history else None
         twin._generation = next(_GENERATIONS)
         twin._trusted = None
         return twin
@@ -1115,7 +1167,7 @@ class Game:
         if isinstance(move, Publish):
             return self._publish_violation(move, player)
         if isinstance(move, Read):
-            if move.source.novel == self.catalogue.end_flag.id:
+            if move.source.novel == END_FLAG_ID:
                 return "the End Flag cannot be read (R12)"
             novel = self.novel(move.source)
             if novel is None:
@@ -1171,7 +1223,7 @@ class Game:
 
     def _citation(self, ref: NovelRef) -> tuple[int, int] | str:
         """The (owner, rank) a citation contributes, or why it cannot be cited (R6, R12)."""
-        if ref.novel == self.catalogue.end_flag.id:
+        if ref.novel == END_FLAG_ID:
             return "the End Flag cannot be cited (R12): only Masterpieces can (R6)"
         novel = self.novel(ref)
         if novel is None:
@@ -1189,7 +1241,7 @@ class Game:
         self.history.append(move)
         player = self.to_move
         hand = self._hands[player]
-        flag_id = self.catalogue.end_flag.id
+        flag_id = END_FLAG_ID
         # What undo() needs: the scalars before the move and the move's own changes.
         before = (
             self.phase,
@@ -1224,12 +1276,13 @@ class Game:
                 self.current = self.to_move = 0
         elif isinstance(move, Draw):
             # A draw may reshuffle the discard pile into the deck (R11): keep all three.
-            change = (self.deck.copy(), self._discard.copy(), self._face_down.copy(), None)
+            change = (self.deck.copy(), self._discard.copy(), self._face_down.copy(), None, None)
             if len(self.deck) + len(self._discard) == 1:
+                down = None if self.deck else self._discarder(self._discard[0])
                 card = self._draw_one()
                 hand.add(card)  # R11: only one card left in all: just take it
                 table[card.index] = HAND | player
-                change = (*change[:3], card)
+                change = (*change[:3], card, down)
                 self._end_turn(passed=False)
             else:
                 first = self._draw_one()
@@ -1247,7 +1300,7 @@ class Game:
             self._end_turn(passed=False)
         elif isinstance(move, TakeDiscard):
             card = self._discard.pop()
-            change = (card, card in self._face_down)
+            change = (card, self._discarder(card))
             self._face_down.discard(card)
             hand.add(card)
             table[card.index] = HAND | player
@@ -1347,32 +1400,13 @@ class Game:
         >>> notes, records[0].laid_down
         (((2, 'keep ? ? ?'),), ())
         """
-        notes, records = self._viewer_notes(viewer)
-        count = len(notes)
-        have = len(records)
-        if have < count:
-            if len(self._undo) != count:  # moves without undo records: no cache
-                return notes, tuple(
-                    record.seen_by(viewer) for record in self._move_records(0, count)
-                )
-            records = _PublicRecords(
-                records,
-                have,
-                viewer,
-                tuple(self.history[have:]),
-                tuple(self._undo[have:]),
-                self.pending,
-                self._setup_reader(),
-            )
-            public = self._public
-            assert public is not None  # _viewer_notes has just kept this viewer's entry
-            public[viewer] = (notes, records, public[viewer][2])  # type: ignore[index]
-        return notes, records
+        return self._viewer_notes(viewer, True)
 
     def _viewer_notes(
-        self, viewer: int
+        self, viewer: int, records_too: bool = False
     ) -> tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord]]:
-        """A seat's public history, brought up to date, and the records kept with it."""
+        """A seat's public history, brought up to date, and the records kept with it
+        (brought up to date too with ``records_too``)."""
         history = self.history
         count = len(history)
         public = self._public
@@ -1388,47 +1422,64 @@ class Game:
             if done > count or (done and history[done - 1] is not last):
                 done = 0  # the history was replaced: read it again
                 notes, records = (), ()
-            elif done == count:
+            elif done == count and (len(records) == count or not records_too):
                 return notes, records
         undo = self._undo
-        if len(undo) == count:
-            seats: Sequence[int] = [undo[index][0][1] for index in range(done, count)]
-        else:
-            seats = self.history_seats()[done:]
-        notes += self._public_notes(viewer, seats, done)
-        public[viewer] = (notes, records, history[-1] if history else None)
+        whole = len(undo) == count  # every move carries its undo record
+        if done < count:
+            notes += self._public_notes(viewer, done)
+        last = history[-1] if history else None
+        have = len(records)
+        if records_too and have < count:
+            if not whole:  # moves without undo records: their records are not kept
+                public[viewer] = (notes, records, last)
+                return notes, tuple(
+                    record.seen_by(viewer) for record in self._move_records(0, count)
+                )
+            records = _PublicRecords(
+                records, have, viewer, tuple(history[have:]), tuple(undo[have:]), self.pending
+            )
+        public[viewer] = (notes, records, last)
         return notes, records
 
-    def _public_notes(
-        self, viewer: int, seats: Sequence[int], done: int
-    ) -> tuple[tuple[int, str], ...]:
-        """The public notation of the moves from ``done`` on, whose seats are ``seats``.
+    def _public_notes(self, viewer: int, done: int) -> tuple[tuple[int, str], ...]:
+        """The public notation of the moves from ``done`` on, as ``viewer`` may know them.
 
         Each move's text is made once per game, its own seat's and everyone else's (R16),
-        and kept beside the history while the move is there; only a publish with gifts
-        reads differently to each other seat (the gifts to a third seat are hidden).
+        and kept with its seat beside the history (an undo cuts both); only a publish
+        with gifts reads differently to each other seat (the gifts to a third seat are
+        hidden).
         """
         history = self.history
         texts = self._texts
-        notes = []
-        for index, seat in enumerate(seats, done):
-            move = history[index]
-            kept = texts[index] if index < len(texts) else None
-            if kept is None or kept[0] is not move:
-                per_viewer = isinstance(move, Publish) and bool(move.gifts)
-                kept = (move, str(move), None if per_viewer else public_notation(move, seat, -1))
-                if index < len(texts):
-                    texts[index] = kept
-                else:
-                    texts.extend([None] * (index - len(texts)))
-                    texts.append(kept)
-            if seat == viewer:
-                notes.append((seat, kept[1]))
-            elif kept[2] is not None:
-                notes.append((seat, kept[2]))
+        have = len(texts)
+        if have > len(history) or (have and texts[have - 1][0] is not history[have - 1]):
+            texts.clear()  # the history was replaced: make its texts again
+            have = 0
+        if have < len(history):
+            undo = self._undo
+            if len(undo) == len(history):
+                seats: Sequence[int] = [undo[index][0][1] for index in range(have, len(history))]
             else:
-                notes.append((seat, public_notation(move, seat, viewer)))
-        return tuple(notes)
+                seats = self.history_seats()[have:]
+            for move, seat in zip(history[have:], seats, strict=True):
+                per_viewer = isinstance(move, Publish) and bool(move.gifts)
+                # What any other seat (-1 is none) sees of the move.
+                public = None if per_viewer else public_notation(move, seat, -1)
+                texts.append((move, seat, str(move), public))
+        return tuple(
+            [
+                (
+                    seat,
+                    own
+                    if seat == viewer
+                    else public
+                    if public is not None
+                    else public_notation(move, seat, viewer),
+                )
+                for move, seat, own, public in texts[done:]
+            ]
+        )
 
     def move_record(self, index: int = -1) -> MoveRecord:
         """What move ``index`` of :attr:`history` moved between deck, pile and hands, whole.
@@ -1503,39 +1554,13 @@ taken_from=2, laid_up=None, laid_down=())
         undo = self._undo
         at = index - offset
         following = undo[at + 1][0][3] if at + 1 < len(undo) else self.pending
-        return _record_of(self.history[index], undo[at], following, self._setup_discards)
+        return _record_of(self.history[index], undo[at], following)
 
-    def _setup_discards(self) -> dict[Card, int]:
-        """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
-        offset = len(self.history) - len(self._undo)
-        if offset:  # the first moves carry no undo records: only the later keeps are known
-            head = max(self.players - 2, 0)
-            return _setup_discards_of(
-                tuple(self.history[offset:head]), tuple(self._undo[: max(head - offset, 0)])
-            )
-        return _setup_discards_of(*self._setup_head())
-
-    def _setup_reader(self) -> Callable[[], dict[Card, int]]:
-        """:meth:`_setup_discards` as the keeps are now, for records read later.
-
-        Once the keeps are over it holds for the rest of the game, so it is kept
-        with the last keep and its undo record (an undo past them makes a new one).
-        """
-        head = max(self.players - 2, 0)
-        history, undo = self.history, self._undo
-        kept = self._setup_read
-        over = 0 < head <= len(history) and len(undo) == len(history)
-        if over and kept is not None and kept[0] is history[head - 1] and kept[1] is undo[head - 1]:
-            return kept[2]
-        reader = functools.partial(_setup_discards_of, *self._setup_head())
-        if over:
-            self._setup_read = (history[head - 1], undo[head - 1], reader)
-        return reader
-
-    def _setup_head(self) -> tuple[tuple[Move, ...], tuple[tuple[Any, Any], ...]]:
-        """The setup's moves (the keeps, R10) and their undo records, as they are now."""
-        head = max(self.players - 2, 0)
-        return tuple(self.history[:head]), tuple(self._undo[:head])
+    def _discarder(self, card: Card) -> int | None:
+        """The seat that laid ``card`` of the discard pile face down at setup (R10), else
+        ``None`` (it lies face up), read from the card table."""
+        place = self._cards[card.index]
+        return place & SEAT_MASK if place & PLACE_MASK == PILE_DOWN else None
 
     def renamed(self, cards: Mapping[Card, Card]) -> Game:
         """A copy in which every card is renamed by the permutation ``cards``.
@@ -1627,6 +1652,7 @@ taken_from=2, laid_up=None, laid_down=())
             return self._undo_by_replay()
         move = self.history.pop()
         before, change = self._undo.pop()
+        del self._texts[len(self.history) :]
         if self._public is not None:
             kept, last = len(self.history), self.history[-1] if self.history else None
             self._public = [
@@ -1650,7 +1676,7 @@ taken_from=2, laid_up=None, laid_down=())
             flag_supply,
         ) = before
         self.rng.state = rng_state
-        self.supply[self.catalogue.end_flag.id] = flag_supply
+        self.supply[END_FLAG_ID] = flag_supply
         player = self.to_move
         hand = self._hands[player]
         table = self._cards
@@ -1661,7 +1687,7 @@ taken_from=2, laid_up=None, laid_down=())
             for card in change:
                 table[card.index] = HAND | player
         elif isinstance(move, Draw):
-            deck, discard, face_down, taken = change
+            deck, discard, face_down, taken, _ = change
             # Copies: the record may be shared with a copy of the game (copy() is shallow).
             self.deck, self._discard, self._face_down = (
                 deck.copy(),
@@ -1679,10 +1705,10 @@ taken_from=2, laid_up=None, laid_down=())
             for card in self.pending or ():
                 table[card.index] = DRAWN
         elif isinstance(move, TakeDiscard):
-            card, face_down = change
+            card, down = change
             hand.remove(card)
             self._discard.append(card)
-            if face_down:
+            if down is not None:
                 self._face_down.add(card)
             self._locate_pile(len(self._discard) - 1)
         elif isinstance(move, Publish):
@@ -1770,7 +1796,7 @@ taken_from=2, laid_up=None, laid_down=())
                 self.phase = Phase.FLAG
                 self.to_move = changed
                 return
-            self.supply[self.catalogue.end_flag.id] = 0  # R12: the flag is lost
+            self.supply[END_FLAG_ID] = 0  # R12: the flag is lost
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -1807,11 +1833,8 @@ taken_from=2, laid_up=None, laid_down=())
             writes.append(_TAKE)
         if writes:
             segments.append(ListSegment(writes))
-        for owner, table in enumerate(self._tables):
-            for nid, cards in table.items():
-                if len(cards) >= 2:
-                    segments.append(ReadSegment(owner, nid, cards))
-        reads = len(segments) - bool(writes)
+        reads = self._read_segments()  # R11
+        segments.extend(reads)
         segments.extend(self._publish_segments())
         if not writes and not reads:
             segments.append(ListSegment([_PASS]))
@@ -1838,7 +1861,12 @@ taken_from=2, laid_up=None, laid_down=())
         if not self._hands[player]:
             return []
         return publish_segments(
-            bytes(self._cards), player, self.supply, self._tables[player], self.catalogue
+            bytes(self._cards),
+            player,
+            self.supply,
+            self._tables[player],
+            self.catalogue,
+            self._usable_flags(player),
         )
 
 
@@ -1859,29 +1887,26 @@ _POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
 
 
 def _record_of(
-    move: Move,
-    undo: tuple[Any, Any],
-    following: tuple[Card, Card] | None,
-    setup_discards: Callable[[], dict[Card, int]],
+    move: Move, undo: tuple[Any, Any], following: tuple[Card, Card] | None
 ) -> MoveRecord:
     """The whole record of ``move`` from its undo record ``(before, change)``.
 
     ``following`` is the pair drawn when the move is a two-card draw: the next
-    move's pending pair, or the game's if the draw is the last move;
-    ``setup_discards`` gives the seats that discarded cards face down (R10).
+    move's pending pair, or the game's if the draw is the last move. A card
+    taken from the pile carries the seat that laid it face down at setup (R10),
+    kept in the undo record when it was taken.
     """
     before, change = undo
     seat: int = before[1]
     kind = move.__class__
     if kind is Draw:
-        deck, _pile, face_down, taken = change
+        deck, _pile, _face_down, taken, down = change
         if taken is None:  # two cards drawn: the pair the seat then chose from
             assert following is not None
             return MoveRecord(seat, "draw", following)
         if deck:  # R11: the one card left, from the deck
             return MoveRecord(seat, "draw", (taken,))
         # R11: the one card left, from the discard pile
-        down = setup_discards().get(taken) if taken in face_down else None
         return MoveRecord(seat, "draw", (taken,), taken, down)
     if kind is Choose:
         first, second = before[3]
@@ -1889,7 +1914,7 @@ def _record_of(
         return MoveRecord(seat, "choose", (), None, None, laid)
     if kind is TakeDiscard:
         card, down = change
-        return MoveRecord(seat, "take", (), card, setup_discards().get(card) if down else None)
+        return MoveRecord(seat, "take", (), card, down)
     if kind is Keep:
         return MoveRecord(seat, "keep", laid_down=tuple(change))
     # Nothing beyond the notation: one shared record per seat and kind.
@@ -1904,7 +1929,7 @@ class _PublicRecords(Sequence[MoveRecord]):
 
     It holds the records of the first ``start`` moves (a tuple, or the sequence
     of an earlier request) and what the moves after them need: their notation,
-    their undo records, the game's pending pair and its setup discards. Read, it
+    their undo records and the game's pending pair. Read, it
     becomes a tuple; so does a copy or a pickle.
     """
 
@@ -1914,7 +1939,6 @@ class _PublicRecords(Sequence[MoveRecord]):
         "_length",
         "_moves",
         "_pending",
-        "_setup",
         "_start",
         "_undo",
         "_viewer",
@@ -1928,7 +1952,6 @@ class _PublicRecords(Sequence[MoveRecord]):
         moves: tuple[Move, ...],
         undo: tuple[tuple[Any, Any], ...],
         pending: tuple[Card, Card] | None,
-        setup: Callable[[], dict[Card, int]],
     ) -> None:
         self._base: Sequence[MoveRecord] | None = base
         self._start = start
@@ -1936,7 +1959,6 @@ class _PublicRecords(Sequence[MoveRecord]):
         self._moves = moves
         self._undo = undo
         self._pending = pending
-        self._setup: Callable[[], dict[Card, int]] | None = setup
         self._length = start + len(moves)
         self._done: tuple[MoveRecord, ...] | None = None
 
@@ -1944,7 +1966,7 @@ class _PublicRecords(Sequence[MoveRecord]):
         """The records of the first ``length`` moves (an undo), still unread."""
         if length >= self._length:
             return self
-        return _PublicRecords(self, length, self._viewer, (), (), None, _no_discards)
+        return _PublicRecords(self, length, self._viewer, (), (), None)
 
     def records(self) -> tuple[MoveRecord, ...]:
         """The records as a tuple, made once (an earlier request's first, without recursion)."""
@@ -1962,18 +1984,17 @@ class _PublicRecords(Sequence[MoveRecord]):
         for each in reversed(chain):
             found = found[: each._start] + each._suffix()
             each._done = found
-            each._base = each._setup = None  # what made them is no longer needed
+            each._base = None  # what made them is no longer needed
             each._moves = each._undo = ()
         return found
 
     def _suffix(self) -> tuple[MoveRecord, ...]:
-        moves, undo, viewer, setup = self._moves, self._undo, self._viewer, self._setup
-        assert setup is not None
+        moves, undo, viewer = self._moves, self._undo, self._viewer
         last = len(undo) - 1
         return tuple(
-            _record_of(
-                move, undo[at], undo[at + 1][0][3] if at < last else self._pending, setup
-            ).seen_by(viewer)
+            _record_of(move, undo[at], undo[at + 1][0][3] if at < last else self._pending).seen_by(
+                viewer
+            )
             for at, move in enumerate(moves)
         )
 
@@ -2009,23 +2030,6 @@ def _cut(records: Sequence[MoveRecord], length: int) -> Sequence[MoveRecord]:
     if isinstance(records, _PublicRecords):
         return records.cut(length)
     return records[:length]
-
-
-def _setup_discards_of(
-    moves: tuple[Move, ...], undo: tuple[tuple[Any, Any], ...]
-) -> dict[Card, int]:
-    """Card -> the seat that discarded it face down at setup (R10), from the keeps' records."""
-    found: dict[Card, int] = {}
-    for move, (before, dropped) in zip(moves, undo, strict=False):
-        if isinstance(move, Keep):
-            for card in dropped:
-                found[card] = before[1]
-    return found
-
-
-def _no_discards() -> dict[Card, int]:
-    """No setup discards: a cut adds no moves, so it never asks."""
-    return {}
 
 
 _PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}
@@ -2109,12 +2113,13 @@ def _rename_undo(move: Move, record: _Undo, one: Callable[[Card], Card]) -> _Und
     if isinstance(move, Keep):
         change = [one(card) for card in change]
     elif isinstance(move, Draw):
-        deck, discard, face_down, taken = change
+        deck, discard, face_down, taken, down = change
         change = (
             [one(card) for card in deck],
             [one(card) for card in discard],
             {one(card) for card in face_down},
             None if taken is None else one(taken),
+            down,
         )
     elif isinstance(move, TakeDiscard):
         change = (one(change[0]), change[1])
@@ -2166,17 +2171,19 @@ class LegalMoves:
     (4, Move.parse('keep MYT1 HOR7 HOR8'), True)
     """
 
-    __slots__ = ("_game", "_plan", "_plan_at")
+    __slots__ = ("_count", "_game", "_plan", "_plan_at")
 
     def __init__(self, game: Game) -> None:
         self._game = game
         self._plan: list[Segment] = []
+        self._count = 0
         self._plan_at = -1  # the game's generation the plan was made at (never one of them)
 
     def _segments(self) -> list[Segment]:
         game = self._game
         if game._generation != self._plan_at:  # the game moved on since the plan was made
             self._plan = game._segments()
+            self._count = sum([segment.count for segment in self._plan])
             self._plan_at = game._generation
         return self._plan
 
@@ -2190,10 +2197,12 @@ class LegalMoves:
         return self._game.is_legal(move)
 
     def __len__(self) -> int:
-        return sum(segment.count for segment in self._segments())
+        self._segments()
+        return self._count
 
     def __bool__(self) -> bool:
-        return any(segment.count for segment in self._segments())
+        self._segments()
+        return self._count > 0
 
     def __getitem__(self, index: int) -> Move:
         if index < 0:

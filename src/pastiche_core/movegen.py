@@ -58,7 +58,7 @@ from .feasibility import (
     rank_table,
     usable_flags,
 )
-from .layout import CARDS, HAND, MASTER, PLACE_MASK, SEAT_MASK
+from .layout import CARDS, HAND, MASTER, SEAT_MASK
 from .limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
 from .moves import Gift, Keep, Move, NovelRef, Publish, Read
 from .patterns import OfAKind, Pairs, Straight, Total
@@ -143,7 +143,7 @@ class _Numbers:
         h = [0] * 14
         own = [0] * 14
         pool = [0] * 14
-        found: list[tuple[int, int]] = []
+        found: list[tuple[int, int, int]] = []  # each Masterpiece's (rank, owner, card)
         mine, master = HAND | player, MASTER | player
         # Only the hand's cards and the Masterpieces matter: the others read as zero.
         for index in itertools.compress(_INDEXES, table.translate(_COUNTED[player])):
@@ -152,7 +152,7 @@ class _Numbers:
             if place == mine:
                 h[rank] += 1
             else:
-                found.append((rank, place & SEAT_MASK))
+                found.append((rank, place & SEAT_MASK, index))
                 if place == master:
                     own[rank] += 1
         self.h = h
@@ -176,9 +176,9 @@ class _Numbers:
         marked = self._marked
         if marked is None:
             player = self.player
-            width = max([player, *(owner for _, owner in self._found)]) + 1
+            width = max([player, *(owner for _, owner, _ in self._found)]) + 1
             by_rank: dict[int, list[int]] = {}
-            for rank, owner in self._found:
+            for rank, owner, _ in self._found:
                 counts = by_rank.get(rank)
                 if counts is None:
                     counts = by_rank[rank] = [0] * width
@@ -245,10 +245,8 @@ class _Numbers:
         found = self._masterpieces
         if found is None:
             found = self._masterpieces = {}
-            table = self.table
-            for index in _INDEXES:
-                if table[index] & PLACE_MASK == MASTER:
-                    found.setdefault((_RANK[index], table[index] & SEAT_MASK), []).append(index)
+            for rank, owner, index in self._found:  # in card order
+                found.setdefault((rank, owner), []).append(index)
         return found
 
     def keys(self, ranks: Sequence[int], needs: Sequence[int]) -> list[RankKey]:
@@ -637,12 +635,14 @@ def publish_segments(
     supply: Mapping[str, int],
     held: Collection[str],
     catalogue: Catalogue,
+    usable: bytes | None = None,
 ) -> list[PublishSegment]:
     """The non-empty publish segments of ``player`` (R4–R7), in catalogue order.
 
     ``table`` is the position's card table (:mod:`pastiche_core.layout`);
     ``supply`` the copies left of each Novel and ``held`` the Novels on the
-    player's table (R6). A catalogue with a plan is counted by the
+    player's table (R6); ``usable``, when given, their :func:`usable_flags`
+    (a game keeps them between changes). A catalogue with a plan is counted by the
     ``publish_counts`` kernel; one with a pattern of another kind Novel by
     Novel, each rank multiset by ``segment_count``.
 
@@ -651,7 +651,8 @@ def publish_segments(
     >>> publish_segments(game.card_table, 0, game.supply, (), game.catalogue)
     []
     """
-    usable = usable_flags(catalogue, supply, held)
+    if usable is None:
+        usable = usable_flags(catalogue, supply, held)
     publishable = catalogue.publishable
     plan = kernel_plan(catalogue)
     if plan is not None:
