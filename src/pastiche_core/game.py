@@ -1275,20 +1275,29 @@ class Game:
                 self.phase = Phase.ACTION
                 self.current = self.to_move = 0
         elif isinstance(move, Draw):
-            # A draw may reshuffle the discard pile into the deck (R11): keep all three.
-            change = (self.deck.copy(), self._discard.copy(), self._face_down.copy(), None, None)
-            if len(self.deck) + len(self._discard) == 1:
-                down = None if self.deck else self._discarder(self._discard[0])
-                card = self._draw_one()
-                hand.add(card)  # R11: only one card left in all: just take it
-                table[card.index] = HAND | player
-                change = (*change[:3], card, down)
-                self._end_turn(passed=False)
-            else:
-                first = self._draw_one()
-                self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
+            deck = self.deck
+            if len(deck) >= 2:
+                # Two cards off the deck, no reshuffle (R11): no record beyond the pair, which
+                # an undo puts back.
+                first = deck.pop()
+                self.pending = (first, deck.pop())
                 table[first.index] = table[self.pending[1].index] = DRAWN
                 self.phase = Phase.CHOOSE
+            else:
+                # A draw may reshuffle the discard pile into the deck (R11): keep all three.
+                change = (deck.copy(), self._discard.copy(), self._face_down.copy(), None, None)
+                if len(deck) + len(self._discard) == 1:
+                    down = None if deck else self._discarder(self._discard[0])
+                    card = self._draw_one()
+                    hand.add(card)  # R11: only one card left in all: just take it
+                    table[card.index] = HAND | player
+                    change = (*change[:3], card, down)
+                    self._end_turn(passed=False)
+                else:
+                    first = self._draw_one()
+                    self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
+                    table[first.index] = table[self.pending[1].index] = DRAWN
+                    self.phase = Phase.CHOOSE
         elif isinstance(move, Choose):
             assert self.pending is not None
             other = self.pending[1] if self.pending[0] is move.card else self.pending[0]
@@ -1652,6 +1661,7 @@ taken_from=2, laid_up=None, laid_down=())
             return self._undo_by_replay()
         move = self.history.pop()
         before, change = self._undo.pop()
+        drawn = self.pending
         del self._texts[len(self.history) :]
         if self._public is not None:
             kept, last = len(self.history), self.history[-1] if self.history else None
@@ -1686,6 +1696,13 @@ taken_from=2, laid_up=None, laid_down=())
             self._face_down.difference_update(change)
             for card in change:
                 table[card.index] = HAND | player
+        elif isinstance(move, Draw) and change is None:
+            # Two cards off the deck (R11): back on it, the first on top.
+            assert drawn is not None
+            first, second = drawn
+            self.deck.append(second)
+            self.deck.append(first)
+            table[first.index] = table[second.index] = UNSEEN
         elif isinstance(move, Draw):
             deck, discard, face_down, taken, _ = change
             # Copies: the record may be shared with a copy of the game (copy() is shallow).
@@ -1900,6 +1917,9 @@ def _record_of(
     seat: int = before[1]
     kind = move.__class__
     if kind is Draw:
+        if change is None:  # two cards off the deck: the pair the seat then chose from
+            assert following is not None
+            return MoveRecord(seat, "draw", following)
         deck, _pile, _face_down, taken, down = change
         if taken is None:  # two cards drawn: the pair the seat then chose from
             assert following is not None
@@ -2112,7 +2132,7 @@ def _rename_undo(move: Move, record: _Undo, one: Callable[[Card], Card]) -> _Und
     )
     if isinstance(move, Keep):
         change = [one(card) for card in change]
-    elif isinstance(move, Draw):
+    elif isinstance(move, Draw) and change is not None:
         deck, discard, face_down, taken, down = change
         change = (
             [one(card) for card in deck],

@@ -208,9 +208,12 @@ def _check_cards(game: Game) -> None:
 
 def _check_tables(game: Game) -> None:
     cat = game.catalogue
-    stale = game.stale_summary()  # the summary a view reads is kept between changes
+    stale = game.stale_summary()  # what views and move generation read is kept between changes
     if stale is not None:
-        raise fail(f"$.tables[{stale}]", "the kept summary of this table is out of date")
+        raise fail(
+            f"$.tables[{stale}]",
+            "what the game keeps of this table (summary, usable flags or Reads) is out of date",
+        )
     if not game.card_table_is_current():  # the kernels read it: it must say where every card is
         raise fail("$", "the kept card table does not say where the cards are")
     for p in range(game.players):
