@@ -1446,7 +1446,7 @@ class Game:
                     record.seen_by(viewer) for record in self._move_records(0, count)
                 )
             records = _PublicRecords(
-                records, have, viewer, tuple(history[have:]), tuple(undo[have:]), self.pending
+                records, have, viewer, history[have:], undo[have:], self.pending
             )
         public[viewer] = (notes, records, last)
         return notes, records
@@ -1969,8 +1969,8 @@ class _PublicRecords(Sequence[MoveRecord]):
         base: Sequence[MoveRecord],
         start: int,
         viewer: int,
-        moves: tuple[Move, ...],
-        undo: tuple[tuple[Any, Any], ...],
+        moves: Sequence[Move],
+        undo: Sequence[tuple[Any, Any]],
         pending: tuple[Card, Card] | None,
     ) -> None:
         self._base: Sequence[MoveRecord] | None = base

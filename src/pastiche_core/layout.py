@@ -205,7 +205,9 @@ def viewer_table(table: bytes | bytearray, viewer: int, *, drawn: bool) -> bytes
         if not drawn:
             codes[DRAWN] = UNSEEN
         translation = _VIEWER_TABLES[key] = bytes(codes)
-    return bytes(table[:CARDS]).translate(translation) + bytes(table[CARDS:])
+    if type(table) is not bytes:
+        table = bytes(table)
+    return table[:CARDS].translate(translation) + table[CARDS:]
 
 
 def hand_of(table: bytes | bytearray, seat: int) -> list[int]:

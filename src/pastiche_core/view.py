@@ -259,7 +259,7 @@ class PlayerView:
         _set_to_move(view, game.to_move)
         _set_current(view, game.current)
         _set_turn(view, game.turn)
-        _set_hand(view, tuple(sorted(game.hand_cards(player), key=_INDEX)))
+        _set_hand(view, game.hand(player))  # sorted by card index
         _set_hand_sizes(view, game.hand_sizes)
         _set_deck_size(view, len(game.deck))
         _set_discard(view, discard)
