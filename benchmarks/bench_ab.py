@@ -20,12 +20,15 @@ has installed. The modes time, per unit of work:
 * ``view``: a player's view with its history, at every decision;
 * ``encoding``: a move built atomic action by atomic action (``MoveBuilder``);
 * ``pettingzoo``: an ``env.step`` with its mask and observation;
+* ``publish``: every option of a position, by the fast solver with its caches
+  emptied (``bench_publish.py``'s positions of 10 cards and 8 Masterpieces);
 * ``engine-pure``, ``pettingzoo-pure``: the same without the compiled kernels.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import statistics
@@ -43,6 +46,7 @@ MODES = {  # mode -> units per chunk
     "view": 300,
     "encoding": 100,
     "pettingzoo": 300,
+    "publish": 5,
     "engine-pure": 150,
     "pettingzoo-pure": 100,
 }
@@ -94,6 +98,19 @@ def _chunk(mode: str) -> Callable[[int], float]:
             return clock() - start
 
         return run_steps
+    if mode == "publish":
+        from bench_publish import cold_fast_options, positions_of
+
+        chosen = positions_of((10, 8), 20, 2024)
+        turn = itertools.cycle(chosen)
+
+        def run_solves(n: int) -> float:
+            start = clock()
+            for _ in range(n):
+                cold_fast_options(next(turn))
+            return clock() - start
+
+        return run_solves
     positions = _positions()
     if mode == "view":
 
