@@ -1369,11 +1369,17 @@ class Game:
         >>> game.history_seats()
         [2, 0, 0]
         """
-        if len(self._undo) == len(self.history):
-            return [before[1] for before, _ in self._undo]
+        return self._seats_from(0)
+
+    def _seats_from(self, start: int) -> list[int]:
+        """:meth:`history_seats` from move ``start`` on (read from the undo records alone
+        when every move carries one)."""
+        undo = self._undo
+        if len(undo) == len(self.history):
+            return [undo[index][0][1] for index in range(start, len(undo))]
         try:  # a game whose moves carry no records: replay them
             replayed = Game.replayed(self.history, self.players, self.seed, self.catalogue)
-            return [before[1] for before, _ in replayed._undo]
+            return [before[1] for before, _ in replayed._undo[start:]]
         except IllegalMoveError as error:
             raise InvalidStateError(
                 f"the seats of the history are unknown: its moves carry no undo records and "
@@ -1401,7 +1407,8 @@ class Game:
         """:meth:`public_history` and :meth:`public_records` of a seat, made together.
 
         What a view made at every decision asks for: ``viewer`` must be a seat
-        (unchecked) and every move must carry its undo record.
+        (unchecked). Both are kept with the viewer and extended by the moves since
+        the last request (records only while every move carries its undo record).
 
         >>> game = Game(players=3, seed=7)
         >>> game.apply("keep MYT1 HOR7 HOR8")
@@ -1466,12 +1473,7 @@ class Game:
             texts.clear()  # the history was replaced: make its texts again
             have = 0
         if have < len(history):
-            undo = self._undo
-            if len(undo) == len(history):
-                seats: Sequence[int] = [undo[index][0][1] for index in range(have, len(history))]
-            else:
-                seats = self.history_seats()[have:]
-            for move, seat in zip(history[have:], seats, strict=True):
+            for move, seat in zip(history[have:], self._seats_from(have), strict=True):
                 per_viewer = isinstance(move, Publish) and bool(move.gifts)
                 # What any other seat (-1 is none) sees of the move.
                 public = None if per_viewer else public_notation(move, seat, -1)
