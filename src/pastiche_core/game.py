@@ -1276,28 +1276,22 @@ class Game:
                 self.current = self.to_move = 0
         elif isinstance(move, Draw):
             deck = self.deck
-            if len(deck) >= 2:
-                # Two cards off the deck, no reshuffle (R11): no record beyond the pair, which
-                # an undo puts back.
-                first = deck.pop()
-                self.pending = (first, deck.pop())
+            # Two cards off the deck keep no record beyond the pair, which an undo puts back;
+            # a draw that may reshuffle the discard pile into the deck (R11) keeps all three.
+            if len(deck) < 2:
+                change = (deck.copy(), self._discard.copy(), self._face_down.copy(), None, None)
+            if len(deck) + len(self._discard) == 1:
+                down = None if deck else self._discarder(self._discard[0])
+                card = self._draw_one()
+                hand.add(card)  # R11: only one card left in all: just take it
+                table[card.index] = HAND | player
+                change = (*change[:3], card, down)
+                self._end_turn(passed=False)
+            else:
+                first = self._draw_one()
+                self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
                 table[first.index] = table[self.pending[1].index] = DRAWN
                 self.phase = Phase.CHOOSE
-            else:
-                # A draw may reshuffle the discard pile into the deck (R11): keep all three.
-                change = (deck.copy(), self._discard.copy(), self._face_down.copy(), None, None)
-                if len(deck) + len(self._discard) == 1:
-                    down = None if deck else self._discarder(self._discard[0])
-                    card = self._draw_one()
-                    hand.add(card)  # R11: only one card left in all: just take it
-                    table[card.index] = HAND | player
-                    change = (*change[:3], card, down)
-                    self._end_turn(passed=False)
-                else:
-                    first = self._draw_one()
-                    self.pending = (first, self._draw_one())  # R11: reshuffle mid-draw if need be
-                    table[first.index] = table[self.pending[1].index] = DRAWN
-                    self.phase = Phase.CHOOSE
         elif isinstance(move, Choose):
             assert self.pending is not None
             other = self.pending[1] if self.pending[0] is move.card else self.pending[0]
@@ -1919,13 +1913,10 @@ def _record_of(
     seat: int = before[1]
     kind = move.__class__
     if kind is Draw:
-        if change is None:  # two cards off the deck: the pair the seat then chose from
+        if change is None or change[3] is None:  # two cards drawn: the pair then chosen from
             assert following is not None
             return MoveRecord(seat, "draw", following)
         deck, _pile, _face_down, taken, down = change
-        if taken is None:  # two cards drawn: the pair the seat then chose from
-            assert following is not None
-            return MoveRecord(seat, "draw", following)
         if deck:  # R11: the one card left, from the deck
             return MoveRecord(seat, "draw", (taken,))
         # R11: the one card left, from the discard pile
