@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from benchkit import aligned
+from benchkit import aligned, random_env_game
 
 MODES = {  # mode -> units per chunk
     "engine": 500,
@@ -68,28 +68,10 @@ def _chunk(mode: str) -> Callable[[int], float]:
     """The work of ``mode``: a function that does ``n`` units and returns their CPU seconds."""
     clock = time.process_time
     if mode.startswith("pettingzoo"):
-        import numpy as np
-
         from pastiche_core.pettingzoo import env
 
         environment = env(players=4)
-
-        def steps() -> Iterator[None]:
-            seed = 0
-            while True:
-                environment.reset(seed=seed)
-                rng = random.Random(seed)
-                seed += 1
-                for _ in environment.agent_iter():
-                    observation, _, ended, cut, _ = environment.last()
-                    if ended or cut or observation is None:
-                        environment.step(None)
-                        continue
-                    legal = np.flatnonzero(observation["action_mask"])
-                    environment.step(int(legal[rng.randrange(len(legal))]))
-                    yield
-
-        stepping = steps()
+        stepping = (None for seed in itertools.count() for _ in random_env_game(environment, seed))
 
         def run_steps(n: int) -> float:
             start = clock()

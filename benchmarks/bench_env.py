@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from benchkit import pin_one_core
+from benchkit import pin_one_core, random_env_game
 
 from pastiche_core._kernels import compiled_kernels, switched_off
 from pastiche_core.game import Game
@@ -145,7 +145,6 @@ def encoding_runner(seconds: float) -> Counts:
 
 def pettingzoo_runner(seconds: float) -> Counts:
     """The PettingZoo environment: a random legal action from each observation's mask."""
-    import numpy as np
 
     from pastiche_core.pettingzoo import env
 
@@ -154,15 +153,7 @@ def pettingzoo_runner(seconds: float) -> Counts:
     seed = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game_env.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in game_env.agent_iter():
-            observation, _, terminated, truncated, _ = game_env.last()
-            if terminated or truncated or observation is None:
-                game_env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            game_env.step(int(legal[rng.randrange(len(legal))]))
+        for _ in random_env_game(game_env, seed):
             decisions += 1
         moves += len(game_env.unwrapped.game.history)
         seed += 1

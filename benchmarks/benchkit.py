@@ -1,5 +1,6 @@
-"""What the benchmark scripts share: pinning to one CPU, aligned text tables, and the server
-process a service benchmark starts (its memory, its stop).
+"""What the benchmark scripts share: pinning to one CPU, aligned text tables, the server
+process a service benchmark starts (its memory, its stop), and a random game of the
+PettingZoo environment.
 
 The scripts run as ``python benchmarks/bench_x.py``, so this module is found
 beside them.
@@ -8,9 +9,11 @@ beside them.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def pin_one_core(cpu: int | None) -> str:
@@ -75,3 +78,23 @@ def stop_process(process: subprocess.Popen[bytes], timeout: float) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=timeout)
+
+
+def random_env_game(game_env: Any, seed: int) -> Iterator[None]:
+    """One game of a PettingZoo environment dealt from ``seed``, each decision a random legal
+    action from its observation's mask (``random.Random(seed)``); yields after each decision.
+
+    It reads only the environment's interface, so it plays any checkout's environment.
+    """
+    import numpy as np
+
+    game_env.reset(seed=seed)
+    rng = random.Random(seed)
+    for _agent in game_env.agent_iter():
+        observation, _, terminated, truncated, _ = game_env.last()
+        if terminated or truncated or observation is None:
+            game_env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        game_env.step(int(legal[rng.randrange(len(legal))]))
+        yield
