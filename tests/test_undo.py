@@ -285,3 +285,24 @@ def test_r14_r16_public_histories_follow_undos_and_replays() -> None:
         )
         assert game.public_history(viewer) == fresh
         assert game.copy().public_history(viewer) == fresh
+
+
+def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() -> None:
+    # Each move's public texts and each seat's public history are kept between views; a
+    # planted text or record must be seen, and named by the seat it misleads.
+    rng = random.Random(6)
+    game = Game(players=4, seed=6)
+    for _ in range(40):
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    views = [game.view(seat) for seat in range(4)]
+    assert game.stale_summary() is None
+    move, seat, own, public, whole, shown = game._texts[5]
+    game._texts[5] = (move, seat, own, public + " ?", whole, shown)  # planted
+    assert game.stale_summary() == seat
+    assert game.stale_summary() is None  # made anew on the way
+    assert [game.view(seat) for seat in range(4)] == views
+    notes, records, last = game._public[2]
+    game._public[2] = (notes, (*records[:-1], records[0]), last)  # planted
+    assert game.stale_summary() == 2
+    assert game.view(2).records == views[2].records

@@ -8,8 +8,11 @@ player's view; changing anything visible must.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import random
+import types
 from collections.abc import Callable
 
 import pytest
@@ -19,7 +22,7 @@ from hypothesis import strategies as st
 
 from pastiche_core import Card, Catalogue, Game, InvalidStateError, Move, Phase
 from pastiche_core.io import view_from_dict, view_to_dict
-from pastiche_core.view import public_notation, setup_discarders
+from pastiche_core.view import PlayerView, public_notation, setup_discarders
 
 
 def hidden_cards(game: Game, player: int) -> list[Card]:
@@ -315,3 +318,54 @@ def test_every_field_of_the_view_is_the_games() -> None:
             assert view.catalogue is game.catalogue
             assert len(view.history) == len(game.history)
             assert game.view(player, history=False) == dataclasses.replace(view, history=())
+
+
+def _known_to(view: PlayerView) -> set[Card]:
+    """Every card the view's public fields name: what its player may know (R16)."""
+    known = set(view.hand) | {card for card in view.discard if card is not None}
+    known |= {card for seat in view.tables for novel in seat for card in novel.cards}
+    known |= set(view.pending or ()) | ({view.flag[1]} if view.flag else set())
+    for _, text in view.history:
+        for word in text.replace(":", " ").split():
+            with contextlib.suppress(ValueError):
+                known.add(Card.parse(word))
+    for record in view.records:
+        known |= {*record.drawn, *record.laid_down}
+        known |= {card for card in (record.taken, record.laid_up) if card is not None}
+    return known
+
+
+def _reachable(root: object, skip: object) -> list[object]:
+    """Every object ``root`` holds, directly or not, but classes, modules, functions and ``skip``."""
+    seen: set[int] = set()
+    found: list[object] = []
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or item is skip or isinstance(item, type | types.ModuleType):
+            continue
+        if isinstance(item, types.FunctionType | types.BuiltinFunctionType):
+            continue
+        seen.add(id(item))
+        found.append(item)
+        todo.extend(gc.get_referents(item))
+    return found
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_r16_nothing_a_view_holds_names_a_card_its_player_may_not_know(seed: int) -> None:
+    """Not even a private attribute of a view, or of its history and records, reaches a
+    hidden card or the game: a bot handed a view can learn nothing more from it."""
+    game = Game(4, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        player = rng.randrange(4) if rng.random() < 0.3 else game.to_move
+        view = game.view(player)
+        held = _reachable(view, view.catalogue)
+        assert not any(isinstance(item, Game) for item in held)
+        cards = {item for item in held if isinstance(item, Card)}
+        assert cards <= _known_to(view), (game.turn, player, sorted(cards - _known_to(view)))
+        if game.history and rng.random() < 0.1:
+            game.undo()
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])

@@ -34,7 +34,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import DECK, Card, format_cards
 from .catalogue import END_FLAG_ID, Catalogue
@@ -254,7 +254,7 @@ class Game:
         self.history: list[Move] = []
         self._undo: list[_Undo] = []
         self._public: list[_Public | None] | None = None
-        self._texts: list[tuple[Move, int, str, str | None]] = []
+        self._texts: list[_Text] = []
         self._generation = next(_GENERATIONS)
         self._trusted: tuple[Move, int] | None = None
 
@@ -567,13 +567,13 @@ class Game:
         return summary if summary is not None else self._summarise(seat)
 
     def stale_summary(self) -> int | None:
-        """The first seat whose kept table summary, usable flags or Reads disagree with its
-        table, else ``None``.
+        """The first seat whose kept table summary, usable flags, Reads, public texts or
+        public history disagree with the game, else ``None``.
 
         Views read summaries kept between changes of a table (each seat's, and
-        everyone's together), and move generation the usable flags (R6) and the
-        Reads (R11); the invariants check them with this. Every one is made
-        anew on the way.
+        everyone's together) and each seat's public history and records (R16),
+        and move generation the usable flags (R6) and the Reads (R11); the
+        invariants check them with this. Every one is made anew on the way.
 
         >>> Game(players=3).stale_summary() is None
         True
@@ -605,7 +605,32 @@ class Game:
                 ),
                 None,
             )
-        return stale
+        public_stale = self._stale_public()
+        return stale if stale is not None else public_stale
+
+    def _stale_public(self) -> int | None:
+        """The first seat whose kept public texts (its moves') or public history and records
+        (its own) disagree with ones made anew, else ``None``; both are made anew."""
+        history, texts, cached = self.history, self._texts, self._public
+        self._texts, self._public = [], None
+        if not texts and not cached:
+            return None
+        fresh = self._public_texts()
+        for kept, made in zip(texts, fresh, strict=False):
+            if kept[0] is not made[0]:
+                break  # a replaced history: its texts are made again, not trusted
+            if kept[1:] != made[1:]:
+                return made[1]
+        for viewer, entry in enumerate(cached or ()):
+            if entry is None:
+                continue
+            notes, records, last = entry
+            done = len(notes)
+            if done <= len(history) and (not done or history[done - 1] is last):
+                made_notes, made_records = self.viewer_public(viewer)
+                if (notes, records) != (made_notes[:done], made_records[:done]):
+                    return viewer
+        return None
 
     def _summarise(self, seat: int) -> _SeatSummary:
         """``seat``'s novels and Masterpiece points, kept until its table changes.
@@ -1366,19 +1391,24 @@ class Game:
         return self._seats_from(0)
 
     def _seats_from(self, start: int) -> list[int]:
-        """:meth:`history_seats` from move ``start`` on (read from the undo records alone
-        when every move carries one)."""
+        """:meth:`history_seats` from move ``start`` on."""
+        return [before[1] for before, _ in self._undo_from(start)]
+
+    def _undo_from(self, start: int) -> Sequence[_Undo]:
+        """The undo records of the moves from ``start`` on: the game's own, or, for moves
+        that carry none (a game loaded with its history), those of a replay (R14)."""
         undo = self._undo
-        if len(undo) == len(self.history):
-            return [undo[index][0][1] for index in range(start, len(undo))]
-        try:  # a game whose moves carry no records: replay them
+        offset = len(self.history) - len(undo)  # undo records cover the last moves
+        if start >= offset:
+            return undo[start - offset :]
+        try:
             replayed = Game.replayed(self.history, self.players, self.seed, self.catalogue)
-            return [before[1] for before, _ in replayed._undo[start:]]
         except IllegalMoveError as error:
             raise InvalidStateError(
-                f"the seats of the history are unknown: its moves carry no undo records and "
+                f"the moves' seats and records are unknown: they carry no undo records and "
                 f"replaying them from seed {self.seed} fails ({error})"
             ) from None
+        return replayed._undo[start:]
 
     def public_history(self, viewer: int) -> tuple[tuple[int, str], ...]:
         """The history as ``viewer`` may know it (R16), built once per move: ``(seat, notation)``.
@@ -1393,16 +1423,16 @@ class Game:
         >>> game.public_history(1)
         ((2, 'keep ? ? ?'), (0, 'draw'))
         """
-        return self._viewer_notes(self._seat(viewer))[0]
+        return self.viewer_public(self._seat(viewer))[0]
 
     def viewer_public(
         self, viewer: int
-    ) -> tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord]]:
+    ) -> tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]:
         """:meth:`public_history` and :meth:`public_records` of a seat, made together.
 
         What a view made at every decision asks for: ``viewer`` must be a seat
         (unchecked). Both are kept with the viewer and extended by the moves since
-        the last request (records only while every move carries its undo record).
+        the last request.
 
         >>> game = Game(players=3, seed=7)
         >>> game.apply("keep MYT1 HOR7 HOR8")
@@ -1410,13 +1440,6 @@ class Game:
         >>> notes, records[0].laid_down
         (((2, 'keep ? ? ?'),), ())
         """
-        return self._viewer_notes(viewer, True)
-
-    def _viewer_notes(
-        self, viewer: int, records_too: bool = False
-    ) -> tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord]]:
-        """A seat's public history, brought up to date, and the records kept with it
-        (brought up to date too with ``records_too``)."""
         history = self.history
         count = len(history)
         public = self._public
@@ -1425,40 +1448,44 @@ class Game:
         cached = public[viewer]
         done = 0
         notes: tuple[tuple[int, str], ...] = ()
-        records: Sequence[MoveRecord] = ()
+        records: tuple[MoveRecord, ...] = ()
         if cached is not None:
             notes, records, last = cached
             done = len(notes)
+            if done == count and (not done or history[-1] is last):
+                return notes, records
             if done > count or (done and history[done - 1] is not last):
                 done = 0  # the history was replaced: read it again
                 notes, records = (), ()
-            elif done == count and (len(records) == count or not records_too):
-                return notes, records
-        undo = self._undo
-        whole = len(undo) == count  # every move carries its undo record
-        if done < count:
-            notes += self._public_notes(viewer, done)
-        last = history[-1] if history else None
-        have = len(records)
-        if records_too and have < count:
-            if not whole:  # moves without undo records: their records are not kept
-                public[viewer] = (notes, records, last)
-                return notes, tuple(
-                    record.seen_by(viewer) for record in self._move_records(0, count)
-                )
-            records = _PublicRecords(
-                records, have, viewer, history[have:], undo[have:], self.pending
-            )
-        public[viewer] = (notes, records, last)
+        texts = self._public_texts()[done:]
+        notes += tuple(
+            [
+                (seat, own if seat == viewer else public or public_notation(move, seat, viewer))
+                for move, seat, own, public, _, _ in texts
+            ]
+        )
+        records += tuple(
+            [
+                whole
+                if seat == viewer
+                else shown
+                if viewer != whole.taken_from
+                else whole.seen_by(viewer)
+                for _, seat, _, _, whole, shown in texts
+            ]
+        )
+        public[viewer] = (notes, records, history[-1] if history else None)
         return notes, records
 
-    def _public_notes(self, viewer: int, done: int) -> tuple[tuple[int, str], ...]:
-        """The public notation of the moves from ``done`` on, as ``viewer`` may know them.
+    def _public_texts(self) -> list[_Text]:
+        """Every move's public notation and record as each seat may know them (R16),
+        brought up to date.
 
-        Each move's text is made once per game, its own seat's and everyone else's (R16),
-        and kept with its seat beside the history (an undo cuts both); only a publish
-        with gifts reads differently to each other seat (the gifts to a third seat are
-        hidden).
+        Each move's are made once per game and kept beside the history (an undo cuts
+        both). A move reads the same to every other seat but for a publish with gifts
+        (the gifts to a third seat are hidden), and shows the same to every other seat
+        but a card taken from the discard pile, seen by the seat that laid it face
+        down (R10).
         """
         history = self.history
         texts = self._texts
@@ -1467,24 +1494,18 @@ class Game:
             texts.clear()  # the history was replaced: make its texts again
             have = 0
         if have < len(history):
-            for move, seat in zip(history[have:], self._seats_from(have), strict=True):
-                per_viewer = isinstance(move, Publish) and bool(move.gifts)
-                # What any other seat (-1 is none) sees of the move.
-                public = None if per_viewer else public_notation(move, seat, -1)
-                texts.append((move, seat, str(move), public))
-        return tuple(
-            [
-                (
-                    seat,
-                    own
-                    if seat == viewer
-                    else public
-                    if public is not None
-                    else public_notation(move, seat, viewer),
-                )
-                for move, seat, own, public in texts[done:]
-            ]
-        )
+            for move, whole in zip(
+                history[have:], self._move_records(have, len(history)), strict=True
+            ):
+                seat = whole.seat
+                own = str(move)
+                # What any other seat (-1 is none) reads and sees of the move; a publish's
+                # gifts read differently to each other seat, and a card taken from the pile
+                # shows to the seat that laid it face down (R10).
+                gifts = move.__class__ is Publish and bool(move.gifts)
+                public = "" if gifts else public_notation(move, seat, -1, notation=own)
+                texts.append((move, seat, own, public, whole, whole.seen_by(-1)))
+        return texts
 
     def move_record(self, index: int = -1) -> MoveRecord:
         """What move ``index`` of :attr:`history` moved between deck, pile and hands, whole.
@@ -1510,7 +1531,7 @@ taken_from=2, laid_up=None, laid_down=())
         """
         count = len(self.history)
         if index == -1 and count and len(self._undo) == count:  # after each move: one record
-            return self._record(count - 1, 0)
+            return _record_of(self.history[-1], self._undo[-1], self.pending)
         if isinstance(index, bool) or not isinstance(index, int) or not -count <= index < count:
             raise InvalidArgumentError(
                 f"index must name a move of the history, from {-count} to {count - 1}, "
@@ -1520,13 +1541,13 @@ taken_from=2, laid_up=None, laid_down=())
             index += count
         return self._move_records(index, index + 1)[0]
 
-    def public_records(self, viewer: int) -> Sequence[MoveRecord]:
+    def public_records(self, viewer: int) -> tuple[MoveRecord, ...]:
         """Every move's :meth:`move_record` as ``viewer`` saw it (R16), in history order.
 
         A view carries them (:attr:`PlayerView.records <pastiche_core.view.PlayerView.records>`)
-        beside the public history. The sequence is made when asked for and read
-        when first used: what it needs of the undo records is kept with it, so a
-        view made at every decision costs nothing for records nobody reads.
+        beside the public history. Each move's whole record is made once per game,
+        and what each seat saw of it once per seat; nothing hidden from ``viewer``
+        is kept with the tuple.
 
         >>> game = Game(players=3, seed=7)
         >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
@@ -1535,31 +1556,23 @@ taken_from=2, laid_up=None, laid_down=())
         >>> game.public_records(0)[2].laid_up == game.public_records(1)[2].laid_up
         True
         """
-        # A viewer's records are kept with their public history (shared by copies, cut back
-        # by an undo); each request adds what the moves since the last one need.
+        # Kept with the viewer's public history (shared by copies, cut back by an undo).
         return self.viewer_public(self._seat(viewer))[1]
 
     def _move_records(self, start: int, stop: int) -> list[MoveRecord]:
-        """The whole records of moves ``start`` to ``stop - 1``, read from the undo records."""
-        history, records = self.history, self._undo
-        offset = len(history) - len(records)  # undo records cover the last moves
-        if start < offset:  # moves without undo records: replay them (R14)
-            try:
-                replayed = Game.replayed(history, self.players, self.seed, self.catalogue)
-            except IllegalMoveError as error:
-                raise InvalidStateError(
-                    f"the moves' records are unknown: they carry no undo records and "
-                    f"replaying them from seed {self.seed} fails ({error})"
-                ) from None
-            return replayed._move_records(start, stop)
-        return [self._record(index, offset) for index in range(start, stop)]
+        """The whole records of moves ``start`` to ``stop - 1``, read from their undo records.
 
-    def _record(self, index: int, offset: int) -> MoveRecord:
-        """The whole record of move ``index``, whose undo record is ``_undo[index - offset]``."""
-        undo = self._undo
-        at = index - offset
-        following = undo[at + 1][0][3] if at + 1 < len(undo) else self.pending
-        return _record_of(self.history[index], undo[at], following)
+        A two-card draw's pair is the next move's pending pair, or the game's if
+        the draw is the last move.
+        """
+        history, undo = self.history, self._undo_from(start)
+        last = len(undo) - 1
+        return [
+            _record_of(
+                history[start + at], undo[at], undo[at + 1][0][3] if at < last else self.pending
+            )
+            for at in range(stop - start)
+        ]
 
     def _discarder(self, card: Card) -> int | None:
         """The seat that laid ``card`` of the discard pile face down at setup (R10), else
@@ -1662,7 +1675,7 @@ taken_from=2, laid_up=None, laid_down=())
         if self._public is not None:
             kept, last = len(self.history), self.history[-1] if self.history else None
             self._public = [
-                (cached[0][:kept], _cut(cached[1], kept), last)
+                (cached[0][:kept], cached[1][:kept], last)
                 if cached is not None and len(cached[0]) > kept
                 else cached
                 for cached in self._public
@@ -1886,9 +1899,14 @@ taken_from=2, laid_up=None, laid_down=())
 _Undo = tuple[tuple[Any, ...], Any]
 """An undo record: the scalars before a move and what the move changed in the containers."""
 
-_Public = tuple[tuple[tuple[int, str], ...], Sequence[MoveRecord], Move | None]
-"""A viewer's public history (``(seat, notation)`` per move, R16), their records of its first
-moves (as many as were asked for, :meth:`Game.public_records`) and the last move it covers."""
+_Public = tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...], Move | None]
+"""A viewer's public history (``(seat, notation)`` per move, R16), their records of its moves
+(:meth:`Game.public_records`) and the last move it covers."""
+
+_Text = tuple[Move, int, str, str, MoveRecord, MoveRecord]
+"""A move as the public history keeps it (``Game._public_texts``): the move, its seat, its
+notation, what any other seat reads of it (empty when that differs by seat: a publish with
+gifts), its whole record and what any other seat sees of that (R16)."""
 
 _TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
 
@@ -1935,114 +1953,6 @@ def _record_of(
     if plain is None:
         plain = _PLAIN_RECORDS[seat, move.keyword] = MoveRecord(seat, move.keyword)
     return plain
-
-
-class _PublicRecords(Sequence[MoveRecord]):
-    """One viewer's records of a game's moves, read when first used (:meth:`Game.public_records`).
-
-    It holds the records of the first ``start`` moves (a tuple, or the sequence
-    of an earlier request) and what the moves after them need: their notation,
-    their undo records and the game's pending pair. Read, it
-    becomes a tuple; so does a copy or a pickle.
-    """
-
-    __slots__ = (
-        "_base",
-        "_done",
-        "_length",
-        "_moves",
-        "_pending",
-        "_start",
-        "_undo",
-        "_viewer",
-    )
-
-    def __init__(
-        self,
-        base: Sequence[MoveRecord],
-        start: int,
-        viewer: int,
-        moves: Sequence[Move],
-        undo: Sequence[tuple[Any, Any]],
-        pending: tuple[Card, Card] | None,
-    ) -> None:
-        self._base: Sequence[MoveRecord] | None = base
-        self._start = start
-        self._viewer = viewer
-        self._moves = moves
-        self._undo = undo
-        self._pending = pending
-        self._length = start + len(moves)
-        self._done: tuple[MoveRecord, ...] | None = None
-
-    def cut(self, length: int) -> Sequence[MoveRecord]:
-        """The records of the first ``length`` moves (an undo), still unread."""
-        if length >= self._length:
-            return self
-        return _PublicRecords(self, length, self._viewer, (), (), None)
-
-    def records(self) -> tuple[MoveRecord, ...]:
-        """The records as a tuple, made once (an earlier request's first, without recursion)."""
-        done = self._done
-        if done is not None:
-            return done
-        chain: list[_PublicRecords] = []
-        node: Sequence[MoveRecord] | None = self
-        while isinstance(node, _PublicRecords) and node._done is None:
-            chain.append(node)
-            node = node._base
-        found: tuple[MoveRecord, ...] = (
-            node._done if isinstance(node, _PublicRecords) else tuple(node or ())  # type: ignore[assignment]
-        )
-        for each in reversed(chain):
-            found = found[: each._start] + each._suffix()
-            each._done = found
-            each._base = None  # what made them is no longer needed
-            each._moves = each._undo = ()
-        return found
-
-    def _suffix(self) -> tuple[MoveRecord, ...]:
-        moves, undo, viewer = self._moves, self._undo, self._viewer
-        last = len(undo) - 1
-        return tuple(
-            _record_of(move, undo[at], undo[at + 1][0][3] if at < last else self._pending).seen_by(
-                viewer
-            )
-            for at, move in enumerate(moves)
-        )
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> MoveRecord: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[MoveRecord, ...]: ...
-    def __getitem__(self, index: int | slice) -> MoveRecord | tuple[MoveRecord, ...]:
-        return self.records()[index]
-
-    def __iter__(self) -> Iterator[MoveRecord]:
-        return iter(self.records())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _PublicRecords):
-            other = other.records()
-        return self.records() == other if isinstance(other, tuple) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[type[tuple[MoveRecord, ...]], tuple[tuple[MoveRecord, ...]]]:
-        return tuple, (self.records(),)
-
-    def __repr__(self) -> str:
-        return repr(self.records())
-
-
-def _cut(records: Sequence[MoveRecord], length: int) -> Sequence[MoveRecord]:
-    """A viewer's records of the first ``length`` moves, unread if they were."""
-    if isinstance(records, _PublicRecords):
-        return records.cut(length)
-    return records[:length]
 
 
 _PLAIN_RECORDS: dict[tuple[int, str], MoveRecord] = {}

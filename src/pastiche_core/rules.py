@@ -64,8 +64,16 @@ def setup_discarders(players: int) -> tuple[int, ...]:
     >>> setup_discarders(5)
     (2, 3, 4, 4)
     """
-    return tuple(
-        itertools.chain.from_iterable(
-            [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)
+    found = _DISCARDERS.get(players)
+    if found is None:  # a view asks at every decision of the early game
+        found = tuple(
+            itertools.chain.from_iterable(
+                [seat] * (DEAL_SIZES[seat] - KEEP_SIZE) for seat in range(2, players)
+            )
         )
-    )
+        if 0 <= players <= len(DEAL_SIZES):
+            _DISCARDERS[players] = found
+    return found
+
+
+_DISCARDERS: dict[int, tuple[int, ...]] = {}

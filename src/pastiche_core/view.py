@@ -191,8 +191,7 @@ class PlayerView:
 
     Empty when the history is, or when the view was read from a document that
     does not carry them; like the card table it says nothing the other fields
-    and the history do not already imply, so it takes no part in equality. A
-    view made by a game reads its records when they are first used.
+    and the history do not already imply, so it takes no part in equality.
     """
     _card_table: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -317,12 +316,13 @@ class PlayerView:
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
 
-def public_notation(move: Move, seat: int, viewer: int) -> str:
+def public_notation(move: Move, seat: int, viewer: int, *, notation: str | None = None) -> str:
     """The notation of ``seat``'s ``move`` as ``viewer`` may know it, hidden cards as ``?`` (R16).
 
     A seat's own moves are shown whole. Of another seat, the cards kept at
     setup (and the order of the discards), the card kept after Write ① and the
     gift cards given to a third seat are hidden; everything else lies face up.
+    ``notation`` is ``str(move)`` when the caller has it already.
 
     >>> from pastiche_core import Move
     >>> move = Move.parse("publish kind-3 MYS7 cite 1:pairs-3 2:kind-5 gift 1:SCI9 2:HOR4")
@@ -332,7 +332,7 @@ def public_notation(move: Move, seat: int, viewer: int) -> str:
     'choose ?'
     """
     if seat == viewer:
-        return str(move)
+        return str(move) if notation is None else notation
     if isinstance(move, Keep):
         text = "keep " + " ".join([HIDDEN] * len(move.cards))
         if move.discard:
@@ -346,8 +346,8 @@ def public_notation(move: Move, seat: int, viewer: int) -> str:
             parts += ["cite", *map(str, move.cited)]
         parts.append("gift")
         parts += [str(gift) if gift.to == viewer else f"{gift.to}:{HIDDEN}" for gift in move.gifts]
-        return " ".join(part for part in parts if part)
-    return str(move)
+        return " ".join([part for part in parts if part])
+    return str(move) if notation is None else notation
 
 
 @dataclass(frozen=True, slots=True)
