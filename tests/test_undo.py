@@ -17,6 +17,7 @@ from pastiche_core import (
     Publish,
 )
 from pastiche_core.io import state_from_json, state_to_json
+from pastiche_core.movegen import ReadSegment
 from pastiche_core.view import public_notation
 
 
@@ -253,11 +254,12 @@ def test_stale_summary_sees_kept_reads_that_disagree() -> None:
     # R11: the Reads are kept until a table changes; a planted one must be seen.
     rng = random.Random(4)
     game = Game(players=3, seed=4)
-    while not game._read_segments():
+    while not game._read_segment().count:
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
-    owner = game._read_segments()[0].owner
-    game._read_segments().pop(0)
+    novels = game._read_segment().novels
+    owner = novels[0][0]
+    game._reads = ReadSegment(novels[1:])  # planted: one Published novel left out
     assert game.stale_summary() == owner
     assert game.stale_summary() is None
 

@@ -240,7 +240,7 @@ class Game:
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
         self._usable: list[bytes | None] = [None] * players
         self._usable_supply: dict[str, int] = {}
-        self._reads: list[ReadSegment] | None = None
+        self._reads: ReadSegment | None = None
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
         self.to_move = 2
@@ -531,16 +531,18 @@ class Game:
         self._everyone = None
         self._reads = None
 
-    def _read_segments(self) -> list[ReadSegment]:
+    def _read_segment(self) -> ReadSegment:
         """The Reads of every Published novel (R11), kept until a table changes."""
         reads = self._reads
         if reads is None:
-            reads = self._reads = [
-                ReadSegment(owner, nid, cards)
-                for owner, table in enumerate(self._tables)
-                for nid, cards in table.items()
-                if len(cards) >= 2
-            ]
+            reads = self._reads = ReadSegment(
+                [
+                    (owner, nid, cards)
+                    for owner, table in enumerate(self._tables)
+                    for nid, cards in table.items()
+                    if len(cards) >= 2
+                ]
+            )
         return reads
 
     def _usable_flags(self, seat: int) -> bytes:
@@ -591,8 +593,8 @@ class Game:
             if flags is not None and flags != self._usable_flags(seat) and stale is None:
                 stale = seat
         if reads is not None and stale is None:
-            kept_reads = {(r.owner, r.novel, r.cards) for r in reads}
-            fresh_reads = {(r.owner, r.novel, r.cards) for r in self._read_segments()}
+            kept_reads = set(reads.novels)
+            fresh_reads = set(self._read_segment().novels)
             stale = min((owner for owner, _, _ in kept_reads ^ fresh_reads), default=None)
         if everyone is not None and stale is None:
             self._everyone = None
@@ -1859,10 +1861,11 @@ taken_from=2, laid_up=None, laid_down=())
             writes.append(_TAKE)
         if writes:
             segments.append(ListSegment(writes))
-        reads = self._read_segments()  # R11
-        segments.extend(reads)
+        reads = self._read_segment()  # R11
+        if reads.count:
+            segments.append(reads)
         segments.extend(self._publish_segments())
-        if not writes and not reads:
+        if not writes and not reads.count:
             segments.append(ListSegment([_PASS]))
         return segments
 

@@ -29,6 +29,7 @@ rank multiset by rank multiset (:func:`publish_segments`).
 from __future__ import annotations
 
 import array
+import bisect
 import functools
 import itertools
 import math
@@ -942,33 +943,41 @@ class ListSegment:
 
 
 class ReadSegment:
-    """The Reads of one Published novel, one per card under it."""
+    """The Reads of the Published novels (R11): one per card under each, novel by novel.
 
-    __slots__ = ("cards", "count", "novel", "owner")
+    One segment holds every Read of a position, so that counting and indexing
+    the legal moves walk one segment, not one per novel.
 
-    def __init__(self, owner: int, novel: str, cards: tuple[Card, ...]) -> None:
-        self.owner = owner
-        self.novel = novel
-        self.cards = cards
-        self.count = len(cards)
+    >>> from pastiche_core import parse_cards
+    >>> reads = ReadSegment([(1, "kind-3", tuple(parse_cards("SCI7 HOR7"))),
+    ...                      (2, "pairs-2", tuple(parse_cards("MAG8 MAG9 LOV4 LOV5")))])
+    >>> reads.count, str(reads.at(1)), str(reads.at(2)), str(list(reads)[-1])
+    (6, 'read 1:kind-3 HOR7', 'read 2:pairs-2 MAG8', 'read 2:pairs-2 LOV5')
+    """
 
-    @property
-    def ref(self) -> NovelRef:
-        """The novel read (made when a Read is, not for every position)."""
-        return NovelRef(self.owner, self.novel)
+    __slots__ = ("_starts", "count", "novels")
+
+    def __init__(self, novels: Sequence[tuple[int, str, tuple[Card, ...]]]) -> None:
+        self.novels = novels
+        """``(owner, novel, cards)`` of each Published novel, in table order."""
+        starts = []
+        count = 0
+        for _, _, cards in novels:
+            starts.append(count)
+            count += len(cards)
+        self._starts = starts
+        self.count = count
 
     def __iter__(self) -> Iterator[Read]:
-        ref = self.ref
-        return (Read(ref, card) for card in self.cards)
+        for owner, novel, cards in self.novels:
+            ref = NovelRef(owner, novel)  # made when a Read is, not for every position
+            yield from (Read(ref, card) for card in cards)
 
     def at(self, index: int) -> Read:
-        """The Read of the card of ``index``.
-
-        >>> from pastiche_core import parse_cards
-        >>> str(ReadSegment(1, "kind-3", tuple(parse_cards("SCI7 HOR7"))).at(1))
-        'read 1:kind-3 HOR7'
-        """
-        return Read(self.ref, self.cards[index])
+        """The Read of ``index``."""
+        at = bisect.bisect_right(self._starts, index) - 1
+        owner, novel, cards = self.novels[at]
+        return Read(NovelRef(owner, novel), cards[index - self._starts[at]])
 
 
 class KeepSegment:
