@@ -59,6 +59,7 @@ from .layout import (
     SEAT_MASK,
     UNSEEN,
     card_table,
+    viewer_table,
 )
 from .movegen import (
     KeepSegment,
@@ -932,6 +933,17 @@ class Game:
         'HAND 2'
         """
         return bytes(self._cards)
+
+    def viewer_card_table(self, viewer: int, drawn: bool = False) -> bytes:
+        """:attr:`card_table` as ``viewer`` sees it (:func:`~pastiche_core.layout.viewer_table`,
+        R16): other hands and face-down cards hidden, the drawn cards too unless ``drawn``.
+
+        >>> game = Game(players=3, seed=7)
+        >>> table = game.viewer_card_table(0)
+        >>> [table[card.index] for card in game.hand(0)], [table[card.index] for card in game.hand(1)]
+        ([16, 16, 16], [0, 0, 0])
+        """
+        return viewer_table(self._cards, viewer, drawn)
 
     def card_table_is_current(self) -> bool:
         """Whether the kept :attr:`card_table` says what the hands, piles and tables say.

@@ -178,10 +178,26 @@ def card_table(
     return table
 
 
-_VIEWER_TABLES: dict[tuple[int, bool], bytes] = {}
+def _viewer_codes(viewer: int, drawn: bool) -> bytes:
+    """The translation of place codes for :func:`viewer_table`: what ``viewer`` may not see
+    becomes ``UNSEEN`` (R16)."""
+    codes = bytearray(range(256))
+    for seat in range(SEAT_MASK + 1):
+        if seat != viewer:
+            codes[HAND | seat] = UNSEEN
+            codes[PILE_DOWN | seat] = UNSEEN
+    if not drawn:
+        codes[DRAWN] = UNSEEN
+    return bytes(codes)
 
 
-def viewer_table(table: bytes | bytearray, viewer: int, *, drawn: bool) -> bytes:
+_VIEWER_CODES = [
+    _viewer_codes(seat, drawn) for seat in range(SEAT_MASK + 1) for drawn in (False, True)
+]
+"""``_viewer_codes(seat, drawn)`` at ``2 * seat + drawn``: a view is made at every decision."""
+
+
+def viewer_table(table: bytes | bytearray, viewer: int, drawn: bool = False) -> bytes:
     """What ``viewer`` sees of a game's card table (R16): other hands and face-down cards hidden.
 
     The viewer sees their own hand and their own face-down discards; the two
@@ -194,20 +210,11 @@ def viewer_table(table: bytes | bytearray, viewer: int, *, drawn: bool) -> bytes
     >>> list(viewer_table(game_table, 1, drawn=True)[:4])
     [0, 17, 9, 2]
     """
-    key = (viewer, drawn)
-    translation = _VIEWER_TABLES.get(key)
-    if translation is None:
-        codes = bytearray(range(256))
-        for seat in range(SEAT_MASK + 1):
-            if seat != viewer:
-                codes[HAND | seat] = UNSEEN
-                codes[PILE_DOWN | seat] = UNSEEN
-        if not drawn:
-            codes[DRAWN] = UNSEEN
-        translation = _VIEWER_TABLES[key] = bytes(codes)
-    if type(table) is not bytes:
-        table = bytes(table)
-    return table[:CARDS].translate(translation) + table[CARDS:]
+    if 0 <= viewer <= SEAT_MASK:
+        codes = _VIEWER_CODES[2 * viewer + bool(drawn)]
+    else:
+        codes = _viewer_codes(viewer, drawn)
+    return bytes(table[:CARDS].translate(codes)) + table[CARDS:]
 
 
 def hand_of(table: bytes | bytearray, seat: int) -> list[int]:

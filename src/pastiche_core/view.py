@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .cards import Card, format_cards
 from .catalogue import Catalogue
 from .errors import InvalidNotationError
-from .layout import card_table, viewer_table
+from .layout import card_table
 from .moves import NOTATION_SEATS, Choose, Keep, Move, Publish
 from .rules import Phase, setup_discarders
 from .table import TableNovel
@@ -277,7 +277,7 @@ class PlayerView:
         _set_records(view, records)
         _set_history(view, notes)
         _set_catalogue(view, game.catalogue)
-        _set_card_table(view, viewer_table(game.card_table, player, drawn=show_pending))
+        _set_card_table(view, game.viewer_card_table(player, show_pending))
         return view
 
     def __repr__(self) -> str:
