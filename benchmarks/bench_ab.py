@@ -17,7 +17,9 @@ interpreters); each worker imports the ``pastiche_core`` that its interpreter
 has installed. The modes time, per unit of work:
 
 * ``engine``: a random move (``legal_moves``, ``len``, an index, ``apply``);
-* ``view``: a player's view with its history, at every decision;
+* ``view``: a player's view with its history, at every decision (the view alone timed);
+* ``engine-view``: a random move after the mover's view (``bench_games.py``'s
+  full view at every decision: the views and the moves timed together);
 * ``encoding``: a move built atomic action by atomic action (``MoveBuilder``);
 * ``pettingzoo``: an ``env.step`` with its mask and observation;
 * ``publish``: every option of a position, by the fast solver with its caches
@@ -44,6 +46,7 @@ from benchkit import aligned, random_env_game
 MODES = {  # mode -> units per chunk
     "engine": 500,
     "view": 300,
+    "engine-view": 300,
     "encoding": 100,
     "pettingzoo": 300,
     "publish": 5,
@@ -127,10 +130,14 @@ def _chunk(mode: str) -> Callable[[int], float]:
 
         return run_builds
 
+    with_view = mode == "engine-view"
+
     def run_moves(n: int) -> float:
         start = clock()
         for _ in range(n):
             game, rng = next(positions)
+            if with_view:
+                game.view(game.to_move)
             legal = game.legal_moves
             game.apply(legal[rng.randrange(len(legal))])
         return clock() - start

@@ -646,18 +646,19 @@ class Game:
         if len(made) > 4096:
             made.clear()
         novels = []
-        points = _points(self.catalogue)
-        total = 0
         for nid, cards in self._tables[seat].items():
             # The same immutable novel while its cards are the same object.
             novel = made.get((seat, nid))
             if novel is None or novel.cards is not cards:
                 novel = made[seat, nid] = TableNovel(seat, nid, cards)
             novels.append(novel)
-            if len(cards) == 1:
-                total += points[nid]
-        summary = self._seat_cache[seat] = (tuple(novels), total)
+        summary = self._seat_cache[seat] = (tuple(novels), self._table_points(seat))
         return summary
+
+    def _table_points(self, seat: int) -> int:
+        """The points of ``seat``'s Masterpieces, its novels of one card (R7, R13)."""
+        points = _points(self.catalogue)
+        return sum([points[nid] for nid, cards in self._tables[seat].items() if len(cards) == 1])
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -705,8 +706,10 @@ class Game:
         return [self._seat_points(seat) for seat in range(self.players)]
 
     def _seat_points(self, seat: int) -> int:
-        """The points of ``seat``'s Masterpieces (R12, R13)."""
-        return self._summary(seat)[1]
+        """The points of ``seat``'s Masterpieces (R12, R13): its kept summary's, else counted
+        (the end-game check after every publish and read needs no summary made)."""
+        summary = self._seat_cache[seat]
+        return summary[1] if summary is not None else self._table_points(seat)
 
     @property
     def is_over(self) -> bool:
