@@ -308,3 +308,21 @@ def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() 
     game._public[2] = (notes, (*records[:-1], records[0]), last)  # planted
     assert game.stale_summary() == 2
     assert game.view(2).records == views[2].records
+
+
+def test_r11_stale_summary_sees_a_seats_kept_published_novels_that_disagree() -> None:
+    # Each seat's Published novels are kept until its own table changes; a planted list
+    # must be seen even while the Reads of the position are not made yet.
+    rng = random.Random(4)
+    game = Game(players=3, seed=4)
+    while not game._read_segment().count:
+        legal = game.legal_moves
+        game.apply(legal[rng.randrange(len(legal))])
+    owner = game._read_segment().novels[0][0]
+    kept = game._published[owner]
+    assert kept
+    game._published[owner] = kept[1:]  # planted: one Published novel left out
+    game._reads = None
+    assert game.stale_summary() == owner
+    assert game.stale_summary() is None
+    assert game._read_segment().novels[0] == kept[0]

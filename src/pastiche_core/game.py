@@ -186,6 +186,7 @@ class Game:
         "_generation",
         "_hands",
         "_public",
+        "_published",
         "_reads",
         "_seat_cache",
         "_tables",
@@ -242,6 +243,7 @@ class Game:
         self._usable: list[bytes | None] = [None] * players
         self._usable_supply: dict[str, int] = {}
         self._reads: ReadSegment | None = None
+        self._published: list[list[_Published] | None] = [None] * players
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
         self.to_move = 2
@@ -317,6 +319,7 @@ class Game:
         game._usable = [None] * players
         game._usable_supply = {}
         game._reads = None
+        game._published = [None] * players
         game.flag = flag
         game.phase = phase
         game.to_move = to_move
@@ -531,19 +534,24 @@ class Game:
         self._seat_cache[seat] = None
         self._everyone = None
         self._reads = None
+        self._published[seat] = None
 
     def _read_segment(self) -> ReadSegment:
-        """The Reads of every Published novel (R11), kept until a table changes."""
+        """The Reads of every Published novel (R11), kept until a table changes (each
+        seat's Published novels kept until its own does)."""
         reads = self._reads
         if reads is None:
-            reads = self._reads = ReadSegment(
-                [
-                    (owner, nid, cards)
-                    for owner, table in enumerate(self._tables)
-                    for nid, cards in table.items()
-                    if len(cards) >= 2
-                ]
-            )
+            published = self._published
+            novels: list[_Published] = []
+            for owner, kept in enumerate(published):
+                if kept is None:
+                    kept = published[owner] = [
+                        (owner, nid, cards)
+                        for nid, cards in self._tables[owner].items()
+                        if len(cards) >= 2
+                    ]
+                novels += kept
+            reads = self._reads = ReadSegment(novels)
         return reads
 
     def _usable_flags(self, seat: int) -> bytes:
@@ -583,7 +591,7 @@ class Game:
         """
         stale = None
         everyone = self._everyone
-        reads = self._reads
+        reads, published = self._reads, list(self._published)
         for seat in range(self.players):
             kept = self._seat_cache[seat]
             flags = self._usable[seat] if self.supply == self._usable_supply else None
@@ -593,10 +601,19 @@ class Game:
                 stale = seat
             if flags is not None and flags != self._usable_flags(seat) and stale is None:
                 stale = seat
+        fresh_reads = set(self._read_segment().novels)
         if reads is not None and stale is None:
             kept_reads = set(reads.novels)
-            fresh_reads = set(self._read_segment().novels)
             stale = min((owner for owner, _, _ in kept_reads ^ fresh_reads), default=None)
+        if stale is None:
+            stale = next(
+                (
+                    seat
+                    for seat, kept in enumerate(published)
+                    if kept is not None and kept != self._published[seat]
+                ),
+                None,
+            )
         if everyone is not None and stale is None:
             self._everyone = None
             fresh = self._all_summaries()
@@ -1041,6 +1058,7 @@ class Game:
         twin._usable = [None] * self.players
         twin._usable_supply = {}
         twin._reads = None
+        twin._published = [None] * self.players
         twin.flag = self.flag
         twin.phase = self.phase
         twin.to_move = self.to_move
@@ -1927,6 +1945,9 @@ notation, what any other seat reads of it (empty when that differs by seat: a pu
 gifts), its whole record and what any other seat sees of that (R16)."""
 
 _TABLE_NOVELS: dict[tuple[int, str], TableNovel] = {}
+
+_Published = tuple[int, str, tuple[Card, ...]]
+"""A Published novel as the Reads list it: owner, Novel id and the cards under it (R11)."""
 
 _SeatSummary = tuple[tuple[TableNovel, ...], int]
 """A seat's novels on the table and its Masterpiece points (``Game._summarise``)."""

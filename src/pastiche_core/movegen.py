@@ -960,13 +960,9 @@ class ReadSegment:
     def __init__(self, novels: Sequence[tuple[int, str, tuple[Card, ...]]]) -> None:
         self.novels = novels
         """``(owner, novel, cards)`` of each Published novel, in table order."""
-        starts = []
-        count = 0
-        for _, _, cards in novels:
-            starts.append(count)
-            count += len(cards)
+        starts = list(itertools.accumulate([len(cards) for _, _, cards in novels], initial=0))
+        self.count = starts.pop()
         self._starts = starts
-        self.count = count
 
     def __iter__(self) -> Iterator[Read]:
         for owner, novel, cards in self.novels:
