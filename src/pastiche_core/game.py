@@ -430,7 +430,9 @@ class Game:
         ...
         pastiche_core.errors.InvalidArgumentError: player must be a seat from 0 to 2, got 3
         """
-        return tuple(sorted(self._hands[self._seat(player)], key=_INDEX))
+        if player.__class__ is not int or not 0 <= player < self.players:
+            player = self._seat(player)  # the error that says why (a view asks at every decision)
+        return tuple(sorted(self._hands[player], key=_INDEX))
 
     def _seat(self, player: object) -> int:
         """``player`` if it is a seat of this game, else a clear error."""
