@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
 from budget import examples
@@ -101,7 +101,7 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
     """The view's records are the whole records cut to what its player saw (kept move by move
     across undos and copies), and the public notation reads back to the move less its hidden
     cards."""
-    copies: list[tuple[Game, list[Sequence[MoveRecord]]]] = []
+    copies: list[tuple[Game, list[tuple[MoveRecord, ...]]]] = []
     for step, (game, _) in enumerate(_walk(players, seed, 160)):
         whole = [game.move_record(index) for index in range(len(game.history))]
         mine = [game.public_records(viewer) for viewer in range(players)]
@@ -141,8 +141,8 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
 def test_r16_a_views_records_read_late_are_the_ones_of_its_moment(
     seed: int, players: int, rng: random.Random
 ) -> None:
-    """A view's records are read when first used: views held across later moves, undos and
-    copies, read in any order (or pickled), still give what their player saw when made."""
+    """Views held across later moves, undos and copies, read in any order (or pickled), still
+    give what their player saw when they were made."""
     import pickle
 
     held: list[tuple[PlayerView, tuple[MoveRecord, ...]]] = []
@@ -150,7 +150,7 @@ def test_r16_a_views_records_read_late_are_the_ones_of_its_moment(
         viewer = rng.randrange(players)
         whole = [game.move_record(index) for index in range(len(game.history))]
         held.append((game.view(viewer), tuple(r.seen_by(viewer) for r in whole)))
-        if rng.random() < 0.2:  # some are read at once, and extend what later views reuse
+        if rng.random() < 0.2:  # some are read at once
             assert tuple(held[-1][0].records) == held[-1][1]
     rng.shuffle(held)
     for view, expected in held:

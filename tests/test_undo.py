@@ -304,8 +304,11 @@ def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() 
     assert game.stale_summary() == seat
     assert game.stale_summary() is None  # made anew on the way
     assert [game.view(seat) for seat in range(4)] == views
-    notes, records, last = game._public[2]
-    game._public[2] = (notes, (*records[:-1], records[0]), last)  # planted
+    kept = game._public
+    assert kept is not None
+    assert kept[2] is not None
+    notes, records, last = kept[2]
+    kept[2] = (notes, (*records[:-1], records[0]), last)  # planted
     assert game.stale_summary() == 2
     assert game.view(2).records == views[2].records
 
