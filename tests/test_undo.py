@@ -149,9 +149,21 @@ def test_the_seats_of_a_history_come_from_its_records_whatever_the_deal() -> Non
     twin._undo = []
     with pytest.raises(InvalidStateError, match="replaying them from seed 5 fails"):
         twin.history_seats()
+    with pytest.raises(InvalidStateError, match="replaying them from seed 5 fails"):
+        twin.view(0)
     plain = game.copy()
     plain._undo = []
     assert plain.history_seats() == seats
+    # A view of it reads its texts and records from the replay, once; later moves add theirs.
+    assert [plain.view(p).records for p in range(4)] == [game.view(p).records for p in range(4)]
+    for each in (plain, game):
+        each.apply(each.legal_moves[0])
+    assert len(plain._undo) == 1
+    for p in range(4):
+        assert (plain.view(p).history, plain.view(p).records) == (
+            game.view(p).history,
+            game.view(p).records,
+        )
 
 
 @given(seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
