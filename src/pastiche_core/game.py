@@ -580,13 +580,14 @@ class Game:
         return summary if summary is not None else self._summarise(seat)
 
     def stale_summary(self) -> int | None:
-        """The first seat whose kept table summary, usable flags, Reads, public texts or
-        public history disagree with the game, else ``None``.
+        """The first seat whose kept table summary, usable flags, Published novels, Reads,
+        public texts or public history disagree with the game, else ``None``.
 
         Views read summaries kept between changes of a table (each seat's, and
         everyone's together) and each seat's public history and records (R16),
-        and move generation the usable flags (R6) and the Reads (R11); the
-        invariants check them with this. Every one is made anew on the way.
+        and move generation the usable flags (R6) and the Reads of each seat's
+        Published novels (R11); the invariants check them with this. Every one is
+        made anew on the way.
 
         >>> Game(players=3).stale_summary() is None
         True
