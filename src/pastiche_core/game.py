@@ -213,6 +213,13 @@ class Game:
         "turn",
         "turns_left",
     )
+    # What the game keeps of its tables and supply between moves (_forget_kept).
+    _seat_cache: list[_SeatSummary | None]
+    _everyone: tuple[tuple[tuple[TableNovel, ...], ...], tuple[int, ...]] | None
+    _usable: list[bytes | None]
+    _usable_supply: dict[str, int]
+    _published: list[list[_Published] | None]
+    _reads: ReadSegment | None
 
     def __init__(self, players: int = 4, seed: int = 0, catalogue: Catalogue | None = None):
         if isinstance(players, bool) or not isinstance(players, int):
@@ -237,13 +244,8 @@ class Game:
             for card in hand:
                 self._cards[card.index] = HAND | seat
         self._tables: list[dict[str, tuple[Card, ...]]] = [{} for _ in range(players)]
-        self._seat_cache: list[_SeatSummary | None] = [None] * players
-        self._everyone: tuple[tuple[tuple[TableNovel, ...], ...], tuple[int, ...]] | None = None
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
-        self._usable: list[bytes | None] = [None] * players
-        self._usable_supply: dict[str, int] = {}
-        self._reads: ReadSegment | None = None
-        self._published: list[list[_Published] | None] = [None] * players
+        self._forget_kept()
         self.flag: tuple[int, Card] | None = None
         self.phase = Phase.KEEP
         self.to_move = 2
@@ -313,13 +315,8 @@ class Game:
         game._face_down = face_down
         game._hands = hands
         game._tables = tables
-        game._seat_cache = [None] * players
-        game._everyone = None
         game.supply = supply
-        game._usable = [None] * players
-        game._usable_supply = {}
-        game._reads = None
-        game._published = [None] * players
+        game._forget_kept()
         game.flag = flag
         game.phase = phase
         game.to_move = to_move
@@ -530,9 +527,20 @@ class Game:
             )
         return everyone
 
+    def _forget_kept(self) -> None:
+        """Forget all the game keeps of its tables and supply between moves (each is made
+        again when asked): the summaries, the usable flags, the Published novels, the Reads."""
+        players = self.players
+        self._seat_cache = [None] * players
+        self._everyone = None
+        self._usable = [None] * players
+        self._usable_supply = {}
+        self._published = [None] * players
+        self._reads = None
+
     def _table_changed(self, seat: int) -> None:
-        """Forget ``seat``'s kept summary (and everyone's) and the Reads: its table has
-        changed."""
+        """Forget ``seat``'s kept summary and Published novels, everyone's summary and the
+        Reads: its table has changed."""
         self._seat_cache[seat] = None
         self._everyone = None
         self._reads = None
@@ -1055,13 +1063,8 @@ class Game:
         twin._hands = [hand.copy() for hand in self._hands]
         twin._tables = [table.copy() for table in self._tables]
         twin._cards = self._cards.copy()
-        twin._seat_cache = [None] * self.players  # made again: callers may replace the tables
-        twin._everyone = None
         twin.supply = self.supply.copy()
-        twin._usable = [None] * self.players
-        twin._usable_supply = {}
-        twin._reads = None
-        twin._published = [None] * self.players
+        twin._forget_kept()  # made again: callers may replace the tables
         twin.flag = self.flag
         twin.phase = self.phase
         twin.to_move = self.to_move

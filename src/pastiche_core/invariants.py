@@ -212,7 +212,8 @@ def _check_tables(game: Game) -> None:
     if stale is not None:
         raise fail(
             f"$.tables[{stale}]",
-            "what the game keeps of this table (summary, usable flags or Reads) is out of date",
+            "what the game keeps of this seat (table summary, usable flags, Published novels, "
+            "Reads, public texts or history) is out of date",
         )
     if not game.card_table_is_current():  # the kernels read it: it must say where every card is
         raise fail("$", "the kept card table does not say where the cards are")
