@@ -262,13 +262,19 @@ def test_stale_summary_sees_kept_usable_flags_that_disagree() -> None:
     assert game.stale_summary() is None  # made anew on the way
 
 
-def test_stale_summary_sees_kept_reads_that_disagree() -> None:
-    # R11: the Reads are kept until a table changes; a planted one must be seen.
-    rng = random.Random(4)
-    game = Game(players=3, seed=4)
+def _game_with_reads(seed: int) -> Game:
+    """A 3-player game played at random from ``seed`` until some card can be read (R11)."""
+    rng = random.Random(seed)
+    game = Game(players=3, seed=seed)
     while not game._read_segment().count:
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def test_stale_summary_sees_kept_reads_that_disagree() -> None:
+    # R11: the Reads are kept until a table changes; a planted one must be seen.
+    game = _game_with_reads(4)
     novels = game._read_segment().novels
     owner = novels[0][0]
     game._reads = ReadSegment(novels[1:])  # planted: one Published novel left out
@@ -328,11 +334,7 @@ def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() 
 def test_r11_stale_summary_sees_a_seats_kept_published_novels_that_disagree() -> None:
     # Each seat's Published novels are kept until its own table changes; a planted list
     # must be seen even while the Reads of the position are not made yet.
-    rng = random.Random(4)
-    game = Game(players=3, seed=4)
-    while not game._read_segment().count:
-        legal = game.legal_moves
-        game.apply(legal[rng.randrange(len(legal))])
+    game = _game_with_reads(4)
     owner = game._read_segment().novels[0][0]
     kept = game._published[owner]
     assert kept
