@@ -1429,11 +1429,7 @@ class Game:
         >>> game.history_seats()
         [2, 0, 0]
         """
-        return self._seats_from(0)
-
-    def _seats_from(self, start: int) -> list[int]:
-        """:meth:`history_seats` from move ``start`` on."""
-        return [before[1] for before, _ in self._undo_from(start)]
+        return [before[1] for before, _ in self._undo_from(0)]
 
     def _undo_from(self, start: int) -> Sequence[_Undo]:
         """The undo records of the moves from ``start`` on: the game's own, or, for moves
