@@ -38,6 +38,7 @@ from pastiche_core import (
 from pastiche_core.io.position_json import position_to_dict
 from pastiche_core.options import PublishOption, check_option, option_key
 from pastiche_core.report import goal_key
+from pastiche_core.solver import optima
 
 CATALOGUES = pytest.mark.parametrize(
     "catalogue", [Catalogue.default(), CUSTOM_CATALOGUE], ids=["default", "custom"]
@@ -223,6 +224,42 @@ def test_best_follows_its_goal_over_every_option(
     cpsat = best(position, goal=goal, engine="cpsat")
     assert cpsat is not None
     assert cpsat.option == choice.option
+
+
+@CATALOGUES
+@given(data=st.data(), limit=st.integers(1, 6))
+def test_optima_read_from_a_cut_listing_are_bests_answers_r9(
+    data: st.DataObject, catalogue: Catalogue, limit: int
+) -> None:
+    """A report cut by max_options still has every front: each goal's optimum is best()'s."""
+    position = data.draw(positions(catalogue=catalogue), label="position")
+    report = solve(position, max_options=limit, time_limit=None)
+    found = optima(report, GOALS)
+    expected = {goal: best(position, goal=goal, time_limit=None) for goal in GOALS}
+    assert found == {goal: choice for goal, choice in expected.items() if choice is not None}
+    assert list(found) == [goal for goal in GOALS if goal in found]  # in the goals' order
+
+
+def test_optima_under_a_tiny_time_limit_leave_out_or_mark_what_they_did_not_finish() -> None:
+    report = solve(crowded_position(), max_options=1, time_limit=None)
+    found = optima(report, GOALS, time_limit=1e-6)
+    assert len(found) < len(GOALS) or not all(choice.complete for choice in found.values())
+    assert optima(report, GOALS, time_limit=None) == {
+        goal: best(crowded_position(), goal=goal, time_limit=None) for goal in GOALS
+    }
+
+
+@pytest.mark.parametrize(
+    ("report", "goals", "message"),
+    [
+        ("kind-3", ("points",), "report must be a PublishReport"),
+        (None, ("most-fun",), "unknown goal 'most-fun'"),
+    ],
+)
+def test_optima_refuse_bad_arguments(report: object, goals: tuple[str, ...], message: str) -> None:
+    real = solve(Position.quick("SCI7 HOR7 MYS7")) if report is None else report
+    with pytest.raises(InvalidArgumentError, match=message):
+        optima(real, goals)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from . import solver_fast
@@ -40,6 +41,7 @@ __all__ = [
     "best",
     "is_publishable",
     "novel_id",
+    "optima",
     "solve",
     "why_not",
 ]
@@ -240,6 +242,66 @@ def best(
     return _moved(chosen, position, game)
 
 
+def optima(
+    report: PublishReport,
+    goals: Iterable[str] = GOALS,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+) -> dict[str, Best]:
+    """:func:`best` for each of ``goals`` over every Novel, read from a :func:`solve` report (R9).
+
+    The report already holds every Pareto front (even when ``max_options`` cut
+    its listing short), so the fronts are not searched again: each goal's
+    answer is :func:`best`'s for the report's position and constraints, and an
+    option that is best for several goals is searched for once. The answers
+    come in the order of ``goals``; none if the report has no option. When
+    ``time_limit`` runs out, the goals not reached are left out and the last
+    answer may say ``complete=False`` (as it does when the report itself was
+    cut short by its time limit and may lack fronts).
+
+    >>> from pastiche_core.position import Position
+    >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
+    >>> report = solve(pos, max_options=1)
+    >>> found = optima(report, ("points", "fewest-gifts"))
+    >>> str(found["fewest-gifts"].option)
+    'publish kind-3 MYS7 FAN7 cite m1 for 1 point'
+    >>> found["points"] == best(pos, goal="points")
+    True
+    >>> optima(report, ("most",))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: unknown goal 'most': expected one of points, fewest-gifts, fewest-played, points-per-card
+    """
+    if not isinstance(report, PublishReport):
+        raise InvalidArgumentError(f"report must be a PublishReport from solve(), got {report!r}")
+    goals = tuple(goals)
+    for goal in goals:
+        if goal not in GOALS:
+            raise InvalidArgumentError(f"unknown goal {goal!r}: expected one of {', '.join(GOALS)}")
+    position, clock = report.position, Deadline(time_limit)
+    whole = report.stopped_by != "time_limit"
+    found: dict[tuple[str, tuple[int, int]], tuple[PublishOption, bool]] = {}
+    answers: dict[str, Best] = {}
+    for goal in goals:
+        target = _target(position, report.pareto, None, goal)
+        if target is None:
+            break  # no front at all: no goal has an answer
+        if target not in found:
+            if clock.passed():
+                break
+            option, finished = solver_fast.option_with_costs(
+                position, *target, report.constraints, deadline=clock
+            )
+            if option is None:  # the clock ran out before the option was met
+                break
+            found[target] = (option, finished)
+        option, finished = found[target]
+        answers[goal] = Best(option, goal, complete=finished and whole)
+        if not finished:
+            break
+    return answers
+
+
 def _moved(chosen: Best | None, position: Position, game: Game | None) -> Best | None:
     """``chosen`` with its game move when it was asked of a game (gifts as to_publish gives)."""
     if chosen is None or game is None:
@@ -298,7 +360,7 @@ def _unknown_novel(novel: object, position: Position, named: list[str]) -> str:
 
 def _target(
     position: Position,
-    fronts: dict[str, list[tuple[int, int]]],
+    fronts: Mapping[str, Sequence[tuple[int, int]]],
     novel: str | None,
     goal: str,
 ) -> tuple[str, tuple[int, int]] | None:

@@ -190,11 +190,21 @@ def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> lis
     return pieces
 
 
-def _splits(ctx: _Context, combo: tuple[int, ...]) -> Iterator[tuple[_Split, int, int]]:
-    """Every legal split of ``combo``: (one piece per rank, cards played, gifts)."""
+def _splits(
+    ctx: _Context, combo: tuple[int, ...], most: tuple[int, int] | None = None
+) -> Iterator[tuple[_Split, int, int]]:
+    """Every legal split of ``combo``: (one piece per rank, cards played, gifts).
+
+    ``most`` bounds the (played, gifts) of the splits wanted: a branch past
+    either is cut (both only grow along the walk), so a search for one cost
+    pair does not walk the splits that cost more.
+    """
     options = [_pieces(ctx, *key) for key in _rank_keys(ctx, combo)]
     limit = ctx.limit
     max_gifts = ctx.constraints.max_gifts
+    most_played, most_gifts = most if most is not None else (limit, limit)
+    if max_gifts is not None:
+        most_gifts = min(most_gifts, max_gifts)
     chosen: list[_Piece] = []
     last = len(options)
 
@@ -207,8 +217,8 @@ def _splits(ctx: _Context, combo: tuple[int, ...]) -> Iterator[tuple[_Split, int
             now_played, now_gifts = played + piece.from_hand, gifts + piece.extra
             if now_played + now_gifts > limit:
                 continue  # R5: the gifts could not all be paid
-            if max_gifts is not None and now_gifts > max_gifts:
-                continue
+            if now_gifts > most_gifts or now_played > most_played:
+                continue  # the constraints' max_gifts, or past the costs wanted
             chosen.append(piece)
             yield from walk(index + 1, now_played, now_gifts)
             chosen.pop()
@@ -668,7 +678,9 @@ def option_with_costs(
     try:
         for combo in spec.pattern.combinations(ctx.pool):
             _check(deadline)
-            for split, played, gifts in _splits(ctx, combo):
+            if len(combo) < costs[0]:
+                continue  # too few cards to play that many
+            for split, played, gifts in _splits(ctx, combo, costs):
                 if (played, gifts) == costs:
                     option = _option(novel, spec.points, split)
                     key = option_key(position, option)

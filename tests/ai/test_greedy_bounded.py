@@ -22,18 +22,18 @@ SEARCH = importlib.import_module("pastiche_core.ai.search")
 def _recording(monkeypatch: pytest.MonkeyPatch) -> list[float | None]:
     """The time limits the greedy bot passes to the solver, recorded call by call."""
     limits: list[float | None] = []
-    real_solve, real_best = GREEDY.solve, GREEDY.best
+    real_solve, real_optima = GREEDY.solve, GREEDY.optima
 
     def solve(*args: Any, **kwargs: Any) -> Any:
         limits.append(kwargs.get("time_limit"))
         return real_solve(*args, **kwargs)
 
-    def best(*args: Any, **kwargs: Any) -> Any:
+    def optima(*args: Any, **kwargs: Any) -> Any:
         limits.append(kwargs.get("time_limit"))
-        return real_best(*args, **kwargs)
+        return real_optima(*args, **kwargs)
 
     monkeypatch.setattr(GREEDY, "solve", solve)
-    monkeypatch.setattr(GREEDY, "best", best)
+    monkeypatch.setattr(GREEDY, "optima", optima)
     return limits
 
 

@@ -34,10 +34,12 @@ from pastiche_core.ai.search import (
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
     PUBLISH_OPTIONS,
+    RIVAL_ROUNDS,
     SIMULATIONS_PER_MS,
     LeastFitPolicy,
     SearchBot,
     Settings,
+    _RivalModel,
     _Searcher,
     candidate_moves,
     check_budget,
@@ -47,11 +49,12 @@ from pastiche_core.ai.search import (
 )
 from pastiche_core.ai.visible import position_of
 from pastiche_core.bots import derive_seed
-from pastiche_core.game import END_THRESHOLD
+from pastiche_core.game import END_THRESHOLD, LegalMoves
 from pastiche_core.gifts import to_publish
 from pastiche_core.options import option_key
 from pastiche_core.report import GOALS
 from pastiche_core.solver import best, solve
+from pastiche_core.view import PlayerView
 
 
 @given(
@@ -309,3 +312,54 @@ def test_near_the_end_flag_playouts_run_to_the_end_of_the_game_r12() -> None:
     assert finished.turn > stopped.turn
     assert Settings().finish_within == FINISH_WITHIN
     assert FINISH_ROUNDS > HORIZON_ROUNDS
+
+
+# ----------------------------------------------------------------------
+# The rival model: the greedy bot for the other seats' first decisions
+# ----------------------------------------------------------------------
+def _rival_calls(
+    monkeypatch: pytest.MonkeyPatch, rounds: int, players: int = 4, seed: int = 3
+) -> tuple[Game, list[tuple[int, int]]]:
+    """A mid-game search's greedy rival decisions, as (seat, turn), for ``rival_rounds=rounds``."""
+    calls: list[tuple[int, int]] = []
+    real = _RivalModel.choose
+
+    def choose(self: _RivalModel, view: PlayerView, legal: LegalMoves) -> Move:
+        calls.append((view.player, view.turn))
+        return real(self, view, legal)
+
+    monkeypatch.setattr(_RivalModel, "choose", choose)
+    game = played(players, seed, 60)
+    search(game.view(game.to_move), simulations=12, seed=1, settings=Settings(rival_rounds=rounds))
+    return game, calls
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 2])
+def test_rival_rounds_play_the_other_seats_as_the_greedy_bot_until_then(
+    monkeypatch: pytest.MonkeyPatch, rounds: int
+) -> None:
+    game, calls = _rival_calls(monkeypatch, rounds)
+    assert bool(calls) == (rounds > 0)
+    assert all(seat != game.to_move for seat, _ in calls)  # never the searching player
+    assert all(game.turn <= turn < game.turn + rounds * 4 for _, turn in calls)
+    assert Settings().rival_rounds == RIVAL_ROUNDS
+
+
+def test_the_rival_model_reads_each_seats_view_and_its_memory_changes_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = played(4, 5, 70)
+    view = game.view(game.to_move)
+    settings = Settings(rival_rounds=1)
+    remembered = search(view, simulations=16, seed=2, settings=settings)
+    assert remembered == search(view, simulations=16, seed=2, settings=settings)
+    assert remembered.best in game.legal_moves
+    # Without the memory every decision lists its options anew: the same search, move for move.
+    monkeypatch.setattr(_RivalModel, "_options", GreedyBot._options)
+    assert search(view, simulations=16, seed=2, settings=settings) == remembered
+
+
+@pytest.mark.parametrize("rounds", [-1, 11, 1.5, True, "1"])
+def test_rival_rounds_are_a_whole_number_of_rounds_from_0_to_10(rounds: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="rival_rounds must be an integer"):
+        Settings(rival_rounds=rounds)  # type: ignore[arg-type]

@@ -21,11 +21,12 @@ ties go to its seeded generator, so a seed replays the same game.
   so this is how it spoils them).
 * **Publish** (R4–R9): the solver (:func:`~pastiche_core.solver.solve`)
   lists the options (when there are more than ``max_options``, a fair share
-  of each Novel plus :func:`~pastiche_core.solver.best`'s optima for points,
-  fewest gifts and points per card); each is worth its points (discounted by the reads it
-  still needs; an instant Masterpiece, R7, counts in full) plus the prospects
-  of the cards it keeps, minus its gifts (a gift to the leader or to a player
-  near 15 points costs more). The gifts are chosen by
+  of each Novel plus the best for points, fewest gifts and points per card, read
+  from the listing's fronts by :func:`~pastiche_core.solver.optima`); each
+  is worth its points (discounted by the reads it still needs; an instant
+  Masterpiece, R7, counts in full) plus the prospects of the cards it keeps,
+  minus its gifts (a gift to the leader or to a player near 15 points costs
+  more). The gifts are chosen by
   :class:`GreedyGiftPolicy`: the cards the player needs least, the leader
   getting those least useful to them.
 * **End Flag** (R12): the card the player needs least.
@@ -63,7 +64,7 @@ from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, Tak
 from ..options import Constraints, PublishOption
 from ..position import Position
 from ..rules import END_THRESHOLD, Phase
-from ..solver import best, solve
+from ..solver import optima, solve
 from ..table import TableNovel
 from ..view import PlayerView
 from .heuristics import Outlook, Weights, counts_of
@@ -446,20 +447,27 @@ class GreedyBot:
             scored.append((gains[card.rank] + progress, Read(novel.ref, card)))
         return scored
 
+    def _options(self, position: Position, clock: Deadline) -> list[PublishOption]:
+        """The publish options weighed: the solver's listing, and its optima when it is a sample.
+
+        Depends on the position alone (and on ``clock`` only when a time limit
+        cuts a call short), so a subclass may remember the answers.
+        """
+        report = solve(position, max_options=self.max_options, time_limit=_left(clock))
+        options = list(report.options)
+        if report.stopped_by == "max_options" and not clock.passed():
+            # The listing is a sample: add the optima, read from the report's complete fronts.
+            for choice in optima(report, _GOALS, time_limit=_left(clock)).values():
+                if choice.option not in options:
+                    options.append(choice.option)
+        return options
+
     def _publishes(
         self, view: PlayerView, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
         position = position_of(view, self.catalogue)
         clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
-        report = solve(position, max_options=self.max_options, time_limit=_left(clock))
-        options = list(report.options)
-        if report.stopped_by == "max_options":  # the listing is a sample: add the optima
-            for goal in _GOALS:
-                if clock.passed():
-                    break
-                choice = best(position, goal=goal, time_limit=_left(clock))
-                if choice is not None and choice.option not in options:
-                    options.append(choice.option)
+        options = self._options(position, clock)
         if not options:
             return []
         w = self.weights

@@ -85,9 +85,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import solver_fast
 from ..bots import derive_seed
 from ..cards import Card
+from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError, PasticheError
 from ..game import Game, LegalMoves, keep_moves
 from ..gifts import deal_gifts, gift_candidates, to_publish
@@ -104,9 +104,9 @@ from ..moves import (
 )
 from ..options import Constraints, PublishOption, option_key
 from ..position import Position
-from ..report import GOALS, goal_key
+from ..report import GOALS
 from ..rules import END_THRESHOLD, Phase
-from ..solver import solve
+from ..solver import optima, solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
@@ -123,6 +123,7 @@ __all__ = [
     "MAX_BUDGET_MS",
     "MAX_SIMULATIONS",
     "PUBLISH_OPTIONS",
+    "RIVAL_ROUNDS",
     "SIMULATIONS_PER_MS",
     "TREE_DEPTH",
     "TREE_WIDTH",
@@ -181,6 +182,18 @@ SHRINK = 1.0
 """Prior simulations at the search's average with which each move's estimate starts."""
 ANCHOR_MARGIN = 0.02
 """How much better, in win probability on the same deals, a move must do than the anchor."""
+RIVAL_ROUNDS = 0
+"""Rounds at the start of a playout in which the other seats play as the greedy bot.
+
+For the rounds given, the other seats' decisions are the
+:class:`~pastiche_core.ai.greedy.GreedyBot`'s, each read from that seat's view
+of the determinization; after them, the playout policy's. The greedy bot is a
+closer model of strong opponents than the policy, but a greedy decision costs
+about as much as a whole simulation with the policy, so at the default budget
+the simulations it leaves are worth more (``benchmarks/bench_search.py``
+measures both); 0 by default."""
+_RIVAL_MEMO = 256
+"""Positions whose publish options the rival model remembers within one search."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,10 +235,18 @@ class Settings:
     negative for never."""
     finish_rounds: int = FINISH_ROUNDS
     """The most rounds a playout that runs to the end plays (:data:`FINISH_ROUNDS`)."""
+    rival_rounds: int = RIVAL_ROUNDS
+    """Rounds at the start of a playout in which the other seats play as the greedy bot
+    (:data:`RIVAL_ROUNDS`); 0 leaves every decision of the playout to the policy."""
 
     def __post_init__(self) -> None:
         if self.root not in ("halving", "ucb"):
             raise InvalidArgumentError(f"root must be 'halving' or 'ucb', got {self.root!r}")
+        rounds = self.rival_rounds
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= 10:
+            raise InvalidArgumentError(
+                f"rival_rounds must be an integer from 0 to 10, got {rounds!r}"
+            )
 
 
 DEFAULT_SETTINGS = Settings()
@@ -452,28 +473,14 @@ def _publishes(
     options: dict[object, PublishOption] = {}
     for option in report.options:
         options.setdefault(option_key(position, option), option)
-    # Each goal's best, as solver.best picks it (R9), from the fronts the report already has.
-    catalogue = position.catalogue
-    order = {name: index for index, name in enumerate(catalogue)}
-    targets: dict[tuple[str, tuple[int, int]], None] = {}
-    for goal in GOALS:
-        ranked = [
-            (goal_key(goal, catalogue[name].points, costs), order[name], name, costs)
-            for name, front in report.pareto.items()
-            for costs in front
-        ]
-        if ranked:
-            _, _, name, costs = min(ranked)
-            targets.setdefault((name, costs), None)
-    for name, costs in targets:
+    # Each goal's best (R9), read from the fronts the report already has.
+    if whole and report.pareto:
         left = time_left(deadline)
-        if not whole or left == 0:
-            whole = False
-            break
-        clock = Deadline(left)
-        found, whole = solver_fast.option_with_costs(position, name, costs, deadline=clock)
-        if whole and found is not None:  # a search cut short may not have met the best key
-            options.setdefault(option_key(position, found), found)
+        chosen = optima(report, GOALS, time_limit=left) if left != 0 else {}
+        whole = len(chosen) == len(GOALS) and all(choice.complete for choice in chosen.values())
+        for choice in chosen.values():
+            if choice.complete:  # a search cut short may not have met the best key
+                options.setdefault(option_key(position, choice.option), choice.option)
     gifts = LeastFitPolicy()
     moves: dict[Move, None] = {}
     for option in options.values():
@@ -605,6 +612,32 @@ class _Node:
         return chosen, children[chosen], False
 
 
+class _RivalModel(GreedyBot):
+    """The greedy bot as the model of the other seats inside the playouts (:data:`RIVAL_ROUNDS`).
+
+    It remembers the publish options of the last :data:`_RIVAL_MEMO`
+    positions: a seat meets the same hand and table on every candidate of a
+    deal, and listing the options is most of a greedy decision's cost. The
+    options depend on the position alone (no time limit), so the memory never
+    changes an answer.
+    """
+
+    __slots__ = ("_memo",)
+
+    def __init__(self, seed: int, catalogue: Catalogue) -> None:
+        super().__init__(seed, catalogue=catalogue)
+        self._memo: dict[Position, list[PublishOption]] = {}
+
+    def _options(self, position: Position, clock: Deadline) -> list[PublishOption]:
+        memo = self._memo
+        found = memo.get(position)
+        if found is None:
+            if len(memo) >= _RIVAL_MEMO:
+                memo.clear()
+            found = memo[position] = super()._options(position, clock)
+        return found
+
+
 class _Searcher:
     """The state of one search: the view, the tree, the policy and the settings."""
 
@@ -616,6 +649,7 @@ class _Searcher:
         policy: PlayoutPolicy,
         settings: Settings,
         deadline: float | None,
+        seed: int = 0,
     ) -> None:
         self.view = view
         self.knowledge = knowledge
@@ -626,6 +660,7 @@ class _Searcher:
         self.root = _Node()
         self.run = 0
         self.stopped = False
+        self.rivals = _RivalModel(derive_seed(seed, "rivals"), view.catalogue)
 
     def out_of_time(self) -> bool:
         """Whether the wall-clock ceiling has passed (then the search stops)."""
@@ -644,6 +679,7 @@ class _Searcher:
         choose it. ``game`` is played on. Returns the win probability.
         """
         settings, policy, player = self.settings, self.policy, self.view.player
+        rivals_until = game.turn + settings.rival_rounds * self.view.players
         until = game.turn + settings.horizon_rounds * self.view.players
         last = game.turn + max(settings.horizon_rounds, settings.finish_rounds) * self.view.players
         path: list[_Node] = []
@@ -670,6 +706,8 @@ class _Searcher:
                     move, node, new = node.select(available, settings.exploration)
                 path.append(node)
                 grow = not new
+            elif game.turn < rivals_until and game.to_move != player:
+                move = self.rivals.choose(game.view(game.to_move), game.legal_moves)
             else:
                 move = policy.game_move(game, play)
             game.apply(move)
@@ -854,7 +892,7 @@ def search(
             moves = [anchor, *(move for move in moves if move != anchor)]
     sit = Situation.of_view(view)
     priors = {move: chooser.value(sit, move) for move in moves}
-    searcher = _Searcher(view, knowledge, moves, chooser, settings, deadline)
+    searcher = _Searcher(view, knowledge, moves, chooser, settings, deadline, seed)
     if settings.root == "halving":
         reached, chosen = searcher.halving(simulations, seed, anchor)
     else:
