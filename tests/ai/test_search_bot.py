@@ -34,6 +34,7 @@ from pastiche_core.ai.search import (
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
     PUBLISH_OPTIONS,
+    RIVAL_ROUND_COST,
     RIVAL_ROUNDS,
     SIMULATIONS_PER_MS,
     LeastFitPolicy,
@@ -182,6 +183,14 @@ def test_the_deadline_is_a_ceiling() -> None:
 def test_budgets_map_to_simulations_and_are_bounded() -> None:
     assert simulations_for(300) == round(300 * SIMULATIONS_PER_MS)
     assert simulations_for(MAX_BUDGET_MS) <= MAX_SIMULATIONS
+    # A round of the greedy rival model is charged RIVAL_ROUND_COST simulations more.
+    for rounds in (1, 2):
+        rivals = Settings(rival_rounds=rounds)
+        cost = 1 + RIVAL_ROUND_COST * rounds
+        assert simulations_for(300, rivals) == round(300 * SIMULATIONS_PER_MS / cost)
+        game = played(4, 3, 40)
+        thought = SearchBot(1, budget_ms=300, settings=rivals).think(game.view(game.to_move))
+        assert thought.simulations == simulations_for(300, rivals)
     for bad in (0, -5, MAX_BUDGET_MS + 1, 2.5, "300", True, None):
         with pytest.raises(InvalidArgumentError, match="budget_ms"):
             check_budget(bad)

@@ -12,7 +12,8 @@ state. Each *simulation*:
    first, else the one with the best upper confidence bound (UCB1 with
    availability counts, as information-set MCTS does);
 3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
-   seat's decisions (the opponents are modelled by the policy), and every
+   seat's decisions (the opponents are modelled by the policy, or for their
+   first :data:`RIVAL_ROUNDS` rounds by the greedy bot), and every
    decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
    or to the end of the game; near the end (a seat within
    :data:`FINISH_WITHIN` points of the End Flag, R12) the playout goes on to
@@ -124,6 +125,7 @@ __all__ = [
     "MAX_SIMULATIONS",
     "PUBLISH_OPTIONS",
     "RIVAL_ROUNDS",
+    "RIVAL_ROUND_COST",
     "SIMULATIONS_PER_MS",
     "TREE_DEPTH",
     "TREE_WIDTH",
@@ -192,6 +194,11 @@ closer model of strong opponents than the policy, but a greedy decision costs
 about as much as a whole simulation with the policy, so at the default budget
 the simulations it leaves are worth more (``benchmarks/bench_search.py``
 measures both); 0 by default."""
+RIVAL_ROUND_COST = 5
+"""What a round of the greedy rival model (:data:`RIVAL_ROUNDS`) adds to a simulation's cost,
+in simulations without it: a budget buys ``1 + 5 * rival_rounds`` times fewer simulations
+(:func:`simulations_for`). On positions of greedy games, 16 simulations with one such round
+take about the CPU time of 96 without (``benchmarks/bench_search.py``)."""
 _RIVAL_MEMO = 256
 """Positions whose publish options the rival model remembers within one search."""
 
@@ -332,14 +339,18 @@ def check_simulations(simulations: object) -> int:
     return _whole_number("simulations", simulations, MAX_SIMULATIONS)
 
 
-def simulations_for(budget_ms: int) -> int:
+def simulations_for(budget_ms: int, settings: Settings = DEFAULT_SETTINGS) -> int:
     """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
 
-    >>> simulations_for(300), simulations_for(1)
-    (96, 1)
+    A simulation whose other seats play as the greedy bot (``settings.rival_rounds``)
+    is charged :data:`RIVAL_ROUND_COST` more simulations per such round.
+
+    >>> simulations_for(300), simulations_for(1), simulations_for(300, Settings(rival_rounds=1))
+    (96, 1, 16)
     """
     check_budget(budget_ms)
-    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
+    cost = 1 + RIVAL_ROUND_COST * settings.rival_rounds
+    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS / cost)))
 
 
 # ----------------------------------------------------------------------
@@ -1004,7 +1015,7 @@ class SearchBot:
             simulations = self.simulations
         else:
             assert self.budget_ms is not None
-            simulations = simulations_for(self.budget_ms)
+            simulations = simulations_for(self.budget_ms, self.settings)
             deadline = ceiling(self.budget_ms / 1000)
         return search(
             view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
