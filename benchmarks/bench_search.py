@@ -48,7 +48,12 @@ from multiprocessing.pool import Pool as WorkerPool
 from pastiche_core import Game, Move, Phase, RandomBot
 from pastiche_core.ai import GreedyBot, PlayoutPolicy, PolicyBot, SearchBot, analyse, determinize
 from pastiche_core.ai.playout import playout
-from pastiche_core.ai.search import DEFAULT_BUDGET_MS, HORIZON_ROUNDS, simulations_for
+from pastiche_core.ai.search import (
+    DEFAULT_BUDGET_MS,
+    HORIZON_ROUNDS,
+    settings_for,
+    simulations_for,
+)
 from pastiche_core.bots import Bot, derive_seed, play_game
 from pastiche_core.game import LegalMoves
 from pastiche_core.view import PlayerView
@@ -302,8 +307,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2025, help="seed of the games (2025)")
     args = parser.parse_args(argv)
     budget = args.budget_ms
+    settings = settings_for(budget)
+    rivals = f", the other seats' first {settings.rival_rounds} round(s) greedy" * bool(
+        settings.rival_rounds
+    )
     print(
-        f"search benchmark: budget {budget} ms = {simulations_for(budget)} simulations, "
+        f"search benchmark: budget {budget} ms = {simulations_for(budget, settings)} simulations"
+        f"{rivals}, "
         f"{args.games} games against 3 {args.opponent} bots, {args.random_games} against 3 "
         f"random bots, {_pool_size(args.workers)} workers, seed {args.seed}"
     )

@@ -23,9 +23,11 @@ from pastiche_core import (
     TakeDiscard,
     play_game,
 )
+from pastiche_core.ai.analyse import analyse
 from pastiche_core.ai.determinize import Knowledge, determinize
 from pastiche_core.ai.greedy import GreedyBot
 from pastiche_core.ai.playout import PlayoutPolicy, PolicyBot
+from pastiche_core.ai.roster import search_bot
 from pastiche_core.ai.search import (
     ANCHOR_MARGIN,
     FINISH_ROUNDS,
@@ -34,6 +36,7 @@ from pastiche_core.ai.search import (
     MAX_BUDGET_MS,
     MAX_SIMULATIONS,
     PUBLISH_OPTIONS,
+    RIVAL_BUDGET_MS,
     RIVAL_ROUND_COST,
     RIVAL_ROUNDS,
     SIMULATIONS_PER_MS,
@@ -46,6 +49,7 @@ from pastiche_core.ai.search import (
     check_budget,
     greedy_move,
     search,
+    settings_for,
     simulations_for,
 )
 from pastiche_core.ai.visible import position_of
@@ -351,7 +355,7 @@ def test_rival_rounds_play_the_other_seats_as_the_greedy_bot_until_then(
     assert bool(calls) == (rounds > 0)
     assert all(seat != game.to_move for seat, _ in calls)  # never the searching player
     assert all(game.turn <= turn < game.turn + rounds * 4 for _, turn in calls)
-    assert Settings().rival_rounds == RIVAL_ROUNDS
+    assert Settings().rival_rounds == 0  # the policy alone unless a budget or a caller asks
 
 
 def test_the_rival_model_reads_each_seats_view_and_its_memory_changes_no_answer(
@@ -372,3 +376,36 @@ def test_the_rival_model_reads_each_seats_view_and_its_memory_changes_no_answer(
 def test_rival_rounds_are_a_whole_number_of_rounds_from_0_to_10(rounds: object) -> None:
     with pytest.raises(InvalidArgumentError, match="rival_rounds must be an integer"):
         Settings(rival_rounds=rounds)  # type: ignore[arg-type]
+
+
+def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert settings_for(RIVAL_BUDGET_MS - 1) == Settings()
+    assert settings_for(RIVAL_BUDGET_MS) == Settings(rival_rounds=RIVAL_ROUNDS)
+    assert RIVAL_ROUNDS >= 1
+    # Every way to budget a search takes the budget's settings; a count of simulations does not.
+    assert SearchBot(1, budget_ms=RIVAL_BUDGET_MS).settings == settings_for(RIVAL_BUDGET_MS)
+    assert SearchBot(1, simulations=10).settings == Settings()
+    named = search_bot(1, budget_ms=RIVAL_BUDGET_MS)
+    assert named.settings == settings_for(RIVAL_BUDGET_MS)
+    assert named.simulations == simulations_for(RIVAL_BUDGET_MS, named.settings)
+    with pytest.raises(InvalidArgumentError, match="settings must be a Settings"):
+        SearchBot(1, settings="rivals")  # type: ignore[arg-type]
+    calls: list[int] = []
+    real = _RivalModel.choose
+
+    def choose(self: _RivalModel, view: PlayerView, legal: LegalMoves) -> Move:
+        calls.append(view.player)
+        return real(self, view, legal)
+
+    monkeypatch.setattr(_RivalModel, "choose", choose)
+    game = played(4, 3, 60)
+    view = game.view(game.to_move)
+    below = analyse(view, budget_ms=RIVAL_BUDGET_MS - 1, seed=1)
+    assert below.simulations == simulations_for(RIVAL_BUDGET_MS - 1)
+    assert not calls
+    rivals = analyse(view, budget_ms=RIVAL_BUDGET_MS, seed=1)
+    assert rivals.simulations == simulations_for(RIVAL_BUDGET_MS, settings_for(RIVAL_BUDGET_MS))
+    assert calls
+    assert game.to_move not in calls

@@ -56,6 +56,7 @@ from .determinize import Knowledge
 from .playout import PlayoutPolicy
 from .search import (
     DEFAULT_BUDGET_MS,
+    DEFAULT_SETTINGS,
     SearchResult,
     candidate_moves,
     ceiling,
@@ -63,6 +64,7 @@ from .search import (
     check_simulations,
     past,
     search,
+    settings_for,
     simulations_for,
     time_left,
 )
@@ -424,10 +426,13 @@ def analyse(
     """Rank the moves of the view's decision, with estimates and explanations (see the module).
 
     ``budget_ms`` (1 to :data:`~pastiche_core.ai.search.MAX_BUDGET_MS`) buys
-    :func:`~pastiche_core.ai.search.simulations_for` simulations and is the
-    wall-clock ceiling of the whole call; ``simulations`` (1 to
+    :func:`~pastiche_core.ai.search.simulations_for` simulations with the
+    settings :func:`~pastiche_core.ai.search.settings_for` gives it (from
+    :data:`~pastiche_core.ai.search.RIVAL_BUDGET_MS` the other seats' first
+    round of each playout is played by the greedy bot) and is the wall-clock
+    ceiling of the whole call; ``simulations`` (1 to
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
-    budget buys, the ceiling staying ``budget_ms``. The work is fixed by these
+    budget buys, with the default settings, the ceiling staying ``budget_ms``. The work is fixed by these
     counts alone: the same view, budget, simulations and seed give the same
     analysis on any machine unless the ceiling cuts it short (then
     ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
@@ -444,7 +449,12 @@ def analyse(
     """
     budget = check_budget(budget_ms)
     seed = _check_seed(seed)
-    planned = simulations_for(budget) if simulations is None else check_simulations(simulations)
+    # A budget chooses its settings (the greedy rival model from RIVAL_BUDGET_MS); a count of
+    # simulations keeps the default ones.
+    settings = settings_for(budget) if simulations is None else DEFAULT_SETTINGS
+    planned = (
+        simulations_for(budget, settings) if simulations is None else check_simulations(simulations)
+    )
     if not isinstance(view, PlayerView):
         raise InvalidArgumentError(f"view must be a PlayerView, got {type(view).__name__}")
     deadline = ceiling(budget / 1000)
@@ -460,6 +470,7 @@ def analyse(
         deadline=deadline,
         policy=policy,
         candidates=(moves, whole),
+        settings=settings,
     )
     return _analysis(view, result, budget, seed, deadline, whole)
 

@@ -25,7 +25,14 @@ from ..bots import Bot, RandomBot
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from .greedy import GreedyBot
-from .search import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, SearchBot, check_budget, simulations_for
+from .search import (
+    DEFAULT_BUDGET_MS,
+    MAX_BUDGET_MS,
+    SearchBot,
+    check_budget,
+    settings_for,
+    simulations_for,
+)
 
 __all__ = [
     "BOTS",
@@ -45,16 +52,18 @@ BotFactory = Callable[..., Bot]
 def search_bot(seed: int, budget_ms: int | None = None) -> SearchBot:
     """The search as a seat of matches and tournaments: the simulations ``budget_ms`` buys.
 
-    The budget is turned into its fixed number of simulations
-    (:func:`~pastiche_core.ai.search.simulations_for`) with no wall-clock
-    ceiling, so a game between named bots is the same on any machine and under
+    The budget is turned into its settings
+    (:func:`~pastiche_core.ai.search.settings_for`) and its fixed number of
+    simulations (:func:`~pastiche_core.ai.search.simulations_for`) with no
+    wall-clock ceiling, so a game between named bots is the same on any machine and under
     any load (a tournament's result depends only on its seed).
 
     >>> search_bot(3, budget_ms=100)
     SearchBot(seed=3, simulations=...)
     """
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    return SearchBot(seed, simulations=simulations_for(budget))
+    settings = settings_for(budget)
+    return SearchBot(seed, simulations=simulations_for(budget, settings), settings=settings)
 
 
 BOTS: dict[str, BotFactory] = {

@@ -12,8 +12,9 @@ state. Each *simulation*:
    first, else the one with the best upper confidence bound (UCB1 with
    availability counts, as information-set MCTS does);
 3. lets the :class:`~pastiche_core.ai.playout.PlayoutPolicy` play every other
-   seat's decisions (the opponents are modelled by the policy, or for their
-   first :data:`RIVAL_ROUNDS` rounds by the greedy bot), and every
+   seat's decisions (the opponents are modelled by the policy, or, with a
+   budget of :data:`RIVAL_BUDGET_MS` or more, for their first
+   :data:`RIVAL_ROUNDS` rounds by the greedy bot), and every
    decision once a new tree node is added, for :data:`HORIZON_ROUNDS` rounds
    or to the end of the game; near the end (a seat within
    :data:`FINISH_WITHIN` points of the End Flag, R12) the playout goes on to
@@ -84,7 +85,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..bots import derive_seed
 from ..cards import Card
@@ -124,6 +125,7 @@ __all__ = [
     "MAX_BUDGET_MS",
     "MAX_SIMULATIONS",
     "PUBLISH_OPTIONS",
+    "RIVAL_BUDGET_MS",
     "RIVAL_ROUNDS",
     "RIVAL_ROUND_COST",
     "SIMULATIONS_PER_MS",
@@ -140,6 +142,7 @@ __all__ = [
     "now",
     "past",
     "search",
+    "settings_for",
     "simulations_for",
     "time_left",
 ]
@@ -184,21 +187,27 @@ SHRINK = 1.0
 """Prior simulations at the search's average with which each move's estimate starts."""
 ANCHOR_MARGIN = 0.02
 """How much better, in win probability on the same deals, a move must do than the anchor."""
-RIVAL_ROUNDS = 0
-"""Rounds at the start of a playout in which the other seats play as the greedy bot.
+RIVAL_ROUNDS = 1
+"""Rounds at the start of a playout in which the other seats play as the greedy bot, in a
+search budgeted :data:`RIVAL_BUDGET_MS` or more (:func:`settings_for`).
 
-For the rounds given, the other seats' decisions are the
+For those rounds the other seats' decisions are the
 :class:`~pastiche_core.ai.greedy.GreedyBot`'s, each read from that seat's view
-of the determinization; after them, the playout policy's. The greedy bot is a
-closer model of strong opponents than the policy, but a greedy decision costs
-about as much as a whole simulation with the policy, so at the default budget
-the simulations it leaves are worth more (``benchmarks/bench_search.py``
-measures both); 0 by default."""
+of the determinization; after them, the playout policy's. The greedy bot models
+strong opponents much better than the policy, but one of its decisions costs
+several simulations of the policy (:data:`RIVAL_ROUND_COST`): below
+:data:`RIVAL_BUDGET_MS` the simulations it leaves are too few, and the policy
+plays every seat (``Settings.rival_rounds`` 0)."""
 RIVAL_ROUND_COST = 5
-"""What a round of the greedy rival model (:data:`RIVAL_ROUNDS`) adds to a simulation's cost,
-in simulations without it: a budget buys ``1 + 5 * rival_rounds`` times fewer simulations
+"""What a round of the greedy rival model adds to a simulation's cost, in simulations
+without it: a budget buys ``1 + 5 * rival_rounds`` times fewer simulations
 (:func:`simulations_for`). On positions of greedy games, 16 simulations with one such round
 take about the CPU time of 96 without (``benchmarks/bench_search.py``)."""
+RIVAL_BUDGET_MS = 600
+"""The smallest budget whose search models the other seats with the greedy bot
+(:data:`RIVAL_ROUNDS` rounds): it buys 32 such simulations, which play better than the
+192 simulations of the policy alone the same budget would buy, where more simulations
+of the policy alone buy little (:func:`settings_for`)."""
 _RIVAL_MEMO = 256
 """Positions whose publish options the rival model remembers within one search."""
 
@@ -242,9 +251,10 @@ class Settings:
     negative for never."""
     finish_rounds: int = FINISH_ROUNDS
     """The most rounds a playout that runs to the end plays (:data:`FINISH_ROUNDS`)."""
-    rival_rounds: int = RIVAL_ROUNDS
+    rival_rounds: int = 0
     """Rounds at the start of a playout in which the other seats play as the greedy bot
-    (:data:`RIVAL_ROUNDS`); 0 leaves every decision of the playout to the policy."""
+    (:data:`RIVAL_ROUNDS`); 0, the default, leaves every decision of the playout to the
+    policy. :func:`settings_for` gives a budget its setting."""
 
     def __post_init__(self) -> None:
         if self.root not in ("halving", "ucb"):
@@ -351,6 +361,25 @@ def simulations_for(budget_ms: int, settings: Settings = DEFAULT_SETTINGS) -> in
     check_budget(budget_ms)
     cost = 1 + RIVAL_ROUND_COST * settings.rival_rounds
     return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS / cost)))
+
+
+def settings_for(budget_ms: int) -> Settings:
+    """The search's settings for a budget of ``budget_ms`` milliseconds.
+
+    From :data:`RIVAL_BUDGET_MS` up the other seats play their first
+    :data:`RIVAL_ROUNDS` rounds of each playout as the greedy bot; below it,
+    :data:`DEFAULT_SETTINGS` (the playout policy throughout). The budget then
+    buys :func:`simulations_for` simulations with these settings.
+
+    >>> settings_for(300).rival_rounds, settings_for(600).rival_rounds
+    (0, 1)
+    >>> simulations_for(600, settings_for(600)), simulations_for(599, settings_for(599))
+    (32, 192)
+    """
+    check_budget(budget_ms)
+    if budget_ms < RIVAL_BUDGET_MS:
+        return DEFAULT_SETTINGS
+    return replace(DEFAULT_SETTINGS, rival_rounds=RIVAL_ROUNDS)
 
 
 # ----------------------------------------------------------------------
@@ -624,7 +653,7 @@ class _Node:
 
 
 class _RivalModel(GreedyBot):
-    """The greedy bot as the model of the other seats inside the playouts (:data:`RIVAL_ROUNDS`).
+    """The greedy bot as the model of the other seats inside the playouts (``rival_rounds``).
 
     It remembers the publish options of the last :data:`_RIVAL_MEMO`
     positions: a seat meets the same hand and table on every candidate of a
@@ -951,9 +980,11 @@ def _rank(
 class SearchBot:
     """A :class:`~pastiche_core.bots.Bot` that plays the move :func:`search` ranks first.
 
-    Give ``budget_ms`` (turned into simulations at :data:`SIMULATIONS_PER_MS`,
+    Give ``budget_ms`` (turned into simulations by :func:`simulations_for`,
     with the milliseconds as a wall-clock ceiling) or ``simulations`` (no
-    ceiling: fully reproducible on any machine). Each decision is searched
+    ceiling: fully reproducible on any machine). ``settings`` default to
+    :func:`settings_for` the budget, or to :data:`DEFAULT_SETTINGS` with
+    ``simulations``. Each decision is searched
     with a seed derived from ``seed`` and the view (``derive_seed``), so a bot
     replays the same game for the same seed, and it only ever reads the view
     it is given. A decision with one candidate is answered without search.
@@ -975,10 +1006,12 @@ class SearchBot:
         *,
         budget_ms: int | None = None,
         simulations: int | None = None,
-        settings: Settings = DEFAULT_SETTINGS,
+        settings: Settings | None = None,
     ) -> None:
         if budget_ms is not None and simulations is not None:
             raise InvalidArgumentError("give either budget_ms or simulations, not both")
+        if settings is not None and not isinstance(settings, Settings):
+            raise InvalidArgumentError(f"settings must be a Settings, got {settings!r}")
         if simulations is not None:
             check_simulations(simulations)
         else:
@@ -986,6 +1019,8 @@ class SearchBot:
         self.seed = seed
         self.budget_ms = budget_ms
         self.simulations = simulations
+        if settings is None:
+            settings = DEFAULT_SETTINGS if budget_ms is None else settings_for(budget_ms)
         self.settings = settings
 
     def __repr__(self) -> str:
