@@ -46,6 +46,7 @@ from pastiche_core.ai.search import (
     _RivalModel,
     _Searcher,
     candidate_moves,
+    ceiling,
     check_budget,
     greedy_move,
     search,
@@ -56,7 +57,9 @@ from pastiche_core.ai.visible import position_of
 from pastiche_core.bots import derive_seed
 from pastiche_core.game import END_THRESHOLD, LegalMoves
 from pastiche_core.gifts import to_publish
-from pastiche_core.options import option_key
+from pastiche_core.limits import Deadline
+from pastiche_core.options import PublishOption, option_key
+from pastiche_core.position import Position
 from pastiche_core.report import GOALS
 from pastiche_core.solver import best, solve
 from pastiche_core.view import PlayerView
@@ -409,3 +412,30 @@ def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bo
     assert rivals.simulations == simulations_for(RIVAL_BUDGET_MS, settings_for(RIVAL_BUDGET_MS))
     assert calls
     assert game.to_move not in calls
+
+
+def test_a_rival_solver_call_cut_by_the_ceiling_voids_its_simulation_and_stops_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clock only ever stops a search: a hint that ran to its end is the same on any machine."""
+    game = played(4, 5, 70)
+    view = game.view(game.to_move)
+    settings = Settings(rival_rounds=1)
+    calls = 0
+    real = GreedyBot._options
+
+    def cut_on_the_third(
+        self: GreedyBot, position: Position, clock: Deadline
+    ) -> tuple[list[PublishOption], bool]:
+        nonlocal calls
+        calls += 1
+        options, _ = real(self, position, clock)
+        return options, calls < 3  # the third listing is "cut short by the ceiling"
+
+    monkeypatch.setattr(GreedyBot, "_options", cut_on_the_third)
+    stopped = search(view, simulations=40, seed=2, settings=settings, deadline=ceiling(60))
+    assert calls == 3
+    assert not stopped.complete
+    assert stopped.simulations_run < 40
+    assert stopped.best in game.legal_moves
+    assert sum(item.visits for item in stopped.moves) == stopped.simulations_run

@@ -447,27 +447,30 @@ class GreedyBot:
             scored.append((gains[card.rank] + progress, Read(novel.ref, card)))
         return scored
 
-    def _options(self, position: Position, clock: Deadline) -> list[PublishOption]:
-        """The publish options weighed: the solver's listing, and its optima when it is a sample.
+    def _options(self, position: Position, clock: Deadline) -> tuple[list[PublishOption], bool]:
+        """The publish options weighed (the solver's listing, and its optima when it is a
+        sample), and whether they are whole (``False``: ``clock`` cut a solver call short).
 
-        Depends on the position alone (and on ``clock`` only when a time limit
-        cuts a call short), so a subclass may remember the answers.
+        A whole answer depends on the position alone, so a subclass may remember it.
         """
         report = solve(position, max_options=self.max_options, time_limit=_left(clock))
         options = list(report.options)
-        if report.stopped_by == "max_options" and not clock.passed():
+        whole = report.stopped_by != "time_limit"
+        if report.stopped_by == "max_options":
             # The listing is a sample: add the optima, read from the report's complete fronts.
-            for choice in optima(report, _GOALS, time_limit=_left(clock)).values():
+            found = optima(report, _GOALS, time_limit=_left(clock)) if not clock.passed() else {}
+            whole = len(found) == len(_GOALS) and all(c.complete for c in found.values())
+            for choice in found.values():
                 if choice.option not in options:
                     options.append(choice.option)
-        return options
+        return options, whole
 
     def _publishes(
         self, view: PlayerView, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
         position = position_of(view, self.catalogue)
         clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
-        options = self._options(position, clock)
+        options, _ = self._options(position, clock)  # past the limit: the options found so far
         if not options:
             return []
         w = self.weights

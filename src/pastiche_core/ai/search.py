@@ -652,30 +652,43 @@ class _Node:
         return chosen, children[chosen], False
 
 
+class _RivalOutOfTimeError(Exception):
+    """The search's ceiling cut a solver call of the rival model short: the simulation is void."""
+
+
 class _RivalModel(GreedyBot):
     """The greedy bot as the model of the other seats inside the playouts (``rival_rounds``).
 
-    It remembers the publish options of the last :data:`_RIVAL_MEMO`
-    positions: a seat meets the same hand and table on every candidate of a
-    deal, and listing the options is most of a greedy decision's cost. The
-    options depend on the position alone (no time limit), so the memory never
-    changes an answer.
+    Its solver calls get what is left of the search's ``deadline``; a call cut
+    short voids the simulation (:class:`_RivalOutOfTimeError`), so the clock only
+    ever stops a search, never steers it. It remembers the publish options of
+    the last :data:`_RIVAL_MEMO` positions: a seat meets the same hand and
+    table on every candidate of a deal, and listing the options is most of a
+    greedy decision's cost. Those options depend on the position alone, so
+    the memory never changes an answer.
     """
 
-    __slots__ = ("_memo",)
+    __slots__ = ("_memo", "deadline")
 
-    def __init__(self, seed: int, catalogue: Catalogue) -> None:
+    def __init__(self, seed: int, catalogue: Catalogue, deadline: float | None = None) -> None:
         super().__init__(seed, catalogue=catalogue)
+        self.deadline = deadline
         self._memo: dict[Position, list[PublishOption]] = {}
 
-    def _options(self, position: Position, clock: Deadline) -> list[PublishOption]:
+    def _options(self, position: Position, clock: Deadline) -> tuple[list[PublishOption], bool]:
         memo = self._memo
         found = memo.get(position)
         if found is None:
+            left = time_left(self.deadline)
+            if left == 0:
+                raise _RivalOutOfTimeError
+            found, whole = super()._options(position, Deadline(left))
+            if not whole:
+                raise _RivalOutOfTimeError
             if len(memo) >= _RIVAL_MEMO:
                 memo.clear()
-            found = memo[position] = super()._options(position, clock)
-        return found
+            memo[position] = found
+        return found, True
 
 
 class _Searcher:
@@ -700,7 +713,7 @@ class _Searcher:
         self.root = _Node()
         self.run = 0
         self.stopped = False
-        self.rivals = _RivalModel(derive_seed(seed, "rivals"), view.catalogue)
+        self.rivals = _RivalModel(derive_seed(seed, "rivals"), view.catalogue, deadline)
 
     def out_of_time(self) -> bool:
         """Whether the wall-clock ceiling has passed (then the search stops)."""
@@ -712,11 +725,13 @@ class _Searcher:
         """A determinization of the view (see :func:`determinize`)."""
         return determinize(self.view, rng, self.knowledge)
 
-    def simulate(self, first: Move | None, game: Game, play: random.Random) -> float:
+    def simulate(self, first: Move | None, game: Game, play: random.Random) -> float | None:
         """One simulation from the determinization ``game``: the tree, a playout from ``play``.
 
         ``first`` forces the root move (sequential halving); ``None`` lets UCB
-        choose it. ``game`` is played on. Returns the win probability.
+        choose it. ``game`` is played on. Returns the win probability, or
+        ``None`` (and the search stops) when the ceiling cut the rival model's
+        solver short: then nothing of the simulation is counted.
         """
         settings, policy, player = self.settings, self.policy, self.view.player
         rivals_until = game.turn + settings.rival_rounds * self.view.players
@@ -747,7 +762,13 @@ class _Searcher:
                 path.append(node)
                 grow = not new
             elif game.turn < rivals_until and game.to_move != player:
-                move = self.rivals.choose(game.view(game.to_move), game.legal_moves)
+                try:
+                    move = self.rivals.choose(game.view(game.to_move), game.legal_moves)
+                except (
+                    _RivalOutOfTimeError
+                ):  # the ceiling passed: this simulation counts for nothing
+                    self.stopped = True
+                    return None
             else:
                 move = policy.game_move(game, play)
             game.apply(move)
@@ -765,7 +786,8 @@ class _Searcher:
         for _ in range(simulations):
             if self.out_of_time():
                 return
-            self.simulate(None, self.deal(rng), rng)
+            if self.simulate(None, self.deal(rng), rng) is None:
+                return
 
     def halving(
         self, simulations: int, seed: int, anchor: Move | None = None
@@ -796,9 +818,10 @@ class _Searcher:
             for move in moves:
                 if left < 1 or self.out_of_time():
                     break
-                results[move][batch] = self.simulate(
-                    move, dealt.copy(history=False), random.Random(play_seed)
-                )
+                win = self.simulate(move, dealt.copy(history=False), random.Random(play_seed))
+                if win is None:
+                    break
+                results[move][batch] = win
                 left -= 1
             batch += 1
 
