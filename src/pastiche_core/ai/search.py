@@ -193,21 +193,23 @@ search budgeted :data:`RIVAL_BUDGET_MS` or more (:func:`settings_for`).
 
 For those rounds the other seats' decisions are the
 :class:`~pastiche_core.ai.greedy.GreedyBot`'s, each read from that seat's view
-of the determinization; after them, the playout policy's. The greedy bot models
-strong opponents much better than the policy, but one of its decisions costs
-several simulations of the policy (:data:`RIVAL_ROUND_COST`): below
-:data:`RIVAL_BUDGET_MS` the simulations it leaves are too few, and the policy
-plays every seat (``Settings.rival_rounds`` 0)."""
+of the determinization; after them, the playout policy's. The greedy bot is a
+much closer model than the policy of players who think one move ahead, as it
+does, but one of its decisions costs several simulations of the policy
+(:data:`RIVAL_ROUND_COST`): below :data:`RIVAL_BUDGET_MS` the simulations it
+leaves are too few, and the policy plays every seat (``Settings.rival_rounds``
+0)."""
 RIVAL_ROUND_COST = 5
 """What a round of the greedy rival model adds to a simulation's cost, in simulations
 without it: a budget buys ``1 + 5 * rival_rounds`` times fewer simulations
-(:func:`simulations_for`). On positions of greedy games, 16 simulations with one such round
-take about the CPU time of 96 without (``benchmarks/bench_search.py``)."""
+(:func:`simulations_for`), so that it buys about the same CPU time with the model as without
+(``benchmarks/bench_search.py --budget-ms 600`` measures the hints' latency)."""
 RIVAL_BUDGET_MS = 600
 """The smallest budget whose search models the other seats with the greedy bot
-(:data:`RIVAL_ROUNDS` rounds): it buys 32 such simulations, which play better than the
-192 simulations of the policy alone the same budget would buy, where more simulations
-of the policy alone buy little (:func:`settings_for`)."""
+(:data:`RIVAL_ROUNDS` rounds, :func:`settings_for`): it buys 32 such simulations, which
+play at least as well as the 192 simulations of the policy alone that the same budget
+would buy; from there on, more simulations of the model buy strength steadily, more of the
+policy alone little (``benchmarks/screen_search.py`` compares them)."""
 _RIVAL_MEMO = 256
 """Positions whose publish options the rival model remembers within one search."""
 
