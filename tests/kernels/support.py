@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +52,10 @@ def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
     failed = 0
     collecting = gc.isenabled()
     gc.disable()  # a collection inside the call would run Python callbacks out of memory
+    # The failing allocations are the whole process's: no other thread (the test runner's
+    # messaging) may take the interpreter while they fail, or its own allocation fails.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
     try:
         for allocation in range(STARVED_ALLOCATIONS):
             testcapi.set_nomemory(allocation, allocation + 1)
@@ -66,6 +71,7 @@ def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
                 f"compiled {answer!r}, python {python!r}"
             )
     finally:
+        sys.setswitchinterval(interval)
         if collecting:
             gc.enable()
     return failed
