@@ -229,8 +229,11 @@ def test_hint_from_the_search_follows_the_contract() -> None:
     assert (data["player"], data["budget_ms"], data["seed"]) == (0, 100, 3)
     assert data["moves"]
     assert all(move["explanation"] for move in data["moves"])
-    if data["complete"]:  # only the time ceiling can make two answers differ
-        assert client.post("/v1/hint", json=body).json() == data
+    again = client.post("/v1/hint", json=body).json()
+    if data["complete"] and again["complete"]:  # only the time ceiling makes two answers differ
+        assert again == data
+    else:  # cut short on a busy machine: still an answer in the contract's shape
+        validate_library("hint", again)
 
 
 def test_hint_without_the_analysis_engine(monkeypatch: pytest.MonkeyPatch) -> None:
