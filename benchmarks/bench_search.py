@@ -308,9 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     budget = args.budget_ms
     settings = settings_for(budget)
-    rivals = f", the other seats' first {settings.rival_rounds} round(s) greedy" * bool(
-        settings.rival_rounds
-    )
+    rounds = settings.rival_rounds
+    rivals = f", the other seats' first {rounds} round(s) greedy" if rounds else ""
     print(
         f"search benchmark: budget {budget} ms = {simulations_for(budget, settings)} simulations"
         f"{rivals}, "

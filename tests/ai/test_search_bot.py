@@ -333,10 +333,8 @@ def test_near_the_end_flag_playouts_run_to_the_end_of_the_game_r12() -> None:
 # ----------------------------------------------------------------------
 # The rival model: the greedy bot for the other seats' first decisions
 # ----------------------------------------------------------------------
-def _rival_calls(
-    monkeypatch: pytest.MonkeyPatch, rounds: int, players: int = 4, seed: int = 3
-) -> tuple[Game, list[tuple[int, int]]]:
-    """A mid-game search's greedy rival decisions, as (seat, turn), for ``rival_rounds=rounds``."""
+def _record_rival_decisions(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The greedy rival model's decisions from now on, as (seat, turn)."""
     calls: list[tuple[int, int]] = []
     real = _RivalModel.choose
 
@@ -345,6 +343,14 @@ def _rival_calls(
         return real(self, view, legal)
 
     monkeypatch.setattr(_RivalModel, "choose", choose)
+    return calls
+
+
+def _rival_calls(
+    monkeypatch: pytest.MonkeyPatch, rounds: int, players: int = 4, seed: int = 3
+) -> tuple[Game, list[tuple[int, int]]]:
+    """A mid-game search's greedy rival decisions, as (seat, turn), for ``rival_rounds=rounds``."""
+    calls = _record_rival_decisions(monkeypatch)
     game = played(players, seed, 60)
     search(game.view(game.to_move), simulations=12, seed=1, settings=Settings(rival_rounds=rounds))
     return game, calls
@@ -395,14 +401,7 @@ def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bo
     assert named.simulations == simulations_for(RIVAL_BUDGET_MS, named.settings)
     with pytest.raises(InvalidArgumentError, match="settings must be a Settings"):
         SearchBot(1, settings="rivals")  # type: ignore[arg-type]
-    calls: list[int] = []
-    real = _RivalModel.choose
-
-    def choose(self: _RivalModel, view: PlayerView, legal: LegalMoves) -> Move:
-        calls.append(view.player)
-        return real(self, view, legal)
-
-    monkeypatch.setattr(_RivalModel, "choose", choose)
+    calls = _record_rival_decisions(monkeypatch)
     game = played(4, 3, 60)
     view = game.view(game.to_move)
     below = analyse(view, budget_ms=RIVAL_BUDGET_MS - 1, seed=1)
@@ -411,7 +410,7 @@ def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bo
     rivals = analyse(view, budget_ms=RIVAL_BUDGET_MS, seed=1)
     assert rivals.simulations == simulations_for(RIVAL_BUDGET_MS, settings_for(RIVAL_BUDGET_MS))
     assert calls
-    assert game.to_move not in calls
+    assert game.to_move not in {seat for seat, _ in calls}
 
 
 def test_a_rival_solver_call_cut_by_the_ceiling_voids_its_simulation_and_stops_the_search(

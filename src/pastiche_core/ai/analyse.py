@@ -432,8 +432,8 @@ def analyse(
     round of each playout is played by the greedy bot) and is the wall-clock
     ceiling of the whole call; ``simulations`` (1 to
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
-    budget buys, with the default settings, the ceiling staying ``budget_ms``. The work is fixed by these
-    counts alone: the same view, budget, simulations and seed give the same
+    budget buys, with the default settings, the ceiling staying ``budget_ms``.
+    The work is fixed by these counts alone: the same view, budget, simulations and seed give the same
     analysis on any machine unless the ceiling cuts it short (then
     ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
     between solver calls, simulations and rival checks, and stops them, never
@@ -449,12 +449,12 @@ def analyse(
     """
     budget = check_budget(budget_ms)
     seed = _check_seed(seed)
-    # A budget chooses its settings (the greedy rival model from RIVAL_BUDGET_MS); a count of
-    # simulations keeps the default ones.
-    settings = settings_for(budget) if simulations is None else DEFAULT_SETTINGS
-    planned = (
-        simulations_for(budget, settings) if simulations is None else check_simulations(simulations)
-    )
+    if simulations is None:  # the budget chooses its settings and buys its simulations
+        settings = settings_for(budget)
+        planned = simulations_for(budget, settings)
+    else:  # a count of simulations keeps the default settings
+        settings = DEFAULT_SETTINGS
+        planned = check_simulations(simulations)
     if not isinstance(view, PlayerView):
         raise InvalidArgumentError(f"view must be a PlayerView, got {type(view).__name__}")
     deadline = ceiling(budget / 1000)

@@ -715,7 +715,11 @@ class _Searcher:
         self.root = _Node()
         self.run = 0
         self.stopped = False
-        self.rivals = _RivalModel(derive_seed(seed, "rivals"), view.catalogue, deadline)
+        self.rivals = (  # made only for a search that uses it
+            _RivalModel(derive_seed(seed, "rivals"), view.catalogue, deadline)
+            if settings.rival_rounds
+            else None
+        )
 
     def out_of_time(self) -> bool:
         """Whether the wall-clock ceiling has passed (then the search stops)."""
@@ -735,7 +739,7 @@ class _Searcher:
         ``None`` (and the search stops) when the ceiling cut the rival model's
         solver short: then nothing of the simulation is counted.
         """
-        settings, policy, player = self.settings, self.policy, self.view.player
+        settings, policy, player, rivals = self.settings, self.policy, self.view.player, self.rivals
         rivals_until = game.turn + settings.rival_rounds * self.view.players
         until = game.turn + settings.horizon_rounds * self.view.players
         last = game.turn + max(settings.horizon_rounds, settings.finish_rounds) * self.view.players
@@ -763,13 +767,11 @@ class _Searcher:
                     move, node, new = node.select(available, settings.exploration)
                 path.append(node)
                 grow = not new
-            elif game.turn < rivals_until and game.to_move != player:
+            elif rivals is not None and game.turn < rivals_until and game.to_move != player:
                 try:
-                    move = self.rivals.choose(game.view(game.to_move), game.legal_moves)
-                except (
-                    _RivalOutOfTimeError
-                ):  # the ceiling passed: this simulation counts for nothing
-                    self.stopped = True
+                    move = rivals.choose(game.view(game.to_move), game.legal_moves)
+                except _RivalOutOfTimeError:
+                    self.stopped = True  # the ceiling passed: this simulation counts for nothing
                     return None
             else:
                 move = policy.game_move(game, play)
