@@ -48,7 +48,7 @@ from pastiche_core import (
     parse_cards,
     solve,
 )
-from pastiche_core.errors import PasticheError
+from pastiche_core.errors import InvalidNotationError, PasticheError
 from pastiche_core.game import MAX_PLAYERS
 from pastiche_core.io.position_json import position_to_dict, query_from_dict, query_from_json
 from pastiche_core.io.state_json import state_from_dict, state_from_json, state_to_dict
@@ -153,6 +153,25 @@ def test_fuzz_novel_ref_parse(text: str) -> None:
     if ref is not None:
         assert NovelRef.parse(str(ref)) == ref
         assert 0 <= ref.owner < MAX_PLAYERS
+
+
+def test_parsed_novel_references_are_kept_a_bounded_number_and_answer_as_parsed() -> None:
+    # R6's references: parsing one again gives the same value; a subclass gets its own
+    # instance; a bad one is still refused after good ones; strangers' texts cannot grow it.
+    from pastiche_core import moves
+
+    class Tagged(NovelRef):
+        __slots__ = ()
+
+    first = NovelRef.parse("2:kind-3")
+    assert NovelRef.parse("2:kind-3") == first == NovelRef(2, "kind-3")
+    assert type(Tagged.parse("2:kind-3")) is Tagged
+    assert type(NovelRef.parse("2:kind-3")) is NovelRef
+    for index in range(3 * moves._REFS_KEPT):
+        assert NovelRef.parse(f"1:n{index}") == NovelRef(1, f"n{index}")
+    assert len(moves._REFS) <= moves._REFS_KEPT
+    with pytest.raises(InvalidNotationError, match="invalid novel reference '7:kind-3'"):
+        NovelRef.parse("7:kind-3")
 
 
 @given(hostile_text("gift"))

@@ -36,7 +36,7 @@ from pastiche_core import (
     solver_fast,
 )
 from pastiche_core.io.position_json import position_to_dict
-from pastiche_core.options import PublishOption, check_option, option_key
+from pastiche_core.options import PublishOption, check_option, option_key, sorted_options
 from pastiche_core.report import goal_key
 from pastiche_core.solver import optima
 
@@ -79,6 +79,25 @@ def test_r8_counts_match_the_brute_force(data: st.DataObject, catalogue: Catalog
     constraints = data.draw(st.none() | constraints_for(position), label="constraints")
     brute = Counter(option.novel for option in brute_option_list(position, constraints))
     assert solver_fast.counts(position, constraints) == dict(brute)
+
+
+@CATALOGUES
+@given(data=st.data(), card_level=st.booleans())
+def test_a_report_lists_in_catalogue_order_then_costs_then_r8_key(
+    data: st.DataObject, catalogue: Catalogue, card_level: bool
+) -> None:
+    # R8/R9: the report's order, from each option's own costs and option_key.
+    position = data.draw(positions(catalogue=catalogue), label="position")
+    listed = solver_fast.options(position, card_level=card_level)
+    data.draw(st.randoms(), label="shuffle").shuffle(listed)
+    order = list(catalogue)
+
+    def key(option: PublishOption) -> tuple[object, ...]:
+        novel, ranks, cited = option_key(position, option)
+        indexes = tuple(card.index for card in option.played)
+        return (order.index(novel), *option.costs, novel, ranks, cited, indexes)
+
+    assert sorted_options(listed, position) == sorted(listed, key=key)
 
 
 def test_the_crowded_position_is_counted_exactly_and_quickly() -> None:

@@ -110,13 +110,26 @@ class NovelRef:
         ...
         pastiche_core.errors.InvalidNotationError: invalid novel reference '12:kind-3': seat '12' is not 0 to 4 (R10)
         """
+        known = _REFS.get(text) if cls is NovelRef and type(text) is str else None
+        if known is not None:
+            return known
         example = "OWNER:NOVEL such as '1:straight-5'"
         if not isinstance(text, str) or too_long(text):
             raise InvalidNotationError(f"invalid novel reference {quote(text)}: expected {example}")
         owner, sep, novel = text.partition(":")
         if not sep or not novel or any(ch.isspace() or ch in ",:" for ch in novel):
             raise InvalidNotationError(f"invalid novel reference {quote(text)}: expected {example}")
-        return cls(_seat(owner, "novel reference", text, example), novel)
+        ref = cls(_seat(owner, "novel reference", text, example), novel)
+        if cls is NovelRef and type(text) is str:
+            if len(_REFS) >= _REFS_KEPT:
+                _REFS.clear()
+            _REFS[text] = ref
+        return ref
+
+
+_REFS_KEPT = 512
+"""Parsed novel references kept (a game names a few dozen; values are immutable)."""
+_REFS: dict[str, NovelRef] = {}
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -376,16 +376,26 @@ def sorted_options(options: Sequence[PublishOption], position: Position) -> list
         for mp in position.masterpieces
     }
 
+    # The parts of a key repeat across options (the same cards cite other Masterpieces):
+    # each is made once per distinct value.
+    played_keys: dict[tuple[Card, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    cited_keys: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
+    gift_counts: dict[tuple[tuple[int, int], ...], int] = {}
+
     def key(o: PublishOption) -> tuple[Any, ...]:
-        ranks = tuple(sorted(card.rank for card in o.played))
-        return (
-            order[o.novel],
-            len(o.played),
-            o.gift_count,
-            o.novel,
-            ranks,
-            tuple(sorted(cites[ident] for ident in o.cited)),
-            tuple(card.index for card in o.played),
-        )
+        played, cited, gifts = o.played, o.cited, o.gifts
+        cards = played_keys.get(played)
+        if cards is None:
+            cards = played_keys[played] = (
+                tuple(sorted(card.rank for card in played)),
+                tuple(card.index for card in played),
+            )
+        by_owner = cited_keys.get(cited)
+        if by_owner is None:
+            by_owner = cited_keys[cited] = tuple(sorted(cites[ident] for ident in cited))
+        owed = gift_counts.get(gifts)
+        if owed is None:
+            owed = gift_counts[gifts] = sum(count for _, count in gifts)
+        return (order[o.novel], len(played), owed, o.novel, cards[0], by_owner, cards[1])
 
     return sorted(options, key=key)

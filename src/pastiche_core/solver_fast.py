@@ -31,7 +31,7 @@ from .catalogue import NovelSpec
 from .errors import InvalidArgumentError, SearchLimitError
 from .feasibility import OWED_BITS, mark_own, owed_pairs, rank_shapes
 from .limits import Deadline, check_max_options
-from .options import Constraints, OptionKey, PublishOption, option_key
+from .options import Constraints, PublishOption
 from .position import Position
 
 __all__ = [
@@ -62,6 +62,8 @@ class _Context:
     width: int
     cited_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)  # mask -> ids
     pieces: dict[tuple[int, int], list[_Piece]] = field(default_factory=dict)  # (rank, need)
+    # (rank, need, card by card) -> the (played, gifts) its pieces add, with their weights
+    steps: dict[tuple[int, int, bool], list[tuple[int, int, int]]] = field(default_factory=dict)
 
     def ids_of(self, mask: int) -> tuple[str, ...]:
         """The ids of the Masterpieces whose table indexes are the bits of ``mask``."""
@@ -151,6 +153,11 @@ class _Piece(NamedTuple):
     gifts: tuple[tuple[int, int], ...]  # (owner, count) owed for them
     mask: int  # the cited Masterpieces as bits of their table index
     code: int  # the gifts packed as in the move generator (adding merges owners)
+
+    @property
+    def rank_cards(self) -> tuple[int, ...]:
+        """The rank of each hand card played (``from_hand`` times the rank)."""
+        return (self.rank,) * self.from_hand
 
 
 _Split = tuple[_Piece, ...]
@@ -384,18 +391,14 @@ def _cost_counts(
         _check(deadline)
         states = {(0, 0): 1}
         for rank, need in _runs(combo):
-            steps: dict[tuple[int, int], int] = {}
-            in_hand = len(ctx.hand_by_rank.get(rank, ()))
-            for piece in _pieces(ctx, rank, need, _marked(ctx, rank)):
-                weight = math.comb(in_hand, piece.from_hand) if card_level else 1
-                step = (piece.from_hand, piece.extra)
-                steps[step] = steps.get(step, 0) + weight
+            steps = _steps(ctx, rank, need, card_level)
             following: dict[tuple[int, int], int] = {}
             for (played, gifts), ways in states.items():
-                for (more_played, more_gifts), weight in steps.items():
-                    now = (played + more_played, gifts + more_gifts)
-                    if now[0] + now[1] > limit or now[1] > max_gifts:
+                for more_played, more_gifts, weight in steps:
+                    now_played, now_gifts = played + more_played, gifts + more_gifts
+                    if now_played + now_gifts > limit or now_gifts > max_gifts:
                         continue  # R5: the gifts could not all be paid
+                    now = (now_played, now_gifts)
                     following[now] = following.get(now, 0) + ways * weight
             states = following
             if not states:
@@ -408,6 +411,24 @@ def _cost_counts(
         if found and productive is not None:
             productive.append(combo)
     return totals
+
+
+def _steps(ctx: _Context, rank: int, need: int, card_level: bool) -> list[tuple[int, int, int]]:
+    """What filling ``need`` cards of ``rank`` adds to an option's (played, gifts), with the
+    number of ways to do it (card by card, a piece counts once per choice of its hand cards);
+    cached per position, as :func:`_pieces` is."""
+    key = (rank, need, card_level)
+    cached = ctx.steps.get(key)
+    if cached is not None:
+        return cached
+    steps: dict[tuple[int, int], int] = {}
+    in_hand = len(ctx.hand_by_rank.get(rank, ()))
+    for piece in _pieces(ctx, rank, need, _marked(ctx, rank)):
+        weight = math.comb(in_hand, piece.from_hand) if card_level else 1
+        step = (piece.from_hand, piece.extra)
+        steps[step] = steps.get(step, 0) + weight
+    found = ctx.steps[key] = [(played, gifts, ways) for (played, gifts), ways in steps.items()]
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -673,8 +694,15 @@ def option_with_costs(
     if spec not in list(_novels(ctx)):
         return None, True
     assert spec.pattern is not None
-    best: PublishOption | None = None
-    best_key: OptionKey | None = None
+    # option_key's parts but the Novel, read from a split: its played ranks (the pieces come
+    # in ascending rank) and its citations, own Masterpieces as owner -1.
+    player = position.player
+    cite_keys = [
+        (-1 if mp.owner == player else mp.owner, mp.card.rank) for mp in position.masterpieces
+    ]
+    best: _Split | None = None
+    best_key: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
+    finished = True
     try:
         for combo in spec.pattern.combinations(ctx.pool):
             _check(deadline)
@@ -682,10 +710,11 @@ def option_with_costs(
                 continue  # too few cards to play that many
             for split, played, gifts in _splits(ctx, combo, costs):
                 if (played, gifts) == costs:
-                    option = _option(novel, spec.points, split)
-                    key = option_key(position, option)
+                    ranks = tuple(rank for piece in split for rank in piece.rank_cards)
+                    cited = sorted(cite_keys[index] for piece in split for index, _ in piece.cited)
+                    key = (ranks, tuple(cited))
                     if best_key is None or key < best_key:
-                        best, best_key = option, key
+                        best, best_key = split, key
     except _StoppedError:
-        return best, False
-    return best, True
+        finished = False
+    return (None if best is None else _option(novel, spec.points, best)), finished

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 from collections.abc import Iterator
 from typing import cast
 
@@ -10,6 +11,7 @@ import pytest
 from builders import build_game
 
 from pastiche_core import (
+    DECK,
     Card,
     Catalogue,
     Choose,
@@ -40,7 +42,8 @@ from pastiche_core.ai import (
 )
 from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
 from pastiche_core.errors import InvalidArgumentError
-from pastiche_core.options import make_option
+from pastiche_core.options import Constraints, make_option
+from pastiche_core.solver_fast import options
 from pastiche_core.view import PlayerView
 
 
@@ -196,6 +199,36 @@ def test_gift_policy_keeps_what_it_needs_and_spares_the_leader() -> None:
     assert given[2].rank == 12
     fair = GreedyGiftPolicy(outlook, feared={1: 0.4, 2: 1.6}, masterpieces={1: (12,), 2: (7,)})
     assert {gift.to: gift.card for gift in fair.choose(position, option)}[2] == Card.parse("MYT1")
+
+
+def test_a_gift_policy_used_again_gives_what_a_fresh_one_gives() -> None:
+    # R5: the policy remembers the cards chosen per hand, kept cards, Novel, cards played and
+    # gifts owed; positions, constraints and options that differ in any of them are not mixed.
+    rng = random.Random(11)
+    outlook = Outlook.of_view(build_game(4).view(0))
+    masterpieces: dict[int, tuple[int, ...]] = {1: (12,), 2: (7,), 3: (3,)}
+    reused = GreedyGiftPolicy(outlook, feared={1: 1.6, 2: 0.4}, masterpieces=masterpieces)
+    asked = 0
+    for _ in range(40):
+        cards = rng.sample(DECK, rng.randint(12, 16))
+        mps = " ".join(f"n{i}={rng.randrange(4)}:{card}" for i, card in enumerate(cards[:5]))
+        hand = " ".join(map(str, cards[5:]))
+        position = Position.quick(hand, table=mps)
+        # The same options from a hand with one card more or less: other cards to give.
+        extra = next(card for card in DECK if card not in cards)
+        more = Position.quick(f"{hand} {extra}", table=mps)
+        keeps = [None, Constraints(keep=frozenset(cards[5:7]))]
+        for constraints in keeps:
+            for option in [o for o in options(position, constraints) if o.gift_count][:6]:
+                for where in (position, more):
+                    fresh = GreedyGiftPolicy(
+                        outlook, feared={1: 1.6, 2: 0.4}, masterpieces=masterpieces
+                    )
+                    assert reused.choose(where, option, constraints) == fresh.choose(
+                        where, option, constraints
+                    )
+                    asked += 1
+    assert asked > 100
 
 
 # ----------------------------------------------------------------------

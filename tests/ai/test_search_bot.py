@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from search_support import mixed_bots, played
 
 from pastiche_core import (
+    DECK,
+    Catalogue,
     Draw,
     Game,
     InvalidArgumentError,
@@ -379,6 +381,50 @@ def test_the_rival_model_reads_each_seats_view_and_its_memory_changes_no_answer(
     # Without the memory every decision lists its options anew: the same search, move for move.
     monkeypatch.setattr(_RivalModel, "_options", GreedyBot._options)
     assert search(view, simulations=16, seed=2, settings=settings) == remembered
+
+
+def test_the_rival_models_memory_of_publishes_weighed_is_the_greedy_bots_answer() -> None:
+    # The memory is keyed by the position and what else the weighing reads: the scores, the
+    # End Flag (R12), its trigger and the countdown. Views that differ in one of them only
+    # are asked in turn; the model answers each as a fresh greedy bot does, move for move.
+    from dataclasses import replace
+
+    model = _RivalModel(1, Catalogue.default())
+    bot = GreedyBot(1)
+    weighed = 0
+    for seed in (3, 8, 21, 34):
+        game = played(4, seed, 90)
+        if game.phase is not Phase.ACTION:
+            continue
+        view = game.view(game.to_move)
+        leader = max(range(4), key=lambda seat: view.scores[seat])
+        rival = (view.player + 1) % 4
+        feared = list(view.scores)
+        feared[rival] = END_THRESHOLD - 1  # a rival near the end: gifts to it cost more
+        near = list(view.scores)
+        near[view.player] = END_THRESHOLD - 2  # a publish now would earn the End Flag (R12)
+        close = replace(view, scores=tuple(near))
+        unseen = next(card for card in DECK if card not in view.hand)
+        # Each variant differs from the one before it in one part of the memory's key.
+        variants = [
+            view,
+            replace(view, hand=view.hand[1:]),  # the position
+            replace(view, scores=tuple(feared)),  # the scores
+            close,
+            replace(close, flag=(leader, unseen)),  # the End Flag taken, no countdown yet
+            replace(close, trigger=leader),  # a countdown's trigger without the Flag
+            replace(view, turns_left=2, trigger=leader),  # the countdown
+            replace(view, turns_left=9, trigger=leader),
+        ]
+        for variant in variants * 2:
+            # Every value weighed, not only the move chosen, is the greedy bot's.
+            assert model._action(variant, game.legal_moves) == bot._action(
+                variant, game.legal_moves
+            )
+            assert model.choose(variant, game.legal_moves) == bot.choose(variant, game.legal_moves)
+        weighed += 1
+    assert weighed >= 3
+    assert model._weighed  # the memory was used
 
 
 @pytest.mark.parametrize("rounds", [-1, 11, 1.5, True, "1"])

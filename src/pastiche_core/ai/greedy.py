@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -80,6 +81,9 @@ _FULL_EVALUATIONS = 8
 
 _GOALS = ("points", "fewest-gifts", "points-per-card")
 """The solver's optima added to a listing cut short by ``max_options``."""
+
+_CHOSEN_MEMO = 64
+"""Gift choices a :class:`GreedyGiftPolicy` remembers (one decision weighs a few publishes)."""
 
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 _TIE = 1e-9
@@ -173,7 +177,7 @@ class GreedyGiftPolicy:
     (Gift(to=1, card=Card.parse('MYS11')),)
     """
 
-    __slots__ = ("feared", "masterpieces", "outlook")
+    __slots__ = ("_chosen", "feared", "masterpieces", "outlook")
 
     def __init__(
         self,
@@ -184,6 +188,9 @@ class GreedyGiftPolicy:
         self.outlook = outlook
         self.feared = dict(feared or {})
         self.masterpieces = dict(masterpieces or {})
+        # The cards given, per hand, kept cards, Novel, cards played and gifts owed: the
+        # options of one publish that differ only in whom they cite give the same cards.
+        self._chosen: dict[tuple[object, ...], tuple[Card, ...]] = {}
 
     @classmethod
     def of_view(
@@ -196,9 +203,13 @@ class GreedyGiftPolicy:
         {1: 0.4, 2: 0.4}
         """
         w = weights if weights is not None else Weights()
-        outlook = Outlook.of_view(view, catalogue, w).after_turns(1)
+        return cls._of(view, Outlook.of_view(view, catalogue, w).after_turns(1), w)
+
+    @classmethod
+    def _of(cls, view: PlayerView, outlook: Outlook, weights: Weights) -> GreedyGiftPolicy:
+        """:meth:`of_view` with its outlook (the view's, one turn on) already made."""
         feared = {
-            owner: _help_weight(view, owner, w)
+            owner: _help_weight(view, owner, weights)
             for owner in range(view.players)
             if owner != view.player
         }
@@ -223,15 +234,23 @@ class GreedyGiftPolicy:
         ...     pos, make_option(pos, "kind-3", [7, 7, 7], []))
         ()
         """
-        spare = gift_candidates(position, option, constraints)
-        if option.gift_count == 0:
-            return ()
-        instant = option.played[0] if option.instant_masterpiece else None
-        outlook = self.outlook.after_publish(option.novel, instant)
-        hand = counts_of(position.hand)
-        for card in option.played:
-            hand[card.rank] -= 1
-        chosen = _least_useful(outlook, hand, spare, option.gift_count)
+        kept = (constraints if constraints is not None else position.constraints).keep
+        key = (position.hand, kept, option.novel, option.played, option.gift_count)
+        known = self._chosen.get(key)
+        if known is None:
+            spare = gift_candidates(position, option, constraints)
+            if option.gift_count == 0:
+                return ()
+            instant = option.played[0] if option.instant_masterpiece else None
+            outlook = self.outlook.after_publish(option.novel, instant)
+            hand = counts_of(position.hand)
+            for card in option.played:
+                hand[card.rank] -= 1
+            known = tuple(_least_useful(outlook, hand, spare, option.gift_count))
+            if len(self._chosen) >= _CHOSEN_MEMO:
+                self._chosen.clear()
+            self._chosen[key] = known
+        chosen = list(known)
         owners = sorted(option.gifts, key=lambda item: (-self.feared.get(item[0], 0.0), item[0]))
         gifts: list[Gift] = []
         for owner, count in owners:
@@ -466,9 +485,16 @@ class GreedyBot:
         return options, whole
 
     def _publishes(
-        self, view: PlayerView, hand: list[int], base: float, after: Outlook
+        self,
+        view: PlayerView,
+        hand: list[int],
+        base: float,
+        after: Outlook,
+        position: Position | None = None,
     ) -> list[tuple[float, Move]]:
-        position = position_of(view, self.catalogue)
+        """The publishes weighed, each with its value (``position``: the view's, if made)."""
+        if position is None:
+            position = position_of(view, self.catalogue)
         clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
         options, _ = self._options(position, clock)  # past the limit: the options found so far
         if not options:
@@ -493,11 +519,20 @@ class GreedyBot:
                 for owner, count in option.gifts
             )
 
-        quick = sorted(
-            options,
-            key=lambda o: -(worth(o) - gift_cost(o) - 0.05 * (o.played_count + o.gift_count)),
-        )[:_FULL_EVALUATIONS]
-        policy = GreedyGiftPolicy.of_view(view, self.catalogue, w)
+        # The quick score depends on the points, the cards played and the gifts alone.
+        quick_scores: dict[tuple[int, int, tuple[tuple[int, int], ...]], float] = {}
+
+        def quick_score(o: PublishOption) -> float:
+            key = (o.points, len(o.played), o.gifts)
+            score = quick_scores.get(key)
+            if score is None:
+                score = -(worth(o) - gift_cost(o) - 0.05 * (o.played_count + o.gift_count))
+                quick_scores[key] = score
+            return score
+
+        # nsmallest is sorted(...)[:n]: ties keep the listing's order.
+        quick = heapq.nsmallest(_FULL_EVALUATIONS, options, key=quick_score)
+        policy = GreedyGiftPolicy._of(view, after, w)
         scored: list[tuple[float, Move]] = []
         for option in quick:
             instant = option.played[0] if option.instant_masterpiece else None

@@ -112,6 +112,7 @@ from ..solver import optima, solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
+from .heuristics import Outlook
 from .playout import PlayoutPolicy, Situation, card_fit, evaluate
 from .visible import position_of
 
@@ -667,15 +668,38 @@ class _RivalModel(GreedyBot):
     the last :data:`_RIVAL_MEMO` positions: a seat meets the same hand and
     table on every candidate of a deal, and listing the options is most of a
     greedy decision's cost. Those options depend on the position alone, so
-    the memory never changes an answer.
+    the memory never changes an answer. It remembers the publishes weighed
+    too, by all they depend on: the position, the scores, the End Flag, the
+    countdown and its trigger (the candidates that publish nothing leave them
+    as they were).
     """
 
-    __slots__ = ("_memo", "deadline")
+    __slots__ = ("_memo", "_weighed", "deadline")
 
     def __init__(self, seed: int, catalogue: Catalogue, deadline: float | None = None) -> None:
         super().__init__(seed, catalogue=catalogue)
         self.deadline = deadline
         self._memo: dict[Position, list[PublishOption]] = {}
+        self._weighed: dict[tuple[object, ...], list[tuple[float, Move]]] = {}
+
+    def _publishes(
+        self,
+        view: PlayerView,
+        hand: list[int],
+        base: float,
+        after: Outlook,
+        position: Position | None = None,
+    ) -> list[tuple[float, Move]]:
+        if position is None:
+            position = position_of(view, self.catalogue)
+        key = (position, view.scores, view.flag, view.trigger, after.horizon)
+        weighed = self._weighed.get(key)
+        if weighed is None:
+            weighed = super()._publishes(view, hand, base, after, position)
+            if len(self._weighed) >= _RIVAL_MEMO:
+                self._weighed.clear()
+            self._weighed[key] = weighed
+        return list(weighed)
 
     def _options(self, position: Position, clock: Deadline) -> tuple[list[PublishOption], bool]:
         memo = self._memo
