@@ -119,8 +119,12 @@ def _novels(ctx: _Context) -> Iterator[NovelSpec]:
         yield spec
 
 
-def _runs(combo: tuple[int, ...]) -> list[tuple[int, int]]:
-    """(rank, count) for each distinct rank of a sorted rank multiset."""
+def _runs(combo: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(rank, count) for each distinct rank of a sorted rank multiset (kept: the counting,
+    the listing and the optima of one position split the same multisets)."""
+    known = _RUNS.get(combo)
+    if known is not None:
+        return known
     runs: list[tuple[int, int]] = []
     previous = 0
     for rank in combo:
@@ -129,17 +133,20 @@ def _runs(combo: tuple[int, ...]) -> list[tuple[int, int]]:
         else:
             runs.append((rank, 1))
             previous = rank
-    return runs
+    if len(_RUNS) >= _RUNS_KEPT:
+        _RUNS.clear()
+    found = _RUNS[combo] = tuple(runs)
+    return found
+
+
+_RUNS_KEPT = 4096
+"""Rank multisets whose runs are kept (values are immutable)."""
+_RUNS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
 
 def _marked(ctx: _Context, rank: int) -> tuple[int, ...]:
     """Masterpieces of ``rank`` per owner, the player's own marked as free (R5)."""
     return mark_own(ctx.masterpieces.get(rank, (0,) * ctx.width), ctx.position.player)
-
-
-def _rank_keys(ctx: _Context, combo: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
-    """(rank, needed, shapes key) per distinct rank of ``combo``."""
-    return [(rank, need, _marked(ctx, rank)) for rank, need in _runs(combo)]
 
 
 class _Piece(NamedTuple):
@@ -206,7 +213,12 @@ def _splits(
     either is cut (both only grow along the walk), so a search for one cost
     pair does not walk the splits that cost more.
     """
-    options = [_pieces(ctx, *key) for key in _rank_keys(ctx, combo)]
+    options = []
+    for rank, need in _runs(combo):
+        pieces = ctx.pieces.get((rank, need))
+        options.append(
+            pieces if pieces is not None else _pieces(ctx, rank, need, _marked(ctx, rank))
+        )
     limit = ctx.limit
     max_gifts = ctx.constraints.max_gifts
     most_played, most_gifts = most if most is not None else (limit, limit)
