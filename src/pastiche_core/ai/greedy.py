@@ -394,7 +394,7 @@ class GreedyBot:
                     scored.extend(self._reads(view, novel, gains, now))
         if not scored:  # neither Write nor Read: passing is legal (R11), worth nothing
             scored.append((0.0, Pass()))
-        scored.extend(self._publishes(view, hand, base, after))
+        scored.extend(self._publishes(view, position_of(view, self.catalogue), hand, base, after))
         return scored
 
     def _draw_value(self, view: PlayerView, gains: list[float], unseen: Sequence[int]) -> float:
@@ -485,16 +485,9 @@ class GreedyBot:
         return options, whole
 
     def _publishes(
-        self,
-        view: PlayerView,
-        hand: list[int],
-        base: float,
-        after: Outlook,
-        position: Position | None = None,
+        self, view: PlayerView, position: Position, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
-        """The publishes weighed, each with its value (``position``: the view's, if made)."""
-        if position is None:
-            position = position_of(view, self.catalogue)
+        """The publishes weighed, each with its value; ``position`` is the view's."""
         clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
         options, _ = self._options(position, clock)  # past the limit: the options found so far
         if not options:

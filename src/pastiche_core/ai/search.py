@@ -683,19 +683,12 @@ class _RivalModel(GreedyBot):
         self._weighed: dict[tuple[object, ...], list[tuple[float, Move]]] = {}
 
     def _publishes(
-        self,
-        view: PlayerView,
-        hand: list[int],
-        base: float,
-        after: Outlook,
-        position: Position | None = None,
+        self, view: PlayerView, position: Position, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
-        if position is None:
-            position = position_of(view, self.catalogue)
         key = (position, view.scores, view.flag, view.trigger, after.horizon)
         weighed = self._weighed.get(key)
         if weighed is None:
-            weighed = super()._publishes(view, hand, base, after, position)
+            weighed = super()._publishes(view, position, hand, base, after)
             if len(self._weighed) >= _RIVAL_MEMO:
                 self._weighed.clear()
             self._weighed[key] = weighed
