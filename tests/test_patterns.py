@@ -484,6 +484,30 @@ def test_r3_any_object_following_the_protocol_is_a_pattern() -> None:
     assert combination_count(Bare(), rank_counts(range(1, 14))) == 0
 
 
+def test_r3_a_pattern_giving_lists_is_solved_as_one_giving_tuples() -> None:
+    # The protocol asks for tuples; a duck-typed pattern that yields lists still works.
+    from pastiche_core import Catalogue, NovelSpec, Position, solver_fast
+    from pastiche_core.catalogue import END_FLAG_ID
+
+    class ListedPairs(EvenPair):
+        def combinations(self, available: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            for combo in super().combinations(available):
+                yield list(combo)  # type: ignore[misc]
+
+    def catalogue(pattern: Pattern) -> Catalogue:
+        specs = [NovelSpec("even", "Even", pattern, points=2, copies=2)]
+        return Catalogue([*specs, NovelSpec(END_FLAG_ID, "End Flag", None, points=1, copies=1)])
+
+    hand, table = "LOV2 HOR4 SCI4 FAN6 SCI9", "m1=1:MYT4 m2=0:HOR6"
+    listed, plain = (
+        Position.quick(hand, table=table, catalogue=catalogue(pattern))
+        for pattern in (ListedPairs(), EvenPair())
+    )
+    assert solver_fast.options(listed) == solver_fast.options(plain)
+    assert solver_fast.counts(listed) == solver_fast.counts(plain) != {}
+    assert solver_fast.pareto(listed) == solver_fast.pareto(plain)
+
+
 # --- lazy totals and counts (R3) ---------------------------------------------------------
 
 

@@ -122,6 +122,8 @@ def _novels(ctx: _Context) -> Iterator[NovelSpec]:
 def _runs(combo: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """(rank, count) for each distinct rank of a sorted rank multiset (kept: the counting,
     the listing and the optima of one position split the same multisets)."""
+    if type(combo) is not tuple:  # a user-defined pattern may give another sequence
+        combo = tuple(combo)
     known = _RUNS.get(combo)
     if known is not None:
         return known
