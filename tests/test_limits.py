@@ -100,6 +100,26 @@ def test_a_report_lists_in_catalogue_order_then_costs_then_r8_key(
     assert sorted_options(listed, position) == sorted(listed, key=key)
 
 
+def test_options_built_with_lists_are_ordered_and_given_for_as_their_tuple_twins() -> None:
+    # A caller may build a PublishOption by hand with lists; the report order and the greedy
+    # gift policy (R5) read it as the same option.
+    from pastiche_core import Game
+    from pastiche_core.ai.greedy import GreedyGiftPolicy
+
+    pos = Position.quick("SCI7 HOR7 MYS11 LOV7 MYT3", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
+    options = solver_fast.options(pos)
+    built = [
+        PublishOption(o.novel, list(o.played), list(o.cited), [list(g) for g in o.gifts], o.points)  # type: ignore[arg-type]
+        for o in options
+    ]
+    assert [str(o) for o in sorted_options(built[::-1], pos)] == [
+        str(o) for o in sorted_options(options[::-1], pos)
+    ]
+    policy = GreedyGiftPolicy.of_view(Game(players=3, seed=7).view(0))
+    for plain, listed in zip(options, built, strict=True):
+        assert policy.choose(pos, listed) == policy.choose(pos, plain)
+
+
 def test_the_crowded_position_is_counted_exactly_and_quickly() -> None:
     report = solve(crowded_position(), max_options=1000)
     assert (report.total, len(report.options), report.stopped_by) == (849_600, 1000, "max_options")

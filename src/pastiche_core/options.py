@@ -380,10 +380,10 @@ def sorted_options(options: Sequence[PublishOption], position: Position) -> list
     # each is made once per distinct value.
     played_keys: dict[tuple[Card, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
     cited_keys: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
-    gift_counts: dict[tuple[tuple[int, int], ...], int] = {}
 
     def key(o: PublishOption) -> tuple[Any, ...]:
-        played, cited, gifts = o.played, o.cited, o.gifts
+        # tuple() is the option's own tuple, or a copy of a list a caller built it with.
+        played, cited = tuple(o.played), tuple(o.cited)
         cards = played_keys.get(played)
         if cards is None:
             cards = played_keys[played] = (
@@ -393,9 +393,6 @@ def sorted_options(options: Sequence[PublishOption], position: Position) -> list
         by_owner = cited_keys.get(cited)
         if by_owner is None:
             by_owner = cited_keys[cited] = tuple(sorted(cites[ident] for ident in cited))
-        owed = gift_counts.get(gifts)
-        if owed is None:
-            owed = gift_counts[gifts] = sum(count for _, count in gifts)
-        return (order[o.novel], len(played), owed, o.novel, cards[0], by_owner, cards[1])
+        return (order[o.novel], len(played), o.gift_count, o.novel, cards[0], by_owner, cards[1])
 
     return sorted(options, key=key)

@@ -235,7 +235,7 @@ class GreedyGiftPolicy:
         ()
         """
         kept = (constraints if constraints is not None else position.constraints).keep
-        key = (position.hand, kept, option.novel, option.played, option.gift_count)
+        key = (position.hand, kept, option.novel, tuple(option.played), option.gift_count)
         known = self._chosen.get(key)
         if known is None:
             spare = gift_candidates(position, option, constraints)
