@@ -110,7 +110,8 @@ class NovelRef:
         ...
         pastiche_core.errors.InvalidNotationError: invalid novel reference '12:kind-3': seat '12' is not 0 to 4 (R10)
         """
-        known = _REFS.get(text) if cls is NovelRef and type(text) is str else None
+        kept = cls is NovelRef and type(text) is str  # a subclass's values are its own
+        known = _REFS.get(text) if kept else None
         if known is not None:
             return known
         example = "OWNER:NOVEL such as '1:straight-5'"
@@ -120,7 +121,7 @@ class NovelRef:
         if not sep or not novel or any(ch.isspace() or ch in ",:" for ch in novel):
             raise InvalidNotationError(f"invalid novel reference {quote(text)}: expected {example}")
         ref = cls(_seat(owner, "novel reference", text, example), novel)
-        if cls is NovelRef and type(text) is str:
+        if kept:
             if len(_REFS) >= _REFS_KEPT:
                 _REFS.clear()
             _REFS[text] = ref

@@ -41,13 +41,14 @@ from .constraints import Constraints
 from .errors import InvalidNotationError
 from .feasibility import owed_text, publish_violation
 from .moves import NOTATION_SEATS, split_publish
-from .position import Position
+from .position import Masterpiece, Position
 
 __all__ = [
     "OPTION_NOTATION",
     "Constraints",
     "PublishOption",
     "check_option",
+    "citation_key",
     "make_option",
     "option_key",
 ]
@@ -287,11 +288,19 @@ def option_key(position: Position, option: PublishOption) -> OptionKey:
     >>> option_key(pos, a) == option_key(pos, b)
     True
     """
-    cited = []
-    for ident in option.cited:
-        mp = position.masterpiece(ident)
-        cited.append((-1 if mp.owner == position.player else mp.owner, mp.card.rank))
-    return (option.novel, tuple(sorted(c.rank for c in option.played)), tuple(sorted(cited)))
+    cited = sorted(citation_key(position, position.masterpiece(ident)) for ident in option.cited)
+    return (option.novel, tuple(sorted(c.rank for c in option.played)), tuple(cited))
+
+
+def citation_key(position: Position, masterpiece: Masterpiece) -> tuple[int, int]:
+    """What R8 tells apart of a cited Masterpiece: its owner (-1 for the player's own) and rank.
+
+    >>> pos = Position.quick("SCI7 HOR7", table="m1=0:MYS7 m2=2:FAN7")
+    >>> [citation_key(pos, mp) for mp in pos.masterpieces]
+    [(-1, 7), (2, 7)]
+    """
+    owner = masterpiece.owner
+    return (-1 if owner == position.player else owner, masterpiece.card.rank)
 
 
 def check_option(
@@ -370,11 +379,7 @@ def sorted_options(options: Sequence[PublishOption], position: Position) -> list
     citation: reports can hold a hundred thousand options.
     """
     order = {novel: index for index, novel in enumerate(position.catalogue)}
-    player = position.player
-    cites = {
-        mp.id: (-1 if mp.owner == player else mp.owner, mp.card.rank)
-        for mp in position.masterpieces
-    }
+    cites = {mp.id: citation_key(position, mp) for mp in position.masterpieces}
 
     # The parts of a key repeat across options (the same cards cite other Masterpieces):
     # each is made once per distinct value.

@@ -31,7 +31,7 @@ from .catalogue import NovelSpec
 from .errors import InvalidArgumentError, SearchLimitError
 from .feasibility import OWED_BITS, mark_own, owed_pairs, rank_shapes
 from .limits import Deadline, check_max_options
-from .options import Constraints, PublishOption
+from .options import Constraints, PublishOption, citation_key
 from .position import Position
 
 __all__ = [
@@ -172,11 +172,12 @@ class _Piece(NamedTuple):
 _Split = tuple[_Piece, ...]
 
 
-def _pieces(ctx: _Context, rank: int, need: int, marked: tuple[int, ...]) -> list[_Piece]:
+def _pieces(ctx: _Context, rank: int, need: int) -> list[_Piece]:
     """The ways to fill ``need`` cards of ``rank`` (cached per position: combos share ranks)."""
     cached = ctx.pieces.get((rank, need))
     if cached is not None:
         return cached
+    marked = _marked(ctx, rank)
     hand = ctx.hand_by_rank.get(rank, [])
     player = ctx.position.player
     pieces = []
@@ -215,12 +216,7 @@ def _splits(
     either is cut (both only grow along the walk), so a search for one cost
     pair does not walk the splits that cost more.
     """
-    options = []
-    for rank, need in _runs(combo):
-        pieces = ctx.pieces.get((rank, need))
-        options.append(
-            pieces if pieces is not None else _pieces(ctx, rank, need, _marked(ctx, rank))
-        )
+    options = [_pieces(ctx, rank, need) for rank, need in _runs(combo)]
     limit = ctx.limit
     max_gifts = ctx.constraints.max_gifts
     most_played, most_gifts = most if most is not None else (limit, limit)
@@ -265,9 +261,7 @@ def _combo_options(
     base: tuple[int, int, tuple[Card, ...], int, int] = (0, 0, empty, 0, 0)
     options: list[list[_Piece]] = []
     for rank, need in _runs(combo):
-        pieces = ctx.pieces.get((rank, need))
-        if pieces is None:
-            pieces = _pieces(ctx, rank, need, _marked(ctx, rank))
+        pieces = _pieces(ctx, rank, need)
         if not pieces:
             return
         if len(pieces) == 1:
@@ -437,7 +431,7 @@ def _steps(ctx: _Context, rank: int, need: int, card_level: bool) -> list[tuple[
         return cached
     steps: dict[tuple[int, int], int] = {}
     in_hand = len(ctx.hand_by_rank.get(rank, ()))
-    for piece in _pieces(ctx, rank, need, _marked(ctx, rank)):
+    for piece in _pieces(ctx, rank, need):
         weight = math.comb(in_hand, piece.from_hand) if card_level else 1
         step = (piece.from_hand, piece.extra)
         steps[step] = steps.get(step, 0) + weight
@@ -709,11 +703,8 @@ def option_with_costs(
         return None, True
     assert spec.pattern is not None
     # option_key's parts but the Novel, read from a split: its played ranks (the pieces come
-    # in ascending rank) and its citations, own Masterpieces as owner -1.
-    player = position.player
-    cite_keys = [
-        (-1 if mp.owner == player else mp.owner, mp.card.rank) for mp in position.masterpieces
-    ]
+    # in ascending rank) and its citations' keys, by table index.
+    cite_keys = [citation_key(position, mp) for mp in position.masterpieces]
     best: _Split | None = None
     best_key: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
     finished = True

@@ -433,8 +433,9 @@ def analyse(
     ceiling of the whole call; ``simulations`` (1 to
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
     budget buys, with the default settings, the ceiling staying ``budget_ms``.
-    The work is fixed by these counts alone: the same view, budget, simulations and seed give the same
-    analysis on any machine unless the ceiling cuts it short (then
+    The work is fixed by these counts alone: the same view, budget,
+    simulations and seed give the same analysis on any machine unless the
+    ceiling cuts it short (then
     ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
     between solver calls, simulations and rival checks, and stops them, never
     anything else). A view with nothing to decide for its player gives an

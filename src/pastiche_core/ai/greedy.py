@@ -234,13 +234,13 @@ class GreedyGiftPolicy:
         ...     pos, make_option(pos, "kind-3", [7, 7, 7], []))
         ()
         """
+        if option.gift_count == 0:
+            return ()
         kept = (constraints if constraints is not None else position.constraints).keep
         key = (position.hand, kept, option.novel, tuple(option.played), option.gift_count)
         known = self._chosen.get(key)
         if known is None:
             spare = gift_candidates(position, option, constraints)
-            if option.gift_count == 0:
-                return ()
             instant = option.played[0] if option.instant_masterpiece else None
             outlook = self.outlook.after_publish(option.novel, instant)
             hand = counts_of(position.hand)
