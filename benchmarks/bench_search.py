@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = settings.rival_rounds
     rivals = f", the other seats' first {rounds} round(s) greedy" if rounds else ""
     print(
-        f"search benchmark: budget {budget} ms = {simulations_for(budget, settings)} simulations"
+        f"search benchmark: budget {budget} ms = {simulations_for(budget)} simulations"
         f"{rivals}, "
         f"{args.games} games against 3 {args.opponent} bots, {args.random_games} against 3 "
         f"random bots, {_pool_size(args.workers)} workers, seed {args.seed}"

@@ -29,7 +29,7 @@ from .errors import InvalidArgumentError
 from .game import Game
 from .gifts import to_publish
 from .limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
-from .options import Constraints, PublishOption, check_option, sorted_options
+from .options import Constraints, PublishOption, check_option, option_key, sorted_options
 from .patterns import rank_counts
 from .position import Position
 from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport, goal_key
@@ -286,6 +286,8 @@ def optima(
         target = _target(position, report.pareto, None, goal)
         if target is None:
             break  # no front at all: no goal has an answer
+        if target not in found and (listed := _listed_optimum(report, *target)) is not None:
+            found[target] = (listed, True)
         if target not in found:
             if clock.passed():
                 break
@@ -300,6 +302,25 @@ def optima(
         if not finished:
             break
     return answers
+
+
+def _listed_optimum(
+    report: PublishReport, novel: str, costs: tuple[int, int]
+) -> PublishOption | None:
+    """:func:`~pastiche_core.solver_fast.option_with_costs`' answer read from the report, when
+    the report lists every option of ``novel`` (R8, not card by card); else ``None``.
+
+    Every option of that Novel with these costs is then in the listing, so the one with
+    the smallest R8 key is among them: no search is needed.
+    """
+    if report.card_level or report.stopped_by == "time_limit":
+        return None
+    mine = [option for option in report.options if option.novel == novel]
+    if len(mine) != report.counts.get(novel):
+        return None  # the listing holds a share of the Novel's options, or none were counted
+    position = report.position
+    wanted = [o for o in mine if (o.played_count, o.gift_count) == costs]
+    return min(wanted, key=lambda o: option_key(position, o)) if wanted else None
 
 
 def _moved(chosen: Best | None, position: Position, game: Game | None) -> Best | None:

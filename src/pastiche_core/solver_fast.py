@@ -145,6 +145,11 @@ _RUNS_KEPT = 4096
 """Rank multisets whose runs are kept (values are immutable)."""
 _RUNS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
+_PRODUCTIVE_KEPT = 8
+"""Positions whose productive rank multisets (per Novel) :func:`search` keeps for
+:func:`option_with_costs`: a caller asks for the optima of the position it just searched."""
+_PRODUCTIVE: dict[tuple[Position, Constraints], dict[str, tuple[tuple[int, ...], ...]]] = {}
+
 
 def _marked(ctx: _Context, rank: int) -> tuple[int, ...]:
     """Masterpieces of ``rank`` per owner, the player's own marked as free (R5)."""
@@ -511,6 +516,12 @@ def search(
                 costs[spec.id] = counted
     except _StoppedError:
         stopped_by = "time_limit"
+    if stopped_by is None:  # every Novel counted: its productive multisets are all known
+        if len(_PRODUCTIVE) >= _PRODUCTIVE_KEPT:
+            _PRODUCTIVE.clear()
+        _PRODUCTIVE[(position, ctx.constraints)] = {
+            novel: tuple(combos) for novel, combos in productive.items()
+        }
     counts = {novel: sum(counted.values()) for novel, counted in costs.items()}
     fronts = {novel: _front(set(counted)) for novel, counted in costs.items()}
     shares = _shares(counts, limit)
@@ -708,8 +719,12 @@ def option_with_costs(
     best: _Split | None = None
     best_key: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] | None = None
     finished = True
+    # The multisets a search of this position found productive, in the pattern's order, if
+    # it was the last searched: the others have no option at all, so none is skipped.
+    known = _PRODUCTIVE.get((position, ctx.constraints))
+    combos = known.get(spec.id, ()) if known is not None else spec.pattern.combinations(ctx.pool)
     try:
-        for combo in spec.pattern.combinations(ctx.pool):
+        for combo in combos:
             _check(deadline)
             if len(combo) < costs[0]:
                 continue  # too few cards to play that many

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import pickle
 import random
 import time
@@ -39,8 +40,11 @@ from pastiche_core.ai.search import (
     MAX_SIMULATIONS,
     PUBLISH_OPTIONS,
     RIVAL_BUDGET_MS,
-    RIVAL_ROUND_COST,
+    RIVAL_COUNTED_COST,
+    RIVAL_DECISION_COST,
+    RIVAL_LISTING_COST,
     RIVAL_ROUNDS,
+    RIVAL_WEIGHED_COST,
     SIMULATIONS_PER_MS,
     LeastFitPolicy,
     SearchBot,
@@ -51,6 +55,7 @@ from pastiche_core.ai.search import (
     ceiling,
     check_budget,
     greedy_move,
+    rival_charge,
     search,
     settings_for,
     simulations_for,
@@ -65,6 +70,8 @@ from pastiche_core.position import Position
 from pastiche_core.report import GOALS
 from pastiche_core.solver import best, solve
 from pastiche_core.view import PlayerView
+
+search_module = importlib.import_module("pastiche_core.ai.search")
 
 
 @given(
@@ -192,14 +199,15 @@ def test_the_deadline_is_a_ceiling() -> None:
 def test_budgets_map_to_simulations_and_are_bounded() -> None:
     assert simulations_for(300) == round(300 * SIMULATIONS_PER_MS)
     assert simulations_for(MAX_BUDGET_MS) <= MAX_SIMULATIONS
-    # A round of the greedy rival model is charged RIVAL_ROUND_COST simulations more.
+    # With the greedy rival model the budget is the same; its work is charged as it runs.
     for rounds in (1, 2):
         rivals = Settings(rival_rounds=rounds)
-        cost = 1 + RIVAL_ROUND_COST * rounds
-        assert simulations_for(300, rivals) == round(300 * SIMULATIONS_PER_MS / cost)
         game = played(4, 3, 40)
         thought = SearchBot(1, budget_ms=300, settings=rivals).think(game.view(game.to_move))
-        assert thought.simulations == simulations_for(300, rivals)
+        assert thought.simulations == simulations_for(300)
+        counted = SearchBot(1, simulations=96, settings=rivals).think(game.view(game.to_move))
+        assert counted.complete and not counted.stopped
+        assert 0 < counted.simulations_run < counted.simulations
     for bad in (0, -5, MAX_BUDGET_MS + 1, 2.5, "300", True, None):
         with pytest.raises(InvalidArgumentError, match="budget_ms"):
             check_budget(bad)
@@ -378,9 +386,93 @@ def test_the_rival_model_reads_each_seats_view_and_its_memory_changes_no_answer(
     remembered = search(view, simulations=16, seed=2, settings=settings)
     assert remembered == search(view, simulations=16, seed=2, settings=settings)
     assert remembered.best in game.legal_moves
-    # Without the memory every decision lists its options anew: the same search, move for move.
-    monkeypatch.setattr(_RivalModel, "_options", GreedyBot._options)
+    # Without the memories every decision lists and weighs anew, and is charged as much:
+    # the same search, move for move.
+    real = _RivalModel.choose
+
+    def forgetful(self: _RivalModel, view: PlayerView, legal: LegalMoves) -> Move:
+        self._memo.clear()
+        self._weighed.clear()
+        return real(self, view, legal)
+
+    monkeypatch.setattr(_RivalModel, "choose", forgetful)
     assert search(view, simulations=16, seed=2, settings=settings) == remembered
+
+
+def _tally_rival_work(monkeypatch: pytest.MonkeyPatch) -> tuple[list[float], list[dict[str, int]]]:
+    """What every simulation from now on starts with spent, and the rival model's work in it."""
+    starts: list[float] = []
+    work: list[dict[str, int]] = []
+    simulate, charge = _Searcher.simulate, search_module.rival_charge
+
+    def watched(self: _Searcher, *args: object) -> float | None:
+        starts.append(self.spent())
+        work.append({})
+        return simulate(self, *args)  # type: ignore[arg-type]
+
+    def tallied(**parts: int) -> float:
+        for name, count in parts.items():
+            work[-1][name] = work[-1].get(name, 0) + count
+        return charge(**parts)
+
+    monkeypatch.setattr(_Searcher, "simulate", watched)
+    monkeypatch.setattr(search_module, "rival_charge", tallied)
+    return starts, work
+
+
+@pytest.mark.parametrize(("seed", "root"), [(5, "halving"), (8, "halving"), (5, "ucb")])
+def test_the_rival_models_work_is_charged_to_the_budget_until_it_is_spent(
+    monkeypatch: pytest.MonkeyPatch, seed: int, root: str
+) -> None:
+    game = played(4, seed, 70)
+    view = game.view(game.to_move)
+    starts, work = _tally_rival_work(monkeypatch)
+    budget = 96
+    result = search(view, simulations=budget, seed=1, settings=Settings(rival_rounds=1, root=root))
+    assert result.complete and not result.stopped
+    assert len(starts) == result.simulations_run < budget
+    # Each simulation costs one, plus its decisions and the listings they ask for.
+    costs = [1 + rival_charge(**parts) for parts in work]
+    assert all(parts.get("decisions") for parts in work)
+    assert any(parts.get("listings") for parts in work)
+    spent = [0.0]
+    for cost in costs:
+        spent.append(spent[-1] + cost)
+    assert starts == pytest.approx(spent[:-1])
+    # Every simulation started with at least one simulation of budget left, and the budget
+    # is spent: less than one is left at the end.
+    assert all(start <= budget - 1 for start in starts)
+    assert spent[-1] > budget - 1
+
+
+def test_a_crowded_position_buys_fewer_simulations_with_the_rival_model() -> None:
+    """The charge follows the listings: the rival's cost is not a fixed multiple of a simulation."""
+    runs = set()
+    for seed in (3, 5, 8, 13):
+        game = played(4, seed, 70)
+        result = search(
+            game.view(game.to_move), simulations=40, seed=1, settings=Settings(rival_rounds=1)
+        )
+        runs.add(result.simulations_run)
+    assert len(runs) > 1
+
+
+def test_rival_charges_add_up_their_parts() -> None:
+    assert rival_charge() == 0
+    assert rival_charge(decisions=3) == pytest.approx(3 * RIVAL_DECISION_COST)
+    listing = rival_charge(listings=1, counted=500, weighed=40)
+    assert listing == pytest.approx(
+        RIVAL_LISTING_COST + 500 * RIVAL_COUNTED_COST + 40 * RIVAL_WEIGHED_COST
+    )
+    assert all(
+        cost > 0
+        for cost in (
+            RIVAL_DECISION_COST,
+            RIVAL_LISTING_COST,
+            RIVAL_COUNTED_COST,
+            RIVAL_WEIGHED_COST,
+        )
+    )
 
 
 def test_the_rival_models_memory_of_publishes_weighed_is_the_greedy_bots_answer() -> None:
@@ -444,7 +536,7 @@ def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bo
     assert SearchBot(1, simulations=10).settings == Settings()
     named = search_bot(1, budget_ms=RIVAL_BUDGET_MS)
     assert named.settings == settings_for(RIVAL_BUDGET_MS)
-    assert named.simulations == simulations_for(RIVAL_BUDGET_MS, named.settings)
+    assert named.simulations == simulations_for(RIVAL_BUDGET_MS)
     with pytest.raises(InvalidArgumentError, match="settings must be a Settings"):
         SearchBot(1, settings="rivals")  # type: ignore[arg-type]
     calls = _record_rival_decisions(monkeypatch)
@@ -454,7 +546,7 @@ def test_a_budget_from_rival_budget_ms_models_the_other_seats_with_the_greedy_bo
     assert below.simulations == simulations_for(RIVAL_BUDGET_MS - 1)
     assert not calls
     rivals = analyse(view, budget_ms=RIVAL_BUDGET_MS, seed=1)
-    assert rivals.simulations == simulations_for(RIVAL_BUDGET_MS, settings_for(RIVAL_BUDGET_MS))
+    assert rivals.simulations == simulations_for(RIVAL_BUDGET_MS)
     assert calls
     assert game.to_move not in {seat for seat, _ in calls}
 
@@ -471,16 +563,17 @@ def test_a_rival_solver_call_cut_by_the_ceiling_voids_its_simulation_and_stops_t
 
     def cut_on_the_third(
         self: GreedyBot, position: Position, clock: Deadline
-    ) -> tuple[list[PublishOption], bool]:
+    ) -> tuple[list[PublishOption], bool, int]:
         nonlocal calls
         calls += 1
-        options, _ = real(self, position, clock)
-        return options, calls < 3  # the third listing is "cut short by the ceiling"
+        options, _, counted = real(self, position, clock)
+        return options, calls < 3, counted  # the third listing is "cut short by the ceiling"
 
     monkeypatch.setattr(GreedyBot, "_options", cut_on_the_third)
     stopped = search(view, simulations=40, seed=2, settings=settings, deadline=ceiling(60))
     assert calls == 3
     assert not stopped.complete
+    assert stopped.stopped
     assert stopped.simulations_run < 40
     assert stopped.best in game.legal_moves
     assert sum(item.visits for item in stopped.moves) == stopped.simulations_run

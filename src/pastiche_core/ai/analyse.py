@@ -452,7 +452,7 @@ def analyse(
     seed = _check_seed(seed)
     if simulations is None:  # the budget chooses its settings and buys its simulations
         settings = settings_for(budget)
-        planned = simulations_for(budget, settings)
+        planned = simulations_for(budget)
     else:  # a count of simulations keeps the default settings
         settings = DEFAULT_SETTINGS
         planned = check_simulations(simulations)
@@ -505,7 +505,7 @@ def _analysis(
     cut = []
     if not whole:
         cut.append("publishes")
-    if result.simulations_run < result.simulations:
+    if result.stopped:
         cut.append("simulations")
     if any(not stats.visits for stats in result.moves):
         cut.append("moves")

@@ -466,14 +466,18 @@ class GreedyBot:
             scored.append((gains[card.rank] + progress, Read(novel.ref, card)))
         return scored
 
-    def _options(self, position: Position, clock: Deadline) -> tuple[list[PublishOption], bool]:
+    def _options(
+        self, position: Position, clock: Deadline
+    ) -> tuple[list[PublishOption], bool, int]:
         """The publish options weighed (the solver's listing, and its optima when it is a
-        sample), and whether they are whole (``False``: ``clock`` cut a solver call short).
+        sample), whether they are whole (``False``: ``clock`` cut a solver call short), and
+        how many options the solver counted (the listing's work, which a caller may charge).
 
         A whole answer depends on the position alone, so a subclass may remember it.
         """
         report = solve(position, max_options=self.max_options, time_limit=_left(clock))
         options = list(report.options)
+        counted = sum(report.counts.values())
         whole = report.stopped_by != "time_limit"
         if report.stopped_by == "max_options":
             # The listing is a sample: add the optima, read from the report's complete fronts.
@@ -482,14 +486,14 @@ class GreedyBot:
             for choice in found.values():
                 if choice.option not in options:
                     options.append(choice.option)
-        return options, whole
+        return options, whole, counted
 
     def _publishes(
         self, view: PlayerView, position: Position, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
         """The publishes weighed, each with its value; ``position`` is the view's."""
         clock = Deadline(self.time_limit)  # one limit for the decision's solver calls
-        options, _ = self._options(position, clock)  # past the limit: the options found so far
+        options, _, _ = self._options(position, clock)  # past the limit: the options found so far
         if not options:
             return []
         w = self.weights

@@ -63,7 +63,7 @@ def search_bot(seed: int, budget_ms: int | None = None) -> SearchBot:
     """
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     settings = settings_for(budget)
-    return SearchBot(seed, simulations=simulations_for(budget, settings), settings=settings)
+    return SearchBot(seed, simulations=simulations_for(budget), settings=settings)
 
 
 BOTS: dict[str, BotFactory] = {

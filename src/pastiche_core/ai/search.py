@@ -60,10 +60,14 @@ move (with its own gifts).
 **Budgets and determinism.** Every bound on the work of a search is a count,
 the same on every machine: simulations, the solver's listed options
 (:data:`PUBLISH_OPTIONS`), the tree's width and depth, the playouts' rounds. A
-budget in milliseconds is turned into simulations at a fixed rate,
-:data:`SIMULATIONS_PER_MS` (:func:`simulations_for`), and no solver call is
-bounded by time alone, so the same view, budget and seed always do the same
-work and give the same answer, whatever the machine. Wall-clock time is only a
+budget in milliseconds is turned into simulations of the playout policy at a
+fixed rate, :data:`SIMULATIONS_PER_MS` (:func:`simulations_for`). A simulation
+in which the greedy bot plays the other seats is charged that model's work
+too, counted in its decisions and in the publish options they list
+(:func:`rival_charge`): a crowded position buys fewer such simulations than a
+quiet one, for about the same time. No solver call is bounded by time
+alone, so the same view, budget and seed always do the same work and give the
+same answer, whatever the machine. Wall-clock time is only a
 safety ceiling, read through :func:`now`: it is checked before each solver call
 and simulation, and a solver call under it gets what is left
 (:func:`time_left`). Once it has passed, or has cut a solver call short, the
@@ -128,7 +132,10 @@ __all__ = [
     "PUBLISH_OPTIONS",
     "RIVAL_BUDGET_MS",
     "RIVAL_ROUNDS",
-    "RIVAL_ROUND_COST",
+    "RIVAL_COUNTED_COST",
+    "RIVAL_DECISION_COST",
+    "RIVAL_LISTING_COST",
+    "RIVAL_WEIGHED_COST",
     "SIMULATIONS_PER_MS",
     "TREE_DEPTH",
     "TREE_WIDTH",
@@ -142,6 +149,7 @@ __all__ = [
     "greedy_move",
     "now",
     "past",
+    "rival_charge",
     "search",
     "settings_for",
     "simulations_for",
@@ -196,20 +204,26 @@ For those rounds the other seats' decisions are the
 :class:`~pastiche_core.ai.greedy.GreedyBot`'s, each read from that seat's view
 of the determinization; after them, the playout policy's. The greedy bot is a
 much closer model than the policy of players who think one move ahead, as it
-does, but one of its decisions costs several simulations of the policy
-(:data:`RIVAL_ROUND_COST`): below :data:`RIVAL_BUDGET_MS` the simulations it
-leaves are too few, and the policy plays every seat (``Settings.rival_rounds``
+does, but its decisions cost more than the policy's, and the budget is charged
+for them (:func:`rival_charge`): below :data:`RIVAL_BUDGET_MS` the simulations
+it leaves are too few, and the policy plays every seat (``Settings.rival_rounds``
 0)."""
-RIVAL_ROUND_COST = 5
-"""What a round of the greedy rival model adds to a simulation's cost, in simulations
-without it: a budget buys ``1 + 5 * rival_rounds`` times fewer simulations
-(:func:`simulations_for`), so that it buys about the same CPU time with the model as without
-(``benchmarks/bench_search.py --budget-ms 600`` measures the hints' latency)."""
-RIVAL_BUDGET_MS = 600
+RIVAL_DECISION_COST = 0.01
+"""What one decision of the greedy rival model costs, in simulations of the playout policy
+(besides its listings, :func:`rival_charge`)."""
+RIVAL_LISTING_COST = 0.075
+"""What the rival model's listing of one position's publish options costs, in simulations of
+the playout policy, besides each option counted and weighed (:func:`rival_charge`)."""
+RIVAL_COUNTED_COST = 0.00025
+"""What each publish option the rival model's solver counts costs, in simulations of the policy."""
+RIVAL_WEIGHED_COST = 0.0046
+"""What each publish option the rival model weighs (listed or an optimum) costs, in simulations
+of the policy."""
+RIVAL_BUDGET_MS = 300
 """The smallest budget whose search models the other seats with the greedy bot
-(:data:`RIVAL_ROUNDS` rounds, :func:`settings_for`): it buys 32 such simulations, which
-play at least as well as the 192 simulations of the policy alone that the same budget
-would buy; from there on, more simulations of the model buy strength steadily, more of the
+(:data:`RIVAL_ROUNDS` rounds, :func:`settings_for`): the default budget. Its simulations
+with the model, their work charged (:func:`rival_charge`), play better than the policy's
+alone in the same time; more simulations of the model buy strength steadily, more of the
 policy alone little (``benchmarks/screen_search.py`` compares them)."""
 _RIVAL_MEMO = 256
 """Positions whose publish options the rival model remembers within one search."""
@@ -352,18 +366,43 @@ def check_simulations(simulations: object) -> int:
     return _whole_number("simulations", simulations, MAX_SIMULATIONS)
 
 
-def simulations_for(budget_ms: int, settings: Settings = DEFAULT_SETTINGS) -> int:
-    """The simulations a budget of ``budget_ms`` milliseconds buys (:data:`SIMULATIONS_PER_MS`).
+def simulations_for(budget_ms: int) -> int:
+    """A budget of ``budget_ms`` milliseconds in simulations of the playout policy
+    (:data:`SIMULATIONS_PER_MS`).
 
-    A simulation whose other seats play as the greedy bot (``settings.rival_rounds``)
-    is charged :data:`RIVAL_ROUND_COST` more simulations per such round.
+    A simulation whose other seats play as the greedy bot (``Settings.rival_rounds``)
+    is charged that work too (:func:`rival_charge`), so the same budget runs fewer of them.
 
-    >>> simulations_for(300), simulations_for(1), simulations_for(300, Settings(rival_rounds=1))
-    (96, 1, 16)
+    >>> simulations_for(300), simulations_for(1)
+    (96, 1)
     """
     check_budget(budget_ms)
-    cost = 1 + RIVAL_ROUND_COST * settings.rival_rounds
-    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS / cost)))
+    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
+
+
+def rival_charge(
+    *, decisions: int = 0, listings: int = 0, counted: int = 0, weighed: int = 0
+) -> float:
+    """What the greedy rival model's work costs, in simulations of the playout policy.
+
+    A search charges its budget one simulation per simulation run, plus this for
+    the rival model's ``decisions``, its ``listings`` of a position's publish
+    options (the positions it remembers are not listed again), and the options
+    each listing ``counted`` and ``weighed``. The charge is a count of work, the
+    same on every machine, so a crowded position buys fewer simulations than a
+    quiet one and a search's time follows its budget.
+
+    >>> rival_charge(decisions=1) == RIVAL_DECISION_COST
+    True
+    >>> round(rival_charge(listings=1, counted=1000, weighed=200), 2)
+    1.24
+    """
+    return (
+        decisions * RIVAL_DECISION_COST
+        + listings * RIVAL_LISTING_COST
+        + counted * RIVAL_COUNTED_COST
+        + weighed * RIVAL_WEIGHED_COST
+    )
 
 
 def settings_for(budget_ms: int) -> Settings:
@@ -371,13 +410,11 @@ def settings_for(budget_ms: int) -> Settings:
 
     From :data:`RIVAL_BUDGET_MS` up the other seats play their first
     :data:`RIVAL_ROUNDS` rounds of each playout as the greedy bot; below it,
-    :data:`DEFAULT_SETTINGS` (the playout policy throughout). The budget then
-    buys :func:`simulations_for` simulations with these settings.
+    :data:`DEFAULT_SETTINGS` (the playout policy throughout). The budget is
+    :func:`simulations_for` simulations of the policy, charged the model's work.
 
-    >>> settings_for(300).rival_rounds, settings_for(600).rival_rounds
+    >>> settings_for(299).rival_rounds, settings_for(300).rival_rounds
     (0, 1)
-    >>> simulations_for(600, settings_for(600)), simulations_for(599, settings_for(599))
-    (32, 192)
     """
     check_budget(budget_ms)
     if budget_ms < RIVAL_BUDGET_MS:
@@ -596,13 +633,16 @@ class SearchResult:
     moves: tuple[MoveStats, ...]
     """The candidate moves with their estimates, best first."""
     simulations: int
-    """The simulations the budget bought."""
+    """The budget, in simulations of the playout policy."""
     simulations_run: int
-    """The simulations run (fewer when the wall-clock ceiling stopped the search)."""
+    """The simulations run: the budget's count, fewer when the rival model's work was charged
+    to it (:func:`rival_charge`) or when the wall-clock ceiling stopped the search."""
     complete: bool
     """Whether the whole budget ran, every candidate was tried and every publish was found."""
     knowledge: Knowledge = field(compare=False, repr=False)
     """What the player knows of the hidden cards (for explanations)."""
+    stopped: bool = False
+    """Whether the wall-clock ceiling stopped the simulations before the budget was spent."""
 
     @property
     def best(self) -> Move | None:
@@ -662,6 +702,12 @@ class _RivalOutOfTimeError(Exception):
 class _RivalModel(GreedyBot):
     """The greedy bot as the model of the other seats inside the playouts (``rival_rounds``).
 
+    ``work`` adds up what its decisions cost, in simulations of the playout
+    policy (:func:`rival_charge`): the search charges it to its budget. Each
+    decision is charged for the publish listing its position asks for, whether
+    the memory below kept it or not, so the memory saves time and changes no
+    answer.
+
     Its solver calls get what is left of the search's ``deadline``; a call cut
     short voids the simulation (:class:`_RivalOutOfTimeError`), so the clock only
     ever stops a search, never steers it. It remembers the publish options of
@@ -674,40 +720,62 @@ class _RivalModel(GreedyBot):
     as they were).
     """
 
-    __slots__ = ("_memo", "_weighed", "deadline")
+    __slots__ = ("_listed", "_memo", "_weighed", "deadline", "work")
 
     def __init__(self, seed: int, catalogue: Catalogue, deadline: float | None = None) -> None:
         super().__init__(seed, catalogue=catalogue)
         self.deadline = deadline
-        self._memo: dict[Position, list[PublishOption]] = {}
-        self._weighed: dict[tuple[object, ...], list[tuple[float, Move]]] = {}
+        self.work = 0.0
+        self._listed = (0, 0)  # the last listing's options counted and weighed
+        # Per position: its options and how many the solver counted.
+        self._memo: dict[Position, tuple[list[PublishOption], int]] = {}
+        # Per position and what else the weighing reads: the publishes weighed, and what
+        # their listing counted and weighed.
+        self._weighed: dict[tuple[object, ...], tuple[list[tuple[float, Move]], tuple[int, int]]]
+        self._weighed = {}
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        self.work += rival_charge(decisions=1)
+        return super().choose(view, legal)
 
     def _publishes(
         self, view: PlayerView, position: Position, hand: list[int], base: float, after: Outlook
     ) -> list[tuple[float, Move]]:
         key = (position, view.scores, view.flag, view.trigger, after.horizon)
-        weighed = self._weighed.get(key)
-        if weighed is None:
+        known = self._weighed.get(key)
+        if known is None:
             weighed = super()._publishes(view, position, hand, base, after)
+            known = (weighed, self._listed)  # the listing _options made or remembered
             if len(self._weighed) >= _RIVAL_MEMO:
                 self._weighed.clear()
-            self._weighed[key] = weighed
-        return list(weighed)
+            self._weighed[key] = known
+        else:
+            self._charge_listing(*known[1])
+        return list(known[0])
 
-    def _options(self, position: Position, clock: Deadline) -> tuple[list[PublishOption], bool]:
+    def _charge_listing(self, counted: int, weighed: int) -> None:
+        """Charge a listing of publish options, made or remembered (:func:`rival_charge`)."""
+        self._listed = (counted, weighed)
+        self.work += rival_charge(listings=1, counted=counted, weighed=weighed)
+
+    def _options(
+        self, position: Position, clock: Deadline
+    ) -> tuple[list[PublishOption], bool, int]:
         memo = self._memo
-        found = memo.get(position)
-        if found is None:
+        known = memo.get(position)
+        if known is None:
             left = time_left(self.deadline)
             if left == 0:
                 raise _RivalOutOfTimeError
-            found, whole = super()._options(position, Deadline(left))
+            found, whole, counted = super()._options(position, Deadline(left))
             if not whole:
                 raise _RivalOutOfTimeError
             if len(memo) >= _RIVAL_MEMO:
                 memo.clear()
-            memo[position] = found
-        return found, True
+            known = memo[position] = (found, counted)
+        options, counted = known
+        self._charge_listing(counted, len(options))
+        return options, True, counted
 
 
 class _Searcher:
@@ -737,6 +805,15 @@ class _Searcher:
             if settings.rival_rounds
             else None
         )
+
+    def spent(self) -> float:
+        """The budget used so far, in simulations: one per simulation run, plus the rival
+        model's work (:func:`rival_charge`; none without the model)."""
+        return self.run + self.rivals.work if self.rivals is not None else self.run
+
+    def per_simulation(self) -> float:
+        """What a simulation has cost on average so far (1 before any has run)."""
+        return self.spent() / self.run if self.run else 1
 
     def out_of_time(self) -> bool:
         """Whether the wall-clock ceiling has passed (then the search stops)."""
@@ -804,7 +881,7 @@ class _Searcher:
     def ucb(self, simulations: int, seed: int) -> None:
         """UCB1 at the root: one generator for every simulation."""
         rng = random.Random(seed)
-        for _ in range(simulations):
+        while simulations - self.spent() >= 1:  # as the halving: a whole simulation left
             if self.out_of_time():
                 return
             if self.simulate(None, self.deal(rng), rng) is None:
@@ -818,6 +895,9 @@ class _Searcher:
         Rounds split the budget evenly; in a round every remaining move is
         simulated on the same deals and the same playout draws (one *batch* per
         deal), then the better half (by mean win probability) goes on. The
+        budget is ``simulations``, each charged what it cost (:meth:`spent`); a
+        round runs as many batches as its share buys at the cost per simulation
+        so far. The
         ``anchor`` (the greedy bot's move) is never dropped: the last survivor
         is preferred to it only if it did better on the same deals by more than
         the settings' ``anchor_margin``. Returns the round each move reached
@@ -828,7 +908,7 @@ class _Searcher:
         results: dict[Move, dict[int, float]] = {move: {} for move in remaining}
         contenders = len(remaining) - (anchor is not None and len(remaining) > 1)
         rounds = max(1, math.ceil(math.log2(max(1, contenders))))
-        left = simulations
+        left = simulations - self.spent()
         batch = 0
         children = self.root.children
 
@@ -843,16 +923,19 @@ class _Searcher:
                 if win is None:
                     break
                 results[move][batch] = win
-                left -= 1
+                left = simulations - self.spent()
             batch += 1
 
         for round_index in range(rounds):
             share = left // (rounds - round_index)
-            batches = max(1, share // len(remaining))
-            for _ in range(batches):
-                if left < 1 or self.out_of_time():
+            start = left
+            while left >= 1 and not self.out_of_time():
+                run_batch(
+                    remaining[: math.ceil(left)]
+                )  # a short budget reaches the first moves only
+                # Another batch if the share buys it at the cost per simulation so far.
+                if start - left + len(remaining) * self.per_simulation() > share:
                     break
-                run_batch(remaining[:left])  # a short budget reaches the first moves only
             for move in remaining:
                 reached[move] = round_index + 1
             if len(remaining) <= 1 + (anchor is not None) or self.stopped or left < 1:
@@ -862,9 +945,9 @@ class _Searcher:
             kept = kept[: math.ceil(len(kept) / 2)]
             remaining = [move for move in remaining if move in kept or move == anchor]
         # What the rounds left over (rounding) goes to the moves still in the race.
-        while left >= len(remaining) and not self.out_of_time():
+        while left >= len(remaining) * self.per_simulation() and not self.out_of_time():
             run_batch(remaining)
-        if left > 0 and not self.out_of_time():  # the last few: the leaders, on one more deal
+        if left >= 1 and not self.out_of_time():  # the last few: the leaders, on one more deal
             remaining.sort(key=lambda move: -_mean(children.get(move)))
             run_batch(remaining)
         tried = [move for move in remaining if children.get(move) is not None]
@@ -986,7 +1069,14 @@ def search(
     stats = _rank(moves, searcher.root, priors, settings.shrink, reached, chosen)
     complete = whole and not searcher.stopped and all(item.visits for item in stats)
     return SearchResult(
-        view.player, view.phase, stats, simulations, searcher.run, complete, knowledge
+        view.player,
+        view.phase,
+        stats,
+        simulations,
+        searcher.run,
+        complete,
+        knowledge,
+        searcher.stopped,
     )
 
 
@@ -1094,7 +1184,7 @@ class SearchBot:
             simulations = self.simulations
         else:
             assert self.budget_ms is not None
-            simulations = simulations_for(self.budget_ms, self.settings)
+            simulations = simulations_for(self.budget_ms)
             deadline = ceiling(self.budget_ms / 1000)
         return search(
             view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
