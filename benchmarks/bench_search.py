@@ -89,7 +89,7 @@ class RecordingBot:
         result = self.bot.think(view)
         self.seconds.append(time.perf_counter() - start)
         self.decisions += 1
-        self.cut += result.simulations_run < result.simulations
+        self.cut += result.stopped  # the ceiling stopped its simulations
         move = result.best
         return move if move is not None and move in legal else legal[0]
 

@@ -323,3 +323,55 @@ def test_best_under_a_tiny_time_limit_says_it_was_cut_short() -> None:
 def test_solver_cpsat_options_stop_at_max_options() -> None:
     result = solver_cpsat.options(crowded_position(), max_options=5, time_limit=30)
     assert (len(result.value), result.complete) == (5, False)
+
+
+@CATALOGUES
+@given(data=st.data(), limit=st.sampled_from([1, 3, 12, 40, 200]))
+def test_optima_read_from_a_listing_that_holds_the_whole_novel_are_the_searched_ones_r9(
+    data: st.DataObject, catalogue: Catalogue, limit: int
+) -> None:
+    """Where the listing holds every option of the goal's Novel, the optimum is read from it: the
+    option with those costs and the smallest R8 key, as the search for it finds (R9)."""
+    position = data.draw(positions(catalogue=catalogue), label="position")
+    report = solve(position, max_options=limit, time_limit=None)
+    for choice in optima(report, GOALS).values():
+        solver_fast._PRODUCTIVE.clear()  # the search from scratch: every multiset walked
+        searched, complete = solver_fast.option_with_costs(
+            position, choice.option.novel, choice.option.costs, report.constraints
+        )
+        assert complete
+        assert searched == choice.option
+
+
+@CATALOGUES
+@given(data=st.data())
+def test_the_optimum_search_walks_only_the_multisets_the_last_search_found_productive_r9(
+    data: st.DataObject, catalogue: Catalogue
+) -> None:
+    """The multisets a search keeps change no optimum: every front point's option is the same
+    with them as with the pattern's whole walk (R9), and a search cut by its time limit keeps
+    none."""
+    position = data.draw(positions(catalogue=catalogue), label="position")
+    constraints = data.draw(constraints_for(position), label="constraints")
+    found = solver_fast.search(position, constraints, max_options=0)
+    key = (position, constraints)
+    assert key in solver_fast._PRODUCTIVE
+    for novel, front in found.fronts.items():
+        for costs in front:
+            kept = solver_fast.option_with_costs(position, novel, costs, constraints)
+            solver_fast._PRODUCTIVE.pop(key, None)
+            walked = solver_fast.option_with_costs(position, novel, costs, constraints)
+            assert kept == walked
+            assert kept[0] is not None
+            solver_fast.search(position, constraints, max_options=0)
+
+
+def test_the_kept_multisets_are_bounded_and_a_cut_search_keeps_none() -> None:
+    for index in range(3 * solver_fast._PRODUCTIVE_KEPT):
+        hand = " ".join(str(card) for card in DECK[index : index + 6])
+        solver_fast.search(Position.quick(hand), max_options=0)
+        assert len(solver_fast._PRODUCTIVE) <= solver_fast._PRODUCTIVE_KEPT
+    position = crowded_position()
+    cut = solver_fast.search(position, max_options=0, time_limit=1e-6)
+    assert cut.stopped_by == "time_limit"
+    assert (position, position.constraints) not in solver_fast._PRODUCTIVE

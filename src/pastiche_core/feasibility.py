@@ -71,6 +71,7 @@ __all__ = [
     "pattern_code",
     "publish_violation",
     "rank_cost",
+    "rank_runs",
     "rank_shapes",
     "rank_table",
     "settle",
@@ -157,6 +158,39 @@ def owed_text(owed: Mapping[int, int]) -> str:
 # ----------------------------------------------------------------------------
 # The cost of a publish (R4, R5)
 # ----------------------------------------------------------------------------
+def rank_runs(combo: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """``(rank, count)`` for each distinct rank of a sorted rank multiset, in order.
+
+    Kept for the last :data:`_RUNS_KEPT` multisets: the counting, the listing and the
+    optima of one position split the same multisets, and so do a playout's publishes.
+    A user-defined pattern may give a list rather than a tuple (R3); it is read as one.
+
+    >>> rank_runs((7, 7, 9))
+    ((7, 2), (9, 1))
+    >>> rank_runs([3, 4, 4]) == rank_runs((3, 4, 4))
+    True
+    """
+    key = combo if type(combo) is tuple else tuple(combo)
+    known = _RUNS.get(key)
+    if known is not None:
+        return known
+    runs: list[tuple[int, int]] = []
+    for rank in key:
+        if runs and runs[-1][0] == rank:
+            runs[-1] = (rank, runs[-1][1] + 1)
+        else:
+            runs.append((rank, 1))
+    if len(_RUNS) >= _RUNS_KEPT:
+        _RUNS.clear()
+    found = _RUNS[key] = tuple(runs)
+    return found
+
+
+_RUNS_KEPT = 4096
+"""Rank multisets whose runs :func:`rank_runs` keeps (the values are immutable)."""
+_RUNS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+
 def rank_cost(need: int, own: int) -> int:
     """The fewest hand cards (played or given, R5) that ``need`` cards of one rank cost.
 

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from .cards import Card
 from .catalogue import NovelSpec
 from .errors import InvalidArgumentError, SearchLimitError
-from .feasibility import OWED_BITS, mark_own, owed_pairs, rank_shapes
+from .feasibility import OWED_BITS, mark_own, owed_pairs, rank_runs, rank_shapes
 from .limits import Deadline, check_max_options
 from .options import Constraints, PublishOption, citation_key
 from .position import Position
@@ -119,32 +119,6 @@ def _novels(ctx: _Context) -> Iterator[NovelSpec]:
         yield spec
 
 
-def _runs(combo: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(rank, count) for each distinct rank of a sorted rank multiset (kept: the counting,
-    the listing and the optima of one position split the same multisets)."""
-    if type(combo) is not tuple:  # a user-defined pattern may give another sequence
-        combo = tuple(combo)
-    known = _RUNS.get(combo)
-    if known is not None:
-        return known
-    runs: list[tuple[int, int]] = []
-    previous = 0
-    for rank in combo:
-        if rank == previous:
-            runs[-1] = (rank, runs[-1][1] + 1)
-        else:
-            runs.append((rank, 1))
-            previous = rank
-    if len(_RUNS) >= _RUNS_KEPT:
-        _RUNS.clear()
-    found = _RUNS[combo] = tuple(runs)
-    return found
-
-
-_RUNS_KEPT = 4096
-"""Rank multisets whose runs are kept (values are immutable)."""
-_RUNS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
-
 _PRODUCTIVE_KEPT = 8
 """Positions whose productive rank multisets (per Novel) :func:`search` keeps for
 :func:`option_with_costs`: a caller asks for the optima of the position it just searched."""
@@ -221,7 +195,7 @@ def _splits(
     either is cut (both only grow along the walk), so a search for one cost
     pair does not walk the splits that cost more.
     """
-    options = [_pieces(ctx, rank, need) for rank, need in _runs(combo)]
+    options = [_pieces(ctx, rank, need) for rank, need in rank_runs(combo)]
     limit = ctx.limit
     max_gifts = ctx.constraints.max_gifts
     most_played, most_gifts = most if most is not None else (limit, limit)
@@ -265,7 +239,7 @@ def _combo_options(
     # Ranks with a single way to fill them are folded into the root once.
     base: tuple[int, int, tuple[Card, ...], int, int] = (0, 0, empty, 0, 0)
     options: list[list[_Piece]] = []
-    for rank, need in _runs(combo):
+    for rank, need in rank_runs(combo):
         pieces = _pieces(ctx, rank, need)
         if not pieces:
             return
@@ -403,7 +377,7 @@ def _cost_counts(
     for combo in spec.pattern.combinations(ctx.pool):
         _check(deadline)
         states = {(0, 0): 1}
-        for rank, need in _runs(combo):
+        for rank, need in rank_runs(combo):
             steps = _steps(ctx, rank, need, card_level)
             following: dict[tuple[int, int], int] = {}
             for (played, gifts), ways in states.items():

@@ -206,7 +206,8 @@ def test_budgets_map_to_simulations_and_are_bounded() -> None:
         thought = SearchBot(1, budget_ms=300, settings=rivals).think(game.view(game.to_move))
         assert thought.simulations == simulations_for(300)
         counted = SearchBot(1, simulations=96, settings=rivals).think(game.view(game.to_move))
-        assert counted.complete and not counted.stopped
+        assert counted.complete
+        assert not counted.stopped
         assert 0 < counted.simulations_run < counted.simulations
     for bad in (0, -5, MAX_BUDGET_MS + 1, 2.5, "300", True, None):
         with pytest.raises(InvalidArgumentError, match="budget_ms"):
@@ -429,7 +430,8 @@ def test_the_rival_models_work_is_charged_to_the_budget_until_it_is_spent(
     starts, work = _tally_rival_work(monkeypatch)
     budget = 96
     result = search(view, simulations=budget, seed=1, settings=Settings(rival_rounds=1, root=root))
-    assert result.complete and not result.stopped
+    assert result.complete
+    assert not result.stopped
     assert len(starts) == result.simulations_run < budget
     # Each simulation costs one, plus its decisions and the listings they ask for.
     costs = [1 + rival_charge(**parts) for parts in work]

@@ -153,8 +153,10 @@ class Analysis:
     """The answer to "what should I do now, and why?" for one view.
 
     ``moves`` are ranked best first, by :func:`ranking_key` (empty when the player has nothing to
-    decide: not their move, or the game is over). ``simulations`` is the work
-    the budget bought and ``simulations_run`` the work done; ``complete`` is
+    decide: not their move, or the game is over). ``simulations`` is the budget,
+    in simulations of the playout policy, and ``simulations_run`` the simulations
+    run (fewer when the greedy rival model's work was charged to the budget:
+    :func:`~pastiche_core.ai.search.rival_charge`); ``complete`` is
     ``False`` when something was cut short, and ``cut`` then says what
     (:data:`CUT_REASONS`): only an incomplete analysis may differ from another
     of the same input. ``str`` is a table; ``to_dict`` is the hint document.
@@ -178,9 +180,9 @@ class Analysis:
     moves: tuple[RankedMove, ...]
     """The ranked moves, best first."""
     simulations: int
-    """The simulations the budget bought."""
+    """The budget, in simulations of the playout policy."""
     simulations_run: int
-    """The simulations run."""
+    """The simulations run (fewer than the budget's when the rival model's work was charged)."""
     cut: tuple[str, ...] = ()
     """What was cut short (names from :data:`CUT_REASONS`, in that order); empty when complete."""
 
@@ -429,7 +431,8 @@ def analyse(
     :func:`~pastiche_core.ai.search.simulations_for` simulations with the
     settings :func:`~pastiche_core.ai.search.settings_for` gives it (from
     :data:`~pastiche_core.ai.search.RIVAL_BUDGET_MS` the other seats' first
-    round of each playout is played by the greedy bot) and is the wall-clock
+    round of each playout is played by the greedy bot, its work charged to the
+    budget) and is the wall-clock
     ceiling of the whole call; ``simulations`` (1 to
     :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
     budget buys, with the default settings, the ceiling staying ``budget_ms``.

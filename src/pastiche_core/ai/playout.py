@@ -66,7 +66,7 @@ from .._kernels import kernel
 from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..feasibility import KIND_CODES, fill_rank, kernel_plan, rank_cost, settle
+from ..feasibility import KIND_CODES, fill_rank, kernel_plan, rank_cost, rank_runs, settle
 from ..game import Game, LegalMoves, keep_moves
 from ..moves import (
     Choose,
@@ -795,17 +795,6 @@ def _plan_novels(plan: bytes) -> tuple[_Novel, ...]:
     return found
 
 
-def _runs(combo: Sequence[int]) -> _Runs:
-    """``combo`` (sorted ranks) as runs: ``(7, 7, 9)`` is ``((7, 2), (9, 1))``."""
-    runs: list[tuple[int, int]] = []
-    for rank in combo:
-        if runs and runs[-1][0] == rank:
-            runs[-1] = (rank, runs[-1][1] + 1)
-        else:
-            runs.append((rank, 1))
-    return tuple(runs)
-
-
 def _combinations(pattern: Pattern, available: tuple[int, ...], limit: int) -> tuple[_Runs, ...]:
     """The first ``limit`` rank combinations of ``pattern`` over ``available``, as runs.
 
@@ -814,12 +803,12 @@ def _combinations(pattern: Pattern, available: tuple[int, ...], limit: int) -> t
     """
     if type(pattern) is Total:
         found = _total_combinations(pattern.count, pattern.target, available, limit)
-        return tuple(_runs(combo) for combo in found)
+        return tuple(rank_runs(combo) for combo in found)
     try:
         return _cached_combinations(cast(Hashable, pattern), available, limit)
     except TypeError:
         listed = itertools.islice(pattern.combinations(available), limit)
-        return tuple(_runs(combo) for combo in listed)
+        return tuple(rank_runs(combo) for combo in listed)
 
 
 def _total_combinations(
@@ -881,7 +870,7 @@ def _cached_combinations(
     pattern: Hashable, available: tuple[int, ...], limit: int
 ) -> tuple[_Runs, ...]:
     combinations = cast(Pattern, pattern).combinations(available)
-    return tuple(_runs(combo) for combo in itertools.islice(combinations, limit))
+    return tuple(rank_runs(combo) for combo in itertools.islice(combinations, limit))
 
 
 def _costs(
