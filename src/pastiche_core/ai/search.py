@@ -386,9 +386,10 @@ def rival_charge(
     """What the greedy rival model's work costs, in simulations of the playout policy.
 
     A search charges its budget one simulation per simulation run, plus this for
-    the rival model's ``decisions``, its ``listings`` of a position's publish
-    options (the positions it remembers are not listed again), and the options
-    each listing ``counted`` and ``weighed``. The charge is a count of work, the
+    the rival model's ``decisions``, the ``listings`` of publish options they ask
+    for (one per decision of the action phase, charged whether the model
+    remembers the position or lists it again), and the options each listing
+    ``counted`` and ``weighed``. The charge is a count of work, the
     same on every machine, so a crowded position buys fewer simulations than a
     quiet one and a search's time follows its budget.
 
@@ -930,9 +931,7 @@ class _Searcher:
             share = left // (rounds - round_index)
             start = left
             while left >= 1 and not self.out_of_time():
-                run_batch(
-                    remaining[: math.ceil(left)]
-                )  # a short budget reaches the first moves only
+                run_batch(remaining[: math.ceil(left)])  # a short budget: the first moves only
                 # Another batch if the share buys it at the cost per simulation so far.
                 if start - left + len(remaining) * self.per_simulation() > share:
                     break
