@@ -404,7 +404,7 @@ def _tally_rival_work(monkeypatch: pytest.MonkeyPatch) -> tuple[list[float], lis
     """What every simulation from now on starts with spent, and the rival model's work in it."""
     starts: list[float] = []
     work: list[dict[str, int]] = []
-    simulate, charge = _Searcher.simulate, search_module.rival_charge
+    simulate, charge = _Searcher.simulate, rival_charge
 
     def watched(self: _Searcher, *args: object) -> float | None:
         starts.append(self.spent())
