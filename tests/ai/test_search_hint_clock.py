@@ -110,6 +110,25 @@ def test_a_complete_hint_is_the_same_on_a_fast_and_a_slow_machine(
             assert str(analysis) == str(fast)
 
 
+def test_a_default_hint_charged_the_rival_models_work_is_the_same_on_any_machine(
+    clock: _Clock,
+) -> None:
+    """At the default budget the greedy bot plays the other seats' first round and its work is
+    charged to the budget: fewer simulations run, by counts alone, and the hint is complete."""
+    game, view = _view(RIVAL_VIEWS[1])
+    hints = []
+    for source in (_scaled(0.01), _scaled(0.0)):  # a machine 100 times as fast; a frozen clock
+        clock(source)
+        hint = analyse(view, budget_ms=300, seed=4)
+        _check(hint, game)
+        assert hint.complete
+        assert hint.cut == ()
+        assert 0 < hint.simulations_run < hint.simulations == simulations_for(300)
+        hints.append(hint)
+    assert hints[0].to_json() == hints[1].to_json()
+    assert hints[0].simulations_run == hints[1].simulations_run
+
+
 def test_a_clock_that_stands_still_changes_nothing(
     clock: _Clock,
 ) -> None:
