@@ -308,12 +308,14 @@ def _listed_optimum(
     report: PublishReport, novel: str, costs: tuple[int, int]
 ) -> PublishOption | None:
     """:func:`~pastiche_core.solver_fast.option_with_costs`' answer read from the report, when
-    the report lists every option of ``novel`` (R8, not card by card); else ``None``.
+    the fast engine's report lists every option of ``novel`` (R8, not card by card); else
+    ``None``.
 
-    Every option of that Novel with these costs is then in the listing, so the one with
-    the smallest R8 key is among them: no search is needed.
+    Every option of that Novel with these costs is then in the listing, each built as the
+    search builds it, so the one with the smallest R8 key is among them: no search is
+    needed. (The CP-SAT engine may cite other Masterpieces of the same owner and rank.)
     """
-    if report.card_level or report.stopped_by == "time_limit":
+    if report.engine != "fast" or report.card_level or report.stopped_by == "time_limit":
         return None
     mine = [option for option in report.options if option.novel == novel]
     if len(mine) != report.counts.get(novel):
