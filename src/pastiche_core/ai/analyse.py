@@ -432,14 +432,12 @@ def analyse(
     settings :func:`~pastiche_core.ai.search.settings_for` gives it (from
     :data:`~pastiche_core.ai.search.RIVAL_BUDGET_MS` the other seats' first
     round of each playout is played by the greedy bot, its work charged to the
-    budget) and is the wall-clock
-    ceiling of the whole call; ``simulations`` (1 to
-    :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
+    budget) and is the wall-clock ceiling of the whole call; ``simulations`` (1
+    to :data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) replaces the number the
     budget buys, with the default settings, the ceiling staying ``budget_ms``.
-    The work is fixed by these counts alone: the same view, budget,
-    simulations and seed give the same analysis on any machine unless the
-    ceiling cuts it short (then
-    ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
+    The work is fixed by these counts alone: the same view, budget, simulations
+    and seed give the same analysis on any machine unless the ceiling cuts it
+    short (then ``complete`` is ``False`` and ``cut`` says what: the ceiling is checked
     between solver calls, simulations and rival checks, and stops them, never
     anything else). A view with nothing to decide for its player gives an
     empty ranking. Bad arguments raise

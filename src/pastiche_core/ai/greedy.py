@@ -477,7 +477,7 @@ class GreedyBot:
         """
         report = solve(position, max_options=self.max_options, time_limit=_left(clock))
         options = list(report.options)
-        counted = sum(report.counts.values())
+        counted = report.total
         whole = report.stopped_by != "time_limit"
         if report.stopped_by == "max_options":
             # The listing is a sample: add the optima, read from the report's complete fronts.

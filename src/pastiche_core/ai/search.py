@@ -721,13 +721,12 @@ class _RivalModel(GreedyBot):
     as they were).
     """
 
-    __slots__ = ("_listed", "_memo", "_weighed", "deadline", "work")
+    __slots__ = ("_memo", "_weighed", "deadline", "work")
 
     def __init__(self, seed: int, catalogue: Catalogue, deadline: float | None = None) -> None:
         super().__init__(seed, catalogue=catalogue)
         self.deadline = deadline
         self.work = 0.0
-        self._listed = (0, 0)  # the last listing's options counted and weighed
         # Per position: its options and how many the solver counted.
         self._memo: dict[Position, tuple[list[PublishOption], int]] = {}
         # Per position and what else the weighing reads: the publishes weighed, and what
@@ -746,7 +745,8 @@ class _RivalModel(GreedyBot):
         known = self._weighed.get(key)
         if known is None:
             weighed = super()._publishes(view, position, hand, base, after)
-            known = (weighed, self._listed)  # the listing _options made or remembered
+            options, counted = self._memo[position]  # the listing _options just made or found
+            known = (weighed, (counted, len(options)))
             if len(self._weighed) >= _RIVAL_MEMO:
                 self._weighed.clear()
             self._weighed[key] = known
@@ -756,7 +756,6 @@ class _RivalModel(GreedyBot):
 
     def _charge_listing(self, counted: int, weighed: int) -> None:
         """Charge a listing of publish options, made or remembered (:func:`rival_charge`)."""
-        self._listed = (counted, weighed)
         self.work += rival_charge(listings=1, counted=counted, weighed=weighed)
 
     def _options(
