@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -122,7 +123,18 @@ def test_the_table_and_html_show_every_move() -> None:
         assert entry.explanation in text
     assert html.count("<tr>") == len(analysis.moves) + 1
     assert repr(analysis).startswith(f"<Analysis player {view.player}, {view.phase.value}:")
-    assert "16 of 16 simulations" in repr(analysis)
+    assert "16 simulations, " in repr(analysis)
+
+
+def test_a_complete_search_that_ran_fewer_simulations_than_its_budget_says_so_plainly() -> None:
+    # A search charged the rival model's work runs fewer simulations than its budget and is
+    # complete: the text must not read like a cut ("71 of 96").
+    game = played(4, 6, 70)
+    analysis = analyse(game.view(game.to_move), budget_ms=_ROOMY, simulations=16, seed=1)
+    charged = dataclasses.replace(analysis, simulations=24, complete=True, cut=())
+    assert "16 simulations (budget 24), complete>" in repr(charged)
+    assert "16 simulations (budget 24), complete" in str(charged).splitlines()[0]
+    assert " of " not in repr(charged).split("), ")[-1]
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -129,7 +129,7 @@ def test_the_table_is_printed_by_default(
     status, out, _ = _run(capsys, "hint", str(view), *_ARGS)
     assert status == 0
     assert out.startswith(f"hint for player {seat} (")
-    assert "20 of 20 simulations" in out
+    assert "20 simulations, " in out
     assert "  why" in out.splitlines()[1]
 
 

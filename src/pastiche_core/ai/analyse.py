@@ -164,7 +164,7 @@ class Analysis:
     >>> from pastiche_core import Game
     >>> analysis = analyse(Game(players=3, seed=7).view(2), simulations=8, seed=2)
     >>> analysis
-    <Analysis player 2, keep: 4 moves, best 'keep ...' ...% (...), 8 of 8 simulations, complete>
+    <Analysis player 2, keep: 4 moves, best 'keep ...' ...% (...), 8 simulations, complete>
     """
 
     player: int
@@ -231,6 +231,12 @@ class Analysis:
         """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
+    def _simulations_words(self) -> str:
+        # A search charged the rival model's work runs fewer simulations than its budget
+        # and is still complete: "71 of 96" would read as cut short.
+        run, budget = self.simulations_run, self.simulations
+        return f"{run} simulations" if run == budget else f"{run} simulations (budget {budget})"
+
     def _status(self) -> str:
         if self.complete:
             return "complete"
@@ -251,13 +257,13 @@ class Analysis:
         return (
             f"<Analysis player {self.player}, {self.phase.value}: {len(self.moves)} moves, "
             f"best '{top.move}' {top.win_probability:.0%} ({top.margin:+.2f}), "
-            f"{self.simulations_run} of {self.simulations} simulations, {self._status()}>"
+            f"{self._simulations_words()}, {self._status()}>"
         )
 
     def _header(self) -> str:
         return (
             f"hint for player {self.player} ({self.phase.value}), budget {self.budget_ms} ms, "
-            f"seed {self.seed}: {self.simulations_run} of {self.simulations} simulations, "
+            f"seed {self.seed}: {self._simulations_words()}, "
             f"{self._status_words()}"
         )
 
@@ -266,7 +272,7 @@ class Analysis:
 
         >>> from pastiche_core import Game
         >>> print(analyse(Game(players=3, seed=7).view(0), budget_ms=20))
-        hint for player 0 (keep), budget 20 ms, seed 0: 0 of 0 simulations, complete
+        hint for player 0 (keep), budget 20 ms, seed 0: 0 simulations, complete
         nothing to decide: it is not this player's decision
         """
         return self.format()
