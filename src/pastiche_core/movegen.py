@@ -571,6 +571,21 @@ publish_counts = kernel("publish_counts", _publish_counts_py)
 """The publish segments of a position: ``publish_counts(table, player, usable, plan, first)``."""
 
 
+def _segment(ranks: Iterable[int], needs: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A segment's ``ranks`` and ``needs`` read as the compiled twins read them, before any
+    work: sequences (else ``TypeError``) of one length (else ``ValueError``).
+
+    >>> _segment([7], [3, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: ranks and needs of different lengths
+    """
+    ranks_read, needs_read = tuple(ranks), tuple(needs)
+    if len(ranks_read) != len(needs_read):
+        raise ValueError("ranks and needs of different lengths")
+    return ranks_read, needs_read
+
+
 def _segment_count_py(
     table: bytes | bytearray, player: int, ranks: Sequence[int], needs: Sequence[int]
 ) -> int:
@@ -587,7 +602,8 @@ def _segment_count_py(
     >>> _segment_count_py(table, 0, [7], [3])
     1
     """
-    return _count_group(_numbers(bytes(table), player), ranks, needs)
+    read_ranks, read_needs = _segment(ranks, needs)
+    return _count_group(_numbers(bytes(table), player), read_ranks, read_needs)
 
 
 segment_count = kernel("segment_count", _segment_count_py)
@@ -909,7 +925,7 @@ def _decode_publish_py(
     >>> _decode_publish_py(table, 0, [7], [3], 0)
     ((18, 24, 30), (), ())
     """
-    walk = _walk_of(bytes(table), player, tuple(ranks), tuple(needs))
+    walk = _walk_of(bytes(table), player, *_segment(ranks, needs))
     return walk.decode(index)
 
 

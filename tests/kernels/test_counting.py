@@ -461,3 +461,14 @@ def test_a_player_that_is_no_integer_is_a_type_error() -> None:
         _both_raise(publish_counts, TypeError, table, player, b"\x01" * 10, DEFAULT_PLAN, False)
         _both_raise(segment_count, TypeError, table, player, [7], [3])
         _both_raise(decode_publish, TypeError, table, player, [7], [3], 0)
+
+
+def test_ranks_and_needs_that_are_no_sequences_are_type_errors() -> None:
+    # Both twins read a segment's ranks and needs before any work, whatever the hand: with no
+    # card of the rank the Python rule once answered 0 where the C raised.
+    for table in (_table({card: HAND | 0 for card in SEVENS[:3]}), _table({})):
+        for ranks, needs in ((7, [3]), ([7], 3), (None, [3]), ([7], None)):
+            _both_raise(segment_count, TypeError, table, 0, ranks, needs)
+            _both_raise(decode_publish, TypeError, table, 0, ranks, needs, 0)
+        _both_raise(segment_count, ValueError, table, 0, [7, 8], [3])
+        _both_raise(decode_publish, ValueError, table, 0, [7], [3, 1], 0)
