@@ -276,6 +276,12 @@ def test_mask_inputs_that_are_not_integers_are_errors() -> None:
         twin(feasible_combos)(*args)
     with pytest.raises(TypeError):
         twin(cards_mask)(*args, CONFIRM, PLAY, CITE)
+    for chosen in (7, None):  # chosen counts that are no sequence
+        args = [position.table, 0, [], chosen, 0, 0, -1, 0, 0]
+        with pytest.raises(TypeError):
+            twin(feasible_combos)(*args)
+        with pytest.raises(TypeError):
+            twin(cards_mask)(*args, CONFIRM, PLAY, CITE)
 
 
 def test_an_allocation_that_fails_is_a_memory_error_never_a_part_of_the_answer() -> None:

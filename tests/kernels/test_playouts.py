@@ -406,6 +406,31 @@ def test_straights_add_their_ranks_costs_in_order(
     agree(PROSPECTS, hand, NONE, rival, pool, plan, bytes([1]) * 12, weights, -1)
 
 
+def test_a_novel_sized_beyond_the_hand_and_own_masterpieces_is_not_costed_r5() -> None:
+    # R5: every card but an own Masterpiece costs a card of the hand. Both rules skip a Novel
+    # whose plan entry's size is beyond the hand and the own Masterpieces (of any rank)
+    # together, before looking at its pattern: here a kind-2 entry sized 4, which three 1s
+    # could otherwise publish. One more own Masterpiece makes it worth costing.
+    hand = counts([1, 1, 1])
+    for size, own, costed in ((4, [], False), (4, [9], True), (5, [9], False), (3, [], True)):
+        plan = packed([[OF_A_KIND, 2, 0, size, 1]])
+        for limit in (1, 3):
+            found = agree(
+                POLICY,
+                hand,
+                counts(own),
+                NONE,
+                3,
+                plan,
+                b"\x01",
+                DEFAULT_POLICY,
+                -1,
+                limit,
+                -math.inf,
+            )
+            assert bool(found) == costed, (size, own, limit)
+
+
 def test_a_straight_of_equal_cost_and_cards_is_the_lowest_run() -> None:
     # 1-2-3 cites a rival's 1 (a gift worth one missing card) and plays 2 and 3; 5-6-7 misses
     # the 5, cites an own 6 and plays 7: both cost 1 and play 2 cards. The lower run counts,
@@ -417,6 +442,21 @@ def test_a_straight_of_equal_cost_and_cards_is_the_lowest_run() -> None:
     weights = (1.0, 0.5, 0.5, 0.5, 1.0)
     assert both(PROSPECTS, hand, own, rival, pool, plan, b"\x01", weights, 2) == 2 * 0.5 * 0.5
     assert both(PROSPECTS, hand, own, counts([]), pool, plan, b"\x01", weights, 2) == 0.0
+
+
+def test_two_novels_are_weighed_best_first_whatever_their_catalogue_order() -> None:
+    # Three sevens in hand make both kind-3 Novels publishable now; the one worth 5 points
+    # comes second in the catalogue, yet counts in full and the other at the spread (0.5).
+    hand, pool = counts([7, 7, 7]), counts([7] * 4)
+    weights = (1.0, 0.5, 0.5, 0.5, 1.0)
+    low_first = packed([[OF_A_KIND, 3, 0, 3, 1], [OF_A_KIND, 3, 0, 3, 5]])
+    high_first = packed([[OF_A_KIND, 3, 0, 3, 5], [OF_A_KIND, 3, 0, 3, 1]])
+    value = both(PROSPECTS, hand, NONE, NONE, pool, low_first, b"\x01\x01", weights, -1)
+    assert value == both(PROSPECTS, hand, NONE, NONE, pool, high_first, b"\x01\x01", weights, -1)
+    five = both(PROSPECTS, hand, NONE, NONE, pool, low_first, b"\x00\x01", weights, -1)
+    one = both(PROSPECTS, hand, NONE, NONE, pool, low_first, b"\x01\x00", weights, -1)
+    assert five > one > 0
+    assert value == five + 0.5 * one
 
 
 @pytest.mark.parametrize("count", [2, 5, 6, 9, 11, 13])
@@ -682,6 +722,8 @@ def test_malformed_arguments_are_errors_not_refusals() -> None:
                 compiled(*args[:at], 1.5, *args[at + 1 :])
         with pytest.raises(TypeError):
             compiled(*args[:6], (*args[6][:-1], "x"), *args[7:])
+        with pytest.raises(TypeError):  # read before the countdown, which is not -1 here
+            compiled(*args[:6], (*args[6][:-1], "x"), 3, *args[8:])
         with pytest.raises(TypeError):
             compiled(*args[:4], 5, *args[5:])  # a plan that is no buffer
         with pytest.raises(TypeError):
