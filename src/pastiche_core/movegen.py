@@ -926,7 +926,7 @@ def _decode_publish_py(
     ((18, 24, 30), (), ())
     """
     walk = _walk_of(bytes(table), player, *_segment(ranks, needs))
-    return walk.decode(index)
+    return walk.decode(operator.index(index))  # an integer, as the C reads it
 
 
 decode_publish = kernel("decode_publish", _decode_publish_py)

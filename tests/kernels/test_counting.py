@@ -472,3 +472,38 @@ def test_ranks_and_needs_that_are_no_sequences_are_type_errors() -> None:
             _both_raise(decode_publish, TypeError, table, 0, ranks, needs, 0)
         _both_raise(segment_count, ValueError, table, 0, [7, 8], [3])
         _both_raise(decode_publish, ValueError, table, 0, [7], [3, 1], 0)
+        odd: list[tuple[list[Any], list[Any]]] = [([7.5], [3]), (["7"], [3]), ([7], [None])]
+        for odd_ranks, odd_needs in odd:  # items that are no integers
+            with pytest.raises(TypeError):
+                twin(segment_count)(table, 0, odd_ranks, odd_needs)
+            with pytest.raises(TypeError):
+                twin(decode_publish)(table, 0, odd_ranks, odd_needs, 0)
+        for index in ("0", 0.5, None):  # an index that is no integer
+            _both_raise(decode_publish, TypeError, table, 0, [7], [3], index)
+        plans: list[Any] = [b"\x00" * 19, 5, None]
+        for plan in plans:  # a plan that is no whole number of entries
+            with pytest.raises(TypeError):
+                twin(publish_counts)(table, 0, b"\x01", plan, False)
+            with pytest.raises((TypeError, ValueError)):
+                publish_counts.python(table, 0, b"\x01", plan, False)
+
+
+def test_a_segment_of_no_ranks_has_no_publish() -> None:
+    for table in (_table({card: HAND | 0 for card in SEVENS[:3]}), _table({})):
+        assert agree(segment_count, table, 0, [], []) == 0
+
+
+def test_the_one_card_of_rank_1_is_decoded_once_r4() -> None:
+    # Card 0 is the only card of rank 1 (R1): with it in hand, a segment through rank 1
+    # takes it once, at every index of the segment.
+    low = {rank: [c for c in range(CARDS) if rank_of(c) == rank] for rank in (1, 2, 3)}
+    for seven in (0, 2):
+        places = {card: HAND | 0 for card in [*low[1], *low[2][:2], *low[3][:3]]}
+        places.update({card: MASTER | 1 for card in SEVENS[:seven]})
+        table = _table(places)
+        for ranks, needs in (([1, 2, 3], [1, 1, 1]), ([1, 2], [1, 2]), ([1, 3], [1, 1])):
+            count = agree(segment_count, table, 0, ranks, needs)
+            assert count
+            for index in range(count):
+                played, _cited, _gifts = agree(decode_publish, table, 0, ranks, needs, index)
+                assert played.count(0) == 1
