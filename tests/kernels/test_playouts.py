@@ -431,6 +431,28 @@ def test_a_novel_sized_beyond_the_hand_and_own_masterpieces_is_not_costed_r5() -
             assert bool(found) == costed, (size, own, limit)
 
 
+def test_only_a_novel_of_known_size_is_bounded_before_its_pattern() -> None:
+    # pairs-3 from a 1 and a 7 in hand and own Masterpieces 1, 2, 2, 7, with a negative card
+    # cost: its publish is worth 0.4. An entry sized 5 has a bound of 0.2 (one card played
+    # beyond the four Masterpieces), the floor, and is skipped; one sized 6, a bound of 0.4.
+    # An entry of size 0 says nothing of its cards: no bound, so both rules cost it.
+    args: dict[str, Any] = {
+        "in_hand": counts([1, 7]),
+        "own": counts([1, 2, 2, 7]),
+        "others": NONE,
+        "hand_size": 2,
+        "usable": b"\x01",
+        "weights": (0.67, 0.25, -0.2),
+        "turns_left": -1,
+        "limit": 1,
+        "floor": 0.2,
+    }
+    for size, costed in ((5, False), (6, True), (0, True)):
+        plan = packed([[PAIRS, 3, 0, size, 0]])
+        found = agree(POLICY, *policy_args(plan=plan, **args))
+        assert bool(found) == costed, size
+
+
 def test_a_straight_of_equal_cost_and_cards_is_the_lowest_run() -> None:
     # 1-2-3 cites a rival's 1 (a gift worth one missing card) and plays 2 and 3; 5-6-7 misses
     # the 5, cites an own 6 and plays 7: both cost 1 and play 2 cards. The lower run counts,
