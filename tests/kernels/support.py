@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +57,9 @@ def starved(kernel: _kernels.Kernel[Any, Any], *args: Any) -> int:
     # messaging) may take the interpreter while they fail, or its own allocation fails.
     interval = sys.getswitchinterval()
     sys.setswitchinterval(100.0)
+    # A thread already waiting for the interpreter waits out the old interval and then asks
+    # for it: let such a thread run now, so that it next waits with the long one.
+    time.sleep(0.01)
     try:
         for allocation in range(STARVED_ALLOCATIONS):
             testcapi.set_nomemory(allocation, allocation + 1)
