@@ -415,20 +415,16 @@ def test_a_novel_sized_beyond_the_hand_and_own_masterpieces_is_not_costed_r5() -
     for size, own, costed in ((4, [], False), (4, [9], True), (5, [9], False), (3, [], True)):
         plan = packed([[OF_A_KIND, 2, 0, size, 1]])
         for limit in (1, 3):
-            found = agree(
-                POLICY,
-                hand,
-                counts(own),
-                NONE,
-                3,
-                plan,
-                b"\x01",
-                DEFAULT_POLICY,
-                -1,
-                limit,
-                -math.inf,
+            args = policy_args(
+                in_hand=hand,
+                own=counts(own),
+                others=NONE,
+                hand_size=3,
+                plan=plan,
+                usable=b"\x01",
+                limit=limit,
             )
-            assert bool(found) == costed, (size, own, limit)
+            assert bool(agree(POLICY, *args)) == costed, (size, own, limit)
 
 
 def test_only_a_novel_of_known_size_is_bounded_before_its_pattern() -> None:
