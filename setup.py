@@ -11,7 +11,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 _CSRC = Path("src/pastiche_core/csrc")
-_SUBSYSTEMS = ["module", "counting", "masks", "observe", "playouts"]
+_SUBSYSTEMS = ["module", "counting", "masks", "observe", "playouts", "game", "episode"]
 
 setup(
     ext_modules=[

@@ -27,8 +27,10 @@ One run measures, side by side and interleaved repeat by repeat (the median of
    single environments, the masks read from its merged ``info["action_mask"]``;
 6. **gymnasium vector env**: ``vector_env(K, players=4, opponents="random")``, a
    decision is one game's step (a ``step`` of the vector counts ``K``), the same
-   batched random choice from ``action_masks()``; the same with the default
-   ``"greedy"`` opponents shows what the bots cost;
+   batched random choice from ``action_masks()`` (its games played by the compiled
+   ``episodes`` kernel when it is built); the same with its games played by the
+   engine (the kernel switched off), and with the default ``"greedy"`` opponents,
+   shows what the kernel and the bots cost;
 7. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
    a dependency of the project): ``env.step`` with a random legal action from
    the state it returns, its observation encoding included.
@@ -228,17 +230,18 @@ def sync_vector_runner(num_envs: int) -> Runner:
     return run
 
 
-def vector_runner(num_envs: int, opponents: str = "random") -> Runner:
-    """The vector environment of ``num_envs`` games, one batched random choice a step."""
+def vector_runner(num_envs: int, opponents: str = "random", engine: bool = False) -> Runner:
+    """The vector environment of ``num_envs`` games, one batched random choice a step; with
+    ``engine``, its games played by the engine (the ``episodes`` kernel switched off)."""
 
     def run(seconds: float) -> Counts:
         import numpy as np
 
         from pastiche_core.gymnasium import vector_env
 
-        envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)
+        with switched_off("episodes") if engine else contextlib.nullcontext():
+            envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)
         envs.reset(seed=0)
-        episodes = envs.episodes
         rng = np.random.default_rng(0)
         decisions = moves = games = 0
         start = time.process_time()
@@ -247,7 +250,7 @@ def vector_runner(num_envs: int, opponents: str = "random") -> Runner:
             decisions += num_envs
             if terminations.any():
                 for index in np.flatnonzero(terminations).tolist():
-                    moves += episodes[index].moves
+                    moves += envs.game_moves(index)
                     games += 1
         return Counts(decisions, moves, games, time.process_time() - start)
 
@@ -375,6 +378,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         (f"gymnasium env x{count}, Python loop", "learner step", singles_runner(count)),
         (f"gymnasium SyncVectorEnv of {count} envs", "learner step", sync_vector_runner(count)),
         (f"gymnasium vector env ({count} games)", "learner step", vector_runner(count)),
+        (
+            f"vector env ({count}), the engine's games",
+            "learner step",
+            vector_runner(count, engine=True),
+        ),
         (f"vector env ({count}), greedy opponents", "learner step", vector_runner(count, "greedy")),
     ]
     try:

@@ -8,7 +8,10 @@ Two tables, each the median (and min/max) of ``R`` runs over fixed game seeds
 1. Throughput of random 4-player games (``N`` games a run) as the library plays
    them: :class:`RandomBot` choosing by index (``legal[rng.randrange(len(legal))]``)
    with the lazily built view of :func:`play_game`, next to the same games with
-   a full :class:`PlayerView` built every decision. Ratio: against the first row.
+   a full :class:`PlayerView` built every decision, and the same games played by
+   :func:`~pastiche_core.bots.random_game` (the compiled game kernel when it is
+   built: no :class:`Game` is made; it answers each game's summary). Ratio:
+   against the first row.
 2. The baseline: the same random choices made by enumerating every legal move
    first (``moves = list(game.legal_moves)``), against the indexed choice, on
    the first ``B`` games (at most 3 runs: enumeration is slow). Both make the
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 
 from benchkit import pin_one_core
 
-from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
+from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game, random_game
 from pastiche_core.game import Game, LegalMoves
 from pastiche_core.movegen import clear_caches
 from pastiche_core.moves import Move
@@ -101,15 +104,37 @@ def _play(seeds: Sequence[int], factory: BotFactory) -> tuple[float, int, list[G
     return time.perf_counter() - start, decisions, games
 
 
-def measure(
-    modes: Sequence[tuple[str, BotFactory]], seeds: Sequence[int], repeats: int
-) -> list[Row]:
+def _play_kernel(seeds: Sequence[int]) -> tuple[float, int]:
+    """The same games by ``random_game``: elapsed seconds and decisions."""
+    clear_caches()
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        decisions += random_game(PLAYERS, seed).decisions
+    return time.perf_counter() - start, decisions
+
+
+Runner = Callable[[Sequence[int]], tuple[float, int]]
+"""Play the games of some seeds: elapsed seconds and decisions."""
+
+
+def _bots(factory: BotFactory) -> Runner:
+    """The games played by ``play_game`` with bots from ``factory``."""
+
+    def run(seeds: Sequence[int]) -> tuple[float, int]:
+        elapsed, decisions, _games = _play(seeds, factory)
+        return elapsed, decisions
+
+    return run
+
+
+def measure(modes: Sequence[tuple[str, Runner]], seeds: Sequence[int], repeats: int) -> list[Row]:
     """Play ``seeds`` ``repeats`` times per mode, interleaving the modes run by run."""
     rates: list[list[float]] = [[] for _ in modes]
     decision_rates: list[list[float]] = [[] for _ in modes]
     for _ in range(repeats):
-        for index, (_label, factory) in enumerate(modes):
-            elapsed, decisions, _games = _play(seeds, factory)
+        for index, (_label, runner) in enumerate(modes):
+            elapsed, decisions = runner(seeds)
             rates[index].append(len(seeds) / elapsed)
             decision_rates[index].append(decisions / elapsed)
     return [
@@ -162,16 +187,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     seeds = _seeds(args.games, args.seed)
-    lazy, eager = measure(
+    rows = measure(
         [
-            ("indexed choice, lazy view (play_game)", RandomBot),
-            ("indexed choice, full view every decision", EagerViewBot),
+            ("indexed choice, lazy view (play_game)", _bots(RandomBot)),
+            ("indexed choice, full view every decision", _bots(EagerViewBot)),
+            ("game kernel, summaries only (random_game)", _play_kernel),
         ],
         seeds,
         args.repeats,
     )
     print()
-    print(_table(f"Throughput ({args.games} games a run)", [lazy, eager], lazy, "vs row 1"))
+    print(_table(f"Throughput ({args.games} games a run)", rows, rows[0], "vs row 1"))
 
     if args.baseline_games:
         few = _seeds(args.baseline_games, args.seed)
@@ -183,8 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         slow, fast = measure(
             [
-                ("baseline: enumerate list(legal_moves)", EnumeratingBot),
-                ("indexed choice, lazy view (play_game)", RandomBot),
+                ("baseline: enumerate list(legal_moves)", _bots(EnumeratingBot)),
+                ("indexed choice, lazy view (play_game)", _bots(RandomBot)),
             ],
             few,
             min(args.repeats, 3),

@@ -19,8 +19,13 @@ import pastiche_core
 from pastiche_core import _kernels
 from pastiche_core._kernels import Fallback, Kernel, compiled_kernels, kernel, switched_off
 
-# The modules whose rules register the eleven kernels (the engine's, rl's and ai's).
-_RULE_MODULES = ("pastiche_core.movegen", "pastiche_core.ai.playout", "pastiche_core.ai.heuristics")
+# The modules whose rules register the twelve kernels (the engine's, rl's and ai's).
+_RULE_MODULES = (
+    "pastiche_core.movegen",
+    "pastiche_core.bots",
+    "pastiche_core.ai.playout",
+    "pastiche_core.ai.heuristics",
+)
 _STUB = Path(pastiche_core.__file__).with_name("_speedups.pyi")
 
 

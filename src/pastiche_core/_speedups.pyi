@@ -113,3 +113,35 @@ def prospects(
     weights: tuple[float, float, float, float, float],
     horizon: int,
 ) -> float: ...
+
+# bots._random_game_py: (turns, decisions, scores, masterpieces, winners, reason), with
+# ``trace`` paired with every decision's (legal moves, index drawn).
+def random_game(
+    catalogue: object,
+    plan: bytes | None,
+    positions: Sequence[int],
+    copies: Sequence[int],
+    flag_points: int,
+    players: int,
+    seed: int,
+    bot_seeds: Sequence[int],
+    max_decisions: int,
+    trace: bool,
+) -> Any: ...
+
+# rl.vector._PythonEpisodes: the games of a vector environment (an object with its methods).
+def episodes(
+    settings: object,
+    count: int,
+    plan: bytes | None,
+    positions: Sequence[int],
+    copies: Sequence[int],
+    flag_points: int,
+    players: int,
+    packed: bool,
+    fields: bytes,
+    size: int,
+    building: Sequence[int],
+    slots: bytes,
+    actions: int,
+) -> Any: ...

@@ -16,10 +16,12 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from ._kernels import kernel
 from .catalogue import Catalogue
 from .errors import PasticheError
+from .feasibility import kernel_plan
 from .game import Game, LegalMoves
 from .moves import Move
 from .view import PlayerView
@@ -28,9 +30,12 @@ __all__ = [
     "DEFAULT_MAX_DECISIONS",
     "Bot",
     "DecisionLimitError",
+    "GameSummary",
     "RandomBot",
     "derive_seed",
+    "packed_catalogue",
     "play_game",
+    "random_game",
 ]
 
 DEFAULT_MAX_DECISIONS = 100_000
@@ -87,7 +92,15 @@ class RandomBot:
 
     def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
         """A legal move drawn uniformly at random, by index (no enumeration)."""
-        return legal[self._rng.randrange(len(legal))]
+        return legal[self.index(len(legal))]
+
+    def index(self, count: int) -> int:
+        """The index of the next move among ``count`` legal moves: ``randrange(count)``.
+
+        >>> RandomBot(3).index(10) == RandomBot(3).index(10)
+        True
+        """
+        return self._rng.randrange(count)
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
@@ -160,6 +173,156 @@ def play_game(
         game.apply(seats[player].choose(view, game.legal_moves))
         decisions += 1
     return game
+
+
+class GameSummary(NamedTuple):
+    """What :func:`random_game` tells of a finished game (the figures :func:`play_game`'s
+    :class:`~pastiche_core.game.Game` gives).
+
+    >>> random_game(players=3, seed=11).reason in ("countdown", "all-pass")
+    True
+    """
+
+    turns: int
+    """:attr:`Game.turn <pastiche_core.game.Game.turn>`: the turns played, setup excluded (R11)."""
+    decisions: int
+    """The moves of the game's history, setup keeps and choices included."""
+    scores: tuple[int, ...]
+    """Every seat's score (R13)."""
+    masterpieces: tuple[int, ...]
+    """Every seat's Masterpieces (the R13 tie-break)."""
+    winners: tuple[int, ...]
+    """The winning seats (R13: a tie that remains is shared)."""
+    reason: str
+    """How the game ended: ``'countdown'`` (R12) or ``'all-pass'`` (R11)."""
+
+
+def _random_game_py(
+    catalogue: Catalogue,
+    plan: bytes | None,
+    positions: Sequence[int],
+    copies: Sequence[int],
+    flag_points: int,
+    players: int,
+    seed: int,
+    bot_seeds: Sequence[int],
+    max_decisions: int,
+    trace: bool,
+) -> Any:
+    """The ``random_game`` kernel in Python: :func:`play_game` between :class:`RandomBot` s.
+
+    Game ``Game(players, seed, catalogue)``, seat ``i`` played by
+    ``RandomBot(bot_seeds[i])``; the answer is ``(turns, decisions, scores,
+    masterpieces, winners, reason)`` (:class:`GameSummary`'s fields), and with
+    ``trace`` a pair of it and every decision's ``(legal moves, index drawn)``.
+    ``plan``, ``positions``, ``copies`` and ``flag_points`` pack ``catalogue``
+    for the compiled twin (:func:`kernel_plan`, each publishable Novel's
+    position among the catalogue's specs and its copies, the End Flag's
+    points); this rule reads the catalogue itself.
+
+    >>> from pastiche_core import Catalogue
+    >>> answer = _random_game_py(Catalogue.default(), None, (), (), 0, 3, 11, (1, 2, 3), 10**5, True)
+    >>> answer[0][1] == len(answer[1])
+    True
+    """
+    steps: list[tuple[int, int]] = []
+
+    class Traced(RandomBot):
+        __slots__ = ()
+
+        def index(self, count: int) -> int:
+            drawn = super().index(count)
+            steps.append((count, drawn))
+            return drawn
+
+    bots = [Traced(bot_seed) for bot_seed in bot_seeds]
+    game = play_game(players, seed, bots, catalogue, max_decisions)
+    result = game.result
+    assert result is not None
+    summary = (
+        game.turn,
+        len(game.history),
+        result.scores,
+        result.masterpieces,
+        result.winners,
+        result.reason,
+    )
+    return (summary, tuple(steps)) if trace else summary
+
+
+_random_game = kernel("random_game", _random_game_py)
+"""Whole games between random bots, summarised (``simulate``'s games)."""
+
+
+def random_game(
+    players: int = 4,
+    seed: int = 0,
+    catalogue: Catalogue | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+) -> GameSummary:
+    """Play :func:`play_game` ``(players, seed)`` with its default bots and summarise it.
+
+    The same game as :func:`play_game` with ``bots=None`` (a
+    :class:`RandomBot` seeded ``derive_seed(seed, "bot", seat)`` per seat),
+    played by the compiled game kernel when it is built, without making a
+    :class:`~pastiche_core.game.Game`; :func:`~pastiche_core.simulate.simulate`
+    plays its games so. Raises :class:`DecisionLimitError` as :func:`play_game` does.
+
+    >>> summary = random_game(players=4, seed=3)
+    >>> game = play_game(players=4, seed=3)
+    >>> summary.scores == game.scores() and summary.decisions == len(game.history)
+    True
+    """
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        Game(players=players, seed=seed, catalogue=cat)  # its error names the seed
+    if isinstance(max_decisions, bool) or not isinstance(max_decisions, int):
+        raise PasticheError(f"max_decisions must be an integer, got {max_decisions!r}")
+    if max_decisions < 1:
+        raise PasticheError(f"max_decisions must be at least 1, got {max_decisions}")
+    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 5:
+        Game(players=players, seed=0, catalogue=cat)  # its error names the rule (R10)
+    plan, positions, copies, flag_points = packed_catalogue(cat)
+    bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))
+    answer = _random_game(
+        cat, plan, positions, copies, flag_points, players, seed, bot_seeds, max_decisions, False
+    )
+    return GameSummary(*answer)
+
+
+def packed_catalogue(
+    catalogue: Catalogue,
+) -> tuple[bytes | None, tuple[int, ...], tuple[int, ...], int]:
+    """``catalogue`` packed for the compiled game kernels: its plan
+    (:func:`~pastiche_core.feasibility.kernel_plan`, ``None`` when a pattern is of no
+    built-in kind), each publishable Novel's position among the specs and its copies,
+    and the End Flag's points (made once per catalogue).
+
+    >>> plan, positions, copies, flag = packed_catalogue(Catalogue.default())
+    >>> len(plan) == 20 * len(positions), copies[:3], flag
+    (True, (4, 3, 2), 1)
+    """
+    entry = _PACKED.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_PACKED) >= 64:
+            _PACKED.clear()
+        at = {spec.id: index for index, spec in enumerate(catalogue.specs)}
+        publishable = catalogue.publishable
+        entry = _PACKED[id(catalogue)] = (
+            catalogue,
+            (
+                kernel_plan(catalogue),
+                tuple(at[spec.id] for spec in publishable),
+                tuple(spec.copies for spec in publishable),
+                catalogue.end_flag.points,
+            ),
+        )
+    return entry[1]
+
+
+_PACKED: dict[
+    int, tuple[Catalogue, tuple[bytes | None, tuple[int, ...], tuple[int, ...], int]]
+] = {}
 
 
 _VIEW_FIELDS = tuple(field.name for field in dataclasses.fields(PlayerView))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import derive_seed, play_game
+from .bots import derive_seed, random_game
 from .catalogue import Catalogue
 from .errors import InvalidStateError, PasticheError
 from .rules import MAX_PLAYERS, MIN_PLAYERS
@@ -155,8 +155,9 @@ def simulate(
     """Play ``games`` random games of ``players`` seats and summarise them.
 
     Game ``i`` uses :func:`game_seed` ``(seed, i)`` and the default bots of
-    :func:`~pastiche_core.bots.play_game`. ``progress(done, games)`` is called
-    after each game.
+    :func:`~pastiche_core.bots.play_game`, played by
+    :func:`~pastiche_core.bots.random_game` (the compiled game kernel when it is
+    built). ``progress(done, games)`` is called after each game.
 
     >>> a = simulate(players=4, games=2, seed=9)
     >>> a == simulate(players=4, games=2, seed=9), a.endings["countdown"] + a.endings["all-pass"]
@@ -181,12 +182,10 @@ def simulate(
     wins = [0] * players
     endings = dict.fromkeys(ENDINGS, 0)
     for index in range(games):
-        game = play_game(players, game_seed(seed, index), catalogue=cat)
-        result = game.result
-        assert result is not None
-        turns += game.turn
-        max_turns = max(max_turns, game.turn)
-        decisions += len(game.history)
+        result = random_game(players, game_seed(seed, index), cat)
+        turns += result.turns
+        max_turns = max(max_turns, result.turns)
+        decisions += result.decisions
         for seat in range(players):
             scores[seat] += result.scores[seat]
             masterpieces[seat] += result.masterpieces[seat]

@@ -87,7 +87,7 @@ def test_autoreset_next_step() -> None:
     envs = vector_env(2, players=3, opponents="random", seat=0)
     envs.reset(seed=3)
     rng = np.random.default_rng(3)
-    seeds = [episode.game.seed for episode in envs.episodes]
+    seeds = [envs.game_seed(index) for index in range(envs.num_envs)]
     while True:
         _, rewards, terminations, _, _ = envs.step(random_actions(envs.action_masks(), rng))
         if terminations.any():
@@ -95,15 +95,13 @@ def test_autoreset_next_step() -> None:
     index = int(np.flatnonzero(terminations)[0])
     assert rewards[index] != 0
     assert not envs.action_masks()[index].any()  # the game is over: nothing is legal
-    assert envs.episodes[index].game.is_over
+    assert envs.game_over(index)
     observations, rewards, terminations, _, _ = envs.step(random_actions(envs.action_masks(), rng))
     assert rewards[index] == 0.0
     assert not terminations[index]
-    game = envs.episodes[index].game
-    assert not game.is_over
-    assert game.seed != seeds[index]
-    assert envs.action_masks()[index].any()
-    assert game.to_move == 0
+    assert not envs.game_over(index)
+    assert envs.game_seed(index) != seeds[index]
+    assert envs.action_masks()[index].any()  # the learner (seat 0) is to move
     assert observations[index].any()
 
 
@@ -136,9 +134,9 @@ def test_an_illegal_action_raises_by_default() -> None:
 def test_seeds_as_a_list_and_without_a_seed() -> None:
     envs = vector_env(2, players=4, opponents="random")
     envs.reset(seed=[5, 9])
-    assert [episode.game.seed for episode in envs.episodes] == [5, 9]
+    assert [envs.game_seed(index) for index in range(2)] == [5, 9]
     envs.reset()
-    assert all(episode.game.seed not in (5, 9) for episode in envs.episodes)
+    assert all(envs.game_seed(index) not in (5, 9) for index in range(2))
     with pytest.raises(InvalidArgumentError, match="seed must be an integer, None or a list of 2"):
         envs.reset(seed=[1])
 

@@ -1066,12 +1066,13 @@ static int ascending(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The cards of the index-th move of a shape (movegen._Walk._pick): the hand cards per rank,
- * then the Masterpieces per (rank, owner), each a combination, then the gifts; the gifts vary
- * fastest. */
-static PyObject *pick_cards(PcWork *work, const PcPosition *pos, const unsigned char *table,
-                            const int *ranks, int width, const int *from_hand,
-                            const signed char *const *split, uint64_t code, uint64_t index) {
+/* The cards of the index-th move of a shape (movegen._Walk._pick), into *out: the hand cards
+ * per rank, then the Masterpieces per (rank, owner), each a combination, then the gifts; the
+ * gifts vary fastest. */
+static void pick_cards(PcWork *work, const PcPosition *pos, const unsigned char *table,
+                       const int *ranks, int width, const int *from_hand,
+                       const signed char *const *split, uint64_t code, uint64_t index,
+                       PkPick *out) {
     /* The parts, as (first item, size, taken) over `items`: hand cards, then Masterpieces. */
     int items[PK_CARDS * 2], item_count = 0;
     int part_first[PC_WIDTH * (PC_SEATS + 1)], part_size[PC_WIDTH * (PC_SEATS + 1)];
@@ -1126,8 +1127,8 @@ static PyObject *pick_cards(PcWork *work, const PcPosition *pos, const unsigned 
     }
     uint64_t gift_index = index % gift_total; /* not 0: the descent found the move */
     index /= gift_total;
-    int picked[PK_CARDS * 2], rest[PK_CARDS], rest_count = 0, chosen[PK_CARDS], chosen_count = 0;
-    int cited[PK_CARDS], cited_count = 0;
+    int picked[PK_CARDS * 2], rest[PK_CARDS], rest_count = 0;
+    out->played_count = out->cited_count = out->gift_count = 0;
     for (int slot = parts - 1; slot >= 0; slot--) {
         uint64_t ways = binom(work, part_size[slot], part_take[slot]);
         unrank(work, part_size[slot], part_take[slot], index % ways, picked + part_first[slot]);
@@ -1137,16 +1138,16 @@ static PyObject *pick_cards(PcWork *work, const PcPosition *pos, const unsigned 
         for (int t = 0; t < part_take[slot]; t++) {
             int card = items[part_first[slot] + picked[part_first[slot] + t]];
             if (slot < hand_parts) {
-                chosen[chosen_count++] = card;
+                out->played[out->played_count++] = card;
             } else {
-                cited[cited_count++] = card;
+                out->cited[out->cited_count++] = card;
             }
         }
     }
-    qsort(chosen, (size_t)chosen_count, sizeof(int), ascending);
-    qsort(cited, (size_t)cited_count, sizeof(int), ascending);
+    qsort(out->played, (size_t)out->played_count, sizeof(int), ascending);
+    qsort(out->cited, (size_t)out->cited_count, sizeof(int), ascending);
     for (int c = 0, k = 0; c < pos->hand_size; c++) { /* the unplayed cards, ascending */
-        if (k < chosen_count && chosen[k] == pos->hand[c]) {
+        if (k < out->played_count && out->played[k] == pos->hand[c]) {
             k++;
         } else {
             rest[rest_count++] = pos->hand[c];
@@ -1157,22 +1158,12 @@ static PyObject *pick_cards(PcWork *work, const PcPosition *pos, const unsigned 
         digits[j] = gift_index % sizes[j];
         gift_index /= sizes[j];
     }
-    int owed_total = 0;
     for (int j = 0; j < owed_parts; j++) {
-        owed_total += owed_count[j];
-    }
-    PyObject *gifts = PyTuple_New(owed_total);
-    int given = 0;
-    for (int j = 0; gifts != NULL && j < owed_parts; j++) {
         int taken[PK_CARDS];
         unrank(work, rest_count, owed_count[j], digits[j], taken);
         for (int t = 0; t < owed_count[j]; t++) {
-            PyObject *pair = Py_BuildValue("(ii)", owed_owner[j], rest[taken[t]]);
-            if (pair == NULL) {
-                Py_CLEAR(gifts);
-                break;
-            }
-            PyTuple_SET_ITEM(gifts, given++, pair);
+            out->gift_owner[out->gift_count] = owed_owner[j];
+            out->gift_card[out->gift_count++] = rest[taken[t]];
         }
         int kept = 0;
         for (int r = 0, next = 0; r < rest_count; r++) {
@@ -1184,11 +1175,6 @@ static PyObject *pick_cards(PcWork *work, const PcPosition *pos, const unsigned 
         }
         rest_count = kept;
     }
-    if (gifts == NULL) {
-        return NULL;
-    }
-    return Py_BuildValue("(NNN)", int_tuple(chosen, chosen_count), int_tuple(cited, cited_count),
-                         gifts);
 }
 
 /* The index as a 64-bit count: -1 with IndexError when negative, -2 refused beyond 64 bits. */
@@ -1210,34 +1196,18 @@ static int read_index(PyObject *module, PyObject *index_arg, uint64_t *index) {
     return 0;
 }
 
-/* decode_publish(table, player, ranks, needs, index): movegen._decode_publish_py. The shape
- * of each rank by the descent over completion counts, then its cards (pick_cards). */
-static PyObject *decode_publish(PyObject *module, PyObject *args) {
-    PyObject *table_arg, *player_arg, *ranks_arg, *needs_arg, *index_arg;
-    long player;
-    if (!PyArg_ParseTuple(args, "OOOOO:decode_publish", &table_arg, &player_arg, &ranks_arg,
-                          &needs_arg, &index_arg) ||
-        pk_player(module, player_arg, &player) < 0) {
-        return NULL;
-    }
-    Py_buffer view;
-    const unsigned char *table;
-    if (pk_card_table(table_arg, &view, &table) < 0) {
-        return NULL;
-    }
-    PyObject *result = NULL;
+/* The shape of each rank by the descent over completion counts, then its cards (pick_cards).
+ * The ranks and needs are trusted: within read_group's ranges, as pk_count_plan gives them. */
+int pk_decode_group(PyObject *module, const unsigned char *table, long player, const int *ranks,
+                    const int *needs, int width, uint64_t index, PkPick *out) {
     PcPosition pos;
-    PcShapes *lists = NULL;
+    if (pc_read(module, table, player, &pos) < 0) {
+        return -1;
+    }
+    int status = -1;
     PcWork work;
     work_start(&work, module);
-    int ranks[PC_WIDTH], needs[PC_WIDTH];
-    uint64_t index;
-    int width = read_group(module, ranks_arg, needs_arg, ranks, needs);
-    if (width < 0 || read_index(module, index_arg, &index) < 0 ||
-        pc_read(module, table, player, &pos) < 0) {
-        goto out;
-    }
-    lists = PyMem_Malloc(sizeof(PcShapes) * (size_t)(width ? width : 1));
+    PcShapes *lists = PyMem_Malloc(sizeof(PcShapes) * (size_t)(width ? width : 1));
     PcTable *tables[PC_WIDTH];
     if (lists == NULL) {
         PyErr_NoMemory();
@@ -1298,10 +1268,51 @@ static PyObject *decode_publish(PyObject *module, PyObject *args) {
         from_hand[i] = lists[i].from_hand[chosen[i]];
         split[i] = lists[i].split[chosen[i]];
     }
-    result = pick_cards(&work, &pos, table, ranks, width, from_hand, split, code, index);
+    pick_cards(&work, &pos, table, ranks, width, from_hand, split, code, index, out);
+    status = 0;
 out:
     PyMem_Free(lists);
     work_end(&work);
+    return status;
+}
+
+/* decode_publish(table, player, ranks, needs, index): movegen._decode_publish_py, as
+ * (played, cited, ((owner, card), ...)). The arguments are read before the position, as ever,
+ * so that their errors come first. */
+static PyObject *decode_publish(PyObject *module, PyObject *args) {
+    PyObject *table_arg, *player_arg, *ranks_arg, *needs_arg, *index_arg;
+    long player;
+    if (!PyArg_ParseTuple(args, "OOOOO:decode_publish", &table_arg, &player_arg, &ranks_arg,
+                          &needs_arg, &index_arg) ||
+        pk_player(module, player_arg, &player) < 0) {
+        return NULL;
+    }
+    Py_buffer view;
+    const unsigned char *table;
+    if (pk_card_table(table_arg, &view, &table) < 0) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    int ranks[PC_WIDTH], needs[PC_WIDTH];
+    uint64_t index;
+    PkPick pick;
+    int width = read_group(module, ranks_arg, needs_arg, ranks, needs);
+    if (width >= 0 && read_index(module, index_arg, &index) == 0 &&
+        pk_decode_group(module, table, player, ranks, needs, width, index, &pick) == 0) {
+        PyObject *gifts = PyTuple_New(pick.gift_count);
+        for (int i = 0; gifts != NULL && i < pick.gift_count; i++) {
+            PyObject *pair = Py_BuildValue("(ii)", pick.gift_owner[i], pick.gift_card[i]);
+            if (pair == NULL) {
+                Py_CLEAR(gifts);
+                break;
+            }
+            PyTuple_SET_ITEM(gifts, i, pair);
+        }
+        if (gifts != NULL) { /* "N" steals each part, and drops them all when one is NULL */
+            result = Py_BuildValue("(NNN)", int_tuple(pick.played, pick.played_count),
+                                   int_tuple(pick.cited, pick.cited_count), gifts);
+        }
+    }
     PyBuffer_Release(&view);
     return result;
 }

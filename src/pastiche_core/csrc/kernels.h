@@ -23,6 +23,7 @@
 typedef struct {
     PyObject *out_of_range; /* the refusal of an input beyond a kernel's ranges */
     PyObject *reentrant;    /* kept for the gate's reasons; no kernel raises it today */
+    PyObject *episodes;     /* episode.c's type, made at import */
     uint64_t binom[PK_MAX_BINOM + 1][PK_MAX_BINOM + 1]; /* filled at import, then read only */
 } PkState;
 
@@ -88,6 +89,20 @@ int pk_count_plan(PyObject *module, const unsigned char *table, long player,
                   const unsigned char *usable, const int32_t *plan, Py_ssize_t novels, int first,
                   int payable, PkSegmentSink sink, void *data);
 
+/* One publish of a rank multiset, decoded (counting.c): the hand cards played (ascending card
+ * indexes), the Masterpieces cited (ascending), and the gifts in order, as (owner, card). */
+typedef struct {
+    int played[PK_CARDS], played_count;
+    int cited[PK_CARDS], cited_count;
+    int gift_owner[PK_CARDS], gift_card[PK_CARDS], gift_count;
+} PkPick;
+/* The index-th publish of the rank multiset (ranks ascending, needs) of `player` in `table`
+ * (movegen._decode_publish_py). Returns 0, or -1 with an exception set: IndexError for an index
+ * out of the segment's range, the module's refusal (pk_refuse) beyond counting.c's ranges
+ * (player or positions outside them, overflow), MemoryError. */
+int pk_decode_group(PyObject *module, const unsigned char *table, long player, const int *ranks,
+                    const int *needs, int width, uint64_t index, PkPick *out);
+
 /* The card table, usable flags and plan of a call: one flag per plan entry (else ValueError).
  * Release with pk_plan_args_release when pk_plan_args returned 0. */
 typedef struct {
@@ -104,5 +119,9 @@ extern PyMethodDef pk_counting_methods[];
 extern PyMethodDef pk_masks_methods[];
 extern PyMethodDef pk_observe_methods[];
 extern PyMethodDef pk_playouts_methods[];
+extern PyMethodDef pk_game_methods[];
+extern PyMethodDef pk_episode_methods[];
+/* episode.c's type, made once per module (kept in PkState.episodes); NULL with an exception. */
+PyObject *pk_episodes_type(PyObject *module);
 
 #endif

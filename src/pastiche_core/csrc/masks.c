@@ -21,27 +21,15 @@
  * bytes, chosen counts outside 0-255 or not 14 of them, a last rank outside 0-13, a last kind
  * other than play (0) or cite (1), a last card outside -1..48 (or -1 after a card), cards
  * played or gifts owed outside 0..2^20, and action bases beyond a C long.
+ *
+ * Each kernel reads and checks its Python arguments, then asks a core of masks.h (which
+ * another C file may call) and builds its Python answer.
  */
-#include "kernels.h"
+#include "masks.h"
 
 #include <string.h>
 
-#define MK_HAND 1
-#define MK_OWN 2
-#define MK_OTHER 3
-#define MK_PLAY 0
-#define MK_CITE 1
-#define MK_MAX_SPENT (1L << 20)
-
-/* encoding._Table: per rank the hand cards and own and others' Masterpieces; per card its sort
- * and the cards of its rank and of each sort after it in card order. */
-typedef struct {
-    long limit;
-    int h[PK_RANKS], own[PK_RANKS], oth[PK_RANKS];
-    unsigned char kind[PK_CARDS], above_hand[PK_CARDS], above_own[PK_CARDS], above_oth[PK_CARDS];
-} MkTable;
-
-static void mk_table(const unsigned char *table, long player, MkTable *t) {
+void pk_mask_table(const unsigned char *table, long player, MkTable *t) {
     int hand_after[PK_RANKS] = {0}, own_after[PK_RANKS] = {0}, oth_after[PK_RANKS] = {0};
     memset(t, 0, sizeof *t);
     int hand_code = PK_HAND | (int)player, own_code = PK_MASTER | (int)player;
@@ -67,12 +55,6 @@ static void mk_table(const unsigned char *table, long player, MkTable *t) {
         }
     }
 }
-
-/* The partial publish: the cards chosen per rank, the last card's key, played and owed. */
-typedef struct {
-    long chosen[PK_RANKS];
-    long last_rank, last_kind, last_card, played, owed;
-} MkPartial;
 
 /* A long from a Python int within [low, high]; anything else but a non-int is refused. */
 static int mk_long(PyObject *module, PyObject *source, long low, long high, long *out) {
@@ -126,7 +108,7 @@ static int mk_read(PyObject *module, PyObject *const *args, Py_buffer *view, MkT
     if (status < 0 || pk_card_table(args[0], view, &table) < 0) {
         return -1;
     }
-    mk_table(table, player, t);
+    pk_mask_table(table, player, t);
     return 0;
 }
 
@@ -139,8 +121,7 @@ static const unsigned char *mk_combo(PyObject *module, PyObject *combo) {
     return (const unsigned char *)PyBytes_AS_STRING(combo);
 }
 
-/* encoding._feasible: whether the combo can be completed after the partial publish. */
-static int mk_feasible(const MkTable *t, const MkPartial *p, const unsigned char *combo) {
+int pk_combo_feasible(const MkTable *t, const MkPartial *p, const unsigned char *combo) {
     PkCost tally;
     pk_cost_start(&tally, p->played + p->owed);
     for (int rank = 1; rank < PK_RANKS; rank++) {
@@ -193,7 +174,7 @@ static PyObject *feasible_combos(PyObject *module, PyObject *const *args, Py_ssi
     for (Py_ssize_t i = 0; kept != NULL && i < PyList_GET_SIZE(combos); i++) {
         PyObject *item = PyList_GET_ITEM(combos, i);
         const unsigned char *combo = mk_combo(module, item);
-        if (combo == NULL || (mk_feasible(&t, &p, combo) && PyList_Append(kept, item) < 0)) {
+        if (combo == NULL || (pk_combo_feasible(&t, &p, combo) && PyList_Append(kept, item) < 0)) {
             Py_CLEAR(kept);
         }
     }
@@ -211,6 +192,59 @@ static int mk_fits(long need, long hand, long mine, long others, const PkCost *t
     }
     long cost = pk_cost_finish(&next, played);
     return cost >= 0 && cost <= limit;
+}
+
+void pk_cards_choices(const MkTable *t, const MkPartial *p, const unsigned char *combos,
+                      Py_ssize_t count, char *plays, char *cites, int *confirm) {
+    long base_cost = p->played + p->owed;
+    memset(plays, 0, PK_CARDS);
+    memset(cites, 0, PK_CARDS);
+    *confirm = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const unsigned char *combo = combos + PK_RANKS * i;
+        int low = 0;
+        for (int rank = p->last_rank > 1 ? (int)p->last_rank : 1; rank < PK_RANKS; rank++) {
+            if (combo[rank] > p->chosen[rank]) {
+                low = rank;
+                break;
+            }
+        }
+        if (!low) {
+            *confirm = *confirm || (p->played > 0 && base_cost <= t->limit);
+            continue;
+        }
+        PkCost tally;
+        pk_cost_start(&tally, base_cost);
+        int blocked = 0;
+        for (int rank = low + 1; rank < PK_RANKS && !blocked; rank++) {
+            long need = (long)combo[rank] - p->chosen[rank];
+            blocked = need && !pk_cost_add(&tally, need, t->h[rank], t->own[rank], t->oth[rank]);
+        }
+        if (blocked) {
+            continue; /* a rank above cannot be filled */
+        }
+        long need = (long)combo[low] - p->chosen[low] - 1; /* still short after the pick */
+        if (p->last_rank < low || p->last_kind == MK_PLAY) {
+            long skip = p->last_rank == low ? p->last_card : -1;
+            for (int index = (int)skip + 1; index < PK_CARDS; index++) {
+                if (t->kind[index] == MK_HAND && PK_RANK_OF(index) == low && !plays[index] &&
+                    mk_fits(need, t->above_hand[index], t->own[low], t->oth[low], &tally, 1, 1,
+                            t->limit)) {
+                    plays[index] = 1;
+                }
+            }
+        }
+        long skip = p->last_rank == low && p->last_kind == MK_CITE ? p->last_card : -1;
+        for (int index = (int)skip + 1; index < PK_CARDS; index++) {
+            int kind = t->kind[index];
+            if ((kind == MK_OWN || kind == MK_OTHER) && PK_RANK_OF(index) == low &&
+                !cites[index] &&
+                mk_fits(need, 0, t->above_own[index], t->above_oth[index], &tally,
+                        kind == MK_OWN ? 0 : 1, p->played > 0, t->limit)) {
+                cites[index] = 1;
+            }
+        }
+    }
 }
 
 static int mk_append(PyObject *list, long value) {
@@ -243,58 +277,31 @@ static PyObject *cards_mask(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyBuffer_Release(&view);
+    /* Every combo is checked before any is used, so a malformed one is refused wherever it
+     * stands; nothing here runs Python code, so the list stays as it is. */
     PyObject *combos = args[2];
-    long base_cost = p.played + p.owed;
-    char plays[PK_CARDS] = {0}, cites[PK_CARDS] = {0};
-    int confirm = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(combos); i++) {
-        const unsigned char *combo = mk_combo(module, PyList_GET_ITEM(combos, i));
-        if (combo == NULL) {
+    Py_ssize_t count = PyList_GET_SIZE(combos);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (mk_combo(module, PyList_GET_ITEM(combos, i)) == NULL) {
             return NULL;
         }
-        int low = 0;
-        for (int rank = p.last_rank > 1 ? (int)p.last_rank : 1; rank < PK_RANKS; rank++) {
-            if (combo[rank] > p.chosen[rank]) {
-                low = rank;
-                break;
-            }
+    }
+    unsigned char *packed = NULL; /* the combos, contiguous */
+    if (count > 0) {
+        packed = count > PY_SSIZE_T_MAX / PK_RANKS ? NULL
+                                                   : PyMem_Malloc((size_t)count * PK_RANKS);
+        if (packed == NULL) {
+            return PyErr_NoMemory();
         }
-        if (!low) {
-            confirm = confirm || (p.played > 0 && base_cost <= t.limit);
-            continue;
-        }
-        PkCost tally;
-        pk_cost_start(&tally, base_cost);
-        int blocked = 0;
-        for (int rank = low + 1; rank < PK_RANKS && !blocked; rank++) {
-            long need = (long)combo[rank] - p.chosen[rank];
-            blocked = need && !pk_cost_add(&tally, need, t.h[rank], t.own[rank], t.oth[rank]);
-        }
-        if (blocked) {
-            continue; /* a rank above cannot be filled */
-        }
-        long need = (long)combo[low] - p.chosen[low] - 1; /* still short after the pick */
-        if (p.last_rank < low || p.last_kind == MK_PLAY) {
-            long skip = p.last_rank == low ? p.last_card : -1;
-            for (int index = (int)skip + 1; index < PK_CARDS; index++) {
-                if (t.kind[index] == MK_HAND && PK_RANK_OF(index) == low && !plays[index] &&
-                    mk_fits(need, t.above_hand[index], t.own[low], t.oth[low], &tally, 1, 1,
-                            t.limit)) {
-                    plays[index] = 1;
-                }
-            }
-        }
-        long skip = p.last_rank == low && p.last_kind == MK_CITE ? p.last_card : -1;
-        for (int index = (int)skip + 1; index < PK_CARDS; index++) {
-            int kind = t.kind[index];
-            if ((kind == MK_OWN || kind == MK_OTHER) && PK_RANK_OF(index) == low &&
-                !cites[index] &&
-                mk_fits(need, 0, t.above_own[index], t.above_oth[index], &tally,
-                        kind == MK_OWN ? 0 : 1, p.played > 0, t.limit)) {
-                cites[index] = 1;
-            }
+        for (Py_ssize_t i = 0; i < count; i++) {
+            memcpy(packed + PK_RANKS * i, PyBytes_AS_STRING(PyList_GET_ITEM(combos, i)),
+                   PK_RANKS);
         }
     }
+    char plays[PK_CARDS], cites[PK_CARDS];
+    int confirm;
+    pk_cards_choices(&t, &p, packed, count, plays, cites, &confirm);
+    PyMem_Free(packed);
     PyObject *actions = PyList_New(0);
     if (actions != NULL && confirm && mk_append(actions, bases[0]) < 0) {
         Py_CLEAR(actions);
@@ -314,15 +321,27 @@ static PyObject *cards_mask(PyObject *module, PyObject *const *args, Py_ssize_t 
 /* ---- The start of a decision and of a publish: counting.c's count of the position ---- */
 
 typedef struct {
-    PyObject *actions;
-    long novel_base;
+    int *novels;
+    int count;
 } MkNovels;
 
 static int add_novel(void *data, int novel, const int *ranks, const int *needs, int width,
                      uint64_t count) {
     (void)ranks, (void)needs, (void)width, (void)count;
-    MkNovels *novels = data;
-    return mk_append(novels->actions, novels->novel_base + novel);
+    MkNovels *found = data;
+    found->novels[found->count++] = novel; /* `first`: once per Novel, ascending */
+    return 0;
+}
+
+int pk_start_novels(PyObject *module, const unsigned char *table, long player,
+                    const unsigned char *usable, const int32_t *plan, Py_ssize_t novels_in_plan,
+                    int *novels) {
+    MkNovels found = {novels, 0};
+    if (pk_count_plan(module, table, player, usable, plan, novels_in_plan, 1, 1, add_novel,
+                      &found) < 0) {
+        return -1;
+    }
+    return found.count;
 }
 
 /* start_actions(table, player, usable, plan, read_base, novel_base):
@@ -348,26 +367,57 @@ static PyObject *start_actions(PyObject *module, PyObject *args) {
             Py_CLEAR(actions);
         }
     }
-    MkNovels novels = {actions, novel_base};
-    if (actions != NULL && pk_count_plan(module, read.table, player, read.usable, read.plan,
-                                         read.novels, 1, 1, add_novel, &novels) < 0) {
+    int novels[PK_MAX_NOVELS]; /* pk_plan_args takes at most PK_MAX_NOVELS */
+    int found = actions == NULL ? 0
+                                : pk_start_novels(module, read.table, player, read.usable,
+                                                  read.plan, read.novels, novels);
+    if (found < 0) {
         Py_CLEAR(actions);
+    }
+    for (int i = 0; actions != NULL && i < found; i++) {
+        if (mk_append(actions, novel_base + novels[i]) < 0) {
+            Py_CLEAR(actions);
+        }
     }
     pk_plan_args_release(&read);
     return actions;
 }
 
+typedef struct {
+    unsigned char **combos;
+    Py_ssize_t *count, *room;
+} MkCombos;
+
 static int add_combo(void *data, int novel, const int *ranks, const int *needs, int width,
                      uint64_t count) {
     (void)novel, (void)count;
-    char combo[PK_RANKS] = {0};
-    for (int i = 0; i < width; i++) {
-        combo[ranks[i]] = (char)needs[i]; /* ranks 1-13, needs at most a rank's 7 cards */
+    MkCombos *out = data;
+    if (*out->count == *out->room) {
+        Py_ssize_t room = *out->room ? 2 * *out->room : 16;
+        unsigned char *grown = *out->room > PY_SSIZE_T_MAX / (2 * PK_RANKS)
+                                   ? NULL
+                                   : PyMem_Realloc(*out->combos, (size_t)room * PK_RANKS);
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *out->combos = grown;
+        *out->room = room;
     }
-    PyObject *bytes = PyBytes_FromStringAndSize(combo, PK_RANKS);
-    int status = bytes == NULL ? -1 : PyList_Append((PyObject *)data, bytes);
-    Py_XDECREF(bytes);
-    return status;
+    unsigned char *combo = *out->combos + PK_RANKS * (*out->count)++;
+    memset(combo, 0, PK_RANKS);
+    for (int i = 0; i < width; i++) {
+        combo[ranks[i]] = (unsigned char)needs[i]; /* ranks 1-13, needs at most a rank's 7 */
+    }
+    return 0;
+}
+
+int pk_publish_combos(PyObject *module, const unsigned char *table, long player,
+                      const unsigned char *usable, const int32_t *plan, Py_ssize_t novels_in_plan,
+                      unsigned char **combos, Py_ssize_t *count, Py_ssize_t *room) {
+    MkCombos out = {combos, count, room};
+    return pk_count_plan(module, table, player, usable, plan, novels_in_plan, 0, 1, add_combo,
+                         &out);
 }
 
 /* publish_start(table, player, usable, plan): encoding._publish_start_py. */
@@ -382,12 +432,21 @@ static PyObject *publish_start(PyObject *module, PyObject *args) {
     if (pk_plan_args(&read, table, usable, plan) < 0) {
         return NULL;
     }
-    PyObject *combos = PyList_New(0);
-    if (combos != NULL && pk_count_plan(module, read.table, player, read.usable, read.plan,
-                                        read.novels, 0, 1, add_combo, combos) < 0) {
-        Py_CLEAR(combos);
-    }
+    unsigned char *packed = NULL;
+    Py_ssize_t count = 0, room = 0;
+    int status = pk_publish_combos(module, read.table, player, read.usable, read.plan,
+                                   read.novels, &packed, &count, &room);
     pk_plan_args_release(&read);
+    PyObject *combos = status < 0 ? NULL : PyList_New(count);
+    for (Py_ssize_t i = 0; combos != NULL && i < count; i++) {
+        PyObject *bytes = PyBytes_FromStringAndSize((const char *)packed + PK_RANKS * i, PK_RANKS);
+        if (bytes == NULL) {
+            Py_CLEAR(combos);
+            break;
+        }
+        PyList_SET_ITEM(combos, i, bytes);
+    }
+    PyMem_Free(packed);
     return combos;
 }
 

@@ -6,6 +6,8 @@
  *   masks.c     the atomic actions of a publish being built (rl.encoding)
  *   observe.c   the observation vector (rl.observation)
  *   playouts.c  the playout policy's publishes and a hand's prospects (ai.playout, ai.heuristics)
+ *   game.c      the packed game (game.h) and whole games between random bots (bots, simulate)
+ *   episode.c   the games of the vector environment (rl.vector)
  *
  * This file holds the module: its state (the refusal types and the binomial table) and the
  * shared readers of the packed arrays.
@@ -92,7 +94,8 @@ static int exec_module(PyObject *module) {
         "pastiche_core._speedups.Reentrant",
         "A compiled kernel in use that cannot be entered again (none is, today).",
         PyExc_RuntimeError, NULL);
-    if (st->out_of_range == NULL || st->reentrant == NULL) {
+    if (st->out_of_range == NULL || st->reentrant == NULL ||
+        (st->episodes = pk_episodes_type(module)) == NULL) {
         return -1;
     }
     if (PyModule_AddObjectRef(module, "OutOfRange", st->out_of_range) < 0 ||
@@ -102,7 +105,8 @@ static int exec_module(PyObject *module) {
         return -1;
     }
     PyMethodDef *subsystems[] = {pk_counting_methods, pk_masks_methods, pk_observe_methods,
-                                 pk_playouts_methods};
+                                 pk_playouts_methods, pk_game_methods,
+                                 pk_episode_methods};
     for (size_t i = 0; i < sizeof subsystems / sizeof subsystems[0]; i++) {
         if (PyModule_AddFunctions(module, subsystems[i]) < 0) {
             return -1;
@@ -115,6 +119,7 @@ static int traverse(PyObject *module, visitproc visit, void *arg) {
     PkState *st = pk_state(module);
     Py_VISIT(st->out_of_range);
     Py_VISIT(st->reentrant);
+    Py_VISIT(st->episodes);
     return 0;
 }
 
@@ -122,6 +127,7 @@ static int clear(PyObject *module) {
     PkState *st = pk_state(module);
     Py_CLEAR(st->out_of_range);
     Py_CLEAR(st->reentrant);
+    Py_CLEAR(st->episodes);
     return 0;
 }
 

@@ -32,10 +32,14 @@
  * answers): more than PK_MAX_SEATS players, more than PK_MAX_NOVELS slots, an integer beyond
  * +-2^24 (the integers a float32 holds exactly). Everything is checked before `out` is written,
  * so a refused or wrong call leaves it as it was.
+ *
+ * Its core, for another C file (observe.h): pk_obs_layout checks a layout once, pk_fill_public
+ * writes the observation from inputs already read (the ValueErrors of the data); fill_public is
+ * the two on top of its argument reading (the TypeErrors and the integers' range refusals).
  */
-#include <string.h>
+#include "observe.h" /* first: Python.h (kernels.h) must precede the system headers */
 
-#include "kernels.h"
+#include <string.h>
 
 /* The fields written, in the order of their (offset, size) pairs (observation._PUBLIC_FIELDS). */
 enum {
@@ -45,12 +49,14 @@ enum {
     F_CURRENT, F_SEAT, F_PASSES, F_COUNTDOWN, F_TRIGGER, F_FLAG_OWNER, F_FLAG_LOST,
     OBS_FIELDS
 };
+typedef char obs_fields_check[OBS_FIELDS == PK_OBS_FIELDS ? 1 : -1]; /* observe.h agrees */
 
 /* The entries of `state`. */
 enum {
     S_SEAT, S_PHASE, S_TO_MOVE, S_CURRENT, S_DECK, S_DISCARD, S_FACE_DOWN, S_TOP, S_PASSES,
     S_TRIGGER, S_TURNS_LEFT, OBS_STATE
 };
+typedef char obs_state_check[OBS_STATE == PK_OBS_STATE ? 1 : -1]; /* observe.h agrees */
 
 #define OBS_PHASES 5
 #define OBS_PHASE_FLAG 3 /* observation._PHASES.index(Phase.FLAG) */
@@ -112,12 +118,17 @@ static int obs_bytes(PyObject *source, Py_buffer *view, Py_ssize_t size, const c
     return 0;
 }
 
-/* The offsets of the fields, checked against `length` floats and against the shapes their
- * sizes must have for n players and k slots. */
-static int obs_layout(PyObject *module, const int32_t *pairs, Py_ssize_t length,
-                      Py_ssize_t *at, long *players, long *novels) {
-    long n = pairs[2 * F_HAND_SIZES + 1];
-    long k = pairs[2 * F_SUPPLY + 1];
+/* The layout: `length` int32, the fields' sizes their shapes' for n players and k slots, their
+ * offsets within `size` floats (observe.h). */
+int pk_obs_layout(PyObject *module, const int32_t *pairs, Py_ssize_t length, Py_ssize_t size,
+                  int players, int novels) {
+    if (length != 2 * OBS_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "fill_public: fields holds %zd bytes, not %zd",
+                     2 * OBS_FIELDS * (Py_ssize_t)sizeof(int32_t),
+                     length * (Py_ssize_t)sizeof(int32_t));
+        return -1;
+    }
+    long n = players, k = novels;
     if (n < 1 || k < 0) {
         return obs_bad("no seats in the layout");
     }
@@ -142,17 +153,136 @@ static int obs_layout(PyObject *module, const int32_t *pairs, Py_ssize_t length,
         [F_FLAG_LOST] = 1,
     };
     for (int i = 0; i < OBS_FIELDS; i++) {
-        long offset = pairs[2 * i], size = pairs[2 * i + 1];
-        if (size != shape[i]) {
+        long offset = pairs[2 * i], width = pairs[2 * i + 1];
+        if (width != shape[i]) {
             return obs_bad("a field's size is not its shape's");
         }
-        if (offset < 0 || offset > length - size) {
+        if (offset < 0 || offset > size - width) {
             return obs_bad("a field lies beyond the array");
         }
-        at[i] = offset;
     }
-    *players = n;
-    *novels = k;
+    return 0;
+}
+
+/* The observation from checked inputs (observe.h): the data checked first, then written. */
+int pk_fill_public(float *out, Py_ssize_t size, const int32_t *pairs, int players, int novels,
+                   const unsigned char *table, const unsigned char *slots, Py_ssize_t positions,
+                   const unsigned char *known, const long *supply, const long *sizes,
+                   const long *scores, const long *state) {
+    long n = players, k = novels;
+    Py_ssize_t at[OBS_FIELDS];
+    for (int i = 0; i < OBS_FIELDS; i++) {
+        at[i] = pairs[2 * i];
+    }
+    long me = state[S_SEAT], phase = state[S_PHASE], top = state[S_TOP];
+    if (me < 0 || me >= n) {
+        return obs_bad("the observer's seat is beyond the players");
+    }
+    if (phase < 0 || phase >= OBS_PHASES) {
+        return obs_bad("the phase is beyond the phases");
+    }
+    if (state[S_TO_MOVE] < 0 || state[S_TO_MOVE] >= n || state[S_CURRENT] < 0 ||
+        state[S_CURRENT] >= n || state[S_TRIGGER] >= n) {
+        return obs_bad("a seat to move, current or trigger beyond the players");
+    }
+    if (top >= PK_CARDS || (top >= 0 && table[top] != PK_PILE_UP)) {
+        return obs_bad("the top discard is not a face-up card of the pile");
+    }
+
+    Py_ssize_t ones[OBS_MAX_ONES];
+    int count = 0, flagged = 0;
+    for (int card = 0; card < PK_CARDS; card++) {
+        unsigned code = table[card];
+        if (code == PK_UNSEEN) {
+            continue;
+        }
+        if (code == PK_PILE_UP) {
+            ones[count++] = at[F_DISCARD_FACE_UP] + card;
+            continue;
+        }
+        if (code == PK_DRAWN) {
+            ones[count++] = at[F_DRAWN] + card;
+            continue;
+        }
+        unsigned place = code & PK_PLACE_MASK;
+        long seat = code & PK_SEAT_MASK;
+        if (seat >= n) {
+            return obs_bad("a card table's seat is beyond the players");
+        }
+        long relative = (seat - me + n) % n;
+        if (place == PK_HAND || place == PK_PILE_DOWN) {
+            if (seat != me) {
+                return obs_bad("the card table shows another seat's hidden card (R16)");
+            }
+            ones[count++] = at[place == PK_HAND ? F_HAND : F_DISCARD_OWN] + card;
+        } else if (place == PK_FLAG) {
+            ones[count++] = at[F_FLAG_CARD] + card;
+            ones[count++] = at[F_FLAG_OWNER] + relative;
+            flagged = 1;
+        } else if (place == PK_MASTER || place == PK_PUBLISHED) {
+            unsigned position = table[PK_NOVEL_AT + card];
+            unsigned slot = position < positions ? slots[position] : OBS_NO_SLOT;
+            if (slot == OBS_NO_SLOT || slot >= k) {
+                return obs_bad("a card lies under a Novel without a slot");
+            }
+            int master = place == PK_MASTER;
+            ones[count++] = at[master ? F_MASTERPIECES : F_PUBLISHED] + relative * PK_CARDS + card;
+            ones[count++] = at[F_NOVEL_CARDS] + slot * PK_CARDS + card;
+            ones[count++] = at[master ? F_HELD_MASTERPIECE : F_HELD_PUBLISHED] + relative * k + slot;
+        } else {
+            return obs_bad("a card table's byte is no place code");
+        }
+    }
+    for (int card = 0; card < PK_CARDS; card++) {
+        unsigned code = known[card];
+        if (code == PK_UNSEEN) {
+            continue;
+        }
+        long seat = code & PK_SEAT_MASK;
+        if ((code & PK_PLACE_MASK) != PK_HAND || seat >= n) {
+            return obs_bad("a known card is not in a seat's hand");
+        }
+        ones[count++] = at[F_KNOWN_HANDS] + ((seat - me + n) % n) * PK_CARDS + card;
+    }
+    if (top >= 0) {
+        ones[count++] = at[F_DISCARD_TOP] + top;
+    }
+    ones[count++] = at[F_PHASE] + phase;
+    if (phase != OBS_PHASE_OVER) {
+        ones[count++] = at[F_TO_MOVE] + (state[S_TO_MOVE] - me + n) % n;
+        ones[count++] = at[F_CURRENT] + (state[S_CURRENT] - me + n) % n;
+    }
+    ones[count++] = at[F_SEAT] + me;
+    if (state[S_TURNS_LEFT] >= 0) {
+        ones[count++] = at[F_COUNTDOWN];
+    }
+    if (state[S_TRIGGER] >= 0) {
+        ones[count++] = at[F_TRIGGER] + (state[S_TRIGGER] - me + n) % n;
+        if (!flagged && phase != OBS_PHASE_FLAG) { /* R12: the End Flag was lost */
+            ones[count++] = at[F_FLAG_LOST];
+        }
+    }
+
+    /* Everything is checked: write. */
+    memset(out, 0, (size_t)size * sizeof(float));
+    for (int i = 0; i < count; i++) {
+        out[ones[i]] = 1.0f;
+    }
+    for (long slot = 0; slot < k; slot++) {
+        out[at[F_SUPPLY] + slot] = (float)supply[slot];
+    }
+    for (long owner = 0; owner < n; owner++) {
+        long relative = (owner - me + n) % n;
+        out[at[F_HAND_SIZES] + relative] = (float)sizes[owner];
+        out[at[F_SCORES] + relative] = (float)scores[owner];
+    }
+    out[at[F_PILES]] = (float)state[S_DECK];
+    out[at[F_PILES] + 1] = (float)state[S_DISCARD];
+    out[at[F_PILES] + 2] = (float)state[S_FACE_DOWN];
+    out[at[F_PASSES]] = (float)state[S_PASSES];
+    if (state[S_TURNS_LEFT] >= 0) {
+        out[at[F_COUNTDOWN] + 1] = (float)state[S_TURNS_LEFT];
+    }
     return 0;
 }
 
@@ -189,11 +319,10 @@ static PyObject *fill_public(PyObject *module, PyObject *const *args, Py_ssize_t
     }
 
     Py_ssize_t length = out_view.len / (Py_ssize_t)sizeof(float);
-    Py_ssize_t at[OBS_FIELDS];
-    long n, k;
     int32_t pairs[2 * OBS_FIELDS];
     memcpy(pairs, fields_view.buf, sizeof pairs); /* the buffer may not be aligned */
-    if (obs_layout(module, pairs, length, at, &n, &k) != 0) {
+    int n = pairs[2 * F_HAND_SIZES + 1], k = pairs[2 * F_SUPPLY + 1]; /* the layout's own */
+    if (pk_obs_layout(module, pairs, 2 * OBS_FIELDS, length, n, k) != 0) {
         goto done;
     }
     long state[OBS_STATE], supply[PK_MAX_NOVELS], sizes[PK_MAX_SEATS], scores[PK_MAX_SEATS];
@@ -203,126 +332,9 @@ static PyObject *fill_public(PyObject *module, PyObject *const *args, Py_ssize_t
         obs_ints(module, args[7], n, "scores", scores) != 0) {
         goto done;
     }
-    long me = state[S_SEAT], phase = state[S_PHASE], top = state[S_TOP];
-    if (me < 0 || me >= n) {
-        obs_bad("the observer's seat is beyond the players");
+    if (pk_fill_public((float *)out_view.buf, length, pairs, n, k, table, slots_view.buf,
+                       slots_view.len, known_view.buf, supply, sizes, scores, state) != 0) {
         goto done;
-    }
-    if (phase < 0 || phase >= OBS_PHASES) {
-        obs_bad("the phase is beyond the phases");
-        goto done;
-    }
-    if (state[S_TO_MOVE] < 0 || state[S_TO_MOVE] >= n || state[S_CURRENT] < 0 ||
-        state[S_CURRENT] >= n || state[S_TRIGGER] >= n) {
-        obs_bad("a seat to move, current or trigger beyond the players");
-        goto done;
-    }
-    if (top >= PK_CARDS || (top >= 0 && table[top] != PK_PILE_UP)) {
-        obs_bad("the top discard is not a face-up card of the pile");
-        goto done;
-    }
-
-    const unsigned char *slot_of = (const unsigned char *)slots_view.buf;
-    const unsigned char *known = (const unsigned char *)known_view.buf;
-    Py_ssize_t ones[OBS_MAX_ONES];
-    int count = 0, flagged = 0;
-    for (int card = 0; card < PK_CARDS; card++) {
-        unsigned code = table[card];
-        if (code == PK_UNSEEN) {
-            continue;
-        }
-        if (code == PK_PILE_UP) {
-            ones[count++] = at[F_DISCARD_FACE_UP] + card;
-            continue;
-        }
-        if (code == PK_DRAWN) {
-            ones[count++] = at[F_DRAWN] + card;
-            continue;
-        }
-        unsigned place = code & PK_PLACE_MASK;
-        long seat = code & PK_SEAT_MASK;
-        if (seat >= n) {
-            obs_bad("a card table's seat is beyond the players");
-            goto done;
-        }
-        long relative = (seat - me + n) % n;
-        if (place == PK_HAND || place == PK_PILE_DOWN) {
-            if (seat != me) {
-                obs_bad("the card table shows another seat's hidden card (R16)");
-                goto done;
-            }
-            ones[count++] = at[place == PK_HAND ? F_HAND : F_DISCARD_OWN] + card;
-        } else if (place == PK_FLAG) {
-            ones[count++] = at[F_FLAG_CARD] + card;
-            ones[count++] = at[F_FLAG_OWNER] + relative;
-            flagged = 1;
-        } else if (place == PK_MASTER || place == PK_PUBLISHED) {
-            unsigned position = table[PK_NOVEL_AT + card];
-            unsigned slot = position < slots_view.len ? slot_of[position] : OBS_NO_SLOT;
-            if (slot == OBS_NO_SLOT || slot >= k) {
-                obs_bad("a card lies under a Novel without a slot");
-                goto done;
-            }
-            int master = place == PK_MASTER;
-            ones[count++] = at[master ? F_MASTERPIECES : F_PUBLISHED] + relative * PK_CARDS + card;
-            ones[count++] = at[F_NOVEL_CARDS] + slot * PK_CARDS + card;
-            ones[count++] = at[master ? F_HELD_MASTERPIECE : F_HELD_PUBLISHED] + relative * k + slot;
-        } else {
-            obs_bad("a card table's byte is no place code");
-            goto done;
-        }
-    }
-    for (int card = 0; card < PK_CARDS; card++) {
-        unsigned code = known[card];
-        if (code == PK_UNSEEN) {
-            continue;
-        }
-        long seat = code & PK_SEAT_MASK;
-        if ((code & PK_PLACE_MASK) != PK_HAND || seat >= n) {
-            obs_bad("a known card is not in a seat's hand");
-            goto done;
-        }
-        ones[count++] = at[F_KNOWN_HANDS] + ((seat - me + n) % n) * PK_CARDS + card;
-    }
-    if (top >= 0) {
-        ones[count++] = at[F_DISCARD_TOP] + top;
-    }
-    ones[count++] = at[F_PHASE] + phase;
-    if (phase != OBS_PHASE_OVER) {
-        ones[count++] = at[F_TO_MOVE] + (state[S_TO_MOVE] - me + n) % n;
-        ones[count++] = at[F_CURRENT] + (state[S_CURRENT] - me + n) % n;
-    }
-    ones[count++] = at[F_SEAT] + me;
-    if (state[S_TURNS_LEFT] >= 0) {
-        ones[count++] = at[F_COUNTDOWN];
-    }
-    if (state[S_TRIGGER] >= 0) {
-        ones[count++] = at[F_TRIGGER] + (state[S_TRIGGER] - me + n) % n;
-        if (!flagged && phase != OBS_PHASE_FLAG) { /* R12: the End Flag was lost */
-            ones[count++] = at[F_FLAG_LOST];
-        }
-    }
-
-    /* Everything is checked: write. */
-    float *data = (float *)out_view.buf;
-    memset(data, 0, (size_t)length * sizeof(float));
-    for (int i = 0; i < count; i++) {
-        data[ones[i]] = 1.0f;
-    }
-    for (long slot = 0; slot < k; slot++) {
-        data[at[F_SUPPLY] + slot] = (float)supply[slot];
-    }
-    for (long owner = 0; owner < n; owner++) {
-        long relative = (owner - me + n) % n;
-        data[at[F_HAND_SIZES] + relative] = (float)sizes[owner];
-        data[at[F_SCORES] + relative] = (float)scores[owner];
-    }
-    data[at[F_PILES]] = (float)state[S_DECK];
-    data[at[F_PILES] + 1] = (float)state[S_DISCARD];
-    data[at[F_PILES] + 2] = (float)state[S_FACE_DOWN];
-    data[at[F_PASSES]] = (float)state[S_PASSES];
-    if (state[S_TURNS_LEFT] >= 0) {
-        data[at[F_COUNTDOWN] + 1] = (float)state[S_TURNS_LEFT];
     }
     result = Py_NewRef(Py_None);
 

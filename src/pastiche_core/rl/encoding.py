@@ -102,7 +102,7 @@ from ..rules import KEEP_SIZE, Phase
 if TYPE_CHECKING:
     from ..view import PlayerView
 
-__all__ = ["ActionSpace", "MoveBuilder", "Stage"]
+__all__ = ["ActionSpace", "MoveBuilder", "Stage", "action_index", "illegal_action"]
 
 _CARDS = len(DECK)
 _RANKS = 14  # index 0 unused, ranks 1-13
@@ -324,6 +324,36 @@ class ActionSpace:
             f"invalid atomic action {text!r}: expected draw, take, pass, confirm, or "
             f"{'/'.join(_BLOCKS)} CARD, or novel ID"
         )
+
+
+def illegal_action(
+    space: ActionSpace, action: object, player: int, phase: Phase, stage: Stage
+) -> str:
+    """What :class:`~pastiche_core.errors.IllegalMoveError` says of an atomic action that
+    is not legal in ``player``'s decision at ``phase`` and ``stage``.
+
+    >>> illegal_action(ActionSpace(), 0, 2, Phase.KEEP, Stage.START)
+    "atomic action 'draw' is not legal now (player 2, keep, start)"
+    """
+    try:
+        text = repr(space.describe(action))  # type: ignore[arg-type]
+    except InvalidArgumentError:
+        text = repr(action)
+    return f"atomic action {text} is not legal now (player {player}, {phase.value}, " + (
+        f"{stage.name.lower()})"
+    )
+
+
+def action_index(value: object, size: int) -> int:
+    """``value`` as an action index below ``size``, or -1 when it is none (an illegal action).
+
+    >>> action_index(3, 357), action_index(2.0, 357), action_index(400, 357)
+    (3, -1, -1)
+    """
+    try:
+        return _as_index(value, size)
+    except (TypeError, ValueError):
+        return -1
 
 
 def _as_index(value: object, size: int) -> int:
@@ -1178,13 +1208,8 @@ class MoveBuilder:
             index = -1
         self._actions()
         if index not in self._legal_set:
-            try:
-                text = repr(space.describe(action))
-            except InvalidArgumentError:
-                text = repr(action)
             raise IllegalMoveError(
-                f"atomic action {text} is not legal now (player {self.view.player}, "
-                f"{self.view.phase.value}, {self._stage.name.lower()})"
+                illegal_action(space, action, self.view.player, self.view.phase, self._stage)
             )
         kind, argument = space._decode(index)
         view = self.view

@@ -111,10 +111,12 @@ from .encoding import MoveBuilder, Stage
 if TYPE_CHECKING:
     from ..view import PlayerView
 
-__all__ = ["Field", "ObservationEncoder"]
+__all__ = ["PHASES", "Field", "ObservationEncoder"]
 
 _CARDS = len(DECK)
 _PHASES = (Phase.KEEP, Phase.ACTION, Phase.CHOOSE, Phase.FLAG, Phase.OVER)
+PHASES = _PHASES
+"""The phases in the order of the observation's ``phase`` field."""
 _FLAG_PHASE = _PHASES.index(Phase.FLAG)
 _OVER_PHASE = _PHASES.index(Phase.OVER)
 # The fields fill_public writes, in the order of its (offset, size) pairs.
@@ -677,6 +679,35 @@ class ObservationEncoder:
             if field.name == name:
                 return field
         raise InvalidArgumentError(f"no observation field {name!r}")
+
+    def layout(self) -> bytes:
+        """The fields the compiled kernels write (``fill_public``'s), as native int32
+        ``(offset, size)`` pairs.
+
+        >>> len(ObservationEncoder(players=3).layout()) // 8
+        25
+        """
+        return self._fields
+
+    def decision_fields(self) -> tuple[int, ...]:
+        """Where the decision in progress goes: the offsets of ``stage``,
+        ``building_played``, ``building_cited``, ``building_gifts``,
+        ``building_discards``, ``building_novel`` and ``gifts_owed``.
+
+        >>> encoder = ObservationEncoder(players=3)
+        >>> encoder.decision_fields()[0] == encoder.field("stage").offset
+        True
+        """
+        return self._building
+
+    def slots(self) -> bytes:
+        """Per Novel of the catalogue (its position among the specs), the Novel's slot in
+        the observation, 0xFF for none (the End Flag): ``fill_public``'s ``slots``.
+
+        >>> list(ObservationEncoder(players=3).slots())[:3]
+        [0, 1, 2]
+        """
+        return self._slots
 
     def slice(self, name: str) -> slice:
         """The positions of field ``name`` in the vector.

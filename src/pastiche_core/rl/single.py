@@ -119,6 +119,17 @@ class Settings:
     render_mode: str | None
     """``None``, ``'ansi'`` or ``'human'``."""
 
+    def next_deal(self, rng: np.random.Generator, seed: int | None = None) -> tuple[int, int]:
+        """The next game's seed (``seed``, or one drawn from ``rng``) and the learner's seat
+        (the fixed one, or one drawn from ``rng``).
+
+        >>> Settings.of(players=3, seat=1).next_deal(np.random.default_rng(0), seed=4)
+        (4, 1)
+        """
+        game_seed = int(rng.integers(2**63)) if seed is None else seed
+        seat = int(rng.integers(self.players)) if self.seat is None else self.seat
+        return game_seed, seat
+
     @classmethod
     def of(
         cls,
@@ -219,10 +230,18 @@ class Episode:
         >>> episode.reset(np.random.default_rng(1), seed=9); episode.game.seed
         9
         """
+        self.deal(*self.settings.next_deal(rng, seed))
+
+    def deal(self, seed: int, seat: int) -> None:
+        """Deal ``Game(players, seed)`` with the learner at ``seat``, played to their first
+        decision.
+
+        >>> episode = Episode(Settings.of(players=3, opponents="random"))
+        >>> episode.deal(9, 2); episode.game.seed, episode.seat, episode.game.to_move
+        (9, 2, 2)
+        """
         settings = self.settings
-        game_seed = int(rng.integers(2**63)) if seed is None else seed
-        seat = int(rng.integers(settings.players)) if settings.seat is None else settings.seat
-        game = Game(players=settings.players, seed=game_seed, catalogue=settings.catalogue)
+        game = Game(players=settings.players, seed=seed, catalogue=settings.catalogue)
         self.game = game
         self.seat = seat
         self.players = settings.opponents.deal(game, seat)

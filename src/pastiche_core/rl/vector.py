@@ -14,12 +14,13 @@ an all-``False`` mask); the next step deals game ``i`` anew, ignores its action
 and returns the new game's first observation with reward 0. A new game's seed is
 drawn from game ``i``'s own generator, seeded ``s + i`` by ``reset(seed=s)``.
 
-**Where the time goes.** The games are stepped by the engine directly: each
-step writes every observation into its row of one preallocated batch (the
-encoder writes in place), builds the masks in place in one preallocated array,
-plays the other seats through the bots without any environment round trip, and
-makes no dict per game; ``infos`` is empty but for ``illegal`` (with its
-``_illegal`` presence mask) when an action was penalized.
+**Where the time goes.** Each step writes every observation into its row of one
+preallocated batch and the masks into one preallocated array, and makes no dict per game;
+``infos`` is empty but for ``illegal`` (with its ``_illegal`` presence mask) when an action
+was penalized. When every other seat is a random bot and nothing is rendered, the games
+are played packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
+:class:`_PythonEpisodes`); else each is an :class:`~pastiche_core.rl.single.Episode`
+stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
 
 >>> from pastiche_core.rl.vector import PasticheVectorEnv
 >>> envs = PasticheVectorEnv(3, players=3, opponents="random")
@@ -34,6 +35,7 @@ makes no dict per game; ``infos`` is empty but for ``illegal`` (with its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -42,11 +44,141 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .._kernels import kernel
+from ..bots import derive_seed, packed_catalogue
 from ..catalogue import Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
+from .encoding import ActionSpace, Stage, action_index, illegal_action
+from .observation import PHASES, ObservationEncoder
 from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
 
 __all__ = ["PasticheVectorEnv"]
+
+
+class _PythonEpisodes:
+    """The games of a vector environment, each an :class:`~pastiche_core.rl.single.Episode`:
+    the ``episodes`` kernel's Python rule (its compiled twin, ``csrc/episode.c``, plays the
+    same games packed when every other seat is a random bot and nothing is rendered).
+
+    The arguments after ``settings`` pack the settings for the twin (this rule reads
+    ``settings`` alone): the number of games, the catalogue as
+    :func:`~pastiche_core.bots.random_game` packs it, the players, whether the games may be
+    packed, the encoder's layout (its fields, size, decision fields and Novel slots) and the
+    action space's size. The methods play the games as the vector environment asks:
+
+    >>> settings = Settings.of(players=3, opponents="random", seat=0)
+    >>> games = _PythonEpisodes(settings, 2, *_arguments(settings)[2:])
+    >>> raw = np.zeros((2, 1541), dtype=np.float32)
+    >>> games.deal(0, 7, 0, (None, 1, 2), raw); games.deal(1, 8, 0, (None, 3, 4), raw)
+    >>> games.over(0), games.first_illegal([2, 2])  # a pass, with cards to draw: not legal
+    (False, (0, 0, 1, 0))
+    """
+
+    def __init__(self, settings: Settings, count: int, *packed: object) -> None:
+        self.episodes = [Episode(settings) for _ in range(count)]
+        """The games."""
+
+    def deal(
+        self,
+        index: int,
+        seed: int,
+        seat: int,
+        opponent_seeds: Sequence[int | None],
+        raw: npt.NDArray[np.float32],
+    ) -> None:
+        """Game ``index`` dealt anew (its bots seeded as :meth:`Opponents.deal
+        <pastiche_core.rl.opponents.Opponents.deal>` seeds them), its observation written."""
+        episode = self.episodes[index]
+        episode.deal(seed, seat)
+        episode.write_observation(raw[index])
+
+    def first_illegal(self, actions: Sequence[int]) -> tuple[int, int, int, int] | None:
+        """The first game not over whose action (an index, -1 for none) is not legal, with
+        its learner's seat, phase and stage, or ``None``."""
+        for index, (episode, action) in enumerate(zip(self.episodes, actions, strict=True)):
+            if episode.over:
+                continue
+            builder = episode.builder
+            if action < 0 or not builder.is_legal(action):
+                phase = PHASES.index(builder.view.phase)
+                return index, episode.seat, phase, int(builder.stage)
+        return None
+
+    def step(
+        self,
+        actions: Sequence[int],
+        skip: Sequence[int],
+        raw: npt.NDArray[np.float32],
+        rewards: npt.NDArray[np.float64],
+        terminations: npt.NDArray[np.bool_],
+        penalty: bool,
+    ) -> list[int]:
+        """One action in every game not over and not in ``skip``; the games penalized."""
+        penalized: list[int] = []
+        skipped = set(skip)
+        for index, (episode, action) in enumerate(zip(self.episodes, actions, strict=True)):
+            if episode.over or index in skipped:
+                continue
+            try:
+                rewards[index], terminations[index] = episode.step(action)
+            except IllegalMoveError:
+                if not penalty:
+                    raise
+                episode.over = True
+                rewards[index] = PENALTY
+                terminations[index] = True
+                penalized.append(index)
+                continue  # the observation stays the last one
+            episode.write_observation(raw[index])
+        return penalized
+
+    def write_masks(self, masks: npt.NDArray[np.bool_]) -> None:
+        """Every game's legal actions (a row of ``False`` once over)."""
+        flat = masks.reshape(-1)
+        flat.fill(False)
+        size = masks.shape[1]
+        where: list[int] = []
+        for index, episode in enumerate(self.episodes):
+            if not episode.over:
+                base = index * size
+                where += [base + action for action in episode.builder.legal_actions()]
+        flat[where] = True
+
+    def over(self, index: int) -> bool:
+        """Whether game ``index`` has ended."""
+        return self.episodes[index].over
+
+    def moves(self, index: int) -> int:
+        """The moves played in game ``index`` so far, every seat's."""
+        return self.episodes[index].moves
+
+
+_episodes = kernel("episodes", _PythonEpisodes)
+"""The games of a vector environment (compiled when every other seat is a random bot)."""
+
+
+def _arguments(settings: Settings) -> tuple[object, ...]:
+    """The ``episodes`` kernel's arguments after the number of games: ``settings`` packed."""
+    encoder = ObservationEncoder(settings.players, settings.catalogue)
+    plan, positions, copies, flag_points = packed_catalogue(settings.catalogue)
+    packed = settings.render_mode is None and all(
+        entry == "random" for entry in settings.opponents.entries
+    )
+    return (
+        settings,
+        0,
+        plan,
+        positions,
+        copies,
+        flag_points,
+        settings.players,
+        packed,
+        encoder.layout(),
+        encoder.size,
+        encoder.decision_fields(),
+        encoder.slots(),
+        ActionSpace(settings.catalogue).size,
+    )
 
 
 class PasticheVectorEnv(
@@ -89,14 +221,14 @@ class PasticheVectorEnv(
         """The checked options, shared by every game."""
         self.num_envs = num_envs
         """The number of games stepped together."""
-        self.episodes = [Episode(settings) for _ in range(num_envs)]
-        """The games, each seen from its learner's seat."""
+        arguments = _arguments(settings)
+        self._games: _PythonEpisodes = _episodes(settings, num_envs, *arguments[2:])
+        self._seeds: list[int] = [0] * num_envs
         self.render_mode = render_mode
         """``None``, ``'ansi'`` (:meth:`render` returns a text per game) or ``'human'``."""
-        first = self.episodes[0]
-        self.space = first.space
+        self.space = ActionSpace(settings.catalogue)
         """The atomic action layout; each game's action space is ``Discrete(space.size)``."""
-        self.encoder = first.encoder
+        self.encoder = ObservationEncoder(settings.players, settings.catalogue)
         """The observation layout."""
         self.single_observation_space = observation_space(self.encoder, normalize)
         """One game's observation space: ``Box(0, encoder.high)``, or ``Box(0, 1)``."""
@@ -128,7 +260,7 @@ class PasticheVectorEnv(
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=0)
         >>> _ = envs.reset(seed=5)
-        >>> [episode.game.seed for episode in envs.episodes]
+        >>> [envs.game_seed(index) for index in range(2)]
         [5, 6]
         """
         super().reset(seed=seed if isinstance(seed, int) else None)
@@ -146,11 +278,10 @@ class PasticheVectorEnv(
         rngs = self._rngs
         if rngs is None:
             rngs = self._rngs = [np.random.default_rng() for _ in range(count)]
-        for index, (episode, each) in enumerate(zip(self.episodes, seeds, strict=True)):
+        for index, each in enumerate(seeds):
             if each is not None:
                 rngs[index] = gymnasium.utils.seeding.np_random(each)[0]
-            episode.reset(rngs[index], each)
-            episode.write_observation(self._raw[index])
+            self._deal(index, each)
         self._terminations.fill(False)
         self._truncations.fill(False)
         self._rewards.fill(0.0)
@@ -183,33 +314,31 @@ class PasticheVectorEnv(
                 f"actions must hold one action per game, shape ({self.num_envs},), "
                 f"got {chosen.shape}"
             )
-        rngs = self._rngs
-        assert rngs is not None
-        raw, rewards, terminations = self._raw, self._rewards, self._terminations
-        illegal: npt.NDArray[np.bool_] | None = None
-        for index, (episode, action) in enumerate(zip(self.episodes, chosen.tolist(), strict=True)):
-            if episode.over:  # NEXT_STEP: the game that ended last step is dealt anew
-                episode.reset(rngs[index])
+        games, size = self._games, self.space.size
+        values = chosen.tolist()
+        indexes = [action_index(value, size) for value in values]
+        if not self._penalty:  # checked first: an illegal action changes no game
+            found = games.first_illegal(indexes)
+            if found is not None:
+                index, player, phase, stage = found
+                raise IllegalMoveError(
+                    illegal_action(self.space, values[index], player, PHASES[phase], Stage(stage))
+                )
+        rewards, terminations = self._rewards, self._terminations
+        dealt: list[int] = []
+        for index in range(self.num_envs):
+            if games.over(index):  # NEXT_STEP: the game that ended last step is dealt anew
+                self._deal(index, None)
                 rewards[index] = 0.0
                 terminations[index] = False
-            else:
-                try:
-                    rewards[index], terminations[index] = episode.step(action)
-                except IllegalMoveError:
-                    if not self._penalty:
-                        raise
-                    episode.over = True
-                    rewards[index] = PENALTY
-                    terminations[index] = True
-                    if illegal is None:
-                        illegal = np.zeros(self.num_envs, dtype=bool)
-                    illegal[index] = True
-                    continue  # the observation stays the last one
-            episode.write_observation(raw[index])
+                dealt.append(index)
+        penalized = games.step(indexes, dealt, self._raw, rewards, terminations, self._penalty)
         self._write_masks()
-        infos: dict[str, Any] = (
-            {} if illegal is None else {"illegal": illegal, "_illegal": illegal.copy()}
-        )
+        infos: dict[str, Any] = {}
+        if penalized:
+            illegal = np.zeros(self.num_envs, dtype=bool)
+            illegal[penalized] = True
+            infos = {"illegal": illegal, "_illegal": illegal.copy()}
         return (
             self._observations(),
             rewards.copy(),
@@ -217,6 +346,19 @@ class PasticheVectorEnv(
             self._truncations.copy(),
             infos,
         )
+
+    def _deal(self, index: int, seed: int | None) -> None:
+        """Deal game ``index`` anew: ``seed``, or one drawn from the game's generator."""
+        rngs = self._rngs
+        assert rngs is not None
+        game_seed, seat = self.settings.next_deal(rngs[index], seed)
+        players = self.settings.players
+        opponents = tuple(
+            None if other == seat else derive_seed(game_seed, "opponent", other)
+            for other in range(players)
+        )
+        self._games.deal(index, game_seed, seat, opponents, self._raw)
+        self._seeds[index] = game_seed
 
     def _observations(self) -> npt.NDArray[np.float32]:
         """The batch handed out: a new array (scaled when normalizing)."""
@@ -226,17 +368,54 @@ class PasticheVectorEnv(
         return np.multiply(self._raw, scale)
 
     def _write_masks(self) -> None:
-        """Every game's mask, written by index into the one preallocated array."""
-        flat = self._flat_masks
-        flat.fill(False)
-        size = self.space.size
-        where: list[int] = []
-        for index, episode in enumerate(self.episodes):
-            if episode.over:
-                continue
-            base = index * size
-            where += [base + action for action in episode.builder.legal_actions()]
-        flat[where] = True
+        """Every game's mask, written into the one preallocated array."""
+        self._games.write_masks(self._masks)
+
+    @property
+    def episodes(self) -> list[Episode]:
+        """The games as :class:`~pastiche_core.rl.single.Episode` objects, each seen from its
+        learner's seat, when the engine plays them (other seats that are not all random
+        bots, or a render mode): with random bots alone the compiled kernels play them
+        packed, and :meth:`game_seed`, :meth:`game_over` and :meth:`game_moves` tell of them.
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="greedy", seat=0)
+        >>> _ = envs.reset(seed=5); envs.episodes[1].game.seed
+        6
+        """
+        games = self._games
+        if not isinstance(games, _PythonEpisodes):
+            raise InvalidArgumentError(
+                "the games are played packed by the compiled kernels (every other seat a "
+                "random bot): read game_seed(), game_over() and game_moves()"
+            )
+        return games.episodes
+
+    def game_seed(self, index: int) -> int:
+        """The seed game ``index`` was dealt with.
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random")
+        >>> _ = envs.reset(seed=5); envs.game_seed(1)
+        6
+        """
+        return self._seeds[index]
+
+    def game_over(self, index: int) -> bool:
+        """Whether game ``index`` has ended (it is dealt anew at the next step).
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random")
+        >>> _ = envs.reset(seed=5); envs.game_over(0)
+        False
+        """
+        return bool(self._games.over(index))
+
+    def game_moves(self, index: int) -> int:
+        """The moves played in game ``index`` so far, every seat's.
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=2)
+        >>> _ = envs.reset(seed=7); envs.game_moves(0)  # seat 2 keeps first
+        0
+        """
+        return int(self._games.moves(index))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game, ``(num_envs, space.size)`` booleans (a copy);
@@ -260,7 +439,7 @@ class PasticheVectorEnv(
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi'")
             return None
-        texts = tuple(episode.text() for episode in self.episodes)
+        texts = tuple(episode.text() for episode in self.episodes)  # rendered: the engine's
         if self.render_mode == "human":
             print("\n\n".join(texts))
             return None
