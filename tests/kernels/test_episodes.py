@@ -32,6 +32,7 @@ from pastiche_core._kernels import Kernel, switched_off
 from pastiche_core.bots import derive_seed
 from pastiche_core.errors import IllegalMoveError
 from pastiche_core.gymnasium import vector_env
+from pastiche_core.invariants import check_invariants
 from pastiche_core.rl import vector as vector_module
 from pastiche_core.rl.encoding import Stage
 from pastiche_core.rl.single import Settings
@@ -71,6 +72,7 @@ class Pair:
         for index in range(self.count):
             assert self.compiled.over(index) == self.python.over(index)
             assert self.compiled.moves(index) == self.python.moves(index)
+            assert self.compiled.state(index) == self.python.state(index)
 
     def deal(self, index: int, seed: int, seat: int) -> None:
         players = self.settings.players
@@ -219,6 +221,7 @@ def test_the_environment_is_the_same_with_and_without_the_kernel() -> None:
             out += [observations, rewards, terminations, sorted(infos)]
         out.append([envs.game_seed(i) for i in range(envs.num_envs)])
         out.append([envs.game_moves(i) for i in range(envs.num_envs)])
+        out.append([envs.game(i) for i in range(envs.num_envs)])
         return out
 
     compiled = vector_env(4, players=4, opponents="random", normalize=True)
@@ -231,6 +234,10 @@ def test_the_environment_is_the_same_with_and_without_the_kernel() -> None:
             assert np.array_equal(a, b)
         else:
             assert a == b
+    for index in range(compiled.num_envs):  # a copy of the packed game is a whole game
+        game = compiled.game(index)
+        check_invariants(game)
+        assert game == python.episodes[index].game
 
 
 def test_an_illegal_action_raises_and_changes_no_game() -> None:

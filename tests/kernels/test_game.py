@@ -125,6 +125,13 @@ def test_random_games_agree_decision_by_decision_r10_r11_r12(seed: int, players:
     agree(GAME, *game_args(players, seed))
 
 
+@pytest.mark.parametrize("bot_seeds", [(0, 1, 2), (2**32 - 1, 2**32, 2**64 - 1)])
+def test_bot_seeds_of_one_word_and_two_agree(bot_seeds: tuple[int, ...]) -> None:
+    # random.Random(seed) keys its generator with the seed's 32-bit words: one or two.
+    args = list(game_args(3, 5))
+    agree(GAME, *args[:7], bot_seeds, *args[8:])
+
+
 def other_catalogue() -> Catalogue:
     """A catalogue of other patterns, copies and points, a flag of other points, each
     publishable Novel at another position among the specs (the flag first)."""
@@ -178,8 +185,8 @@ def test_inputs_beyond_the_ranges_are_refused_and_the_rule_answers() -> None:
     args = list(game_args(4, 3))
     for players in (2, 6):  # R10
         refused(*args[:5], players, 3, (1,) * players, *args[8:])
-    refused(*args[:6], -1, *args[7:])  # a seed below 0
-    refused(*args[:6], 2**64, *args[7:])
+    for seed in (-1, 2**64 + 3, -(2**70)):  # taken modulo 2^64, as GameRng takes it
+        agree(GAME, *args[:6], seed, *args[7:])
     refused(*args[:7], (1, 2, -3, 4), *args[8:])
     refused(*args[:7], (1, 2, 2**64, 4), *args[8:])
     refused(args[0], None, *args[2:])  # a catalogue without a plan

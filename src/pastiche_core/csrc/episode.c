@@ -3,8 +3,8 @@
  * pastiche_core.rl.vector._PythonEpisodes (one rl.single.Episode per game: game.Game, the
  * learner's MoveBuilder and Knowledge, the other seats' RandomBots, the observation encoder).
  *
- * Episodes(settings, count, plan, positions, copies, flag_points, players, random, fields, size,
- *          building, slots, actions) is an object holding `count` games; `settings` is the
+ * episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, size,
+ *          building, slots, actions) makes an object holding `count` games; `settings` is the
  * Python twin's, read only by it. Its methods are the twin's:
  *
  *   deal(index, seed, seat, opponent_seeds, raw)   game `index` dealt anew (Game(players, seed),
@@ -18,6 +18,11 @@
  *       with reward -1 (the observation left as it was) and its index is listed in the answer
  *   write_masks(masks)   every game's legal actions (all False once over)
  *   over(index), moves(index)
+ *   state(index)   game `index`'s state: the generator, the deck and the pile in order, the
+ *       face-down cards, the hands, each seat's Novels (plan index, cards) in publish order, the
+ *       supply, the End Flag, the phase (observation order), the seats to move and whose turn,
+ *       the cards drawn, the turn, the passes, the trigger, the turns left, the ending (0, 1
+ *       countdown, 2 all-pass)
  *
  * The game is game.h's; the builder is MoveBuilder's (masks.h computes what a publish in
  * progress may still take, R4, R5, R8); the knowledge is Knowledge's holders (the cards known
@@ -25,7 +30,9 @@
  * decision in progress written after it (ObservationEncoder.encode).
  *
  * Ranges (a refusal at construction, and the Python twin plays): game.c's, the other seats all
- * RandomBots (`random`), an observation layout that pk_obs_layout accepts, at most 2^20 games.
+ * RandomBots and nothing rendered (`packed`), an observation layout that pk_obs_layout accepts,
+ * at most 2^20 games. During a step, a random bot's count of legal moves beyond 2^64 - 1
+ * (counting.c's range; the largest measured is near 2^33) raises OutOfRange from the call.
  */
 #include <string.h>
 
@@ -454,7 +461,8 @@ static int observe(const Episodes *self, const Episode *e, float *out) {
     int hand[PK_CARDS];
     viewer_table(g, me, table);
     for (int card = 0; card < PK_CARDS; card++) {
-        known[card] = e->holders[card] < 0 ? PK_UNSEEN : (unsigned char)(PK_HAND | e->holders[card]);
+        int holder = e->holders[card];
+        known[card] = holder < 0 ? PK_UNSEEN : (unsigned char)(PK_HAND | holder);
     }
     for (int novel = 0; novel < k; novel++) {
         supply[novel] = g->supply[novel];
@@ -814,6 +822,96 @@ static PyObject *episodes_moves(Episodes *self, PyObject *source) {
     return PyLong_FromLong(self->games[index].moves);
 }
 
+static PyObject *card_tuple(const int *cards, int size) {
+    PyObject *out = PyTuple_New(size);
+    for (int i = 0; out != NULL && i < size; i++) {
+        PyObject *item = PyLong_FromLong(cards[i]);
+        if (item == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* The cards whose table code is `code`, ascending. */
+static PyObject *cards_at(const GmGame *g, int code, int novel_at) {
+    int cards[PK_CARDS], size = 0;
+    for (int card = 0; card < PK_CARDS; card++) {
+        if ((code < 0 ? (g->table[card] & PK_PLACE_MASK) == PK_PILE_DOWN : g->table[card] == code) &&
+            (novel_at < 0 || g->table[PK_NOVEL_AT + card] == novel_at)) {
+            cards[size++] = card;
+        }
+    }
+    return card_tuple(cards, size);
+}
+
+/* state(index): game index as rl.vector._PythonEpisodes.state tells it. */
+static PyObject *episodes_state(Episodes *self, PyObject *source) {
+    Py_ssize_t index;
+    if (game_index(self, source, &index) < 0) {
+        return NULL;
+    }
+    const GmGame *g = &self->games[index].g;
+    int n = g->players;
+    PyObject *hands = PyTuple_New(n), *tables = PyTuple_New(n), *supply = PyTuple_New(g->novels);
+    PyObject *result = NULL;
+    if (hands == NULL || tables == NULL || supply == NULL) {
+        goto out;
+    }
+    for (int seat = 0; seat < n; seat++) {
+        PyObject *hand = cards_at(g, PK_HAND | seat, -1);
+        PyObject *novels = PyTuple_New(g->held_count[seat]);
+        if (hand == NULL || novels == NULL) {
+            Py_XDECREF(hand);
+            Py_XDECREF(novels);
+            goto out;
+        }
+        PyTuple_SET_ITEM(hands, seat, hand);
+        PyTuple_SET_ITEM(tables, seat, novels);
+        for (int k = 0; k < g->held_count[seat]; k++) {
+            int novel = g->held[seat][k], master = g->size[seat][novel] == 1;
+            PyObject *cards = cards_at(g, (master ? PK_MASTER : PK_PUBLISHED) | seat,
+                                       g->position[novel]);
+            PyObject *entry = cards == NULL ? NULL : Py_BuildValue("(iN)", novel, cards);
+            if (entry == NULL) {
+                goto out;
+            }
+            PyTuple_SET_ITEM(novels, k, entry);
+        }
+    }
+    for (int novel = 0; novel < g->novels; novel++) {
+        PyObject *copies = PyLong_FromLong(g->supply[novel]);
+        if (copies == NULL) {
+            goto out;
+        }
+        PyTuple_SET_ITEM(supply, novel, copies);
+    }
+    PyObject *flag = g->flag_seat < 0 ? Py_NewRef(Py_None) : NULL;
+    for (int card = 0; flag == NULL && card < PK_CARDS; card++) {
+        if (g->table[card] == (PK_FLAG | g->flag_seat)) {
+            flag = Py_BuildValue("(ii)", g->flag_seat, card);
+            if (flag == NULL) {
+                goto out;
+            }
+        }
+    }
+    int choosing = g->phase == GM_CHOOSE;
+    result = Py_BuildValue(
+        "(KNNNOOONiiiNiiNNi)", (unsigned long long)g->rng, card_tuple(g->deck, g->deck_size),
+        card_tuple(g->pile, g->pile_size), cards_at(g, -1, -1), hands, tables, supply, flag,
+        g->phase, g->to_move, g->current,
+        choosing ? Py_BuildValue("(ii)", g->pending[0], g->pending[1]) : Py_NewRef(Py_None),
+        g->turn, g->passes, g->trigger < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g->trigger),
+        g->countdown ? PyLong_FromLong(g->turns_left) : Py_NewRef(Py_None), g->end_reason);
+out:
+    Py_XDECREF(hands);
+    Py_XDECREF(tables);
+    Py_XDECREF(supply);
+    return result;
+}
+
 static PyMethodDef episodes_methods[] = {
     {"deal", (PyCFunction)(void (*)(void))episodes_deal, METH_FASTCALL,
      "deal(index, seed, seat, opponent_seeds, raw): game index dealt anew."},
@@ -825,6 +923,7 @@ static PyMethodDef episodes_methods[] = {
      "write_masks(masks): every game's legal actions."},
     {"over", (PyCFunction)episodes_over, METH_O, "over(index): whether game index is over."},
     {"moves", (PyCFunction)episodes_moves, METH_O, "moves(index): the moves of game index."},
+    {"state", (PyCFunction)episodes_state, METH_O, "state(index): the state of game index."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -883,7 +982,7 @@ static int read_longs(PyObject *source, Py_ssize_t count, long *out, const char 
     return 0;
 }
 
-/* episodes(settings, count, plan, positions, copies, flag_points, players, random, fields, size,
+/* episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, size,
  * building, slots, actions): rl.vector._PythonEpisodes. */
 static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 13) {
@@ -904,14 +1003,15 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
     players = PyLong_AsLong(args[6]);
     size = PyLong_AsLong(args[9]);
     actions = PyLong_AsLong(args[12]);
-    int random = PyObject_IsTrue(args[7]);
-    if (PyErr_Occurred() || random < 0 ||
+    int packed = PyObject_IsTrue(args[7]);
+    if (PyErr_Occurred() || packed < 0 ||
         gm_read_catalogue(module, g, args[2], args[3], args[4], args[5]) < 0 ||
         read_longs(args[10], B_FIELDS, building, "the decision fields") < 0) {
         goto out;
     }
-    if (!random) {
-        pk_refuse(module, "other seats that are not all random bots");
+    if (!packed) {
+        pk_refuse(module, "games the engine must play (other seats not all random bots, or "
+                          "rendered)");
         goto out;
     }
     if (players < 3 || players > GM_MAX_SEATS || count < 1 || count > EP_MAX_GAMES) {
@@ -934,7 +1034,9 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "the observation layout is not an encoder's");
         goto out;
     }
-    if (pk_obs_layout(module, fields.buf, 2 * PK_OBS_FIELDS, size, (int)players, g->novels) < 0) {
+    int32_t pairs[2 * PK_OBS_FIELDS]; /* copied: a bytes-like buffer need not be aligned */
+    memcpy(pairs, fields.buf, sizeof pairs);
+    if (pk_obs_layout(module, pairs, 2 * PK_OBS_FIELDS, size, (int)players, g->novels) < 0) {
         goto out;
     }
     long widths[B_FIELDS] = {4, PK_CARDS, PK_CARDS, PK_CARDS, PK_CARDS, g->novels, players};
@@ -952,7 +1054,7 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
     self->count = count;
     self->size = size;
     self->actions = actions;
-    memcpy(self->fields, fields.buf, sizeof self->fields);
+    memcpy(self->fields, pairs, sizeof self->fields);
     memcpy(self->building, building, sizeof self->building);
     memcpy(self->slots, slots.buf, (size_t)slots.len);
     self->positions = slots.len;
@@ -985,7 +1087,7 @@ out:
 
 PyMethodDef pk_episode_methods[] = {
     {"episodes", (PyCFunction)(void (*)(void))episodes, METH_FASTCALL,
-     "episodes(settings, count, plan, positions, copies, flag_points, players, random, fields, "
+     "episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, "
      "size, building, slots, actions): rl.vector._PythonEpisodes."},
     {NULL, NULL, 0, NULL},
 };

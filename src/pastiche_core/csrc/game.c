@@ -9,7 +9,8 @@
  * Mersenne Twister as random.Random(seed).randrange draws.
  *
  * Ranges (beyond them a call is refused with OutOfRange and the Python rule answers):
- *   - 3..5 players (R10), a seed and bot seeds of 0..2^64 - 1;
+ *   - 3..5 players (R10), bot seeds of 0..2^64 - 1 (the game's seed is any integer, taken
+ *     modulo 2^64 as rng.GameRng takes it);
  *   - a catalogue with a plan (feasibility.kernel_plan), at most 64 publishable Novels, each
  *     at a catalogue position below 255 with 0..255 copies and 0..10^6 points, the End Flag's
  *     points 0..10^6;
@@ -730,8 +731,11 @@ static PyObject *random_game(PyObject *module, PyObject *const *args, Py_ssize_t
         goto out;
     }
     long players = PyLong_AsLong(args[5]), max_decisions = PyLong_AsLong(args[8]);
-    uint64_t seed;
-    if (PyErr_Occurred() || read_u64(module, args[6], &seed) < 0) {
+    if (!PyErr_Occurred() && !PyLong_Check(args[6])) {
+        PyErr_SetString(PyExc_TypeError, "a seed is an integer");
+    }
+    uint64_t seed = PyErr_Occurred() ? 0 : PyLong_AsUnsignedLongLongMask(args[6]); /* GameRng's */
+    if (PyErr_Occurred()) {
         goto out;
     }
     if (players < 3 || players > GM_MAX_SEATS) {

@@ -35,7 +35,7 @@ stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import gymnasium
@@ -46,8 +46,13 @@ from gymnasium.vector.utils import batch_space
 
 from .._kernels import kernel
 from ..bots import derive_seed, packed_catalogue
-from ..catalogue import Catalogue
+from ..cards import DECK, Card
+from ..catalogue import END_FLAG_ID, Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
+from ..game import Game
+from ..rng import GameRng
+from ..rules import Phase
+from ..simulate import ENDINGS
 from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .observation import PHASES, ObservationEncoder
 from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
@@ -151,6 +156,100 @@ class _PythonEpisodes:
     def moves(self, index: int) -> int:
         """The moves played in game ``index`` so far, every seat's."""
         return self.episodes[index].moves
+
+    def state(self, index: int) -> State:
+        """Game ``index``'s state, as :data:`State` lays it out."""
+        game = self.episodes[index].game
+        at = {spec.id: where for where, spec in enumerate(game.catalogue.publishable)}
+        supply = game.supply
+        ending = game.end_reason
+        return (
+            game.rng.state,
+            _indexes(game.deck),
+            _indexes(game.discard),
+            _indexes(sorted(game.face_down_cards)),
+            tuple(_indexes(game.hand(seat)) for seat in range(game.players)),
+            tuple(
+                tuple((at[novel.novel], _indexes(novel.cards)) for novel in game.table(seat))
+                for seat in range(game.players)
+            ),
+            tuple(supply[novel] for novel in at),
+            None if game.flag is None else (game.flag[0], game.flag[1].index),
+            PHASES.index(game.phase),
+            game.to_move,
+            game.current,
+            None if game.pending is None else (game.pending[0].index, game.pending[1].index),
+            game.turn,
+            game.passes,
+            game.trigger,
+            game.turns_left,
+            0 if ending is None else ENDINGS.index(ending) + 1,
+        )
+
+
+State = tuple[Any, ...]
+"""A game's state as the ``episodes`` kernel tells it (card indexes, Novels by plan index):
+the generator's state, the deck and the discard pile in order (their tops last), the face-down
+cards of the pile, each seat's hand, each seat's Novels as ``(Novel, cards)`` in publish
+order, the copies left of each Novel, the End Flag's ``(seat, card)`` or ``None``, the phase
+(:data:`~pastiche_core.rl.observation.PHASES` order), the seat to move, the seat whose turn it
+is, the two cards drawn or ``None``, the turn, the passes, the trigger's seat or ``None``, the
+turns left or ``None``, and the ending (0 none, 1 countdown, 2 all-pass)."""
+
+
+def _indexes(cards: Iterable[Card]) -> tuple[int, ...]:
+    return tuple(card.index for card in cards)
+
+
+def game_of(state: State, players: int, seed: int, catalogue: Catalogue) -> Game:
+    """The :class:`~pastiche_core.game.Game` in ``state`` (a spectator's copy, no history).
+
+    >>> from pastiche_core import Game
+    >>> settings = Settings.of(players=3, opponents="greedy", seat=0)
+    >>> games = _PythonEpisodes(settings, 1, *_arguments(settings)[2:])
+    >>> games.deal(0, 7, 0, (None, 1, 2), np.zeros((1, 1541), dtype=np.float32))
+    >>> game_of(games.state(0), 3, 7, settings.catalogue) == games.episodes[0].game
+    True
+    """
+    (rng, deck, discard, face_down, hands, tables, supply, flag, phase, to_move, current,
+     pending, turn, passes, trigger, turns_left, ending) = state  # fmt: skip
+    publishable = catalogue.publishable
+    copies = {spec.id: spec.copies for spec in catalogue.specs}
+    copies.update({publishable[at].id: left for at, left in enumerate(supply)})
+    if flag is not None:
+        copies[END_FLAG_ID] = 0
+    elif trigger is not None and phase != PHASES.index(Phase.FLAG):
+        copies[END_FLAG_ID] = 0  # R12: lost for want of a card
+    generator = GameRng(0)
+    generator.state = rng
+    return Game.assemble(
+        catalogue=catalogue,
+        players=players,
+        seed=seed,
+        rng=generator,
+        deck=_cards(deck),
+        discard=_cards(discard),
+        face_down=set(_cards(face_down)),
+        hands=[set(_cards(hand)) for hand in hands],
+        tables=[
+            {publishable[at].id: tuple(_cards(cards)) for at, cards in seat} for seat in tables
+        ],
+        supply=copies,
+        flag=None if flag is None else (flag[0], DECK[flag[1]]),
+        phase=PHASES[phase],
+        to_move=to_move,
+        current=current,
+        pending=None if pending is None else (DECK[pending[0]], DECK[pending[1]]),
+        turn=turn,
+        passes=passes,
+        trigger=trigger,
+        turns_left=turns_left,
+        end_reason=None if not ending else ENDINGS[ending - 1],
+    )
+
+
+def _cards(indexes: Iterable[int]) -> list[Card]:
+    return [DECK[index] for index in indexes]
 
 
 _episodes = kernel("episodes", _PythonEpisodes)
@@ -376,7 +475,8 @@ class PasticheVectorEnv(
         """The games as :class:`~pastiche_core.rl.single.Episode` objects, each seen from its
         learner's seat, when the engine plays them (other seats that are not all random
         bots, or a render mode): with random bots alone the compiled kernels play them
-        packed, and :meth:`game_seed`, :meth:`game_over` and :meth:`game_moves` tell of them.
+        packed, and :meth:`game`, :meth:`game_seed`, :meth:`game_over` and
+        :meth:`game_moves` tell of them.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="greedy", seat=0)
         >>> _ = envs.reset(seed=5); envs.episodes[1].game.seed
@@ -386,7 +486,7 @@ class PasticheVectorEnv(
         if not isinstance(games, _PythonEpisodes):
             raise InvalidArgumentError(
                 "the games are played packed by the compiled kernels (every other seat a "
-                "random bot): read game_seed(), game_over() and game_moves()"
+                "random bot): read game(), game_seed(), game_over() and game_moves()"
             )
         return games.episodes
 
@@ -407,6 +507,20 @@ class PasticheVectorEnv(
         False
         """
         return bool(self._games.over(index))
+
+    def game(self, index: int) -> Game:
+        """A copy of game ``index`` as it stands, without its history (a spectator's object:
+        it holds every hand), whoever plays the games.
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=0)
+        >>> _ = envs.reset(seed=5); game = envs.game(1)
+        >>> game.seed, game.to_move, len(game.history)
+        (6, 0, 0)
+        """
+        settings = self.settings
+        return game_of(
+            self._games.state(index), settings.players, self._seeds[index], settings.catalogue
+        )
 
     def game_moves(self, index: int) -> int:
         """The moves played in game ``index`` so far, every seat's.
