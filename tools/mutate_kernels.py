@@ -56,9 +56,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "pastiche_core"
 CSRC = PACKAGE / "csrc"
-MODULE_SOURCES = ("module.c", "counting.c", "masks.c", "observe.c", "playouts.c", "game.c")
+MODULE_SOURCES = (
+    "module.c",
+    "counting.c",
+    "masks.c",
+    "observe.c",
+    "playouts.c",
+    "game.c",
+    "episode.c",
+)
 """The sources of ``pastiche_core._speedups`` (as ``setup.py`` lists them)."""
-DEFAULT_FILES = ("counting.c", "masks.c", "observe.c", "playouts.c", "game.c", "feasibility.h")
+DEFAULT_FILES = (
+    "counting.c",
+    "masks.c",
+    "observe.c",
+    "playouts.c",
+    "game.c",
+    "episode.c",
+    "feasibility.h",
+)
 """The files mutated by default: every kernel's C and the cost rule's twin."""
 
 _COMPARISON = re.compile(r"(?<![<>=!&|-])(<=|>=|==|!=|<(?![<=])|>(?![>=]))(?!=)")

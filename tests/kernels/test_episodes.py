@@ -255,6 +255,45 @@ def test_an_illegal_action_raises_and_changes_no_game() -> None:
     assert not np.array_equal(observations, before)
 
 
+def test_malformed_arguments_are_errors_and_change_no_game() -> None:
+    settings_ = Settings.of(3, opponents="random", seat=0)
+    games = twin(EPISODES)(*arguments(settings_, 2))
+    raw = np.zeros((2, 1541), dtype=np.float32)
+    games.deal(0, 1, 0, (None, 5, 6), raw)
+    games.deal(1, 2, 0, (None, 5, 6), raw)
+    before = [games.state(index) for index in range(2)]
+    with pytest.raises(TypeError):
+        games.over("0")
+    with pytest.raises(IndexError, match="no game 2 of 2"):
+        games.moves(2)
+    with pytest.raises(TypeError):
+        games.deal(0, 1, "0", (None, 5, 6), raw)  # a seat that is no integer
+    with pytest.raises(TypeError, match="a seed is an integer"):
+        games.deal(0, "1", 0, (None, 5, 6), raw)
+    with pytest.raises(ValueError, match="seat is beyond the players"):
+        games.deal(0, 1, 3, (None, 5, 6), raw)
+    with pytest.raises(ValueError, match="one opponent seed per seat"):
+        games.deal(0, 1, 0, (None, 5), raw)
+    with pytest.raises(TypeError):
+        games.deal(0, 1, 0, (None, 5, "6"), raw)
+    with pytest.raises(ValueError, match="raw must hold 2 x 1541"):
+        games.deal(0, 1, 0, (None, 5, 6), np.zeros((1, 1541), dtype=np.float32))
+    with pytest.raises(TypeError):
+        games.first_illegal(["4", 4])  # an action that is no integer
+    with pytest.raises(ValueError, match="one action per game"):
+        games.first_illegal([4])
+    rewards, terminations = np.zeros(2), np.zeros(2, dtype=bool)
+    with pytest.raises(TypeError):
+        games.step([0, "0"], (), raw, rewards, terminations, True)
+    with pytest.raises(ValueError, match="rewards must hold"):
+        games.step([0, 0], (), raw, np.zeros(3), terminations, True)
+    with pytest.raises(IndexError):
+        games.step([0, 0], (5,), raw, rewards, terminations, True)
+    with pytest.raises(ValueError, match="masks must hold"):
+        games.write_masks(np.zeros((2, 356), dtype=bool))
+    assert [games.state(index) for index in range(2)] == before
+
+
 def test_calls_free_what_they_allocate() -> None:
     settings_ = Settings.of(3, opponents="random", seat=0)
     args = arguments(settings_, 2)

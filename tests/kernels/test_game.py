@@ -18,6 +18,7 @@ points. Ranges are tested at their edges.
 
 from __future__ import annotations
 
+import array
 from typing import Any
 
 import pytest
@@ -40,6 +41,7 @@ from pastiche_core.bots import (
 from pastiche_core.game import Phase
 from pastiche_core.moves import Draw, Keep, Publish, Read
 from pastiche_core.patterns import OfAKind, Pairs, Straight, Total
+from pastiche_core.rng import GameRng
 from pastiche_core.simulate import simulate
 
 pytestmark = pytest.mark.kernels
@@ -132,17 +134,47 @@ def test_bot_seeds_of_one_word_and_two_agree(bot_seeds: tuple[int, ...]) -> None
     agree(GAME, *args[:7], bot_seeds, *args[8:])
 
 
-def other_catalogue() -> Catalogue:
+MASK = 2**64 - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def unmix(z: int) -> int:
+    """The SplitMix64 state whose next output is ``z`` (its finalizer inverted)."""
+
+    def unshift(y: int, shift: int) -> int:
+        x = y
+        for _ in range(64 // shift + 1):
+            x = y ^ (x >> shift)
+        return x & MASK
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 2**64)) & MASK
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & MASK
+    z = unshift(z, 30)
+    return (z - GAMMA) & MASK
+
+
+def test_a_draw_at_the_rejection_boundary_is_drawn_again_r14() -> None:
+    # GameRng.below(49) redraws a value at or past 2^64 - (2^64 mod 49); a game seeded so
+    # that its first shuffle draw is exactly that value deals as the engine deals.
+    seed = unmix(2**64 - 2**64 % 49)
+    assert (GameRng(seed).next_u64()) == 2**64 - 2**64 % 49
+    for players in (3, 5):
+        agree(GAME, *game_args(players, seed))
+
+
+def other_catalogue(flag_points: int = 9) -> Catalogue:
     """A catalogue of other patterns, copies and points, a flag of other points, each
     publishable Novel at another position among the specs (the flag first)."""
     flag = Catalogue.default().end_flag
     specs = [
-        NovelSpec(id="pairs-1", name="Pair", pattern=Pairs(1), points=1, copies=3),
+        NovelSpec(id="pairs-1", name="Pair", pattern=Pairs(1), points=0, copies=3),
         NovelSpec(id="kind-2", name="Two", pattern=OfAKind(2), points=2, copies=1),
         NovelSpec(id="run-3", name="Run", pattern=Straight(3), points=4, copies=2),
         NovelSpec(id="total-2", name="Sum", pattern=Total(2, 20), points=7, copies=1),
     ]
-    other_flag = NovelSpec(id=flag.id, name=flag.name, pattern=None, points=9, copies=1)
+    other_flag = NovelSpec(id=flag.id, name=flag.name, pattern=None, points=flag_points, copies=1)
     return Catalogue([other_flag, *specs], name="other")
 
 
@@ -196,6 +228,12 @@ def test_inputs_beyond_the_ranges_are_refused_and_the_rule_answers() -> None:
     refused(*args[:3], (*copies[:-1], -1), *args[4:])
     refused(*args[:4], -1, *args[5:])
     refused(*args[:4], 10**6 + 1, *args[5:])
+    agree(GAME, *game_args(4, 3, other_catalogue(flag_points=0)))  # an End Flag of no points
+    plan = array.array("i", args[1])
+    plan[-1] = 10**6  # the last Novel's points: the largest within the range
+    assert twin(GAME)(args[0], plan.tobytes(), *args[2:])[0][5] in ("countdown", "all-pass")
+    plan[-1] = 10**6 + 1
+    refused(args[0], plan.tobytes(), *args[2:])
     # The largest within the ranges: a position of 254, 255 copies, 10^6 points.
     answer = twin(GAME)(*args[:2], (*positions[:-1], 254), (*copies[:-1], 255), 10**6, *args[5:])
     assert answer[0][5] in ("countdown", "all-pass")

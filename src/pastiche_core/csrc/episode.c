@@ -334,11 +334,6 @@ static int moved(PyObject *module, Episode *e, const GmRecord *record) {
     return 0;
 }
 
-static int compare_gifts(const void *a, const void *b) {
-    const int *x = a, *y = b;
-    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 static int ascending(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
@@ -346,21 +341,15 @@ static int ascending(const void *a, const void *b) {
 
 static int publish(PyObject *module, Episode *e) {
     PkPick pick;
-    int pairs[PK_CARDS][2];
     pick.played_count = (int)e->partial.played;
     memcpy(pick.played, e->played, sizeof(int) * (size_t)pick.played_count);
     qsort(pick.played, (size_t)pick.played_count, sizeof(int), ascending);
-    for (int k = 0; k < e->gift_count; k++) {
-        pairs[k][0] = e->gift_owner[k];
-        pairs[k][1] = e->gift_card[k];
-    }
-    qsort(pairs, (size_t)e->gift_count, sizeof pairs[0], compare_gifts); /* owner, then card */
+    /* The gifts are asked owner by owner ascending, each owner's cards ascending (the gift
+     * mask), so they are in Publish's order already. */
     pick.gift_count = e->gift_count;
     pick.cited_count = 0;
-    for (int k = 0; k < e->gift_count; k++) {
-        pick.gift_owner[k] = pairs[k][0];
-        pick.gift_card[k] = pairs[k][1];
-    }
+    memcpy(pick.gift_owner, e->gift_owner, sizeof(int) * (size_t)e->gift_count);
+    memcpy(pick.gift_card, e->gift_card, sizeof(int) * (size_t)e->gift_count);
     GmRecord record;
     gm_publish(&e->g, e->novel, &pick, &record);
     return moved(module, e, &record);
@@ -565,7 +554,7 @@ static PyObject *episodes_deal(Episodes *self, PyObject *const *args, Py_ssize_t
     }
     uint64_t seed = PyLong_AsUnsignedLongLongMask(args[1]); /* GameRng: seed & (2^64 - 1) */
     long seat = PyLong_AsLong(args[2]);
-    if ((seed == (uint64_t)-1 || seat == -1) && PyErr_Occurred()) {
+    if (seat == -1 && PyErr_Occurred()) {
         return NULL;
     }
     if (seat < 0 || seat >= self->catalogue.players) {
@@ -693,8 +682,8 @@ static PyObject *episodes_step(Episodes *self, PyObject *const *args, Py_ssize_t
     int *actions = PyMem_Malloc(sizeof(int) * (size_t)self->count);
     char *skip = PyMem_Calloc((size_t)self->count, 1);
     PyObject *penalized = PyList_New(0), *skipped = NULL, *result = NULL;
-    Py_buffer raw = {0}, rewards = {0}, terminations = {0};
-    int have = 0, penalty = PyObject_IsTrue(args[5]);
+    Py_buffer raw = {0}, rewards = {0}, terminations = {0}; /* released whether taken or not */
+    int penalty = PyObject_IsTrue(args[5]);
     if (actions == NULL || skip == NULL) {
         PyErr_NoMemory();
         goto out;
@@ -713,18 +702,11 @@ static PyObject *episodes_step(Episodes *self, PyObject *const *args, Py_ssize_t
         }
         skip[index] = 1;
     }
-    if (writable(args[2], &raw, self->count, self->size, sizeof(float), "raw") < 0) {
+    if (writable(args[2], &raw, self->count, self->size, sizeof(float), "raw") < 0 ||
+        writable(args[3], &rewards, self->count, 1, sizeof(double), "rewards") < 0 ||
+        writable(args[4], &terminations, self->count, 1, 1, "terminations") < 0) {
         goto out;
     }
-    have = 1;
-    if (writable(args[3], &rewards, self->count, 1, sizeof(double), "rewards") < 0) {
-        goto out;
-    }
-    have = 2;
-    if (writable(args[4], &terminations, self->count, 1, 1, "terminations") < 0) {
-        goto out;
-    }
-    have = 3;
     for (Py_ssize_t i = 0; i < self->count; i++) {
         Episode *e = &self->games[i];
         double *reward = (double *)rewards.buf + i;
@@ -772,15 +754,9 @@ static PyObject *episodes_step(Episodes *self, PyObject *const *args, Py_ssize_t
     }
     result = Py_NewRef(penalized);
 out:
-    if (have >= 1) {
-        PyBuffer_Release(&raw);
-    }
-    if (have >= 2) {
-        PyBuffer_Release(&rewards);
-    }
-    if (have >= 3) {
-        PyBuffer_Release(&terminations);
-    }
+    PyBuffer_Release(&raw);
+    PyBuffer_Release(&rewards);
+    PyBuffer_Release(&terminations);
     Py_XDECREF(skipped);
     Py_XDECREF(penalized);
     PyMem_Free(actions);
@@ -888,14 +864,10 @@ static PyObject *episodes_state(Episodes *self, PyObject *source) {
         }
         PyTuple_SET_ITEM(supply, novel, copies);
     }
-    PyObject *flag = g->flag_seat < 0 ? Py_NewRef(Py_None) : NULL;
-    for (int card = 0; flag == NULL && card < PK_CARDS; card++) {
-        if (g->table[card] == (PK_FLAG | g->flag_seat)) {
-            flag = Py_BuildValue("(ii)", g->flag_seat, card);
-            if (flag == NULL) {
-                goto out;
-            }
-        }
+    PyObject *flag = g->flag_seat < 0 ? Py_NewRef(Py_None)
+                                      : Py_BuildValue("(ii)", g->flag_seat, g->flag_card);
+    if (flag == NULL) {
+        goto out;
     }
     int choosing = g->phase == GM_CHOOSE;
     result = Py_BuildValue(
@@ -992,8 +964,7 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
     GmGame *g = PyMem_Calloc(1, sizeof(GmGame));
     Episodes *self = NULL;
     PyObject *result = NULL;
-    Py_buffer fields = {0}, slots = {0};
-    int have = 0;
+    Py_buffer fields = {0}, slots = {0}; /* released whether taken or not */
     long count, players, size, actions, building[B_FIELDS];
     if (g == NULL) {
         PyErr_NoMemory();
@@ -1022,14 +993,10 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "the action space is not the catalogue's");
         goto out;
     }
-    if (PyObject_GetBuffer(args[8], &fields, PyBUF_SIMPLE) < 0) {
+    if (PyObject_GetBuffer(args[8], &fields, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(args[11], &slots, PyBUF_SIMPLE) < 0) {
         goto out;
     }
-    have = 1;
-    if (PyObject_GetBuffer(args[11], &slots, PyBUF_SIMPLE) < 0) {
-        goto out;
-    }
-    have = 2;
     if (fields.len != (Py_ssize_t)sizeof(int32_t) * 2 * PK_OBS_FIELDS || slots.len > 256) {
         PyErr_SetString(PyExc_ValueError, "the observation layout is not an encoder's");
         goto out;
@@ -1075,12 +1042,8 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
     result = Py_NewRef((PyObject *)self);
 out:
     Py_XDECREF(self);
-    if (have >= 1) {
-        PyBuffer_Release(&fields);
-    }
-    if (have >= 2) {
-        PyBuffer_Release(&slots);
-    }
+    PyBuffer_Release(&fields);
+    PyBuffer_Release(&slots);
     PyMem_Free(g);
     return result;
 }

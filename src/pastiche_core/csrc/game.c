@@ -440,6 +440,7 @@ void gm_flag(GmGame *g, int card, GmRecord *r) {
     r->card = card;
     g->table[card] = (unsigned char)(PK_FLAG | g->to_move); /* R12 */
     g->flag_seat = g->to_move;
+    g->flag_card = card;
     next_turn(g);
 }
 

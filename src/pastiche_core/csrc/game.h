@@ -47,7 +47,7 @@ typedef struct {
     int size[GM_MAX_SEATS][PK_MAX_NOVELS]; /* the cards under each held Novel */
     int supply[PK_MAX_NOVELS];
     int phase, to_move, current, pending[2], turn, passes, trigger, countdown, turns_left;
-    int end_reason, flag_seat;
+    int end_reason, flag_seat, flag_card; /* the End Flag's holder and its card (R12) */
     uint64_t rng; /* rng.GameRng's state */
 } GmGame;
 
