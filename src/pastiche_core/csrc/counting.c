@@ -868,27 +868,14 @@ int pk_count_plan(PyObject *module, const unsigned char *table, long player,
 
 /* ---- publish_counts ---- */
 
-static PyObject *int_tuple(const int *values, int size) {
-    PyObject *tuple = PyTuple_New(size);
-    for (int i = 0; tuple != NULL && i < size; i++) {
-        PyObject *value = PyLong_FromLong(values[i]);
-        if (value == NULL) {
-            Py_CLEAR(tuple);
-            break;
-        }
-        PyTuple_SET_ITEM(tuple, i, value);
-    }
-    return tuple;
-}
-
 static int append_segment(void *data, int novel, const int *ranks, const int *needs, int width,
                           uint64_t count) {
     PyObject *item = PyTuple_New(4);
     if (item == NULL) {
         return -1;
     }
-    PyObject *parts[4] = {PyLong_FromLong(novel), int_tuple(ranks, width), int_tuple(needs, width),
-                          PyLong_FromUnsignedLongLong(count)};
+    PyObject *parts[4] = {PyLong_FromLong(novel), pk_int_tuple(ranks, width),
+                          pk_int_tuple(needs, width), PyLong_FromUnsignedLongLong(count)};
     int status = 0;
     for (int i = 0; i < 4; i++) {
         if (parts[i] == NULL) {
@@ -1309,8 +1296,8 @@ static PyObject *decode_publish(PyObject *module, PyObject *args) {
             PyTuple_SET_ITEM(gifts, i, pair);
         }
         if (gifts != NULL) { /* "N" steals each part, and drops them all when one is NULL */
-            result = Py_BuildValue("(NNN)", int_tuple(pick.played, pick.played_count),
-                                   int_tuple(pick.cited, pick.cited_count), gifts);
+            result = Py_BuildValue("(NNN)", pk_int_tuple(pick.played, pick.played_count),
+                                   pk_int_tuple(pick.cited, pick.cited_count), gifts);
         }
     }
     PyBuffer_Release(&view);
@@ -1360,7 +1347,7 @@ static PyObject *payable_totals(PyObject *module, PyObject *args) {
         for (int r = 0; r < PK_RANKS; r++) {
             counts[r] = walk->store[PK_RANKS * k + r];
         }
-        PyObject *item = int_tuple(counts, PK_RANKS);
+        PyObject *item = pk_int_tuple(counts, PK_RANKS);
         if (item == NULL) {
             Py_CLEAR(found);
             break;

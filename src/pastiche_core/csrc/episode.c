@@ -798,29 +798,18 @@ static PyObject *episodes_moves(Episodes *self, PyObject *source) {
     return PyLong_FromLong(self->games[index].moves);
 }
 
-static PyObject *card_tuple(const int *cards, int size) {
-    PyObject *out = PyTuple_New(size);
-    for (int i = 0; out != NULL && i < size; i++) {
-        PyObject *item = PyLong_FromLong(cards[i]);
-        if (item == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyTuple_SET_ITEM(out, i, item);
-    }
-    return out;
-}
-
-/* The cards whose table code is `code`, ascending. */
+/* The cards whose table code is `code` (any seat's face-down discard for -1), under the Novel
+ * at catalogue position `novel_at` unless it is -1, ascending. */
 static PyObject *cards_at(const GmGame *g, int code, int novel_at) {
     int cards[PK_CARDS], size = 0;
     for (int card = 0; card < PK_CARDS; card++) {
-        if ((code < 0 ? (g->table[card] & PK_PLACE_MASK) == PK_PILE_DOWN : g->table[card] == code) &&
+        int place = g->table[card];
+        if ((code < 0 ? (place & PK_PLACE_MASK) == PK_PILE_DOWN : place == code) &&
             (novel_at < 0 || g->table[PK_NOVEL_AT + card] == novel_at)) {
             cards[size++] = card;
         }
     }
-    return card_tuple(cards, size);
+    return pk_int_tuple(cards, size);
 }
 
 /* state(index): game index as rl.vector._PythonEpisodes.state tells it. */
@@ -871,8 +860,8 @@ static PyObject *episodes_state(Episodes *self, PyObject *source) {
     }
     int choosing = g->phase == GM_CHOOSE;
     result = Py_BuildValue(
-        "(KNNNOOONiiiNiiNNi)", (unsigned long long)g->rng, card_tuple(g->deck, g->deck_size),
-        card_tuple(g->pile, g->pile_size), cards_at(g, -1, -1), hands, tables, supply, flag,
+        "(KNNNOOONiiiNiiNNi)", (unsigned long long)g->rng, pk_int_tuple(g->deck, g->deck_size),
+        pk_int_tuple(g->pile, g->pile_size), cards_at(g, -1, -1), hands, tables, supply, flag,
         g->phase, g->to_move, g->current,
         choosing ? Py_BuildValue("(ii)", g->pending[0], g->pending[1]) : Py_NewRef(Py_None),
         g->turn, g->passes, g->trigger < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g->trigger),

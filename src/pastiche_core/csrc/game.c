@@ -682,32 +682,16 @@ static int read_u64(PyObject *module, PyObject *source, uint64_t *out) {
     return 0;
 }
 
-static PyObject *long_tuple(const long *values, int size) {
-    PyObject *out = PyTuple_New(size);
-    for (int i = 0; out != NULL && i < size; i++) {
-        PyObject *item = PyLong_FromLong(values[i]);
-        if (item == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyTuple_SET_ITEM(out, i, item);
-    }
-    return out;
-}
-
 /* The result of a finished game: (turns, decisions, scores, masterpieces, winners, reason). */
 static PyObject *game_result(const GmGame *g, long decisions) {
-    long scores[GM_MAX_SEATS], masterpieces[GM_MAX_SEATS], winners[GM_MAX_SEATS];
-    int seats[GM_MAX_SEATS], count = gm_winners(g, seats);
+    int scores[GM_MAX_SEATS], masterpieces[GM_MAX_SEATS], winners[GM_MAX_SEATS];
+    int count = gm_winners(g, winners);
     for (int seat = 0; seat < g->players; seat++) {
-        scores[seat] = gm_score(g, seat);
+        scores[seat] = (int)gm_score(g, seat); /* points within 64 x 10^6 (the ranges) */
         masterpieces[seat] = gm_masterpieces(g, seat);
     }
-    for (int k = 0; k < count; k++) {
-        winners[k] = seats[k];
-    }
-    return Py_BuildValue("(llNNNs)", (long)g->turn, decisions, long_tuple(scores, g->players),
-                         long_tuple(masterpieces, g->players), long_tuple(winners, count),
+    return Py_BuildValue("(llNNNs)", (long)g->turn, decisions, pk_int_tuple(scores, g->players),
+                         pk_int_tuple(masterpieces, g->players), pk_int_tuple(winners, count),
                          g->end_reason == GM_COUNTDOWN ? "countdown" : "all-pass");
 }
 

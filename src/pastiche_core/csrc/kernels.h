@@ -73,6 +73,9 @@ int pk_plan(PyObject *source, Py_buffer *view, const int32_t **plan, Py_ssize_t 
 /* A rank vector (PK_RANKS ints from a sequence), each within [low, high] (else a refusal). */
 int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out);
 
+/* A tuple of Python ints from `size` C ints (NULL with an exception). */
+PyObject *pk_int_tuple(const int *values, int size);
+
 /* A player seat from a Python int (one beyond a C long is refused). */
 int pk_player(PyObject *module, PyObject *source, long *player);
 

@@ -48,6 +48,19 @@ int pk_plan(PyObject *source, Py_buffer *view, const int32_t **plan, Py_ssize_t 
     return 0;
 }
 
+PyObject *pk_int_tuple(const int *values, int size) {
+    PyObject *tuple = PyTuple_New(size);
+    for (int i = 0; tuple != NULL && i < size; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (value == NULL) {
+            Py_CLEAR(tuple);
+            break;
+        }
+        PyTuple_SET_ITEM(tuple, i, value);
+    }
+    return tuple;
+}
+
 int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out) {
     PyObject *seq = PySequence_Fast(source, "a rank vector must be a sequence of 14 integers");
     if (seq == NULL) {
