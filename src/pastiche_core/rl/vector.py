@@ -57,7 +57,7 @@ from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .observation import PHASES, ObservationEncoder
 from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
 
-__all__ = ["PasticheVectorEnv"]
+__all__ = ["PasticheVectorEnv", "State", "game_of"]
 
 
 class _PythonEpisodes:
