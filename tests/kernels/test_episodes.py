@@ -69,6 +69,9 @@ class Pair:
             assert np.array_equal(compiled, python), (
                 f"{name} differ: {np.argwhere(compiled != python)[:5]}"
             )
+        for name in ("masks", "terminations"):  # booleans byte for byte: 0 or 1, as numpy's
+            compiled, python = getattr(self, name)
+            assert compiled.tobytes() == python.tobytes(), name
         for index in range(self.count):
             assert self.compiled.over(index) == self.python.over(index)
             assert self.compiled.moves(index) == self.python.moves(index)
@@ -200,6 +203,23 @@ def test_the_first_illegal_action_names_the_game_and_its_decision() -> None:
         assert games.first_illegal([0, 4]) == (0, 2, 0, int(Stage.START))  # draw at setup
         assert games.first_illegal([-1, 4]) == (0, 2, 0, 0)
         assert games.first_illegal([4 + 20, 0])[0] in (0, 1)
+
+
+def test_a_layout_that_is_no_encoders_is_an_error() -> None:
+    args = list(arguments(Settings.of(3, opponents="random"), 2))
+    compiled = twin(EPISODES)
+    with pytest.raises(TypeError):
+        compiled(*args[:10], (0, 1, 2, "3", 4, 5, 6), *args[11:])
+    with pytest.raises(TypeError, match="the decision fields"):
+        compiled(*args[:10], 5, *args[11:])  # no sequence
+    with pytest.raises(ValueError, match="expected 7 integers"):
+        compiled(*args[:10], (0, 1, 2), *args[11:])
+    with pytest.raises(ValueError, match="a decision field is off the observation"):
+        compiled(*args[:10], (0, 1, 2, 3, 4, 5, 1541), *args[11:])
+    with pytest.raises(ValueError, match="not the catalogue's"):
+        compiled(*args[:12], 358)
+    with pytest.raises(TypeError, match="13 arguments"):
+        compiled(*args[:12])
 
 
 def test_refused_where_the_engine_must_play() -> None:
