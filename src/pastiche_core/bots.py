@@ -22,7 +22,7 @@ from ._kernels import kernel
 from .catalogue import Catalogue
 from .errors import PasticheError
 from .feasibility import kernel_plan
-from .game import Game, LegalMoves
+from .game import Game, LegalMoves, check_deal
 from .moves import Move
 from .view import PlayerView
 
@@ -149,10 +149,7 @@ def play_game(
     >>> play_game(players=4, seed=3).history == game.history
     True
     """
-    if isinstance(max_decisions, bool) or not isinstance(max_decisions, int):
-        raise PasticheError(f"max_decisions must be an integer, got {max_decisions!r}")
-    if max_decisions < 1:
-        raise PasticheError(f"max_decisions must be at least 1, got {max_decisions}")
+    _check_max_decisions(max_decisions)
     game = Game(players=players, seed=seed, catalogue=catalogue)
     if bots is None:
         seats: Sequence[Bot] = [
@@ -173,6 +170,14 @@ def play_game(
         game.apply(seats[player].choose(view, game.legal_moves))
         decisions += 1
     return game
+
+
+def _check_max_decisions(max_decisions: object) -> None:
+    """Refuse a decision limit that is no integer of at least 1."""
+    if isinstance(max_decisions, bool) or not isinstance(max_decisions, int):
+        raise PasticheError(f"max_decisions must be an integer, got {max_decisions!r}")
+    if max_decisions < 1:
+        raise PasticheError(f"max_decisions must be at least 1, got {max_decisions}")
 
 
 class GameSummary(NamedTuple):
@@ -273,15 +278,9 @@ def random_game(
     >>> summary.scores == game.scores() and summary.decisions == len(game.history)
     True
     """
+    _check_max_decisions(max_decisions)  # checked as play_game checks them, in its order
+    check_deal(players, seed)
     cat = catalogue if catalogue is not None else Catalogue.default()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        Game(players=players, seed=seed, catalogue=cat)  # its error names the seed
-    if isinstance(max_decisions, bool) or not isinstance(max_decisions, int):
-        raise PasticheError(f"max_decisions must be an integer, got {max_decisions!r}")
-    if max_decisions < 1:
-        raise PasticheError(f"max_decisions must be at least 1, got {max_decisions}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 5:
-        Game(players=players, seed=0, catalogue=cat)  # its error names the rule (R10)
     plan, positions, copies, flag_points = packed_catalogue(cat)
     bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))
     answer = _random_game(

@@ -108,8 +108,27 @@ __all__ = [
     "GameResult",
     "LegalMoves",
     "Phase",
+    "check_deal",
     "keep_moves",
 ]
+
+
+def check_deal(players: object, seed: object) -> None:
+    """Refuse a deal :class:`Game` cannot make: ``players`` other than 3 to 5 (R10), or a
+    ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`).
+
+    >>> check_deal(4, 7)
+    >>> check_deal(6, 7)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 6
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidStateError(f"seed must be an integer, got {seed!r}")
 
 
 def keep_moves(hand: Iterable[Card]) -> list[Keep]:
@@ -222,12 +241,7 @@ class Game:
     _reads: ReadSegment | None
 
     def __init__(self, players: int = 4, seed: int = 0, catalogue: Catalogue | None = None):
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+        check_deal(players, seed)
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
         self.players = players
         self.seed = seed

@@ -43,7 +43,7 @@ EPISODES: Kernel[..., Any] = vector_module._episodes
 
 
 def arguments(settings: Settings, count: int) -> tuple[Any, ...]:
-    return (settings, count, *vector_module._arguments(settings)[2:])
+    return (settings, count, *vector_module._packed_settings(settings))
 
 
 class Pair:

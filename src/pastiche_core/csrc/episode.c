@@ -151,15 +151,6 @@ static void viewer_table(const GmGame *g, int me, unsigned char *out) {
     }
 }
 
-static void usable_of(const GmGame *g, int seat, unsigned char *usable) {
-    for (int novel = 0; novel < g->novels; novel++) {
-        usable[novel] = g->supply[novel] > 0; /* R6 */
-    }
-    for (int k = 0; k < g->held_count[seat]; k++) {
-        usable[g->held[seat][k]] = 0;
-    }
-}
-
 /* The legal actions of the learner's decision, as a byte per action. 0, or -1 with an
  * exception (counting.c's refusals, no memory). */
 static int compute_mask(PyObject *module, const Episode *e, Py_ssize_t actions, char *mask) {
@@ -205,7 +196,7 @@ static int compute_mask(PyObject *module, const Episode *e, Py_ssize_t actions, 
             }
         }
         mask[EP_PASS] = (char)(!can_write && !reads);
-        usable_of(g, me, usable);
+        gm_usable(g, me, usable);
         int found = pk_start_novels(module, table, me, usable, g->plan, g->novels, novels);
         if (found < 0) {
             return -1;
@@ -582,8 +573,8 @@ static PyObject *episodes_deal(Episodes *self, PyObject *const *args, Py_ssize_t
         if (s == seat) {
             continue;
         }
-        uint64_t bot_seed = PyLong_AsUnsignedLongLong(item);
-        if (bot_seed == (uint64_t)-1 && PyErr_Occurred()) {
+        uint64_t bot_seed;
+        if (gm_read_seed(self->module, item, &bot_seed) < 0) {
             goto out;
         }
         gm_twister_seed(&bots[s], bot_seed);

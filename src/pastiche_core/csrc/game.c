@@ -245,6 +245,15 @@ int gm_winners(const GmGame *g, int *out) {
     return count;
 }
 
+void gm_usable(const GmGame *g, int seat, unsigned char *usable) {
+    for (int novel = 0; novel < g->novels; novel++) {
+        usable[novel] = g->supply[novel] > 0; /* R6: a copy left, none held */
+    }
+    for (int k = 0; k < g->held_count[seat]; k++) {
+        usable[g->held[seat][k]] = 0;
+    }
+}
+
 int gm_novel_at(const GmGame *g, int position) {
     for (int novel = 0; novel < g->novels; novel++) {
         if (g->position[novel] == position) {
@@ -522,12 +531,7 @@ uint64_t gm_count(PyObject *module, const GmGame *g, GmSegments *publishes, uint
         *reads = count_reads(g);
         if (hand_size) {
             unsigned char usable[PK_MAX_NOVELS];
-            for (int novel = 0; novel < g->novels; novel++) {
-                usable[novel] = g->supply[novel] > 0; /* R6: a copy left, none held */
-            }
-            for (int k = 0; k < g->held_count[g->to_move]; k++) {
-                usable[g->held[g->to_move][k]] = 0;
-            }
+            gm_usable(g, g->to_move, usable);
             if (pk_count_plan(module, g->table, g->to_move, usable, g->plan, g->novels, 0, 0,
                               keep_segment, publishes) < 0) {
                 return 0;
@@ -664,7 +668,7 @@ int gm_play_index(PyObject *module, GmGame *g, const GmSegments *publishes, uint
 
 /* ---- random_game --------------------------------------------------------------------------- */
 
-static int read_u64(PyObject *module, PyObject *source, uint64_t *out) {
+int gm_read_seed(PyObject *module, PyObject *source, uint64_t *out) {
     if (!PyLong_Check(source)) {
         PyErr_SetString(PyExc_TypeError, "a seed is an integer");
         return -1;
@@ -737,7 +741,7 @@ static PyObject *random_game(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     for (int seat = 0; seat < players; seat++) {
         uint64_t bot_seed;
-        if (read_u64(module, PySequence_Fast_GET_ITEM(seeds, seat), &bot_seed) < 0) {
+        if (gm_read_seed(module, PySequence_Fast_GET_ITEM(seeds, seat), &bot_seed) < 0) {
             goto out;
         }
         gm_twister_seed(&bots[seat], bot_seed);

@@ -89,6 +89,10 @@ long gm_score(const GmGame *g, int seat);
 int gm_masterpieces(const GmGame *g, int seat);
 /* The winners (R13) into out; their count. */
 int gm_winners(const GmGame *g, int *out);
+/* A seat's usable flags (R6): per plan Novel, 1 when a copy is left and the seat holds none. */
+void gm_usable(const GmGame *g, int seat, unsigned char *usable);
+/* A bot's seed, 0..2^64 - 1: 0, or -1 with TypeError (no integer) or a refusal (beyond). */
+int gm_read_seed(PyObject *module, PyObject *source, uint64_t *out);
 /* The plan index of the Novel at a catalogue position, or -1. */
 int gm_novel_at(const GmGame *g, int position);
 

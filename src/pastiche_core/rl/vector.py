@@ -72,7 +72,7 @@ class _PythonEpisodes:
     action space's size. The methods play the games as the vector environment asks:
 
     >>> settings = Settings.of(players=3, opponents="random", seat=0)
-    >>> games = _PythonEpisodes(settings, 2, *_arguments(settings)[2:])
+    >>> games = _PythonEpisodes(settings, 2, *_packed_settings(settings))
     >>> raw = np.zeros((2, 1541), dtype=np.float32)
     >>> games.deal(0, 7, 0, (None, 1, 2), raw); games.deal(1, 8, 0, (None, 3, 4), raw)
     >>> games.over(0), games.first_illegal([2, 2])  # a pass, with cards to draw: not legal
@@ -206,7 +206,7 @@ def game_of(state: State, players: int, seed: int, catalogue: Catalogue) -> Game
 
     >>> from pastiche_core import Game
     >>> settings = Settings.of(players=3, opponents="greedy", seat=0)
-    >>> games = _PythonEpisodes(settings, 1, *_arguments(settings)[2:])
+    >>> games = _PythonEpisodes(settings, 1, *_packed_settings(settings))
     >>> games.deal(0, 7, 0, (None, 1, 2), np.zeros((1, 1541), dtype=np.float32))
     >>> game_of(games.state(0), 3, 7, settings.catalogue) == games.episodes[0].game
     True
@@ -256,16 +256,22 @@ _episodes = kernel("episodes", _PythonEpisodes)
 """The games of a vector environment (compiled when every other seat is a random bot)."""
 
 
-def _arguments(settings: Settings) -> tuple[object, ...]:
-    """The ``episodes`` kernel's arguments after the number of games: ``settings`` packed."""
-    encoder = ObservationEncoder(settings.players, settings.catalogue)
+def _packed_settings(
+    settings: Settings,
+    encoder: ObservationEncoder | None = None,
+    space: ActionSpace | None = None,
+) -> tuple[object, ...]:
+    """The ``episodes`` kernel's arguments after the settings and the number of games:
+    ``settings`` packed, with ``encoder`` and ``space`` (made for the settings if not given)."""
+    if encoder is None:
+        encoder = ObservationEncoder(settings.players, settings.catalogue)
+    if space is None:
+        space = ActionSpace(settings.catalogue)
     plan, positions, copies, flag_points = packed_catalogue(settings.catalogue)
     packed = settings.render_mode is None and all(
         entry == "random" for entry in settings.opponents.entries
     )
     return (
-        settings,
-        0,
         plan,
         positions,
         copies,
@@ -276,7 +282,7 @@ def _arguments(settings: Settings) -> tuple[object, ...]:
         encoder.size,
         encoder.decision_fields(),
         encoder.slots(),
-        ActionSpace(settings.catalogue).size,
+        space.size,
     )
 
 
@@ -320,15 +326,15 @@ class PasticheVectorEnv(
         """The checked options, shared by every game."""
         self.num_envs = num_envs
         """The number of games stepped together."""
-        arguments = _arguments(settings)
-        self._games: _PythonEpisodes = _episodes(settings, num_envs, *arguments[2:])
-        self._seeds: list[int] = [0] * num_envs
         self.render_mode = render_mode
         """``None``, ``'ansi'`` (:meth:`render` returns a text per game) or ``'human'``."""
         self.space = ActionSpace(settings.catalogue)
         """The atomic action layout; each game's action space is ``Discrete(space.size)``."""
         self.encoder = ObservationEncoder(settings.players, settings.catalogue)
         """The observation layout."""
+        packed = _packed_settings(settings, self.encoder, self.space)
+        self._games: _PythonEpisodes = _episodes(settings, num_envs, *packed)
+        self._seeds: list[int] = [0] * num_envs
         self.single_observation_space = observation_space(self.encoder, normalize)
         """One game's observation space: ``Box(0, encoder.high)``, or ``Box(0, 1)``."""
         self.single_action_space = gymnasium.spaces.Discrete(self.space.size)
@@ -341,7 +347,6 @@ class PasticheVectorEnv(
         self._raw = np.zeros((num_envs, size), dtype=np.float32)
         self._scale = scale_of(self.encoder) if normalize else None
         self._masks = np.zeros((num_envs, actions), dtype=bool)
-        self._flat_masks = self._masks.reshape(-1)  # a view: the masks written by index
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=bool)
         self._truncations = np.zeros(num_envs, dtype=bool)
