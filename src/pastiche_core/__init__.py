@@ -20,6 +20,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidCatalogueError,
     InvalidNotationError,
+    InvalidRulesError,
     InvalidStateError,
     InvalidViewError,
     PasticheError,
@@ -109,7 +110,16 @@ from .render import (
 )
 from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
 from .rng import GameRng
-from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
+from .rules import (
+    DEAL_SIZES,
+    END_THRESHOLD,
+    KEEP_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULEBOOK,
+    Phase,
+    Rules,
+)
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .solver import ENGINES, best, is_publishable, solve, why_not
 from .solver_cpsat import CpSatResult
@@ -168,6 +178,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidCatalogueError",
     "InvalidNotationError",
+    "InvalidRulesError",
     "InvalidStateError",
     "InvalidViewError",
     "Keep",
@@ -186,12 +197,14 @@ __all__ = [
     "Pattern",
     "PatternFactory",
     "Phase",
+    "RULEBOOK",
     "PlayerView",
     "Position",
     "Publish",
     "PublishOption",
     "PublishReport",
     "RandomBot",
+    "Rules",
     "RankCounts",
     "Read",
     "SearchLimitError",

@@ -23,7 +23,9 @@ from .catalogue import Catalogue
 from .errors import PasticheError
 from .feasibility import kernel_plan
 from .game import Game, LegalMoves, check_deal
+from .layout import packed_rules
 from .moves import Move
+from .rules import RULEBOOK, Rules, rules_of
 from .view import PlayerView
 
 __all__ = [
@@ -130,6 +132,8 @@ def play_game(
     bots: Sequence[Bot] | None = None,
     catalogue: Catalogue | None = None,
     max_decisions: int = DEFAULT_MAX_DECISIONS,
+    *,
+    rules: Rules | None = None,
 ) -> Game:
     """Play a game of ``players`` seats from ``seed`` to its end and return it.
 
@@ -141,16 +145,19 @@ def play_game(
     (it describes the position at that moment). Raises
     :class:`DecisionLimitError` if the game has not ended after ``max_decisions``
     decisions, and :class:`~pastiche_core.errors.IllegalMoveError` if a bot
-    returns an illegal move.
+    returns an illegal move. ``rules`` are house rules
+    (:class:`~pastiche_core.rules.Rules`; by default the catalogue's, else the rulebook's).
 
     >>> game = play_game(players=4, seed=3)
     >>> game.is_over, len(game.result.scores)
     (True, 4)
     >>> play_game(players=4, seed=3).history == game.history
     True
+    >>> play_game(players=3, seed=3, rules=Rules(end_threshold=10)).rules.end_threshold
+    10
     """
     _check_max_decisions(max_decisions)
-    game = Game(players=players, seed=seed, catalogue=catalogue)
+    game = Game(players=players, seed=seed, catalogue=catalogue, rules=rules)
     if bots is None:
         seats: Sequence[Bot] = [
             RandomBot(derive_seed(seed, "bot", seat)) for seat in range(players)
@@ -208,6 +215,8 @@ def _random_game_py(
     positions: Sequence[int],
     copies: Sequence[int],
     flag_points: int,
+    rules: Rules,
+    packed_rules: Sequence[int],
     players: int,
     seed: int,
     bot_seeds: Sequence[int],
@@ -216,17 +225,20 @@ def _random_game_py(
 ) -> Any:
     """The ``random_game`` kernel in Python: :func:`play_game` between :class:`RandomBot` s.
 
-    Game ``Game(players, seed, catalogue)``, seat ``i`` played by
+    Game ``Game(players, seed, catalogue, rules=rules)``, seat ``i`` played by
     ``RandomBot(bot_seeds[i])``; the answer is ``(turns, decisions, scores,
     masterpieces, winners, reason)`` (:class:`GameSummary`'s fields), and with
     ``trace`` a pair of it and every decision's ``(legal moves, index drawn)``.
     ``plan``, ``positions``, ``copies`` and ``flag_points`` pack ``catalogue``
     for the compiled twin (:func:`kernel_plan`, each publishable Novel's
     position among the catalogue's specs and its copies, the End Flag's
-    points); this rule reads the catalogue itself.
+    points), and ``packed_rules`` packs ``rules``
+    (:func:`~pastiche_core.layout.packed_rules`); this rule reads the catalogue
+    and the rules themselves.
 
     >>> from pastiche_core import Catalogue
-    >>> answer = _random_game_py(Catalogue.default(), None, (), (), 0, 3, 11, (1, 2, 3), 10**5, True)
+    >>> answer = _random_game_py(
+    ...     Catalogue.default(), None, (), (), 0, RULEBOOK, (), 3, 11, (1, 2, 3), 10**5, True)
     >>> answer[0][1] == len(answer[1])
     True
     """
@@ -241,7 +253,7 @@ def _random_game_py(
             return drawn
 
     bots = [Traced(bot_seed) for bot_seed in bot_seeds]
-    game = play_game(players, seed, bots, catalogue, max_decisions)
+    game = play_game(players, seed, bots, catalogue, max_decisions, rules=rules)
     result = game.result
     assert result is not None
     summary = (
@@ -264,6 +276,8 @@ def random_game(
     seed: int = 0,
     catalogue: Catalogue | None = None,
     max_decisions: int = DEFAULT_MAX_DECISIONS,
+    *,
+    rules: Rules | None = None,
 ) -> GameSummary:
     """Play :func:`play_game` ``(players, seed)`` with its default bots and summarise it.
 
@@ -272,19 +286,35 @@ def random_game(
     played by the compiled game kernel when it is built, without making a
     :class:`~pastiche_core.game.Game`; :func:`~pastiche_core.simulate.simulate`
     plays its games so. Raises :class:`DecisionLimitError` as :func:`play_game` does.
+    ``rules`` are house rules, as :func:`play_game` takes them.
 
     >>> summary = random_game(players=4, seed=3)
     >>> game = play_game(players=4, seed=3)
     >>> summary.scores == game.scores() and summary.decisions == len(game.history)
     True
+    >>> house = Rules(end_threshold=25)
+    >>> random_game(3, 5, rules=house) == random_game(3, 5, rules=house)
+    True
     """
     _check_max_decisions(max_decisions)  # checked as play_game checks them, in its order
-    check_deal(players, seed)
     cat = catalogue if catalogue is not None else Catalogue.default()
+    played = rules if rules is not None else rules_of(cat)
+    check_deal(players, seed, played)
     plan, positions, copies, flag_points = packed_catalogue(cat)
     bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))
     answer = _random_game(
-        cat, plan, positions, copies, flag_points, players, seed, bot_seeds, max_decisions, False
+        cat,
+        plan,
+        positions,
+        copies,
+        flag_points,
+        played,
+        packed_rules(played),
+        players,
+        seed,
+        bot_seeds,
+        max_decisions,
+        False,
     )
     return GameSummary(*answer)
 

@@ -146,10 +146,17 @@ class Catalogue(Mapping[str, NovelSpec]):
     True
     """
 
-    __slots__ = ("_by_id", "_publishable", "_specs", "name")
+    __slots__ = ("_by_id", "_publishable", "_specs", "name", "rules_table")
 
-    def __init__(self, novels: Sequence[NovelSpec], *, name: str = "custom") -> None:
+    def __init__(
+        self,
+        novels: Sequence[NovelSpec],
+        *,
+        name: str = "custom",
+        rules: Mapping[str, Any] | None = None,
+    ) -> None:
         _check_text("catalogue name", name, "catalogue", MAX_NAME_LENGTH)
+        table = _rules_table(rules, f"catalogue {name!r}: rules") if rules is not None else None
         specs = tuple(novels)
         if len(specs) > MAX_NOVELS:
             raise InvalidCatalogueError(
@@ -189,6 +196,11 @@ class Catalogue(Mapping[str, NovelSpec]):
         self.name = name
         """The catalogue's name (``'default'`` for R2's), as messages, records and simulation
         summaries name it: non-empty, at most 64 characters."""
+        self.rules_table = table
+        """The house rules the catalogue's games are played by: its ``[rules]`` table as read,
+        ``(field, value)`` pairs (each a field of :class:`~pastiche_core.rules.Rules`, a list
+        made a tuple), or ``None`` for the rulebook's. :func:`~pastiche_core.rules.rules_of` makes the ``Rules`` of it; the
+        Novels alone make a catalogue's equality."""
 
     # Mapping interface -------------------------------------------------
     def __getitem__(self, novel_id: str) -> NovelSpec:
@@ -292,7 +304,7 @@ class Catalogue(Mapping[str, NovelSpec]):
         cat_name = name if name is not None else data.get("name", "custom")
         if not isinstance(cat_name, str):
             raise InvalidCatalogueError(f"name: expected a string, got {_show(cat_name)}")
-        unknown = set(data) - {"name", "novels"}
+        unknown = set(data) - {"name", "novels", "rules"}
         if unknown:
             raise InvalidCatalogueError(f"catalogue: unknown field(s) {_fields(unknown)}")
         novels = data.get("novels")
@@ -303,11 +315,19 @@ class Catalogue(Mapping[str, NovelSpec]):
                 f"novels: {len(novels)} entries, more than {MAX_NOVELS} (R3)"
             )
         specs = [_spec_from_dict(entry, index) for index, entry in enumerate(novels)]
-        return cls(specs, name=cat_name)
+        rules = data.get("rules")
+        if "rules" in data and not isinstance(rules, Mapping):
+            raise InvalidCatalogueError(f"rules: expected a table, got {_show(rules)}")
+        return cls(specs, name=cat_name, rules=rules)
 
     @classmethod
     def from_toml(cls, text: str, *, name: str | None = None) -> Catalogue:
         """Parse a TOML catalogue (``[[novels]]`` tables, see :meth:`from_dict`).
+
+        An optional ``[rules]`` table sets house rules for the catalogue's games
+        (fields of :class:`~pastiche_core.rules.Rules`, such as ``end_threshold = 10``):
+        its shape is checked here, its numbers when a game is made
+        (:func:`~pastiche_core.rules.rules_of`).
 
         >>> cat = Catalogue.from_toml('''
         ... name = "tiny"
@@ -352,7 +372,16 @@ class Catalogue(Mapping[str, NovelSpec]):
         >>> Catalogue.from_dict(Catalogue.default().to_dict()) == Catalogue.default()
         True
         """
-        return {"name": self.name, "novels": [spec.to_dict() for spec in self._specs]}
+        data: dict[str, Any] = {
+            "name": self.name,
+            "novels": [spec.to_dict() for spec in self._specs],
+        }
+        if self.rules_table is not None:
+            data["rules"] = {
+                key: list(value) if isinstance(value, tuple) else value
+                for key, value in self.rules_table
+            }
+        return data
 
 
 def load_catalogue(source: str | os.PathLike[str]) -> Catalogue:
@@ -578,6 +607,50 @@ def _check_scalar(field: str, value: object, where: str) -> None:
         f"{where}: {field} must be text, a number, a boolean or an array of them, "
         f"got {type(value).__name__}"
     )
+
+
+_RULE_ENTRIES = 8
+"""The most entries a ``[rules]`` table may have (R3: data is bounded)."""
+_RULE_ITEMS = 8
+"""The most integers one entry of a ``[rules]`` table may list."""
+_RULE_VALUE = 10**6
+"""The largest integer a ``[rules]`` table may hold."""
+
+
+def _rules_table(table: object, where: str) -> tuple[tuple[str, Any], ...]:
+    """A ``[rules]`` table checked as untrusted data: at most 8 entries named by short
+    identifiers, each an integer or a list of at most 8 integers, all within 0..10^6;
+    what they mean is the rules' check (:func:`~pastiche_core.rules.rules_of`)."""
+    if not isinstance(table, Mapping):
+        raise InvalidCatalogueError(f"{where}: expected a table, got {_show(table)}")
+    if len(table) > _RULE_ENTRIES:
+        raise InvalidCatalogueError(
+            f"{where}: {len(table)} entries, more than {_RULE_ENTRIES} (R3)"
+        )
+    checked: list[tuple[str, Any]] = []
+    for key, value in table.items():
+        if not isinstance(key, str) or not _RULE_KEY.fullmatch(key):
+            raise InvalidCatalogueError(f"{where}: {_show(key)} is not a field name")
+        items = value if isinstance(value, list | tuple) else [value]
+        if isinstance(value, list | tuple) and len(value) > _RULE_ITEMS:
+            raise InvalidCatalogueError(
+                f"{where}: {key} lists {len(value)} numbers, more than {_RULE_ITEMS}"
+            )
+        for item in items:
+            if (
+                isinstance(item, bool)
+                or not isinstance(item, int)
+                or not 0 <= item <= _RULE_VALUE
+            ):
+                raise InvalidCatalogueError(
+                    f"{where}: {key} must be an integer from 0 to {_RULE_VALUE:,} or a list of "
+                    f"them, got {_show(value)}"
+                )
+        checked.append((key, tuple(value) if isinstance(value, list | tuple) else value))
+    return tuple(checked)
+
+
+_RULE_KEY = re.compile(r"[a-z_]{1,32}")
 
 
 _DEFAULT = Catalogue(

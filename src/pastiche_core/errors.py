@@ -15,6 +15,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidCatalogueError",
     "InvalidNotationError",
+    "InvalidRulesError",
     "InvalidStateError",
     "InvalidViewError",
     "PasticheError",
@@ -91,6 +92,18 @@ class InvalidArgumentError(PasticheError):
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidArgumentError: unknown engine 'nope': expected one of fast, cpsat
+    """
+
+
+class InvalidRulesError(PasticheError):
+    """House rules that no game can be played by; the message names the field and the
+    ruling (R10, R12) it bends too far.
+
+    >>> from pastiche_core import Rules
+    >>> Rules(keep_size=0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidRulesError: keep_size must be an integer from 1 to 10 (R10), got 0
     """
 
 

@@ -89,7 +89,10 @@ from .rules import (
     KEEP_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULEBOOK,
     Phase,
+    Rules,
+    rules_of,
     setup_discarders,
 )
 from .table import TableNovel
@@ -113,20 +116,28 @@ __all__ = [
 ]
 
 
-def check_deal(players: object, seed: object) -> None:
-    """Refuse a deal :class:`Game` cannot make: ``players`` other than 3 to 5 (R10), or a
-    ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`).
+def check_deal(players: object, seed: object, rules: object = RULEBOOK) -> None:
+    """Refuse a deal :class:`Game` cannot make: ``players`` beyond the rules' seats (3 to 5
+    by R10), a ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`),
+    or ``rules`` that are no :class:`~pastiche_core.rules.Rules`.
 
     >>> check_deal(4, 7)
     >>> check_deal(6, 7)
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 6
+    >>> check_deal(5, 7, Rules(max_players=4))
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: players must be from 3 to 4 (R10), got 5
     """
+    if not isinstance(rules, Rules):
+        raise InvalidStateError(f"rules must be a Rules, got {type(rules).__name__}")
+    low, high = rules.min_players, rules.max_players
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+        raise InvalidStateError(f"players must be an integer from {low} to {high}, got {players!r}")
+    if not low <= players <= high:
+        raise InvalidStateError(f"players must be from {low} to {high} (R10), got {players}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidStateError(f"seed must be an integer, got {seed!r}")
 
@@ -225,6 +236,7 @@ class Game:
         "phase",
         "players",
         "rng",
+        "rules",
         "seed",
         "supply",
         "to_move",
@@ -240,9 +252,21 @@ class Game:
     _published: list[list[_Published] | None]
     _reads: ReadSegment | None
 
-    def __init__(self, players: int = 4, seed: int = 0, catalogue: Catalogue | None = None):
-        check_deal(players, seed)
-        self.catalogue = catalogue if catalogue is not None else Catalogue.default()
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int = 0,
+        catalogue: Catalogue | None = None,
+        *,
+        rules: Rules | None = None,
+    ):
+        catalogue = catalogue if catalogue is not None else Catalogue.default()
+        rules = rules if rules is not None else rules_of(catalogue)
+        check_deal(players, seed, rules)
+        self.catalogue = catalogue
+        self.rules = rules
+        """The numbers this game is played by (R10–R12): ``rules``, else the catalogue's
+        ``[rules]`` table, else the rulebook's."""
         self.players = players
         self.seed = seed
         self.rng = GameRng(seed)
@@ -253,7 +277,7 @@ class Game:
         self._hands: list[set[Card]] = []
         self._cards = bytearray(_EMPTY_TABLE)  # where each card lies (pastiche_core.layout)
         for seat in range(players):
-            hand = {self.deck.pop() for _ in range(DEAL_SIZES[seat])}
+            hand = {self.deck.pop() for _ in range(rules.deal_sizes[seat])}
             self._hands.append(hand)
             for card in hand:
                 self._cards[card.index] = HAND | seat
@@ -261,8 +285,9 @@ class Game:
         self.supply: dict[str, int] = {spec.id: spec.copies for spec in self.catalogue.specs}
         self._forget_kept()
         self.flag: tuple[int, Card] | None = None
-        self.phase = Phase.KEEP
-        self.to_move = 2
+        keepers = rules.keepers(players)  # R10: seats 2 onward by the rulebook
+        self.phase = Phase.KEEP if keepers else Phase.ACTION
+        self.to_move = keepers[0] if keepers else 0
         self.current = 0
         self.pending: tuple[Card, Card] | None = None
         self.turn = 0
@@ -301,6 +326,7 @@ class Game:
         trigger: int | None,
         turns_left: int | None,
         end_reason: str | None,
+        rules: Rules = RULEBOOK,
     ) -> Game:
         """A game in exactly this state, with no history and empty caches; nothing is checked.
 
@@ -321,6 +347,7 @@ class Game:
         """
         game = cls.__new__(cls)
         game.catalogue = catalogue
+        game.rules = rules
         game.players = players
         game.seed = seed
         game.rng = rng
@@ -398,6 +425,7 @@ class Game:
             trigger=view.trigger,
             turns_left=view.turns_left,
             end_reason=view.end_reason,
+            rules=view.rules,
         )
 
     @classmethod
@@ -407,6 +435,8 @@ class Game:
         players: int = 4,
         seed: int = 0,
         catalogue: Catalogue | None = None,
+        *,
+        rules: Rules | None = None,
     ) -> Game:
         """A new game dealt from ``seed`` with ``moves`` applied in order (R14).
 
@@ -420,7 +450,7 @@ class Game:
         ...
         pastiche_core.errors.IllegalMoveError: moves[0] 'draw': the game is in setup: ...
         """
-        game = cls(players, seed, catalogue)
+        game = cls(players, seed, catalogue, rules=rules)
         for index, move in enumerate(moves):
             try:
                 game.apply(move)
@@ -809,7 +839,8 @@ class Game:
         if phase is Phase.KEEP:
             if not isinstance(move, Keep):
                 return (
-                    f"the game is in setup: player {self.to_move} must keep {KEEP_SIZE} cards (R10)"
+                    f"the game is in setup: player {self.to_move} must keep "
+                    f"{self.rules.keep_size} cards (R10)"
                 )
             return self._keep_violation(move)
         if phase is Phase.CHOOSE:
@@ -1000,7 +1031,7 @@ class Game:
 
     def _locate(self) -> bytearray:
         """The card table made anew from the hands, piles and tables."""
-        discarders = setup_discarders(self.players)
+        discarders = setup_discarders(self.players, self.rules)
         face_down = {
             position: discarders[position]
             for position, card in enumerate(self._discard)
@@ -1068,6 +1099,7 @@ class Game:
         """
         twin = Game.__new__(Game)
         twin.catalogue = self.catalogue
+        twin.rules = self.rules
         twin.players = self.players
         twin.seed = self.seed
         twin.rng = self.rng.copy()
@@ -1103,6 +1135,7 @@ class Game:
     def _key(self) -> tuple[Any, ...]:
         return (
             self.catalogue,
+            self.rules,
             self.players,
             self.seed,
             self.rng.state,
@@ -1220,8 +1253,9 @@ class Game:
     # ------------------------------------------------------------------
     def _keep_violation(self, move: Keep) -> str | None:
         player = self.to_move
-        if len(move.cards) != KEEP_SIZE or len(set(move.cards)) != KEEP_SIZE:
-            return f"player {player} must keep exactly {KEEP_SIZE} different cards (R10)"
+        keep = self.rules.keep_size
+        if len(move.cards) != keep or len(set(move.cards)) != keep:
+            return f"player {player} must keep exactly {keep} different cards (R10)"
         missing = [c for c in move.cards if c not in self._hands[player]]
         if missing:
             return f"{format_cards(missing)} not in player {player}'s hand (R10)"
@@ -1349,8 +1383,9 @@ class Game:
             for card in dropped:
                 table[card.index] = PILE_DOWN | player
             change = dropped
-            if player + 1 < self.players:
-                self.to_move = player + 1
+            following = [seat for seat in self.rules.keepers(self.players) if seat > player]
+            if following:
+                self.to_move = following[0]
             else:
                 self.phase = Phase.ACTION
                 self.current = self.to_move = 0
@@ -1453,7 +1488,9 @@ class Game:
         if start >= offset:
             return undo[start - offset :]
         try:
-            replayed = Game.replayed(self.history, self.players, self.seed, self.catalogue)
+            replayed = Game.replayed(
+                self.history, self.players, self.seed, self.catalogue, rules=self.rules
+            )
         except IllegalMoveError as error:
             raise InvalidStateError(
                 f"the moves' seats and records are unknown: they carry no undo records and "
@@ -1817,7 +1854,9 @@ taken_from=2, laid_up=None, laid_down=())
     def _undo_by_replay(self) -> Move:
         """Undo without undo records (a loaded game): replay the history but its last move."""
         move = self.history[-1]
-        replayed = Game.replayed(self.history[:-1], self.players, self.seed, self.catalogue)
+        replayed = Game.replayed(
+            self.history[:-1], self.players, self.seed, self.catalogue, rules=self.rules
+        )
         for name in Game.__slots__:
             setattr(self, name, getattr(replayed, name))
         self._generation = next(_GENERATIONS)
@@ -1826,7 +1865,7 @@ taken_from=2, laid_up=None, laid_down=())
     def _locate_pile(self, start: int) -> None:
         """Mark the discard pile's cards from position ``start`` up in the card table."""
         table = self._cards
-        discarders = setup_discarders(self.players)
+        discarders = setup_discarders(self.players, self.rules)
         face_down = self._face_down
         pile = self._discard
         for position in range(start, len(pile)):
@@ -1862,7 +1901,7 @@ taken_from=2, laid_up=None, laid_down=())
         elif (
             self.trigger is None
             and changed is not None
-            and self._seat_points(changed) >= END_THRESHOLD
+            and self._seat_points(changed) >= self.rules.end_threshold
         ):
             # Only the seat whose table this turn changed can reach the threshold (R12):
             # before it no seat had (a state with one and no trigger fails check_invariants).
@@ -1894,7 +1933,7 @@ taken_from=2, laid_up=None, laid_down=())
         phase = self.phase
         player = self.to_move
         if phase is Phase.KEEP:
-            return [KeepSegment(self._hands[player])]  # counted, never listed
+            return [KeepSegment(self._hands[player], self.rules.keep_size)]  # counted, not listed
         if phase is Phase.CHOOSE:
             assert self.pending is not None
             return [ListSegment([Choose(self.pending[0]), Choose(self.pending[1])])]

@@ -39,6 +39,13 @@ of the built-in kinds has no plan, and Python alone answers for it.
 **The usable flags** of a player: one byte per entry of the plan, 1 when the
 player may publish that Novel now (a copy in the supply and not held, R6).
 
+**The rules** of a game (:func:`packed_rules`): :data:`RULES_SIZE` integers,
+the fewest and the most players, the keep size, the End Flag threshold, then
+the cards dealt to each of :data:`RULE_SEATS` seats (0 for a seat beyond the
+most players): :class:`~pastiche_core.rules.Rules` in the order of
+:data:`RULE_FIELDS` (R10, R12). The kernels read them once per game or batch
+of games, and no rule number is written in C.
+
 >>> from pastiche_core import Game
 >>> game = Game(players=3, seed=7)
 >>> table = game.card_table
@@ -53,6 +60,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .cards import Card
+from .rules import SEAT_ROOM, Rules
 
 __all__ = [
     "CARDS",
@@ -67,8 +75,12 @@ __all__ = [
     "PILE_UP",
     "PLACE",
     "PUBLISHED",
+    "RULES_SIZE",
+    "RULE_FIELDS",
+    "RULE_SEATS",
     "UNSEEN",
     "card_table",
+    "packed_rules",
     "place_name",
     "rank_of",
     "viewer_table",
@@ -107,6 +119,19 @@ PLACE = {
 """Every place code by name; those of 0x08 and up take a seat in their low three bits."""
 
 _SEATED = {PILE_DOWN, HAND, MASTER, PUBLISHED, FLAG}
+
+RULE_SEATS = SEAT_ROOM[1]
+"""The deal sizes the packed rules hold: one per seat a game may have."""
+RULE_FIELDS = (
+    "min_players",
+    "max_players",
+    "keep_size",
+    "end_threshold",
+    *(f"deal_sizes[{seat}]" for seat in range(RULE_SEATS)),
+)
+"""The packed rules' entries in order, named after the fields of :class:`Rules`."""
+RULES_SIZE = len(RULE_FIELDS)
+"""Integers in the packed rules."""
 
 
 def rank_of(index: int) -> int:
@@ -225,3 +250,15 @@ def hand_of(table: bytes | bytearray, seat: int) -> list[int]:
     """
     code = HAND | seat
     return [index for index in range(CARDS) if table[index] == code]
+
+
+def packed_rules(rules: Rules) -> tuple[int, ...]:
+    """``rules`` packed for the compiled kernels, in the order of :data:`RULE_FIELDS`.
+
+    >>> packed_rules(Rules())
+    (3, 5, 3, 15, 3, 3, 4, 4, 5)
+    >>> packed_rules(Rules(max_players=4, end_threshold=10))
+    (3, 4, 3, 10, 3, 3, 4, 4, 0)
+    """
+    deals = rules.deal_sizes + (0,) * (RULE_SEATS - len(rules.deal_sizes))
+    return (rules.min_players, rules.max_players, rules.keep_size, rules.end_threshold, *deals)

@@ -997,8 +997,8 @@ class KeepSegment:
 
     Kept cards go by combinations of the sorted hand; a seat that discards
     two or more cards also chooses their order (R15), so every order counts:
-    ``C(n, 3) * (n - 3)!`` moves for ``n`` cards beyond four, ``C(n, 3)`` up to
-    four. The count is that closed form and :meth:`at` decodes an index
+    ``C(n, k) * (n - k)!`` moves for ``n`` cards and ``k`` kept (3 by the
+    rulebook) when two or more are dropped, ``C(n, k)`` else. The count is that closed form and :meth:`at` decodes an index
     directly, so a hand no deal gives (a composed position) is never listed.
 
     >>> from pastiche_core import parse_cards
@@ -1009,17 +1009,19 @@ class KeepSegment:
     79833600
     """
 
-    __slots__ = ("cards", "count", "orders")
+    __slots__ = ("cards", "count", "keep", "orders")
 
-    def __init__(self, hand: Iterable[Card]) -> None:
+    def __init__(self, hand: Iterable[Card], keep: int = KEEP_SIZE) -> None:
         self.cards = sorted(hand)
-        dropped = len(self.cards) - KEEP_SIZE
+        self.keep = keep
+        """The cards kept: the game's ``rules.keep_size`` (R10)."""
+        dropped = len(self.cards) - keep
         self.orders = math.factorial(dropped) if dropped >= 2 else 1
-        self.count = math.comb(len(self.cards), KEEP_SIZE) * self.orders
+        self.count = math.comb(len(self.cards), keep) * self.orders
 
     def __iter__(self) -> Iterator[Keep]:
         cards = self.cards
-        for kept in itertools.combinations(cards, KEEP_SIZE):
+        for kept in itertools.combinations(cards, self.keep):
             dropped = [card for card in cards if card not in kept]
             if len(dropped) < 2:
                 yield Keep(kept)
@@ -1038,7 +1040,7 @@ class KeepSegment:
         if not 0 <= index < self.count:
             raise IndexError(index)
         combination, order = divmod(index, self.orders)
-        kept = unrank_combination(self.cards, KEEP_SIZE, combination)
+        kept = unrank_combination(self.cards, self.keep, combination)
         dropped = [card for card in self.cards if card not in kept]
         if len(dropped) < 2:
             return Keep(tuple(kept))

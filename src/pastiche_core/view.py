@@ -43,7 +43,7 @@ from .catalogue import Catalogue
 from .errors import InvalidNotationError
 from .layout import card_table
 from .moves import NOTATION_SEATS, Choose, Keep, Move, Publish
-from .rules import Phase, setup_discarders
+from .rules import RULEBOOK, Phase, Rules, setup_discarders
 from .table import TableNovel
 
 if TYPE_CHECKING:
@@ -139,7 +139,8 @@ class PlayerView:
     choosing. ``history`` is the public history: ``(seat, notation)`` per move,
     hidden cards written ``?`` (R16), and ``records`` what each move moved
     between deck, pile and hands as this player saw it (:class:`MoveRecord`).
-    ``catalogue`` is the game's (public) Novel catalogue.
+    ``catalogue`` is the game's (public) Novel catalogue and ``rules`` the
+    numbers it is played by (public too: house rules or the rulebook's).
     """
 
     player: int
@@ -186,6 +187,8 @@ class PlayerView:
     """The public history: ``(seat, notation)`` per move, hidden cards written ``?`` (R16)."""
     catalogue: Catalogue = field(default_factory=Catalogue.default, repr=False)
     """The game's Novel catalogue (public)."""
+    rules: Rules = field(default=RULEBOOK, repr=False)
+    """The numbers the game is played by (R10–R12; public): ``Rules()`` by the rulebook."""
     records: Sequence[MoveRecord] = field(default=(), repr=False, compare=False)
     """Per move of :attr:`history`, what it moved as this player saw it (:meth:`MoveRecord.seen_by`).
 
@@ -236,7 +239,7 @@ class PlayerView:
         discard: tuple[Card | None, ...]
         face_down: tuple[int, ...] = ()
         if hidden:
-            discarders = setup_discarders(game.players)
+            discarders = setup_discarders(game.players, game.rules)
             shown: list[Card | None] = []
             down: list[int] = []
             for index, card in enumerate(pile):
@@ -277,6 +280,7 @@ class PlayerView:
         _set_records(view, records)
         _set_history(view, notes)
         _set_catalogue(view, game.catalogue)
+        _set_rules(view, game.rules)
         _set_card_table(view, game.viewer_card_table(player, show_pending))
         return view
 
@@ -311,6 +315,7 @@ class PlayerView:
     _set_face_down,
     _set_history,
     _set_catalogue,
+    _set_rules,
     _set_records,
     _set_card_table,
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)

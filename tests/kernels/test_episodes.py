@@ -209,17 +209,17 @@ def test_a_layout_that_is_no_encoders_is_an_error() -> None:
     args = list(arguments(Settings.of(3, opponents="random"), 2))
     compiled = twin(EPISODES)
     with pytest.raises(TypeError):
-        compiled(*args[:10], (0, 1, 2, "3", 4, 5, 6), *args[11:])
+        compiled(*args[:11], (0, 1, 2, "3", 4, 5, 6), *args[12:])
     with pytest.raises(TypeError, match="the decision fields"):
-        compiled(*args[:10], 5, *args[11:])  # no sequence
+        compiled(*args[:11], 5, *args[12:])  # no sequence
     with pytest.raises(ValueError, match="expected 7 integers"):
-        compiled(*args[:10], (0, 1, 2), *args[11:])
+        compiled(*args[:11], (0, 1, 2), *args[12:])
     with pytest.raises(ValueError, match="a decision field is off the observation"):
-        compiled(*args[:10], (0, 1, 2, 3, 4, 5, 1541), *args[11:])
+        compiled(*args[:11], (0, 1, 2, 3, 4, 5, 1541), *args[12:])
     with pytest.raises(ValueError, match="not the catalogue's"):
-        compiled(*args[:12], 358)
-    with pytest.raises(TypeError, match="13 arguments"):
-        compiled(*args[:12])
+        compiled(*args[:13], 358)
+    with pytest.raises(TypeError, match="14 arguments"):
+        compiled(*args[:13])
 
 
 def test_refused_where_the_engine_must_play() -> None:

@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import agree, leaked, starved, twin
 
-from pastiche_core import Catalogue, Game, NovelSpec
+from pastiche_core import RULEBOOK, Catalogue, Game, NovelSpec, Rules
 from pastiche_core._kernels import Kernel, switched_off
 from pastiche_core.bots import (
     DEFAULT_MAX_DECISIONS,
@@ -39,6 +39,7 @@ from pastiche_core.bots import (
     random_game,
 )
 from pastiche_core.game import Phase
+from pastiche_core.layout import packed_rules
 from pastiche_core.moves import Draw, Keep, Publish, Read
 from pastiche_core.patterns import OfAKind, Pairs, Straight, Total
 from pastiche_core.rng import GameRng
@@ -55,11 +56,14 @@ def game_args(
     catalogue: Catalogue | None = None,
     max_decisions: int = DEFAULT_MAX_DECISIONS,
     trace: bool = True,
+    rules: Rules = RULEBOOK,
 ) -> tuple[Any, ...]:
-    """The kernel's arguments for ``play_game(players, seed)`` with its default bots."""
+    """The kernel's arguments for ``play_game(players, seed, rules=rules)`` with its default
+    bots."""
     cat = catalogue if catalogue is not None else Catalogue.default()
     bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))
-    return (cat, *packed_catalogue(cat), players, seed, bot_seeds, max_decisions, trace)
+    packed = packed_rules(rules)
+    return (cat, *packed_catalogue(cat), rules, packed, players, seed, bot_seeds, max_decisions, trace)
 
 
 def corners(players: int, seed: int, catalogue: Catalogue | None = None) -> set[str]:
@@ -131,7 +135,7 @@ def test_random_games_agree_decision_by_decision_r10_r11_r12(seed: int, players:
 def test_bot_seeds_of_one_word_and_two_agree(bot_seeds: tuple[int, ...]) -> None:
     # random.Random(seed) keys its generator with the seed's 32-bit words: one or two.
     args = list(game_args(3, 5))
-    agree(GAME, *args[:7], bot_seeds, *args[8:])
+    agree(GAME, *args[:9], bot_seeds, *args[10:])
 
 
 MASK = 2**64 - 1
@@ -216,11 +220,11 @@ def refused(*args: Any) -> None:
 def test_inputs_beyond_the_ranges_are_refused_and_the_rule_answers() -> None:
     args = list(game_args(4, 3))
     for players in (2, 6):  # R10
-        refused(*args[:5], players, 3, (1,) * players, *args[8:])
+        refused(*args[:7], players, 3, (1,) * players, *args[10:])
     for seed in (-1, 2**64 + 3, -(2**70)):  # taken modulo 2^64, as GameRng takes it
-        agree(GAME, *args[:6], seed, *args[7:])
-    refused(*args[:7], (1, 2, -3, 4), *args[8:])
-    refused(*args[:7], (1, 2, 2**64, 4), *args[8:])
+        agree(GAME, *args[:8], seed, *args[9:])
+    refused(*args[:9], (1, 2, -3, 4), *args[10:])
+    refused(*args[:9], (1, 2, 2**64, 4), *args[10:])
     refused(args[0], None, *args[2:])  # a catalogue without a plan
     positions, copies = list(args[2]), list(args[3])
     refused(*args[:2], (*positions[:-1], 255), *args[3:])
@@ -248,7 +252,7 @@ def test_inputs_beyond_the_ranges_are_refused_and_the_rule_answers() -> None:
 def test_malformed_arguments_are_errors_not_refusals() -> None:
     args = list(game_args(3, 1))
     compiled = twin(GAME)
-    with pytest.raises(TypeError, match="10 arguments"):
+    with pytest.raises(TypeError, match="12 arguments"):
         compiled(*args[:-1])
     with pytest.raises(TypeError, match="five int32"):
         compiled(args[0], b"\x00" * 7, *args[2:])
@@ -257,13 +261,13 @@ def test_malformed_arguments_are_errors_not_refusals() -> None:
     with pytest.raises(TypeError, match="sequence"):
         compiled(*args[:3], 5, *args[4:])
     with pytest.raises(ValueError, match="one bot seed per seat"):
-        compiled(*args[:7], args[7][:-1], *args[8:])
+        compiled(*args[:9], args[9][:-1], *args[10:])
     with pytest.raises(TypeError, match="a seed is an integer"):
-        compiled(*args[:6], 1.5, *args[7:])
+        compiled(*args[:8], 1.5, *args[9:])
     with pytest.raises(TypeError, match="a seed is an integer"):
-        compiled(*args[:7], (1, "2", 3), *args[8:])
+        compiled(*args[:9], (1, "2", 3), *args[10:])
     with pytest.raises(TypeError):
-        compiled(*args[:5], "three", *args[6:])
+        compiled(*args[:7], "three", *args[8:])
 
 
 def test_the_api_checks_its_arguments_before_any_game() -> None:

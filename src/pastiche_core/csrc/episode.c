@@ -3,8 +3,8 @@
  * pastiche_core.rl.vector._PythonEpisodes (one rl.single.Episode per game: game.Game, the
  * learner's MoveBuilder and Knowledge, the other seats' RandomBots, the observation encoder).
  *
- * episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, size,
- *          building, slots, actions) makes an object holding `count` games; `settings` is the
+ * episodes(settings, count, plan, positions, copies, flag_points, rules, players, packed, fields,
+ *          size, building, slots, actions) makes an object holding `count` games; `settings` is the
  * Python twin's, read only by it. Its methods are the twin's:
  *
  *   deal(index, seed, seat, opponent_seeds, raw)   game `index` dealt anew (Game(players, seed),
@@ -28,6 +28,8 @@
  * progress may still take, R4, R5, R8); the knowledge is Knowledge's holders (the cards known
  * to lie in another seat's hand, R16); the observation is observe.h's fill_public with the
  * decision in progress written after it (ObservationEncoder.encode).
+ *
+ * The rules' numbers come packed (`rules`, layout.packed_rules), as game.c reads them.
  *
  * Ranges (a refusal at construction, and the Python twin plays): game.c's, the other seats all
  * RandomBots and nothing rendered (`packed`), an observation layout that pk_obs_layout accepts,
@@ -388,7 +390,7 @@ static int push(PyObject *module, Episode *e, int action) {
         int hand[PK_CARDS], hand_size = gm_hand(g, e->seat, hand);
         e->discards[e->discard_count++] = card;
         e->stage = EP_DISCARDING;
-        if (hand_size - e->discard_count > GM_KEEP) {
+        if (hand_size - e->discard_count > g->keep_size) {
             return 0;
         }
         gm_keep(g, e->discards, e->discard_count, &record); /* one discard: no order (R15) */
@@ -934,11 +936,11 @@ static int read_longs(PyObject *source, Py_ssize_t count, long *out, const char 
     return 0;
 }
 
-/* episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, size,
- * building, slots, actions): rl.vector._PythonEpisodes. */
+/* episodes(settings, count, plan, positions, copies, flag_points, rules, players, packed, fields,
+ * size, building, slots, actions): rl.vector._PythonEpisodes. */
 static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "episodes takes 13 arguments");
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "episodes takes 14 arguments");
         return NULL;
     }
     GmGame *g = PyMem_Calloc(1, sizeof(GmGame));
@@ -951,13 +953,14 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
         goto out;
     }
     count = PyLong_AsLong(args[1]);
-    players = PyLong_AsLong(args[6]);
-    size = PyLong_AsLong(args[9]);
-    actions = PyLong_AsLong(args[12]);
-    int packed = PyObject_IsTrue(args[7]);
+    players = PyLong_AsLong(args[7]);
+    size = PyLong_AsLong(args[10]);
+    actions = PyLong_AsLong(args[13]);
+    int packed = PyObject_IsTrue(args[8]);
     if (PyErr_Occurred() || packed < 0 ||
         gm_read_catalogue(module, g, args[2], args[3], args[4], args[5]) < 0 ||
-        read_longs(args[10], B_FIELDS, building, "the decision fields") < 0) {
+        gm_read_rules(module, g, args[6]) < 0 ||
+        read_longs(args[11], B_FIELDS, building, "the decision fields") < 0) {
         goto out;
     }
     if (!packed) {
@@ -965,16 +968,16 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
                           "rendered)");
         goto out;
     }
-    if (players < 3 || players > GM_MAX_SEATS || count < 1 || count > EP_MAX_GAMES) {
-        pk_refuse(module, "players beyond 3..5 or games beyond 1..2^20");
+    if (!gm_seats(g, players) || count < 1 || count > EP_MAX_GAMES) {
+        pk_refuse(module, "players beyond the rules' seats or games beyond 1..2^20");
         goto out;
     }
     if (actions != EP_NOVEL_BASE + g->novels || size < 1) {
         PyErr_SetString(PyExc_ValueError, "the action space is not the catalogue's");
         goto out;
     }
-    if (PyObject_GetBuffer(args[8], &fields, PyBUF_SIMPLE) < 0 ||
-        PyObject_GetBuffer(args[11], &slots, PyBUF_SIMPLE) < 0) {
+    if (PyObject_GetBuffer(args[9], &fields, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(args[12], &slots, PyBUF_SIMPLE) < 0) {
         goto out;
     }
     if (fields.len != (Py_ssize_t)sizeof(int32_t) * 2 * PK_OBS_FIELDS || slots.len > 256) {
@@ -1030,7 +1033,7 @@ out:
 
 PyMethodDef pk_episode_methods[] = {
     {"episodes", (PyCFunction)(void (*)(void))episodes, METH_FASTCALL,
-     "episodes(settings, count, plan, positions, copies, flag_points, players, packed, fields, "
-     "size, building, slots, actions): rl.vector._PythonEpisodes."},
+     "episodes(settings, count, plan, positions, copies, flag_points, rules, players, packed, "
+     "fields, size, building, slots, actions): rl.vector._PythonEpisodes."},
     {NULL, NULL, 0, NULL},
 };

@@ -8,8 +8,11 @@
  * there; the generators are the game's SplitMix64 (rng.GameRng) and, per seat, CPython's
  * Mersenne Twister as random.Random(seed).randrange draws.
  *
+ * The rules' numbers (seats, deal sizes, keep size, End Flag threshold: R10, R12) are read from
+ * the packed rules of layout.h (layout.packed_rules), once per game; none is written here.
+ *
  * Ranges (beyond them a call is refused with OutOfRange and the Python rule answers):
- *   - 3..5 players (R10), bot seeds of 0..2^64 - 1 (the game's seed is any integer, taken
+ *   - the players the packed rules seat (R10), bot seeds of 0..2^64 - 1 (the game's seed is any integer, taken
  *     modulo 2^64 as rng.GameRng takes it);
  *   - a catalogue with a plan (feasibility.kernel_plan), at most 64 publishable Novels, each
  *     at a catalogue position below 255 with 0..255 copies and 0..10^6 points, the End Flag's
@@ -20,8 +23,6 @@
 #include <string.h>
 
 #include "game.h"
-
-static const int deal_sizes[GM_MAX_SEATS] = {3, 3, 4, 4, 5}; /* rules.DEAL_SIZES */
 
 /* ---- CPython's random.Random: MT19937, seeded from an int, randrange(n) ------------------ */
 
@@ -193,6 +194,62 @@ int gm_read_catalogue(PyObject *module, GmGame *g, PyObject *plan, PyObject *pos
     return 0;
 }
 
+int gm_read_rules(PyObject *module, GmGame *g, PyObject *rules) {
+    PyObject *seq = PySequence_Fast(rules, "the packed rules are a sequence of integers");
+    if (seq == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(seq) != PK_RULES_SIZE) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected %d integers of packed rules", PK_RULES_SIZE);
+        return -1;
+    }
+    long value[PK_RULES_SIZE];
+    for (int i = 0; i < PK_RULES_SIZE; i++) {
+        value[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (value[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    long low = value[PK_RULE_MIN_PLAYERS], high = value[PK_RULE_MAX_PLAYERS];
+    long keep = value[PK_RULE_KEEP_SIZE], threshold = value[PK_RULE_END_THRESHOLD], dealt = 0;
+    int bad = low < 1 || high < low || high > GM_MAX_SEATS || keep < 1 || threshold < 1 ||
+              threshold > GM_MAX_POINTS;
+    for (int seat = 0; seat < GM_MAX_SEATS && !bad; seat++) {
+        long size = value[PK_RULE_DEAL_SIZES + seat];
+        bad = seat < high ? size < keep || size > PK_CARDS : size != 0;
+        dealt += size;
+    }
+    if (bad || dealt > PK_CARDS - 2) { /* a Write draws two cards (R11) */
+        pk_refuse(module, "rules no game is played by");
+        return -1;
+    }
+    g->min_players = (int)low;
+    g->max_players = (int)high;
+    g->keep_size = (int)keep;
+    g->end_threshold = (int)threshold;
+    for (int seat = 0; seat < GM_MAX_SEATS; seat++) {
+        g->deals[seat] = (int)value[PK_RULE_DEAL_SIZES + seat];
+    }
+    return 0;
+}
+
+int gm_seats(const GmGame *g, long players) {
+    return players >= g->min_players && players <= g->max_players;
+}
+
+/* The first seat from `seat` on that keeps at setup (R10: dealt more than it keeps), or -1. */
+static int next_keeper(const GmGame *g, int seat) {
+    for (; seat < g->players; seat++) {
+        if (g->deals[seat] > g->keep_size) {
+            return seat;
+        }
+    }
+    return -1;
+}
+
 int gm_hand(const GmGame *g, int seat, int *out) {
     int size = 0;
     for (int card = 0; card < PK_CARDS; card++) {
@@ -274,15 +331,16 @@ void gm_deal(GmGame *g, int players, uint64_t seed) {
     g->deck_size = PK_CARDS;
     splitmix_shuffle(&g->rng, g->deck, PK_CARDS);
     for (int seat = 0; seat < players; seat++) {
-        for (int k = 0; k < deal_sizes[seat]; k++) {
+        for (int k = 0; k < g->deals[seat]; k++) {
             g->table[g->deck[--g->deck_size]] = (unsigned char)(PK_HAND | seat);
         }
         g->held_count[seat] = 0;
     }
     g->pile_size = 0;
     memcpy(g->supply, g->copies, sizeof(int) * (size_t)g->novels);
-    g->phase = GM_KEEP_PHASE;
-    g->to_move = 2; /* seats 0 and 1 are dealt the three cards they keep (R10) */
+    int keeper = next_keeper(g, 0); /* R10: by the rulebook seat 2, seats 0 and 1 keep all */
+    g->phase = keeper < 0 ? GM_ACTION : GM_KEEP_PHASE;
+    g->to_move = keeper < 0 ? 0 : keeper;
     g->current = g->turn = g->passes = g->countdown = g->turns_left = 0;
     g->trigger = g->flag_seat = -1;
     g->end_reason = GM_NOT_OVER;
@@ -325,7 +383,7 @@ static void end_turn(GmGame *g, int passed, int changed) {
             finish(g, GM_COUNTDOWN);
             return;
         }
-    } else if (changed >= 0 && seat_points(g, changed) >= GM_THRESHOLD) {
+    } else if (changed >= 0 && seat_points(g, changed) >= g->end_threshold) {
         g->trigger = changed; /* R12: 2n - 1 more turns */
         g->countdown = 1;
         g->turns_left = 2 * g->players - 1;
@@ -362,8 +420,9 @@ void gm_keep(GmGame *g, const int *dropped, int count, GmRecord *r) {
         g->pile[g->pile_size++] = dropped[k];
         g->table[dropped[k]] = (unsigned char)(PK_PILE_DOWN | player);
     }
-    if (player + 1 < g->players) {
-        g->to_move = player + 1;
+    int keeper = next_keeper(g, player + 1);
+    if (keeper >= 0) {
+        g->to_move = keeper;
     } else {
         g->phase = GM_ACTION;
         g->current = g->to_move = 0;
@@ -515,8 +574,8 @@ uint64_t gm_count(PyObject *module, const GmGame *g, GmSegments *publishes, uint
     *writes = *reads = 0;
     switch (g->phase) {
     case GM_KEEP_PHASE: {
-        int dropped = hand_size - GM_KEEP; /* R15: two or more discards in every order */
-        total = pk_mul(pk_binom(st, hand_size, GM_KEEP, &overflow),
+        int dropped = hand_size - g->keep_size; /* R15: two or more discards in every order */
+        total = pk_mul(pk_binom(st, hand_size, g->keep_size, &overflow),
                        dropped >= 2 ? factorial(dropped) : 1, &overflow);
         break;
     }
@@ -552,13 +611,13 @@ uint64_t gm_count(PyObject *module, const GmGame *g, GmSegments *publishes, uint
 
 static void play_keep(GmGame *g, PkState *st, uint64_t index, GmRecord *r) {
     int hand[PK_CARDS], n = gm_hand(g, g->to_move, hand), unused = 0;
-    int size = n - GM_KEEP;
+    int keep = g->keep_size, size = n - keep;
     uint64_t orders = size >= 2 ? factorial(size) : 1;
     uint64_t combination = index / orders, order = index % orders;
     int kept[PK_CARDS] = {0}; /* movegen.unrank_combination over the sorted hand */
-    for (int slot = 0, start = 0; slot < GM_KEEP; slot++) {
+    for (int slot = 0, start = 0; slot < keep; slot++) {
         for (int i = start; i < n; i++) {
-            uint64_t block = pk_binom(st, n - i - 1, GM_KEEP - slot - 1, &unused);
+            uint64_t block = pk_binom(st, n - i - 1, keep - slot - 1, &unused);
             if (combination < block) {
                 kept[i] = 1;
                 start = i + 1;
@@ -699,13 +758,13 @@ static PyObject *game_result(const GmGame *g, long decisions) {
                          g->end_reason == GM_COUNTDOWN ? "countdown" : "all-pass");
 }
 
-/* random_game(catalogue, plan, positions, copies, flag_points, players, seed, bot_seeds,
- * max_decisions, trace): bots._random_game_py. `catalogue` is the Python rule's; the twin reads
- * only the packed arguments. With `trace`, the result is paired with a tuple of every
+/* random_game(catalogue, plan, positions, copies, flag_points, rules, packed_rules, players, seed,
+ * bot_seeds, max_decisions, trace): bots._random_game_py. `catalogue` and `rules` are the Python
+ * rule's; the twin reads only the packed arguments. With `trace`, the result is paired with a tuple of every
  * decision's (count of legal moves, index drawn). */
 static PyObject *random_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 10) {
-        PyErr_SetString(PyExc_TypeError, "random_game takes 10 arguments");
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "random_game takes 12 arguments");
         return NULL;
     }
     GmGame *g = PyMem_Calloc(1, sizeof(GmGame));
@@ -716,22 +775,23 @@ static PyObject *random_game(PyObject *module, PyObject *const *args, Py_ssize_t
         PyErr_NoMemory();
         goto out;
     }
-    if (gm_read_catalogue(module, g, args[1], args[2], args[3], args[4]) < 0) {
+    if (gm_read_catalogue(module, g, args[1], args[2], args[3], args[4]) < 0 ||
+        gm_read_rules(module, g, args[6]) < 0) {
         goto out;
     }
-    long players = PyLong_AsLong(args[5]), max_decisions = PyLong_AsLong(args[8]);
-    if (!PyErr_Occurred() && !PyLong_Check(args[6])) {
+    long players = PyLong_AsLong(args[7]), max_decisions = PyLong_AsLong(args[10]);
+    if (!PyErr_Occurred() && !PyLong_Check(args[8])) {
         PyErr_SetString(PyExc_TypeError, "a seed is an integer");
     }
-    uint64_t seed = PyErr_Occurred() ? 0 : PyLong_AsUnsignedLongLongMask(args[6]); /* GameRng's */
+    uint64_t seed = PyErr_Occurred() ? 0 : PyLong_AsUnsignedLongLongMask(args[8]); /* GameRng's */
     if (PyErr_Occurred()) {
         goto out;
     }
-    if (players < 3 || players > GM_MAX_SEATS) {
-        pk_refuse(module, "players beyond 3..5");
+    if (!gm_seats(g, players)) {
+        pk_refuse(module, "players beyond the rules' seats");
         goto out;
     }
-    seeds = PySequence_Fast(args[7], "the bot seeds are a sequence");
+    seeds = PySequence_Fast(args[9], "the bot seeds are a sequence");
     if (seeds == NULL) {
         goto out;
     }
@@ -746,7 +806,7 @@ static PyObject *random_game(PyObject *module, PyObject *const *args, Py_ssize_t
         }
         gm_twister_seed(&bots[seat], bot_seed);
     }
-    int tracing = PyObject_IsTrue(args[9]);
+    int tracing = PyObject_IsTrue(args[11]);
     if (tracing < 0 || (tracing && (trace = PyList_New(0)) == NULL)) {
         goto out;
     }
@@ -795,7 +855,7 @@ out:
 
 PyMethodDef pk_game_methods[] = {
     {"random_game", (PyCFunction)(void (*)(void))random_game, METH_FASTCALL,
-     "random_game(catalogue, plan, positions, copies, flag_points, players, seed, bot_seeds, "
-     "max_decisions, trace): bots._random_game_py."},
+     "random_game(catalogue, plan, positions, copies, flag_points, rules, packed_rules, players, "
+     "seed, bot_seeds, max_decisions, trace): bots._random_game_py."},
     {NULL, NULL, 0, NULL},
 };

@@ -8,9 +8,7 @@
 
 #include "kernels.h"
 
-#define GM_MAX_SEATS 5
-#define GM_KEEP 3       /* rules.KEEP_SIZE */
-#define GM_THRESHOLD 15 /* rules.END_THRESHOLD */
+#define GM_MAX_SEATS PK_RULE_SEATS /* room for the most seats any rules seat */
 #define GM_MAX_POINTS 1000000
 
 /* Phases, in observation._PHASES order. */
@@ -38,6 +36,8 @@ typedef struct {
     int position[PK_MAX_NOVELS]; /* each publishable Novel's catalogue position (the table's) */
     int copies[PK_MAX_NOVELS];
     long flag_points;
+    /* The rules, packed (gm_read_rules): no rule number is written in C. */
+    int min_players, max_players, keep_size, end_threshold, deals[GM_MAX_SEATS];
     /* The state of game.Game. */
     int players;
     unsigned char table[PK_CARD_TABLE_SIZE];
@@ -80,7 +80,12 @@ typedef struct {
  * its catalogue position and copies, the End Flag's points. 0, or -1 with an exception. */
 int gm_read_catalogue(PyObject *module, GmGame *g, PyObject *plan, PyObject *positions,
                       PyObject *copies, PyObject *flag_points);
-/* Game(players, seed): the deal (R10), keeping g's catalogue. */
+/* The rules packed by layout.packed_rules into g (R10, R12). 0, or -1 with an exception (a
+ * refusal for numbers no game is played by). */
+int gm_read_rules(PyObject *module, GmGame *g, PyObject *rules);
+/* Whether g's rules seat `players`. */
+int gm_seats(const GmGame *g, long players);
+/* Game(players, seed): the deal (R10), keeping g's catalogue and rules. */
 void gm_deal(GmGame *g, int players, uint64_t seed);
 /* The seat's hand, ascending; its size. */
 int gm_hand(const GmGame *g, int seat, int *out);

@@ -43,6 +43,16 @@
 #define PK_KIND_TOTAL 3
 #define PK_MAX_NOVELS 64
 
+/* The rules (layout.packed_rules): the fewest and most players, the keep size, the End Flag
+ * threshold, then the cards dealt to each seat (0 beyond the most players). */
+#define PK_RULE_MIN_PLAYERS 0
+#define PK_RULE_MAX_PLAYERS 1
+#define PK_RULE_KEEP_SIZE 2
+#define PK_RULE_END_THRESHOLD 3
+#define PK_RULE_DEAL_SIZES 4
+#define PK_RULE_SEATS 5
+#define PK_RULES_SIZE 9
+
 /* Gifts owed, packed per owner (feasibility.OWED_BITS). */
 #define PK_OWED_BITS 8
 

@@ -51,7 +51,7 @@ from ..catalogue import Catalogue, load_catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
 from ..game import Game
 from ..knowledge import Knowledge
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
@@ -118,6 +118,9 @@ class Settings:
     """Whether observations are scaled into [0, 1]."""
     render_mode: str | None
     """``None``, ``'ansi'`` or ``'human'``."""
+    rules: Rules = RULEBOOK
+    """The numbers every game is played by (R10–R12): the option, else the catalogue's
+    ``[rules]`` table, else the rulebook."""
 
     def next_deal(self, rng: np.random.Generator, seed: int | None = None) -> tuple[int, int]:
         """The next game's seed (``seed``, or one drawn from ``rng``) and the learner's seat
@@ -140,8 +143,12 @@ class Settings:
         illegal: str = "raise",
         normalize: bool = False,
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> Settings:
         """The options checked, with the catalogue loaded and the opponents resolved.
+
+        ``rules`` are house rules (:class:`~pastiche_core.rules.Rules`); without them
+        the games follow the catalogue's ``[rules]`` table, or the rulebook.
 
         >>> Settings.of(players=6)
         Traceback (most recent call last):
@@ -151,7 +158,11 @@ class Settings:
         Traceback (most recent call last):
         ...
         pastiche_core.errors.InvalidArgumentError: seat must be one of None, 0, 1, 2, got 3
+        >>> Settings.of(players=3, rules=Rules(end_threshold=10)).rules.end_threshold
+        10
         """
+        if rules is not None and not isinstance(rules, Rules):
+            raise InvalidArgumentError(f"rules must be a Rules, got {quote(rules)}")
         _choice("players", players, tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)))
         _choice("seat", seat, (None, *range(players)))
         _choice("illegal", illegal, ILLEGAL_MODES)
@@ -166,8 +177,17 @@ class Settings:
                 "catalogue must be a Catalogue, a shipped catalogue name or a TOML file, "
                 f"got {quote(catalogue)}"
             )
+        played = rules if rules is not None else rules_of(cat)
+        _choice("players", players, tuple(range(played.min_players, played.max_players + 1)))
         return cls(
-            players, cat, Opponents(opponents, players), seat, illegal, normalize, render_mode
+            players,
+            cat,
+            Opponents(opponents, players),
+            seat,
+            illegal,
+            normalize,
+            render_mode,
+            played,
         )
 
 
@@ -205,7 +225,9 @@ class Episode:
         """The atomic action layout."""
         self.encoder = ObservationEncoder(settings.players, settings.catalogue)
         """The observation layout (one per game: it keeps the last view it encoded)."""
-        self.game = Game(players=settings.players, seed=0, catalogue=settings.catalogue)
+        self.game = Game(
+            players=settings.players, seed=0, catalogue=settings.catalogue, rules=settings.rules
+        )
         """The game being played (dealt anew by :meth:`reset`)."""
         self.seat = 0 if settings.seat is None else settings.seat
         """The learner's seat in this game."""
@@ -241,7 +263,9 @@ class Episode:
         (9, 2, 2)
         """
         settings = self.settings
-        game = Game(players=settings.players, seed=seed, catalogue=settings.catalogue)
+        game = Game(
+            players=settings.players, seed=seed, catalogue=settings.catalogue, rules=settings.rules
+        )
         self.game = game
         self.seat = seat
         self.players = settings.opponents.deal(game, seat)
@@ -387,8 +411,11 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         illegal: str = "raise",
         normalize: bool = False,
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> None:
-        settings = Settings.of(players, catalogue, opponents, seat, illegal, normalize, render_mode)
+        settings = Settings.of(
+            players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+        )
         self.settings = settings
         """The checked options."""
         self.episode = Episode(settings)

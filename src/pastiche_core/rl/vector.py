@@ -50,8 +50,9 @@ from ..cards import DECK, Card
 from ..catalogue import END_FLAG_ID, Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
 from ..game import Game
+from ..layout import packed_rules
 from ..rng import GameRng
-from ..rules import Phase
+from ..rules import RULEBOOK, Phase, Rules
 from ..simulate import ENDINGS
 from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .observation import PHASES, ObservationEncoder
@@ -66,8 +67,8 @@ class _PythonEpisodes:
     same games packed when every other seat is a random bot and nothing is rendered).
 
     The arguments after ``settings`` pack the settings for the twin (this rule reads
-    ``settings`` alone): the number of games, the catalogue as
-    :func:`~pastiche_core.bots.random_game` packs it, the players, whether the games may be
+    ``settings`` alone): the number of games, the catalogue and the rules as
+    :func:`~pastiche_core.bots.random_game` packs them, the players, whether the games may be
     packed, the encoder's layout (its fields, size, decision fields and Novel slots) and the
     action space's size. The methods play the games as the vector environment asks:
 
@@ -201,8 +202,11 @@ def _indexes(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(card.index for card in cards)
 
 
-def game_of(state: State, players: int, seed: int, catalogue: Catalogue) -> Game:
-    """The :class:`~pastiche_core.game.Game` in ``state`` (a spectator's copy, no history).
+def game_of(
+    state: State, players: int, seed: int, catalogue: Catalogue, rules: Rules = RULEBOOK
+) -> Game:
+    """The :class:`~pastiche_core.game.Game` in ``state`` (a spectator's copy, no history),
+    played by ``rules``.
 
     >>> from pastiche_core import Game
     >>> settings = Settings.of(players=3, opponents="greedy", seat=0)
@@ -245,6 +249,7 @@ def game_of(state: State, players: int, seed: int, catalogue: Catalogue) -> Game
         trigger=trigger,
         turns_left=turns_left,
         end_reason=None if not ending else ENDINGS[ending - 1],
+        rules=rules,
     )
 
 
@@ -276,6 +281,7 @@ def _packed_settings(
         positions,
         copies,
         flag_points,
+        packed_rules(settings.rules),
         settings.players,
         packed,
         encoder.layout(),
@@ -318,10 +324,13 @@ class PasticheVectorEnv(
         illegal: str = "raise",
         normalize: bool = False,
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive integer, got {num_envs!r}")
-        settings = Settings.of(players, catalogue, opponents, seat, illegal, normalize, render_mode)
+        settings = Settings.of(
+            players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+        )
         self.settings = settings
         """The checked options, shared by every game."""
         self.num_envs = num_envs
@@ -524,7 +533,11 @@ class PasticheVectorEnv(
         """
         settings = self.settings
         return game_of(
-            self._games.state(index), settings.players, self._seeds[index], settings.catalogue
+            self._games.state(index),
+            settings.players,
+            self._seeds[index],
+            settings.catalogue,
+            settings.rules,
         )
 
     def game_moves(self, index: int) -> int:
