@@ -42,6 +42,12 @@ def test_the_c_header_states_the_layout_of_layout_py() -> None:
     assert defines["PK_SEAT_MASK"] == layout.SEAT_MASK
     assert defines["PK_PLACE_MASK"] == layout.PLACE_MASK
     assert defines["PK_OWED_BITS"] == OWED_BITS
+    # The packed rules (R10, R12): each field's position, the seats, the size.
+    for at, field in enumerate(layout.RULE_FIELDS[: layout.RULES_SIZE - layout.RULE_SEATS]):
+        assert defines[f"PK_RULE_{field.upper()}"] == at, field
+    assert defines["PK_RULE_DEAL_SIZES"] == layout.RULE_FIELDS.index("deal_sizes[0]")
+    assert defines["PK_RULE_SEATS"] == layout.RULE_SEATS
+    assert defines["PK_RULES_SIZE"] == layout.RULES_SIZE
     kinds = {Straight: "STRAIGHT", OfAKind: "OF_A_KIND", Pairs: "PAIRS", Total: "TOTAL"}
     for kind, code in KIND_CODES.items():
         assert defines[f"PK_KIND_{kinds[kind]}"] == code

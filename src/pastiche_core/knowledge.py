@@ -71,12 +71,10 @@ from .cards import DECK, Card
 from .errors import InvalidArgumentError
 from .game import Game
 from .moves import Move, Publish, Read, TakeFlag
-from .rules import DEAL_SIZES, MAX_PLAYERS, Phase
+from .rules import MAX_PLAYERS, Phase
 from .view import MoveRecord, PlayerView, read_public_notation
 
 __all__ = ["Knowledge", "hidden_cards"]
-
-_INITIAL_DECK = {players: len(DECK) - sum(DEAL_SIZES[:players]) for players in range(3, 6)}
 
 
 class Knowledge:
@@ -457,9 +455,12 @@ def _fits(view: PlayerView) -> bool:
         return False
     if history:
         return True
+    rules = view.rules  # R10: the deal, then the first seat to keep (seat 2 by the rulebook)
+    keepers = rules.keepers(view.players)
     return (
-        view.phase is Phase.KEEP
-        and view.to_move == 2
+        view.phase is (Phase.KEEP if keepers else Phase.ACTION)
+        and view.to_move == (keepers[0] if keepers else 0)
+        and view.turn == 0
         and not view.discard
-        and view.deck_size == _INITIAL_DECK.get(view.players)
+        and view.deck_size == len(DECK) - sum(rules.deal_sizes[: view.players])
     )

@@ -97,7 +97,7 @@ from ..moves import (
     TakeFlag,
 )
 from ..patterns import Total
-from ..rules import KEEP_SIZE, Phase
+from ..rules import Phase
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -1233,7 +1233,7 @@ class MoveBuilder:
             assert isinstance(argument, Card)
             self._discards.append(argument.index)
             self._stage = Stage.DISCARDING
-            if len(view.hand) - len(self._discards) > KEEP_SIZE:
+            if len(view.hand) - len(self._discards) > view.rules.keep_size:
                 return None
             gone = self._discards
             kept = tuple(card for card in view.hand if card.index not in gone)
