@@ -13,9 +13,14 @@ from typing import Any
 from ._text import quote
 from .cards import DECK, Card
 from .catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue
-from .errors import InvalidCatalogueError, InvalidNotationError, InvalidStateError
+from .errors import (
+    InvalidCatalogueError,
+    InvalidNotationError,
+    InvalidRulesError,
+    InvalidStateError,
+)
 from .moves import Move
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Phase
+from .rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Phase, Rules, rules_of
 from .table import TableNovel
 
 DEFAULT_CATALOGUE = "default"
@@ -374,6 +379,35 @@ def describe(value: object) -> str:
 
 
 # Writers shared by the state and the view
+def read_rules(value: object, path: str, catalogue: Catalogue) -> Rules:
+    """A document's ``rules`` (house rules, R10, R12): absent (``None``) means the
+    catalogue's, else the rulebook's, so documents written before house rules still load."""
+    if value is None:
+        try:
+            return rules_of(catalogue)
+        except InvalidRulesError as error:
+            raise fail("$.catalogue.rules", str(error)) from None
+    try:
+        return Rules.from_dict(value, path)
+    except InvalidRulesError as error:
+        raise InvalidStateError(str(error)) from None
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any] | None:
+    """``rules`` as a document writes them: ``None`` (left out) for the rulebook's."""
+    return None if rules == RULEBOOK else rules.to_dict()
+
+
+def check_seats(players: int, rules: Rules, path: str) -> None:
+    """Refuse a player count the rules do not seat (R10)."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise fail(
+            path,
+            f"the rules seat {rules.min_players} to {rules.max_players} players (R10), "
+            f"got {players}",
+        )
+
+
 def catalogue_to_json(catalogue: Catalogue) -> str | dict[str, Any]:
     return DEFAULT_CATALOGUE if catalogue.is_default else catalogue.to_dict()
 

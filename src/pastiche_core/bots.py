@@ -25,7 +25,7 @@ from .feasibility import kernel_plan
 from .game import Game, LegalMoves, check_deal
 from .layout import packed_rules
 from .moves import Move
-from .rules import RULEBOOK, Rules, rules_of
+from .rules import Rules, rules_of
 from .view import PlayerView
 
 __all__ = [
@@ -236,7 +236,7 @@ def _random_game_py(
     (:func:`~pastiche_core.layout.packed_rules`); this rule reads the catalogue
     and the rules themselves.
 
-    >>> from pastiche_core import Catalogue
+    >>> from pastiche_core import RULEBOOK, Catalogue
     >>> answer = _random_game_py(
     ...     Catalogue.default(), None, (), (), 0, RULEBOOK, (), 3, 11, (1, 2, 3), 10**5, True)
     >>> answer[0][1] == len(answer[1])

@@ -637,11 +637,7 @@ def _rules_table(table: object, where: str) -> tuple[tuple[str, Any], ...]:
                 f"{where}: {key} lists {len(value)} numbers, more than {_RULE_ITEMS}"
             )
         for item in items:
-            if (
-                isinstance(item, bool)
-                or not isinstance(item, int)
-                or not 0 <= item <= _RULE_VALUE
-            ):
+            if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= _RULE_VALUE:
                 raise InvalidCatalogueError(
                     f"{where}: {key} must be an integer from 0 to {_RULE_VALUE:,} or a list of "
                     f"them, got {_show(value)}"

@@ -90,7 +90,7 @@ from .patterns import (
     rank_counts,
     sub_multisets,
 )
-from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Phase
+from .rules import RULEBOOK, Phase, Rules
 
 __all__ = ["check_invariants"]
 
@@ -381,16 +381,19 @@ def _check_phase(game: Game) -> None:
         )
 
 
-def _setup_discards(players: int, seats_done: int | None = None) -> int:
+def _setup_discards(players: int, seats_done: int | None = None, rules: Rules = RULEBOOK) -> int:
     """Cards discarded face down at setup by the seats before ``seats_done`` (default: all).
 
-    From seat 2 on, each seat keeps 3 of the cards dealt to it (R10).
+    By the rulebook, from seat 2 on, each seat keeps 3 of the cards dealt to it (R10).
 
     >>> _setup_discards(3), _setup_discards(4), _setup_discards(5), _setup_discards(5, 4)
     (1, 2, 4, 2)
+    >>> _setup_discards(3, rules=Rules(keep_size=2))
+    4
     """
     done = players if seats_done is None else seats_done
-    return sum(DEAL_SIZES[seat] - KEEP_SIZE for seat in range(2, done))
+    deals, keep = rules.deal_sizes, rules.keep_size
+    return sum(deals[seat] - keep for seat in rules.keepers(players) if seat < done)
 
 
 def _check_setup(game: Game) -> None:
@@ -402,15 +405,21 @@ def _check_setup(game: Game) -> None:
             f"setup (the keep phase) comes before the first turn (R10), "
             f"but the state is at turn {game.turn}",
         )
-    if seat < 2:
-        raise fail("$.to_move", f"setup keeps are made from seat 2 on (R10), got {seat}")
+    rules = game.rules
+    keepers = rules.keepers(game.players)  # seats 2 onward by the rulebook
+    if seat not in keepers:
+        if keepers and keepers == tuple(range(keepers[0], game.players)):
+            which = f"from seat {keepers[0]} on"
+        else:
+            which = f"by the seats dealt more than {rules.keep_size} cards {list(keepers)}"
+        raise fail("$.to_move", f"setup keeps are made {which} (R10), got {seat}")
     if game.current != 0:
         raise fail(
             "$.current", f"seat 0 plays the first turn after setup (R10), got {game.current}"
         )
     for p in range(game.players):
         hand = len(game.hand(p))
-        expected = KEEP_SIZE if p < seat else DEAL_SIZES[p]
+        expected = rules.keep_size if p < seat else rules.deal_sizes[p]
         if hand != expected:
             what = "it kept" if p < seat else "dealt to it"
             raise fail(
@@ -420,7 +429,7 @@ def _check_setup(game: Game) -> None:
     for i, card in enumerate(game.discard):
         if not game.is_face_down(card):
             raise fail(f"$.discard[{i}].face_up", "setup discards lie face down (R10)")
-    discarded = _setup_discards(game.players, seat)
+    discarded = _setup_discards(game.players, seat, rules)
     if len(game.discard) != discarded:
         raise fail(
             "$.discard",
@@ -518,14 +527,14 @@ def _check_discard(game: Game) -> None:
         else:
             face_down += 1
     players = game.players
-    most = _setup_discards(players)
+    most = _setup_discards(players, rules=game.rules)
     if face_down > most:
         raise fail(
             "$.discard",
             f"only the {most} setup discards of {players} players lie face down (R10), "
             f"got {face_down}",
         )
-    dealt_deck = len(DECK) - sum(DEAL_SIZES[:players])
+    dealt_deck = len(DECK) - sum(game.rules.deal_sizes[:players])
     undrawn = len(game.deck) + len(game.pending or ())
     if face_down and undrawn > dealt_deck:
         raise fail(
@@ -539,7 +548,8 @@ def _check_discard(game: Game) -> None:
 def _check_turns(game: Game) -> None:
     players, turn = game.players, game.turn
     # After setup, deck, discard pile and drawn cards only lose cards, one per Write (R11).
-    after_setup = len(DECK) - KEEP_SIZE * players
+    keep = game.rules.keep_size
+    after_setup = len(DECK) - keep * players
     undrawn = len(game.deck) + len(game.discard) + len(game.pending or ())
     if undrawn > after_setup:
         raise fail(
@@ -564,17 +574,18 @@ def _check_turns(game: Game) -> None:
         )
     if turn == 0:
         for p in range(players):
-            if len(game.hand(p)) != KEEP_SIZE:
+            if len(game.hand(p)) != keep:
                 raise fail(
                     f"$.hands[{p}]",
-                    f"at turn 0 every player holds the {KEEP_SIZE} cards kept at setup (R10), "
+                    f"at turn 0 every player holds the {keep} cards kept at setup (R10), "
                     f"got {len(game.hand(p))}",
                 )
         hidden = sum(1 for card in game.discard if game.is_face_down(card))
-        if hidden != len(game.discard) or hidden != _setup_discards(players):
+        setup = _setup_discards(players, rules=game.rules)
+        if hidden != len(game.discard) or hidden != setup:
             raise fail(
                 "$.discard",
-                f"at turn 0 the discard pile is the {_setup_discards(players)} face-down setup "
+                f"at turn 0 the discard pile is the {setup} face-down setup "
                 f"discards (R10), got {len(game.discard)} cards, {hidden} face down",
             )
     ended = game.phase in (Phase.FLAG, Phase.OVER)
@@ -591,21 +602,21 @@ def _check_turns(game: Game) -> None:
 
 
 def _check_trigger(game: Game) -> None:
-    trigger = game.trigger
+    trigger, threshold = game.trigger, game.rules.end_threshold
     if trigger is not None:
         points = game.masterpiece_points(trigger)
-        if points < END_THRESHOLD:
+        if points < threshold:
             raise fail(
                 "$.trigger",
                 f"player {trigger} triggered the end with {points} Masterpiece points, "
-                f"fewer than {END_THRESHOLD} (R12)",
+                f"fewer than {threshold} (R12)",
             )
         return
     for p in range(game.players):
         points = game.masterpiece_points(p)
-        if points >= END_THRESHOLD:
+        if points >= threshold:
             raise fail(
                 "$.trigger",
-                f"player {p} has {points} Masterpiece points: reaching {END_THRESHOLD} "
+                f"player {p} has {points} Masterpiece points: reaching {threshold} "
                 "triggers the end at the end of that turn (R12), got null",
             )

@@ -34,7 +34,9 @@ from ._fields import (
     read_catalogue,
     read_header,
     read_players,
+    read_rules,
     read_seed,
+    rules_to_json,
 )
 from .catalogue import Catalogue
 from .errors import InvalidNotationError, InvalidStateError
@@ -42,6 +44,7 @@ from .files import read_file
 from .game import Game
 from .io.jsontext import loads
 from .moves import Move
+from .rules import Rules, rules_of
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord"]
 
@@ -50,7 +53,7 @@ RECORD_FORMAT = "pastiche-record"
 RECORD_VERSION = 1
 """The version of the game record format written and read by this library."""
 
-_RECORD_FIELDS = ("format", "version", "players", "seed", "catalogue", "moves")
+_RECORD_FIELDS = ("format", "version", "players", "seed", "catalogue", "moves", "rules")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -79,6 +82,10 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
     """Every decision from the deal on, in order, setup keeps included; notation strings given are
     parsed into moves."""
+    rules: Rules | None = None
+    """The house rules the game is played by (R10, R12); ``None`` for the catalogue's, else
+    the rulebook's (made so on construction). A record file holds them under ``rules`` when
+    they are not the rulebook's."""
 
     def __repr__(self) -> str:
         """Compact: a record can hold hundreds of moves.
@@ -95,6 +102,8 @@ class GameRecord:
         # Any iterable of moves is stored as a tuple; notation strings are parsed.
         moves = tuple(Move.parse(m) if isinstance(m, str) else m for m in self.moves)
         object.__setattr__(self, "moves", moves)
+        if self.rules is None:  # the catalogue's, so that equal records compare equal
+            object.__setattr__(self, "rules", rules_of(self.catalogue))
 
     @classmethod
     def of(cls, game: Game) -> GameRecord:
@@ -110,7 +119,7 @@ class GameRecord:
         >>> record.players, record.seed, [str(move) for move in record.moves]
         (4, 1, ['keep HOR6 HOR7 MYS7'])
         """
-        return cls(game.players, game.seed, game.catalogue, tuple(game.history))
+        return cls(game.players, game.seed, game.catalogue, tuple(game.history), game.rules)
 
     def replay(self) -> Game:
         """A new game dealt from the seed with every move applied in order.
@@ -127,7 +136,7 @@ class GameRecord:
         ...
         pastiche_core.errors.IllegalMoveError: moves[0] 'draw': the game is in setup: ...
         """
-        return Game.replayed(self.moves, self.players, self.seed, self.catalogue)
+        return Game.replayed(self.moves, self.players, self.seed, self.catalogue, rules=self.rules)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready form (format ``pastiche-record``, version 1), moves in notation.
@@ -138,7 +147,7 @@ class GameRecord:
          'catalogue': 'default', 'moves': ['keep MYT1 HOR7 HOR8']}
         """
         cat = self.catalogue
-        return {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "players": self.players,
@@ -146,6 +155,10 @@ class GameRecord:
             "catalogue": "default" if cat.is_default else cat.to_dict(),
             "moves": [str(move) for move in self.moves],
         }
+        rules = rules_to_json(self.rules if self.rules is not None else rules_of(cat))  # (mypy)
+        if rules is not None:  # absent means the rulebook's: older readers read the rest
+            data["rules"] = rules
+        return data
 
     @classmethod
     def from_dict(
@@ -170,7 +183,7 @@ class GameRecord:
         >>> GameRecord.from_dict(data).moves
         (Move.parse('keep MYT1 HOR7 HOR8'),)
         """
-        optional = ("catalogue",) if catalogue is not None else ()
+        optional = ("catalogue", "rules") if catalogue is not None else ("rules",)
         required = tuple(name for name in _RECORD_FIELDS if name not in optional)
         root = read_header(data, RECORD_FORMAT, RECORD_VERSION, required, optional)
         players = read_players(root["players"], "$.players")
@@ -178,11 +191,12 @@ class GameRecord:
         cat = (
             catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
         )
+        rules = read_rules(root.get("rules"), "$.rules", cat)
         moves = tuple(
             _read_move(value, f"$.moves[{index}]")
             for index, value in enumerate(read_array(root["moves"], "$.moves"))
         )
-        return cls(players, seed, cat, moves)
+        return cls(players, seed, cat, moves, rules)
 
     def to_json(self, indent: int | None = None) -> str:
         """The record as JSON text (see :meth:`to_dict`).

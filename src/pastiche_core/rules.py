@@ -107,7 +107,7 @@ class Rules:
             isinstance(size, int) and not isinstance(size, bool) for size in deals
         ):
             raise InvalidRulesError(
-                f"deal_sizes must be a tuple of integers (R10), got {_show(deals)}"
+                f"deal_sizes must be a tuple of integers, one per seat (R10), got {_show(deals)}"
             )
         if len(deals) > self.max_players:  # Rules(max_players=4): the seats kept, cut
             deals = deals[: self.max_players]
@@ -139,8 +139,8 @@ class Rules:
     def keepers(self, players: int) -> tuple[int, ...]:
         """The seats of a ``players``-seat game that choose what to keep at setup, in order (R10).
 
-        >>> Rules(keep_size=4).keepers(5)
-        (4,)
+        >>> Rules(keep_size=4, deal_sizes=(4, 4, 4, 5, 6)).keepers(5)
+        (3, 4)
         """
         keep = self.keep_size
         deals = self.deal_sizes
@@ -177,7 +177,7 @@ class Rules:
         >>> Rules.from_dict({"deal_sizes": [3, 3, 4, 4, "5"]}, "[rules]")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidRulesError: [rules]: deal_sizes must be a tuple of integers (R10), got [3, 3, 4, 4, '5']
+        pastiche_core.errors.InvalidRulesError: [rules]: deal_sizes must be a tuple of integers, one per seat (R10), got (3, 3, 4, 4, '5')
         """
         if not isinstance(data, Mapping):
             raise InvalidRulesError(f"{where}: expected a table, got {_show(data)}")
@@ -190,10 +190,13 @@ class Rules:
             )
         values = dict(data)
         deals = values.get("deal_sizes")
-        if isinstance(deals, list) and len(deals) <= SEAT_ROOM[1]:
+        if isinstance(deals, list):  # JSON and TOML arrays
+            if len(deals) > SEAT_ROOM[1]:
+                raise InvalidRulesError(
+                    f"{where}: deal_sizes lists {len(deals)} deals, more than the "
+                    f"{SEAT_ROOM[1]} seats a game may have (R10)"
+                )
             values["deal_sizes"] = tuple(deals)
-        elif "deal_sizes" in values and not isinstance(deals, tuple):
-            values["deal_sizes"] = deals if not isinstance(deals, list) else [*deals[:6], "..."]
         try:
             return cls(**values)
         except InvalidRulesError as error:

@@ -63,7 +63,17 @@ def game_args(
     cat = catalogue if catalogue is not None else Catalogue.default()
     bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))
     packed = packed_rules(rules)
-    return (cat, *packed_catalogue(cat), rules, packed, players, seed, bot_seeds, max_decisions, trace)
+    return (
+        cat,
+        *packed_catalogue(cat),
+        rules,
+        packed,
+        players,
+        seed,
+        bot_seeds,
+        max_decisions,
+        trace,
+    )
 
 
 def corners(players: int, seed: int, catalogue: Catalogue | None = None) -> set[str]:

@@ -62,7 +62,7 @@ def test_the_house_rules_change_the_games_the_kernel_plays_r10_r12() -> None:
 
 
 def test_a_keep_of_two_makes_seats_0_and_1_discard_r10_r15() -> None:
-    summary, steps = agree(GAME, *game_args(3, 4, rules=Rules(keep_size=2)))
+    _, steps = agree(GAME, *game_args(3, 4, rules=Rules(keep_size=2)))
     # Seat 0 keeps 2 of 3 (3 choices), seat 1 as well, seat 2 2 of 4 in both orders (12).
     assert [count for count, _ in steps[:3]] == [3, 3, 12]
     rulebook = twin(GAME)(*game_args(3, 4))[1]
@@ -120,7 +120,12 @@ def test_malformed_packed_rules_are_errors() -> None:
 
 @pytest.mark.parametrize(
     ("name", "players", "seat"),
-    [("threshold 10", 3, None), ("keep 2", 4, 0), ("threshold 25", 5, 1), ("keep 1, deals 2 to 6", 5, 4)],
+    [
+        ("threshold 10", 3, None),
+        ("keep 2", 4, 0),
+        ("threshold 25", 5, 1),
+        ("keep 1, deals 2 to 6", 5, 4),
+    ],
 )
 def test_the_vector_environments_games_by_house_rules_agree_call_by_call_r10_r12(
     name: str, players: int, seat: int | None

@@ -58,6 +58,7 @@ from typing import Any
 from .._fields import (
     Ledger,
     catalogue_to_json,
+    check_seats,
     describe,
     fail,
     flag_to_json,
@@ -75,8 +76,10 @@ from .._fields import (
     read_players,
     read_progress,
     read_rng,
+    read_rules,
     read_seed,
     read_table,
+    rules_to_json,
 )
 from .._text import quote
 from ..cards import Card
@@ -133,6 +136,7 @@ _STATE_FIELDS = (
     "supply",
     "flag",
     "pending",
+    "rules",
 )
 
 
@@ -154,9 +158,15 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     ('action', 0, [{'card': 'FAN10', 'face_up': False}])
     >>> data["rng"] == str(game.rng.state), data["history"]
     (True, ['keep MYT1 HOR7 HOR8'])
+
+    House rules are written under ``rules`` (left out for the rulebook's, R10, R12):
+
+    >>> from pastiche_core import Rules
+    >>> state_to_dict(Game(players=3, seed=7, rules=Rules(end_threshold=10)))["rules"]["end_threshold"]
+    10
     """
     players = game.players
-    return {
+    data: dict[str, Any] = {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "catalogue": catalogue_to_json(game.catalogue),
@@ -182,6 +192,10 @@ def state_to_dict(game: Game) -> dict[str, Any]:
         "pending": None if game.pending is None else [str(card) for card in game.pending],
         "history": [str(move) for move in game.history],
     }
+    rules = rules_to_json(game.rules)
+    if rules is not None:
+        data["rules"] = rules
+    return data
 
 
 def state_to_json(game: Game, indent: int | None = None) -> str:
@@ -241,12 +255,14 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     ...
     pastiche_core.errors.InvalidStateError: $.version: unsupported version 2 ...
     """
-    optional = ("history", "catalogue") if catalogue is not None else ("history",)
+    optional = ("history", "rules", "catalogue") if catalogue is not None else ("history", "rules")
     required = tuple(name for name in _STATE_FIELDS if name not in optional)
     root = read_header(data, STATE_FORMAT, STATE_VERSION, required, optional)
     cat = catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
 
     players = read_players(root["players"], "$.players")
+    rules = read_rules(root.get("rules"), "$.rules", cat)
+    check_seats(players, rules, "$.players")
     seed = read_seed(root["seed"], "$.seed")
     rng_state = read_rng(root["rng"], "$.rng")
     phase, to_move, current, turn, passes, trigger, turns_left, end_reason = read_progress(
@@ -308,6 +324,7 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
         trigger=trigger,
         turns_left=turns_left,
         end_reason=end_reason,
+        rules=rules,
     )
     from ..invariants import check_invariants  # here: it imports this package in turn
 
@@ -363,7 +380,7 @@ def _read_history(value: object, path: str) -> list[Move]:
 
 def _verify_history(game: Game, history: Sequence[Move]) -> Game:
     """Replay the deal and ``history`` (R14); the result must be ``game``, field by field."""
-    replay = Game(game.players, game.seed, game.catalogue)
+    replay = Game(game.players, game.seed, game.catalogue, rules=game.rules)
     for i, move in enumerate(history):
         try:
             replay.apply(move)
@@ -371,7 +388,7 @@ def _verify_history(game: Game, history: Sequence[Move]) -> Game:
             raise fail(f"$.history[{i}]", str(error)) from None
     replayed, stated = state_to_dict(replay), state_to_dict(game)
     for name in _STATE_FIELDS:
-        _compare(replayed[name], stated[name], f"$.{name}")
+        _compare(replayed.get(name), stated.get(name), f"$.{name}")
     return replay
 
 

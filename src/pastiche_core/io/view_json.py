@@ -67,6 +67,7 @@ from .._fields import (
     DEFAULT_CATALOGUE,
     Ledger,
     catalogue_to_json,
+    check_seats,
     describe,
     flag_to_json,
     member,
@@ -81,6 +82,7 @@ from .._fields import (
     read_pending,
     read_players,
     read_progress,
+    read_rules,
     read_seat,
     read_table,
 )
@@ -91,7 +93,7 @@ from ..errors import InvalidNotationError, InvalidStateError, InvalidViewError
 from ..game import Game
 from ..moves import Move, Publish
 from ..rng import GameRng
-from ..rules import DEAL_SIZES, KEEP_SIZE, Phase, setup_discarders
+from ..rules import RULEBOOK, Phase, Rules, setup_discarders
 from ..table import TableNovel
 from ..view import HIDDEN, PlayerView, PublicMove, read_public_notation
 from .jsontext import loads
@@ -136,7 +138,7 @@ _VIEW_FIELDS = (
 )
 # Written since R16; a view without them has no history, its null discards face down
 # and the default catalogue.
-_VIEW_OPTIONAL = ("face_down", "history", "catalogue")
+_VIEW_OPTIONAL = ("face_down", "history", "catalogue", "rules")
 _PUBLIC_KEYWORDS = frozenset(("keep", "draw", "take", "choose", "publish", "read", "pass", "flag"))
 
 
@@ -177,6 +179,7 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
         "face_down": list(view.face_down),
         "history": [{"player": seat, "move": move} for seat, move in view.history],
         "catalogue": catalogue_to_json(view.catalogue),
+        **({} if view.rules == RULEBOOK else {"rules": view.rules.to_dict()}),
     }
 
 
@@ -219,6 +222,8 @@ def _read_view(data: Mapping[str, Any]) -> PlayerView:
     # The catalogue first: the tables and the supply are read against it (R2, R3).
     catalogue = read_catalogue(root.get("catalogue", DEFAULT_CATALOGUE), "$.catalogue")
     players = read_players(root["players"], "$.players")
+    rules = read_rules(root.get("rules"), "$.rules", catalogue)  # absent: the rulebook's
+    check_seats(players, rules, "$.players")
     player = read_seat(root["player"], "$.player", players)
     phase, to_move, current, turn, passes, trigger, turns_left, end_reason = read_progress(
         root, players
@@ -274,7 +279,7 @@ def _read_view(data: Mapping[str, Any]) -> PlayerView:
     )
     if counted != len(DECK):
         raise _fail("$", f"the view accounts for {counted} cards, the game has {len(DECK)} (R1)")
-    face_down = _read_face_down(root, discard, players, player)
+    face_down = _read_face_down(root, discard, players, player, rules)
     history = _read_history(root.get("history", []), players)
     view = PlayerView(
         player=player,
@@ -299,6 +304,7 @@ def _read_view(data: Mapping[str, Any]) -> PlayerView:
         face_down=face_down,
         history=history,
         catalogue=catalogue,
+        rules=rules,
     )
     _check_public_state(view)
     _check_history(view)
@@ -414,32 +420,38 @@ def _check_history(view: PlayerView) -> None:
     the turn counter and the passes in succession are known.
     """
     history = view.history
-    if not history or history[0][0] != 2 or not history[0][1].startswith("keep"):
+    players, rules = view.players, view.rules
+    keepers = rules.keepers(players)  # seats 2 onward by the rulebook (R10)
+    first = keepers[0] if keepers else None
+    if not history or history[0][0] != first or not history[0][1].startswith("keep"):
         for index, (_, text) in enumerate(history):
             _parse_public(text, index)
         return
-    players = view.players
-    keeps = view.to_move - 2 if view.phase is Phase.KEEP else players - 2
+    if view.phase is Phase.KEEP:
+        keeps = sum(1 for seat in keepers if seat < view.to_move)
+    else:
+        keeps = len(keepers)
     if len(history) < keeps:
         raise _fail(
             "$.history",
             f"the {view.phase.value} phase follows {keeps} setup keeps (R10), "
             f"the history has {len(history)} moves",
         )
-    sizes = list(DEAL_SIZES[:players])
+    sizes = list(rules.deal_sizes[:players])
     turn = passes = 0
     moves = [_parse_public(text, index).keyword for index, (_, text) in enumerate(history)]
     for index, (seat, text) in enumerate(history):
         where = f"$.history[{index}]"
         keyword = moves[index]
         if index < keeps:
-            if keyword != "keep" or seat != index + 2:
+            if keyword != "keep" or seat != keepers[index]:
                 raise _fail(
                     where,
-                    f"setup keeps come first, one per seat from seat 2 on (R10): expected "
-                    f"seat {index + 2}'s keep, got seat {seat}'s {keyword!r}",
+                    f"setup keeps come first, one per seat that keeps (from seat 2 on by the "
+                    f"rulebook, R10): expected seat {keepers[index]}'s keep, got seat {seat}'s "
+                    f"{keyword!r}",
                 )
-            sizes[seat] = KEEP_SIZE
+            sizes[seat] = rules.keep_size
             continue
         if keyword == "keep":
             raise _fail(
@@ -507,12 +519,16 @@ def _parse_public(text: str, index: int) -> PublicMove:
 
 
 def _read_face_down(
-    root: Mapping[str, Any], discard: tuple[Card | None, ...], players: int, player: int
+    root: Mapping[str, Any],
+    discard: tuple[Card | None, ...],
+    players: int,
+    player: int,
+    rules: Rules,
 ) -> tuple[int, ...]:
     """The face-down indexes: a bottom block of setup discards, shown only to their discarder."""
     if "face_down" not in root:
         return tuple(i for i, card in enumerate(discard) if card is None)
-    discarders = setup_discarders(players)
+    discarders = setup_discarders(players, rules)
     indexes = []
     for position, value in enumerate(read_array(root["face_down"], "$.face_down")):
         index = read_int(value, f"$.face_down[{position}]", 0, len(discard) - 1)
