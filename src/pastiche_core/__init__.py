@@ -119,6 +119,7 @@ from .rules import (
     RULEBOOK,
     Phase,
     Rules,
+    rules_of,
 )
 from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .solver import ENGINES, best, is_publishable, solve, why_not
@@ -252,6 +253,7 @@ __all__ = [
     "register_pattern",
     "registered_patterns",
     "rich_text",
+    "rules_of",
     "satisfied_novels",
     "schema",
     "simulate",

@@ -35,6 +35,7 @@ from .rl.aec import returns, winner_returns
 from .rl.opponents import SEARCH_BUDGET_MS, Opponents, Policy
 from .rl.single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
 from .rl.vector import PasticheVectorEnv
+from .rules import Rules
 
 __all__ = [
     "ILLEGAL_MODES",
@@ -59,6 +60,7 @@ def env(
     illegal: str = "raise",
     normalize: bool = False,
     render_mode: str | None = None,
+    rules: Rules | None = None,
 ) -> PasticheGymEnv:
     """A single-agent Pastiche environment for ``players`` seats (3–5).
 
@@ -72,7 +74,8 @@ def env(
     (:class:`~pastiche_core.errors.IllegalMoveError`) or ``"penalty"`` (the
     episode ends with reward -1 and ``info["illegal"] = True``).
     ``normalize=True`` scales observations into [0, 1]. ``render_mode`` is
-    ``None``, ``"ansi"`` or ``"human"``.
+    ``None``, ``"ansi"`` or ``"human"``. ``rules`` are house rules
+    (:class:`~pastiche_core.rules.Rules`; by default the catalogue's, else the rulebook's).
 
     >>> env(players=4).action_space
     Discrete(357)
@@ -81,7 +84,9 @@ def env(
     ...
     pastiche_core.errors.InvalidArgumentError: illegal must be one of 'raise', 'penalty', got 'maybe'
     """
-    return PasticheGymEnv(players, catalogue, opponents, seat, illegal, normalize, render_mode)
+    return PasticheGymEnv(
+        players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+    )
 
 
 def vector_env(
@@ -93,6 +98,7 @@ def vector_env(
     illegal: str = "raise",
     normalize: bool = False,
     render_mode: str | None = None,
+    rules: Rules | None = None,
 ) -> PasticheVectorEnv:
     """``num_envs`` games of :func:`env` (same options) stepped at once, with autoreset.
 
@@ -101,7 +107,9 @@ def vector_env(
 
     >>> vector_env(8, opponents="random").action_space.shape
     (8,)
+    >>> vector_env(2, opponents="random", rules=Rules(keep_size=2)).settings.rules.keep_size
+    2
     """
     return PasticheVectorEnv(
-        num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode
+        num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
     )

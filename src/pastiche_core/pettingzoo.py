@@ -33,6 +33,7 @@ from typing import Any
 
 from .catalogue import Catalogue
 from .rl.aec import Observation, PasticheEnv, returns, winner_returns
+from .rules import Rules
 
 __all__ = ["OrderEnforcing", "PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
 
@@ -119,17 +120,21 @@ def env(
     players: int = 4,
     catalogue: str | Catalogue = "default",
     render_mode: str | None = None,
+    rules: Rules | None = None,
 ) -> OrderEnforcing:
     """A Pastiche AEC environment for ``players`` seats (3–5).
 
     ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
     catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
     ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (``render()``
-    prints it).
+    prints it). ``rules`` are house rules (:class:`~pastiche_core.rules.Rules`; by
+    default the catalogue's, else the rulebook's).
 
     >>> env(players=4).unwrapped.space.size
     357
+    >>> env(players=3, rules=Rules(end_threshold=10)).unwrapped.game.rules.end_threshold
+    10
     """
     return OrderEnforcing(
-        PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode)
+        PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode, rules=rules)
     )

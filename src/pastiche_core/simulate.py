@@ -20,7 +20,7 @@ from typing import Any
 from .bots import derive_seed, random_game
 from .catalogue import Catalogue
 from .errors import InvalidStateError, PasticheError
-from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 __all__ = ["ENDINGS", "SimulationSummary", "game_seed", "simulate"]
 
@@ -151,13 +151,17 @@ def simulate(
     seed: int,
     catalogue: Catalogue | None = None,
     progress: ProgressCallback | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> SimulationSummary:
     """Play ``games`` random games of ``players`` seats and summarise them.
 
     Game ``i`` uses :func:`game_seed` ``(seed, i)`` and the default bots of
     :func:`~pastiche_core.bots.play_game`, played by
     :func:`~pastiche_core.bots.random_game` (the compiled game kernel when it is
-    built). ``progress(done, games)`` is called after each game.
+    built). ``progress(done, games)`` is called after each game. ``rules`` are
+    house rules (:class:`~pastiche_core.rules.Rules`; by default the catalogue's,
+    else the rulebook's).
 
     >>> a = simulate(players=4, games=2, seed=9)
     >>> a == simulate(players=4, games=2, seed=9), a.endings["countdown"] + a.endings["all-pass"]
@@ -182,7 +186,7 @@ def simulate(
     wins = [0] * players
     endings = dict.fromkeys(ENDINGS, 0)
     for index in range(games):
-        result = random_game(players, game_seed(seed, index), cat)
+        result = random_game(players, game_seed(seed, index), cat, rules=rules)
         turns += result.turns
         max_turns = max(max_turns, result.turns)
         decisions += result.decisions

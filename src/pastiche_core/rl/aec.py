@@ -39,6 +39,7 @@ from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game
 from ..knowledge import Knowledge
+from ..rules import Rules, rules_of
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
 
@@ -108,6 +109,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         players: int = 4,
         catalogue: str | Catalogue = "default",
         render_mode: str | None = None,
+        rules: Rules | None = None,
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -122,6 +124,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         ``Discrete(space.size)``."""
         self.catalogue = cat
         """The catalogue every game is played with."""
+        if rules is not None and not isinstance(rules, Rules):
+            raise InvalidArgumentError(f"rules must be a Rules, got {rules!r}")
+        self.rules = rules if rules is not None else rules_of(cat)
+        """The numbers every game is played by (R10–R12): the ``rules`` option, else the
+        catalogue's ``[rules]`` table, else the rulebook's."""
         self.players = players
         """The number of seats, 3 to 5 (R10)."""
         self.render_mode = render_mode
@@ -151,7 +158,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         }
         """Per agent, ``Discrete(space.size)``."""
         self._seeds = random.Random()
-        self.game = Game(players=players, seed=0, catalogue=cat)
+        self.game = Game(players=players, seed=0, catalogue=cat, rules=self.rules)
         """The game being played, dealt by :meth:`reset` (seed 0 before the first reset)."""
         self._builder = MoveBuilder(self.space, self.game.view(self.game.to_move, history=False))
         self._built_at = self.game.generation
@@ -191,7 +198,9 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             game_seed = seed
         else:
             game_seed = self._seeds.getrandbits(63)
-        self.game = Game(players=self.players, seed=game_seed, catalogue=self.catalogue)
+        self.game = Game(
+            players=self.players, seed=game_seed, catalogue=self.catalogue, rules=self.rules
+        )
         self._start()
 
     def knowledge(self, agent: str) -> Knowledge:
