@@ -190,7 +190,7 @@ class Rules:
             )
         values = dict(data)
         deals = values.get("deal_sizes")
-        if isinstance(deals, list):  # JSON and TOML arrays
+        if isinstance(deals, list | tuple):  # JSON and TOML arrays, a catalogue's tuples
             if len(deals) > SEAT_ROOM[1]:
                 raise InvalidRulesError(
                     f"{where}: deal_sizes lists {len(deals)} deals, more than the "
