@@ -62,7 +62,8 @@ def played(game: Game, moves: int, seed: int) -> Game:
 
 def test_the_default_is_the_rulebook_and_the_module_constants_r10_r12() -> None:
     rules = Rules()
-    assert rules == RULEBOOK and rules.is_rulebook
+    assert rules == RULEBOOK
+    assert rules.is_rulebook
     assert (rules.min_players, rules.max_players) == (MIN_PLAYERS, MAX_PLAYERS) == (3, 5)
     assert rules.deal_sizes == DEAL_SIZES == (3, 3, 4, 4, 5)
     assert rules.keep_size == KEEP_SIZE == 3
@@ -146,7 +147,8 @@ def test_a_keep_of_two_has_every_seat_keep_and_discard_face_down_r10_r15() -> No
         legal = game.legal_moves
         game.apply(legal[len(legal) - 1])
     assert [len(game.hand(p)) for p in range(3)] == [2, 2, 2]
-    assert len(game.discard) == 4 and all(game.is_face_down(card) for card in game.discard)
+    assert len(game.discard) == 4
+    assert all(game.is_face_down(card) for card in game.discard)
     check_invariants(game)
 
 
@@ -154,7 +156,8 @@ def test_undo_and_replay_keep_the_rules() -> None:
     rules = Rules(keep_size=2, end_threshold=10)
     game = played(Game(players=4, seed=9, rules=rules), 30, 9)
     twin = game.copy()
-    assert twin.rules is rules and twin == game
+    assert twin.rules is rules
+    assert twin == game
     before = game.copy()
     game.apply(game.legal_moves[0])
     game.undo()
@@ -170,7 +173,8 @@ def test_a_state_by_house_rules_round_trips_through_json(rules: Rules) -> None:
     data = state_to_dict(game)
     assert data["rules"] == rules.to_dict()
     loaded = state_from_json(json.dumps(data))
-    assert loaded == game and loaded.rules == rules
+    assert loaded == game
+    assert loaded.rules == rules
     assert loaded.history == game.history
 
 
@@ -206,7 +210,8 @@ def test_a_record_by_house_rules_round_trips_and_replays() -> None:
     data = record.to_dict()
     assert data["rules"] == rules.to_dict()
     loaded = GameRecord.from_json(json.dumps(data))
-    assert loaded == record and loaded.rules == rules
+    assert loaded == record
+    assert loaded.rules == rules
     assert loaded.replay() == game
     old = dict(data)
     del old["rules"]
@@ -233,7 +238,8 @@ def test_the_example_catalogues_rules_reach_its_games() -> None:
     rules = rules_of(quick)
     assert rules == Rules(max_players=4, keep_size=2, end_threshold=10)
     game = Game(players=4, seed=1, catalogue=quick)
-    assert game.rules == rules and game.to_move == 0
+    assert game.rules == rules
+    assert game.to_move == 0
     assert Game(players=4, seed=1, catalogue=quick, rules=RULEBOOK).rules is RULEBOOK
     assert state_from_json(state_to_json(game)) == game
     assert Catalogue.from_dict(quick.to_dict()).rules_table == quick.rules_table
