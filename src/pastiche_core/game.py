@@ -91,6 +91,7 @@ from .rules import (
     MIN_PLAYERS,
     Phase,
     setup_discarders,
+    turn_actions,
 )
 from .table import TableNovel
 from .view import MoveRecord, PlayerView, public_notation
@@ -786,11 +787,11 @@ class Game:
 
     def can_write(self) -> bool:
         """Whether Write ① or ② is possible: a card in the deck or discard pile (R11)."""
-        return bool(self.deck or self._discard)
+        return turn_actions(len(self.deck), len(self._discard), 0)[0]
 
     def can_read(self) -> bool:
         """Whether some Published novel (two or more cards) exists (R11)."""
-        return any(len(cards) >= 2 for table in self._tables for cards in table.values())
+        return self._read_segment().count > 0
 
     # ------------------------------------------------------------------
     # The one rule path
@@ -1241,7 +1242,7 @@ class Game:
                 return "Write ① needs a card in the deck or the discard pile (R11)"
             return None
         if isinstance(move, TakeDiscard):
-            if not self._discard:
+            if not turn_actions(len(self.deck), len(self._discard), 0)[1]:
                 return "Write ② needs a card in the discard pile (R11)"
             return None
         if isinstance(move, Publish):
@@ -1903,18 +1904,15 @@ taken_from=2, laid_up=None, laid_down=())
         if phase is not Phase.ACTION:
             return []
         segments: list[Segment] = []
-        writes: list[Move] = []
-        if self.deck or self._discard:
-            writes.append(_DRAW)
-        if self._discard:
-            writes.append(_TAKE)
+        reads = self._read_segment()
+        draw, take, may_pass = turn_actions(len(self.deck), len(self._discard), reads.count)
+        writes: list[Move] = [move for move, legal in ((_DRAW, draw), (_TAKE, take)) if legal]
         if writes:
             segments.append(ListSegment(writes))
-        reads = self._read_segment()  # R11
         if reads.count:
             segments.append(reads)
         segments.extend(self._publish_segments())
-        if not writes and not reads.count:
+        if may_pass:
             segments.append(ListSegment([_PASS]))
         return segments
 
