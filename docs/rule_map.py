@@ -176,7 +176,9 @@ def c_tags(path: str, source: str) -> Tags:
         if rest.strip():
             key, _, value = rest.partition(":")
             if key.strip() != "twin test" or not value.strip():
-                errors.append(f"{path}:{number}: expected '; twin test: FILE', got {rest.strip()!r}")
+                errors.append(
+                    f"{path}:{number}: expected '; twin test: FILE', got {rest.strip()!r}"
+                )
             twin = value.strip() or None
         name = _c_function(lines, number)
         if name is None:

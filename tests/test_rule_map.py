@@ -147,6 +147,8 @@ def test_the_maintainer_guide_takes_the_generated_table() -> None:
     guide = (ROOT / "docs" / "maintainers.md").read_text("utf-8")
     assert guide.count(rule_map.MARKER) == 1
     assert re.search(r"^\| rule \| home \|", guide, re.MULTILINE) is None  # no hand-made table
-    page = rule_map.on_page_markdown(guide, None, {"config_file_path": str(ROOT / "mkdocs.yml")}, None)
+    page = rule_map.on_page_markdown(
+        guide, None, {"config_file_path": str(ROOT / "mkdocs.yml")}, None
+    )
     assert rule_map.MARKER not in page
     assert rule_map.rule_map(ROOT) in page

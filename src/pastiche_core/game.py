@@ -43,6 +43,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    PasticheError,
 )
 from .feasibility import owed_text, publish_violation, usable_flags
 from .layout import (
@@ -114,22 +115,32 @@ __all__ = [
 ]
 
 
-def check_deal(players: object, seed: object) -> None:
+# home: R10.check
+def check_deal(
+    players: object, seed: object = 0, *, error: type[PasticheError] = InvalidStateError
+) -> None:
     """Refuse a deal :class:`Game` cannot make: ``players`` other than 3 to 5 (R10), or a
-    ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`).
+    ``seed`` that is no integer. The one check of a deal's players and seed: every face that
+    takes them calls it, raising ``error`` (:class:`~pastiche_core.errors.InvalidStateError`
+    unless told).
 
     >>> check_deal(4, 7)
     >>> check_deal(6, 7)
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 6
+    >>> from pastiche_core.errors import InvalidArgumentError
+    >>> check_deal("4", error=InvalidArgumentError)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: players must be an integer from 3 to 5, got '4'
     """
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
+        raise error(f"players must be an integer from 3 to 5, got {players!r}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+        raise error(f"players must be from 3 to 5 (R10), got {players}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+        raise error(f"seed must be an integer, got {seed!r}")
 
 
 def keep_moves(hand: Iterable[Card]) -> list[Keep]:

@@ -19,8 +19,8 @@ from typing import Any
 
 from .bots import derive_seed, random_game
 from .catalogue import Catalogue
-from .errors import InvalidStateError, PasticheError
-from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .errors import PasticheError
+from .game import check_deal
 
 __all__ = ["ENDINGS", "SimulationSummary", "game_seed", "simulate"]
 
@@ -167,14 +167,9 @@ def simulate(
     ...
     pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 7
     """
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+    check_deal(players, seed)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise PasticheError(f"games must be a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise PasticheError(f"seed must be an integer, got {seed!r}")
     cat = catalogue if catalogue is not None else Catalogue.default()
     turns = decisions = max_turns = shared = 0
     scores = [0] * players

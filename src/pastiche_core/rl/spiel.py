@@ -62,7 +62,7 @@ from ..ai.playout import WIN_TEMPERATURE, expected_scores
 from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
-from ..game import Game
+from ..game import Game, check_deal
 from ..io.state_json import state_from_dict, state_to_dict
 from ..knowledge import Knowledge
 from ..moves import Draw, Move
@@ -150,12 +150,7 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
         values = dict(GAME_TYPE.parameter_specification)
         values.update(params or {})
         players = values["players"]
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidArgumentError(f"players must be an integer, got {players!r}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidArgumentError(
-                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
-            )
+        check_deal(players, error=InvalidArgumentError)
         catalogue = _catalogue(str(values["catalogue"]))
         self.catalogue = catalogue
         """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
