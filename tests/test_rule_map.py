@@ -13,6 +13,7 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -27,6 +28,7 @@ def _load() -> ModuleType:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

@@ -252,6 +252,7 @@ class Game:
     _published: list[list[_Published] | None]
     _reads: ReadSegment | None
 
+    # home: R10.deal
     def __init__(self, players: int = 4, seed: int = 0, catalogue: Catalogue | None = None):
         check_deal(players, seed)
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()
@@ -775,6 +776,7 @@ class Game:
         """Whether the End Flag was missed because the trigger player had no card (R12)."""
         return self.trigger is not None and self.flag is None and self.phase is not Phase.FLAG
 
+    # home: R13
     def winners(self) -> tuple[int, ...]:
         """Most points; ties to fewer Masterpieces; a remaining tie is shared (R13).
 
@@ -1230,6 +1232,7 @@ class Game:
     # ------------------------------------------------------------------
     # Legality per phase
     # ------------------------------------------------------------------
+    # home: R10.keep
     def _keep_violation(self, move: Keep) -> str | None:
         player = self.to_move
         if len(move.cards) != KEEP_SIZE or len(set(move.cards)) != KEEP_SIZE:
@@ -1281,6 +1284,7 @@ class Game:
             )
         return f"player {player} must take a turn action: draw, take, publish, read or pass (R11)"
 
+    # home: R5.gifts
     def _publish_violation(self, move: Publish, player: int) -> str | None:
         reason, owed = publish_violation(
             self.catalogue,
@@ -1313,6 +1317,7 @@ class Game:
             )
         return None
 
+    # home: R6.cite
     def _citation(self, ref: NovelRef) -> tuple[int, int] | str:
         """The (owner, rank) a citation contributes, or why it cannot be cited (R6, R12)."""
         if ref.novel == END_FLAG_ID:
@@ -1848,6 +1853,7 @@ taken_from=2, laid_up=None, laid_down=())
             else:
                 table[card.index] = PILE_UP
 
+    # home: R11.draw
     def _draw_one(self) -> Card:
         if not self.deck:
             # R11: the discard pile is reshuffled only when a draw needs a card.
@@ -1859,6 +1865,7 @@ taken_from=2, laid_up=None, laid_down=())
             self.rng.shuffle(self.deck)
         return self.deck.pop()
 
+    # home: R11.all-pass, R12
     def _end_turn(self, *, passed: bool, changed: int | None = None) -> None:
         """End the turn; ``changed`` is the seat whose table the turn changed, if any."""
         self.turn += 1

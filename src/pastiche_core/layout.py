@@ -109,6 +109,7 @@ PLACE = {
 _SEATED = {PILE_DOWN, HAND, MASTER, PUBLISHED, FLAG}
 
 
+# home: R1
 def rank_of(index: int) -> int:
     """The rank of card ``index`` of :data:`~pastiche_core.cards.DECK` (R1).
 
@@ -197,6 +198,7 @@ _VIEWER_CODES = [
 """``_viewer_codes(seat, drawn)`` at ``2 * seat + drawn``: a view is made at every decision."""
 
 
+# home: R16.cards
 def viewer_table(table: bytes | bytearray, viewer: int, drawn: bool = False) -> bytes:
     """What ``viewer`` sees of a game's card table (R16): other hands and face-down cards hidden.
 

@@ -55,6 +55,7 @@ class Phase(Enum):
         return f"<Phase.{self.name}: {self.value!r}>"
 
 
+# home: R10.discarders
 def setup_discarders(players: int) -> tuple[int, ...]:
     """The seat that discarded each setup card, bottom of the discard pile first (R10).
 

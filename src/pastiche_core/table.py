@@ -42,6 +42,7 @@ class TableNovel:
         """The reference used to cite or read this novel."""
         return NovelRef(self.owner, self.novel)
 
+    # home: R7
     @property
     def masterpiece(self) -> bool:
         """A Masterpiece has exactly one card left (R7, R11)."""
