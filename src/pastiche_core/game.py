@@ -94,7 +94,7 @@ from .rules import (
     setup_discarders,
     turn_actions,
 )
-from .table import TableNovel
+from .table import TableNovel, is_masterpiece
 from .view import MoveRecord, PlayerView, public_notation
 
 if TYPE_CHECKING:
@@ -713,7 +713,9 @@ class Game:
     def _table_points(self, seat: int) -> int:
         """The points of ``seat``'s Masterpieces, its novels of one card (R7, R13)."""
         points = _points(self.catalogue)
-        return sum([points[nid] for nid, cards in self._tables[seat].items() if len(cards) == 1])
+        return sum(
+            [points[nid] for nid, cards in self._tables[seat].items() if is_masterpiece(cards)]
+        )
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -732,7 +734,9 @@ class Game:
 
     def masterpiece_count(self, player: int) -> int:
         """Number of a player's Masterpieces (the R13 tie-break)."""
-        return sum(1 for cards in self._tables[self._seat(player)].values() if len(cards) == 1)
+        return sum(
+            1 for cards in self._tables[self._seat(player)].values() if is_masterpiece(cards)
+        )
 
     def score(self, player: int) -> int:
         """Masterpiece points plus the End Flag; Published novels score nothing (R13).
@@ -1406,7 +1410,7 @@ class Game:
             table[card.index] = HAND | player
             self._end_turn(passed=False)
         elif isinstance(move, Publish):
-            place = (MASTER if len(move.played) == 1 else PUBLISHED) | player  # R7
+            place = (MASTER if is_masterpiece(move.played) else PUBLISHED) | player
             at = _positions(self.catalogue)[move.novel]
             for card in move.played:
                 hand.remove(card)
@@ -1429,7 +1433,7 @@ class Game:
             )
             table[move.card.index] = HAND | player
             table[CARDS + move.card.index] = NO_NOVEL
-            if len(left) == 1:  # R11: one card left: a Masterpiece
+            if is_masterpiece(left):  # R11: one card left
                 table[left[0].index] = MASTER | ref.owner
             self._table_changed(ref.owner)
             hand.add(move.card)

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .cards import Card
+from .table import is_masterpiece
 
 __all__ = [
     "CARDS",
@@ -170,7 +171,7 @@ def card_table(
         table[card.index] = DRAWN
     for owner, novels in enumerate(tables):
         for novel, cards in novels.items():
-            place = (MASTER if len(cards) == 1 else PUBLISHED) | owner
+            place = (MASTER if is_masterpiece(cards) else PUBLISHED) | owner
             for card in cards:
                 table[card.index] = place
                 table[CARDS + card.index] = novel_position[novel]

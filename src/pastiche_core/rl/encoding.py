@@ -1071,7 +1071,7 @@ class MoveBuilder:
                 novel.cards[0].index: (owner, novel.novel)
                 for owner, table in enumerate(self.view.tables)
                 for novel in table
-                if len(novel.cards) == 1
+                if novel.masterpiece
             }
         return mps
 
