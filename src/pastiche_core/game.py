@@ -585,7 +585,7 @@ class Game:
                     kept = published[owner] = [
                         (owner, nid, cards)
                         for nid, cards in self._tables[owner].items()
-                        if len(cards) >= 2
+                        if not is_masterpiece(cards)
                     ]
                 novels += kept
             reads = self._reads = ReadSegment(novels)
