@@ -155,7 +155,7 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
         self.catalogue = catalogue
         """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
         file)."""
-        self.players = players
+        self.players: int = players  # checked by check_deal
         """The number of players, 3 to 5 (R10), from the ``players`` parameter."""
         self.space = ActionSpace(catalogue)
         """The atomic action layout: OpenSpiel's distinct actions."""
