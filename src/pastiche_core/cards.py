@@ -46,6 +46,7 @@ MAX_RANK = 13
 _INDEX = operator.attrgetter("index")
 
 
+# home: R1
 class Genre(Enum):
     """The seven genres with their rank ranges, in rulebook order (R1).
 

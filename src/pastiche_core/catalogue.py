@@ -256,11 +256,13 @@ class Catalogue(Mapping[str, NovelSpec]):
         return self == _DEFAULT
 
     # Construction ------------------------------------------------------
+    # home: R2
     @classmethod
     def default(cls) -> Catalogue:
         """The reconstructed default catalogue of R2 (34 cards with the End Flag)."""
         return _DEFAULT
 
+    # home: R3
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, name: str | None = None) -> Catalogue:
         """Build a catalogue from its TOML/JSON form, naming the entry on any error.

@@ -81,6 +81,7 @@ __all__ = [
 _Ref = TypeVar("_Ref")
 
 
+# home: R4.check
 def publish_violation(
     catalogue: Catalogue,
     novel: str,
@@ -191,6 +192,7 @@ _RUNS_KEPT = 4096
 _RUNS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
 
+# home: R5.cost
 def rank_cost(need: int, own: int) -> int:
     """The fewest hand cards (played or given, R5) that ``need`` cards of one rank cost.
 
@@ -271,6 +273,7 @@ def cost_add(tally: CostTally, need: int, hand: int, own: int, others: int) -> C
     return _tally(tally, ((need, hand, own, others),))
 
 
+# home: R4.cost
 def cost_finish(tally: CostTally, played: bool) -> int | None:
     """The fewest hand cards of the tallied publish, or ``None`` when R4 cannot be met.
 
@@ -702,6 +705,7 @@ def kernel_plan(catalogue: Catalogue) -> bytes | None:
 _PLANS: dict[int, tuple[Catalogue, bytes | None]] = {}
 
 
+# home: R6.supply
 def usable_flags(catalogue: Catalogue, supply: Mapping[str, int], held: Collection[str]) -> bytes:
     """A player's usable flags (:mod:`pastiche_core.layout`): per publishable Novel, in
     catalogue order, 1 when a copy is left in ``supply`` and ``held`` (the Novels on the

@@ -43,6 +43,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    PasticheError,
 )
 from .feasibility import owed_text, publish_violation, usable_flags
 from .layout import (
@@ -94,8 +95,9 @@ from .rules import (
     Rules,
     rules_of,
     setup_discarders,
+    turn_actions,
 )
-from .table import TableNovel
+from .table import TableNovel, is_masterpiece
 from .view import MoveRecord, PlayerView, public_notation
 
 if TYPE_CHECKING:
@@ -116,10 +118,19 @@ __all__ = [
 ]
 
 
-def check_deal(players: object, seed: object, rules: object = RULEBOOK) -> None:
+# home: R10.check
+def check_deal(
+    players: object,
+    seed: object = 0,
+    rules: object = RULEBOOK,
+    *,
+    error: type[PasticheError] = InvalidStateError,
+) -> None:
     """Refuse a deal :class:`Game` cannot make: ``players`` beyond the rules' seats (3 to 5
-    by R10), a ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`),
-    or ``rules`` that are no :class:`~pastiche_core.rules.Rules`.
+    by R10), a ``seed`` that is no integer, or ``rules`` that are no
+    :class:`~pastiche_core.rules.Rules`. The one check of a deal's players and seed: every
+    face that takes them calls it, raising ``error``
+    (:class:`~pastiche_core.errors.InvalidStateError` unless told).
 
     >>> check_deal(4, 7)
     >>> check_deal(6, 7)
@@ -130,16 +141,21 @@ def check_deal(players: object, seed: object, rules: object = RULEBOOK) -> None:
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: players must be from 3 to 4 (R10), got 5
+    >>> from pastiche_core.errors import InvalidArgumentError
+    >>> check_deal("4", error=InvalidArgumentError)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: players must be an integer from 3 to 5, got '4'
     """
     if not isinstance(rules, Rules):
         raise InvalidStateError(f"rules must be a Rules, got {type(rules).__name__}")
     low, high = rules.min_players, rules.max_players
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidStateError(f"players must be an integer from {low} to {high}, got {players!r}")
+        raise error(f"players must be an integer from {low} to {high}, got {players!r}")
     if not low <= players <= high:
-        raise InvalidStateError(f"players must be from {low} to {high} (R10), got {players}")
+        raise error(f"players must be from {low} to {high} (R10), got {players}")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+        raise error(f"seed must be an integer, got {seed!r}")
 
 
 def keep_moves(hand: Iterable[Card]) -> list[Keep]:
@@ -252,6 +268,7 @@ class Game:
     _published: list[list[_Published] | None]
     _reads: ReadSegment | None
 
+    # home: R10.deal
     def __init__(
         self,
         players: int = 4,
@@ -602,7 +619,7 @@ class Game:
                     kept = published[owner] = [
                         (owner, nid, cards)
                         for nid, cards in self._tables[owner].items()
-                        if len(cards) >= 2
+                        if not is_masterpiece(cards)
                     ]
                 novels += kept
             reads = self._reads = ReadSegment(novels)
@@ -730,7 +747,9 @@ class Game:
     def _table_points(self, seat: int) -> int:
         """The points of ``seat``'s Masterpieces, its novels of one card (R7, R13)."""
         points = _points(self.catalogue)
-        return sum([points[nid] for nid, cards in self._tables[seat].items() if len(cards) == 1])
+        return sum(
+            [points[nid] for nid, cards in self._tables[seat].items() if is_masterpiece(cards)]
+        )
 
     def novel(self, ref: NovelRef) -> TableNovel | None:
         """The novel at ``ref``, or ``None`` if there is none."""
@@ -749,7 +768,9 @@ class Game:
 
     def masterpiece_count(self, player: int) -> int:
         """Number of a player's Masterpieces (the R13 tie-break)."""
-        return sum(1 for cards in self._tables[self._seat(player)].values() if len(cards) == 1)
+        return sum(
+            1 for cards in self._tables[self._seat(player)].values() if is_masterpiece(cards)
+        )
 
     def score(self, player: int) -> int:
         """Masterpiece points plus the End Flag; Published novels score nothing (R13).
@@ -793,6 +814,7 @@ class Game:
         """Whether the End Flag was missed because the trigger player had no card (R12)."""
         return self.trigger is not None and self.flag is None and self.phase is not Phase.FLAG
 
+    # home: R13
     def winners(self) -> tuple[int, ...]:
         """Most points; ties to fewer Masterpieces; a remaining tie is shared (R13).
 
@@ -816,11 +838,11 @@ class Game:
 
     def can_write(self) -> bool:
         """Whether Write ① or ② is possible: a card in the deck or discard pile (R11)."""
-        return bool(self.deck or self._discard)
+        return turn_actions(len(self.deck), len(self._discard), 0)[0]
 
     def can_read(self) -> bool:
         """Whether some Published novel (two or more cards) exists (R11)."""
-        return any(len(cards) >= 2 for table in self._tables for cards in table.values())
+        return self._read_segment().count > 0
 
     # ------------------------------------------------------------------
     # The one rule path
@@ -1251,6 +1273,7 @@ class Game:
     # ------------------------------------------------------------------
     # Legality per phase
     # ------------------------------------------------------------------
+    # home: R10.keep
     def _keep_violation(self, move: Keep) -> str | None:
         player = self.to_move
         keep = self.rules.keep_size
@@ -1275,7 +1298,7 @@ class Game:
                 return "Write ① needs a card in the deck or the discard pile (R11)"
             return None
         if isinstance(move, TakeDiscard):
-            if not self._discard:
+            if not turn_actions(len(self.deck), len(self._discard), 0)[1]:
                 return "Write ② needs a card in the discard pile (R11)"
             return None
         if isinstance(move, Publish):
@@ -1303,6 +1326,7 @@ class Game:
             )
         return f"player {player} must take a turn action: draw, take, publish, read or pass (R11)"
 
+    # home: R5.gifts
     def _publish_violation(self, move: Publish, player: int) -> str | None:
         reason, owed = publish_violation(
             self.catalogue,
@@ -1335,6 +1359,7 @@ class Game:
             )
         return None
 
+    # home: R6.cite
     def _citation(self, ref: NovelRef) -> tuple[int, int] | str:
         """The (owner, rank) a citation contributes, or why it cannot be cited (R6, R12)."""
         if ref.novel == END_FLAG_ID:
@@ -1424,7 +1449,7 @@ class Game:
             table[card.index] = HAND | player
             self._end_turn(passed=False)
         elif isinstance(move, Publish):
-            place = (MASTER if len(move.played) == 1 else PUBLISHED) | player  # R7
+            place = (MASTER if is_masterpiece(move.played) else PUBLISHED) | player
             at = _positions(self.catalogue)[move.novel]
             for card in move.played:
                 hand.remove(card)
@@ -1447,7 +1472,7 @@ class Game:
             )
             table[move.card.index] = HAND | player
             table[CARDS + move.card.index] = NO_NOVEL
-            if len(left) == 1:  # R11: one card left: a Masterpiece
+            if is_masterpiece(left):  # R11: one card left
                 table[left[0].index] = MASTER | ref.owner
             self._table_changed(ref.owner)
             hand.add(move.card)
@@ -1875,6 +1900,7 @@ taken_from=2, laid_up=None, laid_down=())
             else:
                 table[card.index] = PILE_UP
 
+    # home: R11.draw
     def _draw_one(self) -> Card:
         if not self.deck:
             # R11: the discard pile is reshuffled only when a draw needs a card.
@@ -1886,6 +1912,7 @@ taken_from=2, laid_up=None, laid_down=())
             self.rng.shuffle(self.deck)
         return self.deck.pop()
 
+    # home: R11.all-pass, R12
     def _end_turn(self, *, passed: bool, changed: int | None = None) -> None:
         """End the turn; ``changed`` is the seat whose table the turn changed, if any."""
         self.turn += 1
@@ -1942,18 +1969,15 @@ taken_from=2, laid_up=None, laid_down=())
         if phase is not Phase.ACTION:
             return []
         segments: list[Segment] = []
-        writes: list[Move] = []
-        if self.deck or self._discard:
-            writes.append(_DRAW)
-        if self._discard:
-            writes.append(_TAKE)
+        reads = self._read_segment()
+        draw, take, may_pass = turn_actions(len(self.deck), len(self._discard), reads.count)
+        writes: list[Move] = [move for move, legal in ((_DRAW, draw), (_TAKE, take)) if legal]
         if writes:
             segments.append(ListSegment(writes))
-        reads = self._read_segment()  # R11
         if reads.count:
             segments.append(reads)
         segments.extend(self._publish_segments())
-        if not writes and not reads.count:
+        if may_pass:
             segments.append(ListSegment([_PASS]))
         return segments
 

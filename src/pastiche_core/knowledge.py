@@ -328,6 +328,7 @@ class Knowledge:
     # ------------------------------------------------------------------
     # The one rule
     # ------------------------------------------------------------------
+    # home: R16.knowledge
     def _follow(
         self, seat: int, move: Move | None, hidden_to: Sequence[int], record: MoveRecord
     ) -> None:

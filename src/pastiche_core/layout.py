@@ -61,6 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .cards import Card
 from .rules import SEAT_ROOM, Rules
+from .table import is_masterpiece
 
 __all__ = [
     "CARDS",
@@ -134,6 +135,7 @@ RULES_SIZE = len(RULE_FIELDS)
 """Integers in the packed rules."""
 
 
+# home: R1
 def rank_of(index: int) -> int:
     """The rank of card ``index`` of :data:`~pastiche_core.cards.DECK` (R1).
 
@@ -194,7 +196,7 @@ def card_table(
         table[card.index] = DRAWN
     for owner, novels in enumerate(tables):
         for novel, cards in novels.items():
-            place = (MASTER if len(cards) == 1 else PUBLISHED) | owner
+            place = (MASTER if is_masterpiece(cards) else PUBLISHED) | owner
             for card in cards:
                 table[card.index] = place
                 table[CARDS + card.index] = novel_position[novel]
@@ -222,6 +224,7 @@ _VIEWER_CODES = [
 """``_viewer_codes(seat, drawn)`` at ``2 * seat + drawn``: a view is made at every decision."""
 
 
+# home: R16.cards
 def viewer_table(table: bytes | bytearray, viewer: int, drawn: bool = False) -> bytes:
     """What ``viewer`` sees of a game's card table (R16): other hands and face-down cards hidden.
 

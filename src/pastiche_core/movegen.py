@@ -958,6 +958,7 @@ class ListSegment:
         return self.moves[index]
 
 
+# home: R11.reads
 class ReadSegment:
     """The Reads of the Published novels (R11): one per card under each, novel by novel.
 
@@ -992,6 +993,7 @@ class ReadSegment:
         return Read(NovelRef(owner, novel), cards[index - self._starts[at]])
 
 
+# home: R15
 class KeepSegment:
     """The setup keeps of a hand (R10, R15), counted and indexed without being listed.
 

@@ -279,6 +279,7 @@ def make_option(
     )
 
 
+# home: R8
 def option_key(position: Position, option: PublishOption) -> OptionKey:
     """The R8 identity of ``option`` in ``position`` (own Masterpieces as owner -1).
 

@@ -22,6 +22,7 @@ _MASK = (1 << 64) - 1
 _T = TypeVar("_T")
 
 
+# home: R14
 class GameRng:
     """SplitMix64: deterministic, portable and serialisable as one integer."""
 

@@ -38,6 +38,7 @@ __all__ = [
     "Rules",
     "rules_of",
     "setup_discarders",
+    "turn_actions",
 ]
 
 MIN_PLAYERS = 3
@@ -267,6 +268,7 @@ class Phase(Enum):
         return f"<Phase.{self.name}: {self.value!r}>"
 
 
+# home: R10.discarders
 def setup_discarders(players: int, rules: Rules = RULEBOOK) -> tuple[int, ...]:
     """The seat that discarded each setup card, bottom of the discard pile first (R10).
 
@@ -294,3 +296,19 @@ def setup_discarders(players: int, rules: Rules = RULEBOOK) -> tuple[int, ...]:
 
 
 _DISCARDERS: dict[tuple[int, Rules], tuple[int, ...]] = {}
+
+
+# home: R11.turn
+def turn_actions(deck: int, discard: int, reads: int) -> tuple[bool, bool, bool]:
+    """The turn actions a player has (R11): ``(draw, take, pass)``, from the cards in the
+    deck and in the discard pile and the Reads on offer.
+
+    Write ① needs a card in the deck or the discard pile (a draw reshuffles the
+    pile), Write ② the top discard; Pass is possible only when neither Write
+    nor Read is (a possible Publish does not forbid it).
+
+    >>> turn_actions(5, 0, 0), turn_actions(0, 2, 0), turn_actions(0, 0, 3), turn_actions(0, 0, 0)
+    ((True, False, False), (True, True, False), (False, False, False), (False, False, True))
+    """
+    draw = deck > 0 or discard > 0
+    return draw, discard > 0, not draw and reads == 0

@@ -19,8 +19,9 @@ from typing import Any
 
 from .bots import derive_seed, random_game
 from .catalogue import Catalogue
-from .errors import InvalidStateError, PasticheError
-from .rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from .errors import PasticheError
+from .game import check_deal
+from .rules import Rules, rules_of
 
 __all__ = ["ENDINGS", "SimulationSummary", "game_seed", "simulate"]
 
@@ -171,15 +172,10 @@ def simulate(
     ...
     pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 7
     """
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    check_deal(players, seed, rules if rules is not None else rules_of(cat))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise PasticheError(f"games must be a positive integer, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise PasticheError(f"seed must be an integer, got {seed!r}")
-    cat = catalogue if catalogue is not None else Catalogue.default()
     turns = decisions = max_turns = shared = 0
     scores = [0] * players
     masterpieces = [0] * players

@@ -392,6 +392,7 @@ def _costs(ctx: _Context, built: _Model, values: Sequence[int]) -> tuple[int, in
     return played, gifts
 
 
+# home: R9.pareto
 def pareto(
     position: Position,
     constraints: Constraints | None = None,
@@ -433,6 +434,7 @@ def pareto(
     return CpSatResult(fronts, complete, _overall(complete, bool(fronts)))
 
 
+# home: R9.optimum
 def optimum(
     position: Position,
     novel: str,

@@ -607,6 +607,7 @@ def _front(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
     return front
 
 
+# home: R9.pareto
 def pareto(
     position: Position, constraints: Constraints | None = None, *, time_limit: float | None = None
 ) -> dict[str, list[tuple[int, int]]]:
@@ -624,6 +625,7 @@ def pareto(
     ).fronts
 
 
+# home: R9.optimum
 def optimum(
     position: Position,
     novel: str,

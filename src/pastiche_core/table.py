@@ -12,12 +12,24 @@ disagree with it.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import dataclass
 
 from .cards import Card, format_cards
 from .moves import NovelRef
 
-__all__ = ["TableNovel"]
+__all__ = ["TableNovel", "is_masterpiece"]
+
+
+# home: R7
+def is_masterpiece(cards: Sized) -> bool:
+    """Whether a novel of ``cards`` is a Masterpiece: one card, whether it was published
+    with one (R7) or read down to one (R11); two or more make it Published.
+
+    >>> is_masterpiece(["SCI7"]), is_masterpiece(["SCI7", "HOR7"])
+    (True, False)
+    """
+    return len(cards) == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +57,12 @@ class TableNovel:
     @property
     def masterpiece(self) -> bool:
         """A Masterpiece has exactly one card left (R7, R11)."""
-        return len(self.cards) == 1
+        return is_masterpiece(self.cards)
 
     @property
     def status(self) -> str:
         """``'masterpiece'`` or ``'published'``."""
-        return "masterpiece" if len(self.cards) == 1 else "published"
+        return "masterpiece" if is_masterpiece(self.cards) else "published"
 
     def __str__(self) -> str:
         mark = "*" if self.masterpiece else ""

@@ -321,6 +321,7 @@ class PlayerView:
 ) = (getattr(PlayerView, name).__set__ for name in PlayerView.__dataclass_fields__)
 
 
+# home: R16.history
 def public_notation(move: Move, seat: int, viewer: int, *, notation: str | None = None) -> str:
     """The notation of ``seat``'s ``move`` as ``viewer`` may know it, hidden cards as ``?`` (R16).
 

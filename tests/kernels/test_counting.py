@@ -4,6 +4,10 @@
 ``payable_totals`` (feasibility), compiled against Python, on card tables aimed at
 the rules' corners (``counting_positions``) and on positions of random games; then
 each kernel's range refusals, which the gate answers in Python.
+
+Every cost these kernels count comes from ``csrc/feasibility.h``, so they compare
+its C homes of rulings too (their tags name this file): ``pk_rank_cost`` (R5) and
+``pk_cost_finish`` (R4).
 """
 
 from __future__ import annotations

@@ -14,6 +14,10 @@ are checked to reach the rules' corners on the learner's side: setup discards
 in order (R15), a choice after a draw (R11), reads (R11), publishes with
 citations and gifts (R4, R5), the End Flag (R12), wins and losses (R13), and
 penalized actions. Then the environment itself, with and without the kernel.
+
+The C homes of rulings compared here (their tags name this file): ``compute_mask``
+(R11's turn actions), ``viewer_table`` (R16's hidden cards) and ``follow`` (R16's
+knowledge of hands).
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ not and lost for want of a card (R12), both endings (R11, R12), a shared win and
 a tie broken by fewer Masterpieces (R13), and five seats' ordered discards
 (R15); then random seeds, seat counts and a catalogue of other copies and
 points. Ranges are tested at their edges.
+
+The C homes of rulings compared here (their tags name this file): ``gm_deal``
+and ``splitmix_shuffle`` (R10, R14), ``gm_keep`` (R15), ``draw_one`` (R11),
+``count_reads`` and ``gm_count`` (R11), ``gm_publish`` (R5, R7), ``gm_usable``
+(R6), ``end_turn`` (R11, R12) and ``gm_winners`` (R13).
 """
 
 from __future__ import annotations

@@ -225,7 +225,7 @@ def _rows(path: Path) -> list[tuple[Any, ...]]:
         ("seats", '["human", "grumpy", "random"]', "unknown seat 'grumpy' at seats[1]"),
         ("seats", '["human", "random"]', "seats must be a list of 3"),
         ("tokens", '["nope", null, null]', "tokens[0] must be a SHA-256"),
-        ("players", "9", "a game has 3 to 5 players"),
+        ("players", "9", "players must be from 3 to 5 (R10)"),
         ("moves", '["publish nonsense"]', "cannot be replayed"),
         ("catalogue", '{"name": "x"}', "cannot be replayed"),
     ],

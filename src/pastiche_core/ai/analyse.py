@@ -51,6 +51,7 @@ from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, 
 from ..position import Masterpiece, Position
 from ..rules import END_THRESHOLD, Phase
 from ..solver import best
+from ..table import is_masterpiece
 from ..view import PlayerView
 from .determinize import Knowledge
 from .playout import PlayoutPolicy
@@ -744,7 +745,7 @@ def _rival_notes(
         for novel in table
         if novel.masterpiece
     ]
-    if len(move.played) == 1:  # R7: the new Masterpiece can be cited at once
+    if is_masterpiece(move.played):  # the new Masterpiece can be cited at once
         masterpieces.append(Masterpiece(f"{view.player}:{move.novel}", view.player, move.played[0]))
     supply = {
         novel: copies

@@ -64,7 +64,7 @@ from ..limits import Deadline, check_time_limit
 from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..options import Constraints, PublishOption
 from ..position import Position
-from ..rules import END_THRESHOLD, Phase
+from ..rules import END_THRESHOLD, Phase, turn_actions
 from ..solver import optima, solve
 from ..table import TableNovel
 from ..view import PlayerView
@@ -382,17 +382,18 @@ class GreedyBot:
             hand[rank] -= 1
         unseen = unseen_ranks(view)
         scored: list[tuple[float, Move]] = []
-        if view.deck_size or view.discard:
+        published = [novel for table in view.tables for novel in table if not novel.masterpiece]
+        reads = sum(len(novel.cards) for novel in published)
+        draw, take, may_pass = turn_actions(view.deck_size, len(view.discard), reads)
+        if draw:
             scored.append((self._draw_value(view, gains, unseen), Draw()))
-        if view.discard:
+        if take:
             top = view.discard[-1]
             value = gains[top.rank] if top is not None else _mean(gains, unseen)
             scored.append((value, TakeDiscard()))
-        for table in view.tables:
-            for novel in table:
-                if len(novel.cards) >= 2:
-                    scored.extend(self._reads(view, novel, gains, now))
-        if not scored:  # neither Write nor Read: passing is legal (R11), worth nothing
+        for novel in published:
+            scored.extend(self._reads(view, novel, gains, now))
+        if may_pass:  # worth nothing
             scored.append((0.0, Pass()))
         scored.extend(self._publishes(view, position_of(view, self.catalogue), hand, base, after))
         return scored

@@ -59,6 +59,7 @@ from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
 from ..feasibility import KIND_CODES, fill_rank, kernel_plan, pattern_code, rank_cost, settle
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
+from ..table import is_masterpiece
 from ..view import PlayerView
 from .visible import RANK_COPIES
 
@@ -270,7 +271,7 @@ class Outlook:
         pool = list(RANK_COPIES)
         for owner, table in enumerate(tables):
             for cards in table.values():
-                if len(cards) == 1:  # a Masterpiece
+                if is_masterpiece(cards):
                     rank = cards[0].rank
                     (own if owner == player else rival)[rank] += 1
                     pool[rank] -= 1

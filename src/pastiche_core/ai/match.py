@@ -23,9 +23,8 @@ from .._text import quote
 from ..bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
-from ..game import Game, GameResult
+from ..game import Game, GameResult, check_deal
 from ..record import GameRecord
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from .roster import check_bot_names, check_options, make_bot
 
 __all__ = ["match_result", "play_match"]
@@ -39,15 +38,8 @@ def _checked(
     options: Mapping[str, Any] | None,
 ) -> tuple[tuple[str, ...], int, Catalogue, dict[str, Any]]:
     names = check_bot_names(bots)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidArgumentError(f"seed must be an integer, got {quote(seed)}")
     seats = len(names) if players is None else players
-    if isinstance(seats, bool) or not isinstance(seats, int):
-        raise InvalidArgumentError(f"players must be an integer, got {quote(seats)}")
-    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise InvalidArgumentError(
-            f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS} (R10), got {seats}"
-        )
+    check_deal(seats, seed, error=InvalidArgumentError)
     if len(names) != seats:
         raise InvalidArgumentError(f"expected one bot per seat ({seats}), got {len(names)}")
     if catalogue is not None and not isinstance(catalogue, Catalogue):

@@ -82,7 +82,8 @@ from ..moves import (
     TakeFlag,
 )
 from ..patterns import OfAKind, Pairs, Pattern, Straight, Total
-from ..rules import Phase
+from ..rules import Phase, turn_actions
+from ..table import is_masterpiece
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
 
@@ -501,31 +502,32 @@ class PlayoutPolicy:
         w = self.weights
         counts = _Counts(sit.hand, sit.tables)
         scored: list[tuple[float, Move]] = []
-        if sit.deck_size or sit.discard_size:
+        published = [
+            (owner, novel, cards)
+            for owner, table in enumerate(sit.tables)
+            for novel, cards in table.items()
+            if not is_masterpiece(cards)
+        ]
+        reads = sum(len(cards) for _, _, cards in published)
+        draw, take, may_pass = turn_actions(sit.deck_size, sit.discard_size, reads)
+        if draw:
             scored.append((w.draw_value, Draw()))
-        if sit.discard_size:
+        if take:
             fit = _AVERAGE_FIT if sit.top is None else counts.fit(sit.top, False)
             scored.append((w.fit_value * fit, TakeDiscard()))
         catalogue = sit.catalogue
-        reads = False
-        for owner, table in enumerate(sit.tables):
-            for novel, cards in table.items():
-                if len(cards) < 2:
-                    continue
-                reads = True
-                progress = _read_progress(catalogue[novel].points, len(cards), owner, sit.player, w)
-                best: tuple[float, Card] | None = None
-                for card in cards:
-                    fit = counts.fit(card, False)
-                    if best is None or fit > best[0]:
-                        best = (fit, card)
-                assert best is not None
-                scored.append(
-                    (progress + w.fit_value * best[0], Read(NovelRef(owner, novel), best[1]))
-                )
+        for owner, novel, cards in published:
+            progress = _read_progress(catalogue[novel].points, len(cards), owner, sit.player, w)
+            best: tuple[float, Card] | None = None
+            for card in cards:
+                fit = counts.fit(card, False)
+                if best is None or fit > best[0]:
+                    best = (fit, card)
+            assert best is not None
+            scored.append((progress + w.fit_value * best[0], Read(NovelRef(owner, novel), best[1])))
         floor = max(value for value, _ in scored) if publishes == 1 and scored else -math.inf
         scored.extend(self.publishes(sit, counts, limit=publishes, floor=floor))
-        if not scored or (not reads and not (sit.deck_size or sit.discard_size)):
+        if may_pass:
             scored.append((-1.0, Pass()))
         return scored
 

@@ -111,7 +111,7 @@ from ..moves import (
 from ..options import Constraints, PublishOption, option_key
 from ..position import Position
 from ..report import GOALS
-from ..rules import END_THRESHOLD, Phase
+from ..rules import END_THRESHOLD, Phase, turn_actions
 from ..solver import optima, solve
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
@@ -513,20 +513,18 @@ def candidate_moves(
     elif view.phase is Phase.FLAG:
         moves.extend(TakeFlag(card) for card in view.hand)
     else:
-        writes = view.deck_size > 0 or bool(view.discard)
-        if writes:
+        published = [novel for table in view.tables for novel in table if not novel.masterpiece]
+        reads = sum(len(novel.cards) for novel in published)
+        draw, take, may_pass = turn_actions(view.deck_size, len(view.discard), reads)
+        if draw:
             moves.append(Draw())
-        if view.discard:
+        if take:
             moves.append(TakeDiscard())
-        reads = False
-        for table in view.tables:
-            for novel in table:
-                if len(novel.cards) >= 2:
-                    reads = True
-                    moves.extend(Read(novel.ref, card) for card in novel.cards)
+        for novel in published:
+            moves.extend(Read(novel.ref, card) for card in novel.cards)
         publishes, whole = _publishes(view, chooser, deadline)
         moves.extend(publishes)
-        if not writes and not reads:
+        if may_pass:
             moves.append(Pass())
     sit = Situation.of_view(view)
     values = [chooser.value(sit, move) for move in moves]

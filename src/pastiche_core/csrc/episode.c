@@ -89,6 +89,7 @@ typedef struct {
 
 /* ---- the knowledge: Knowledge._follow for the holders ------------------------------------ */
 
+/* home: R16.knowledge; twin test: tests/kernels/test_episodes.py */
 static void follow(Episode *e, const GmRecord *r) {
     int me = e->seat, seat = r->seat;
     signed char *holders = e->holders;
@@ -141,6 +142,7 @@ static void builder_start(Episode *e) {
 
 /* The learner's card table (layout.viewer_table): other hands and face-down cards hidden, the
  * drawn cards shown only to the seat choosing between them (R16). */
+/* home: R16.cards; twin test: tests/kernels/test_episodes.py */
 static void viewer_table(const GmGame *g, int me, unsigned char *out) {
     int drawn = g->phase == GM_CHOOSE && g->to_move == me;
     memcpy(out, g->table, PK_CARD_TABLE_SIZE);
@@ -155,6 +157,7 @@ static void viewer_table(const GmGame *g, int me, unsigned char *out) {
 
 /* The legal actions of the learner's decision, as a byte per action. 0, or -1 with an
  * exception (counting.c's refusals, no memory). */
+/* home: R11.turn; twin test: tests/kernels/test_episodes.py */
 static int compute_mask(PyObject *module, const Episode *e, Py_ssize_t actions, char *mask) {
     const GmGame *g = &e->g;
     int me = e->seat, hand[PK_CARDS], hand_size = gm_hand(g, me, hand);

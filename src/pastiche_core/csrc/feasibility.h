@@ -7,6 +7,7 @@
 #define PASTICHE_FEASIBILITY_H
 
 /* feasibility.rank_cost: the fewest hand cards `need` cards of a rank cost. */
+/* home: R5.cost; twin test: tests/kernels/test_counting.py */
 static inline long pk_rank_cost(long need, long own) { return need > own ? need - own : 0; }
 
 /* feasibility.fill_rank: own Masterpieces first, then hand cards (or others' Masterpieces
@@ -72,6 +73,7 @@ static inline int pk_cost_add(PkCost *tally, long need, long hand, long own, lon
     return 1;
 }
 
+/* home: R4.cost; twin test: tests/kernels/test_counting.py */
 static inline long pk_cost_finish(const PkCost *tally, int played) {
     if (played) {
         return tally->cost;

@@ -110,6 +110,7 @@ static uint64_t splitmix_next(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* home: R14; twin test: tests/kernels/test_game.py */
 static void splitmix_shuffle(uint64_t *state, int *items, int size) {
     for (int i = size - 1; i > 0; i--) {
         uint64_t n = (uint64_t)i + 1, rest = (0 - n) % n; /* 2^64 mod n: the top values redrawn */
@@ -284,6 +285,7 @@ int gm_masterpieces(const GmGame *g, int seat) {
     return count;
 }
 
+/* home: R13; twin test: tests/kernels/test_game.py */
 int gm_winners(const GmGame *g, int *out) {
     /* R13: most points, then fewer Masterpieces; a remaining tie is shared. */
     int best = 0, count = 0;
@@ -302,6 +304,7 @@ int gm_winners(const GmGame *g, int *out) {
     return count;
 }
 
+/* home: R6.supply; twin test: tests/kernels/test_game.py */
 void gm_usable(const GmGame *g, int seat, unsigned char *usable) {
     for (int novel = 0; novel < g->novels; novel++) {
         usable[novel] = g->supply[novel] > 0; /* R6: a copy left, none held */
@@ -320,6 +323,7 @@ int gm_novel_at(const GmGame *g, int position) {
     return -1;
 }
 
+/* home: R10.deal; twin test: tests/kernels/test_game.py */
 void gm_deal(GmGame *g, int players, uint64_t seed) {
     g->players = players;
     g->rng = seed;
@@ -346,6 +350,7 @@ void gm_deal(GmGame *g, int players, uint64_t seed) {
     g->end_reason = GM_NOT_OVER;
 }
 
+/* home: R11.draw; twin test: tests/kernels/test_game.py */
 static int draw_one(GmGame *g) {
     if (!g->deck_size) { /* R11: the discard pile is reshuffled only when a draw needs a card */
         memcpy(g->deck, g->pile, sizeof(int) * (size_t)g->pile_size);
@@ -371,6 +376,7 @@ static void finish(GmGame *g, int reason) {
 }
 
 /* Game._end_turn: `changed` is the seat whose table the turn changed, or -1. */
+/* home: R11.all-pass, R12; twin test: tests/kernels/test_game.py */
 static void end_turn(GmGame *g, int passed, int changed) {
     g->turn++;
     g->passes = passed ? g->passes + 1 : 0;
@@ -413,6 +419,7 @@ static void take_from_pile(GmGame *g, int card, GmRecord *r) {
     g->table[card] = (unsigned char)(PK_HAND | g->to_move);
 }
 
+/* home: R15; twin test: tests/kernels/test_game.py */
 void gm_keep(GmGame *g, const int *dropped, int count, GmRecord *r) {
     int player = g->to_move;
     record_start(g, GM_MOVE_KEEP, r);
@@ -480,6 +487,7 @@ void gm_read(GmGame *g, int card, GmRecord *r) {
     end_turn(g, 0, owner);
 }
 
+/* home: R7, R5.gifts; twin test: tests/kernels/test_game.py */
 void gm_publish(GmGame *g, int novel, const PkPick *pick, GmRecord *r) {
     int player = g->to_move;
     record_start(g, GM_MOVE_PUBLISH, r);
@@ -552,6 +560,7 @@ static uint64_t factorial(int n) {
 
 /* The Reads of every Published novel (R11): owner by owner, Novels in publish order, cards
  * ascending (movegen.ReadSegment). */
+/* home: R11.reads; twin test: tests/kernels/test_game.py */
 static uint64_t count_reads(const GmGame *g) {
     uint64_t reads = 0;
     for (int owner = 0; owner < g->players; owner++) {
@@ -563,6 +572,7 @@ static uint64_t count_reads(const GmGame *g) {
     return reads;
 }
 
+/* home: R11.turn; twin test: tests/kernels/test_game.py */
 uint64_t gm_count(PyObject *module, const GmGame *g, GmSegments *publishes, uint64_t *writes,
                   uint64_t *reads) {
     PkState *st = pk_state(module);

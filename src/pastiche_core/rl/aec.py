@@ -93,7 +93,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     >>> PasticheEnv(players=2)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5, got 2
+    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention

@@ -97,7 +97,7 @@ from ..moves import (
     TakeFlag,
 )
 from ..patterns import Total
-from ..rules import Phase
+from ..rules import Phase, turn_actions
 
 if TYPE_CHECKING:
     from ..view import PlayerView
@@ -1042,33 +1042,18 @@ class MoveBuilder:
 
     def _action_mask(self) -> list[int]:
         view = self.view
-        actions: list[int] = []
-        discard = view.discard
-        can_write = bool(view.deck_size or discard)
-        if can_write:
-            actions.append(ActionSpace.DRAW)
-        if discard:
-            actions.append(ActionSpace.TAKE)
         plan = kernel_plan(view.catalogue)
-        if plan is None:
-            return self._action_mask_general(actions, can_write)
-        started = _start_actions(
-            view.card_table, view.player, self._usable_flags(), plan, _READ_BASE, _NOVEL_BASE
-        )
-        if not can_write and (not started or started[0] >= _NOVEL_BASE):
-            actions.append(ActionSpace.PASS)  # R11: nothing to write or read
-        actions += started
-        return actions
-
-    def _action_mask_general(self, actions: list[int], can_write: bool) -> list[int]:
-        """:meth:`_action_mask` after the writes for a catalogue without a plan."""
-        reads = [_READ_BASE + index for index in _readable(self.view.card_table)]
-        if reads:
-            actions += reads
-        elif not can_write:
-            actions.append(ActionSpace.PASS)
-        actions += [_NOVEL_BASE + index for index in self._publishable()]
-        return actions
+        if plan is None:  # a catalogue without a plan: the reads, then the Novels
+            started = [_READ_BASE + index for index in _readable(view.card_table)]
+            started += [_NOVEL_BASE + index for index in self._publishable()]
+        else:
+            started = _start_actions(
+                view.card_table, view.player, self._usable_flags(), plan, _READ_BASE, _NOVEL_BASE
+            )
+        reads = bisect.bisect_left(started, _NOVEL_BASE)
+        draw, take, may_pass = turn_actions(view.deck_size, len(view.discard), reads)
+        writes = ((ActionSpace.DRAW, draw), (ActionSpace.TAKE, take), (ActionSpace.PASS, may_pass))
+        return [action for action, legal in writes if legal] + started
 
     def _source(self, card: Card) -> NovelRef:
         """The Published novel ``card`` lies in (a legal read's, R11)."""
@@ -1086,7 +1071,7 @@ class MoveBuilder:
                 novel.cards[0].index: (owner, novel.novel)
                 for owner, table in enumerate(self.view.tables)
                 for novel in table
-                if len(novel.cards) == 1
+                if novel.masterpiece
             }
         return mps
 

@@ -90,6 +90,7 @@ from .._kernels import kernel
 from ..cards import DECK, format_cards
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
+from ..game import check_deal
 from ..knowledge import Knowledge
 from ..layout import (
     CARD_TABLE_SIZE,
@@ -105,7 +106,7 @@ from ..layout import (
     SEAT_MASK,
     UNSEEN,
 )
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, Phase
+from ..rules import Phase
 from .encoding import MoveBuilder, Stage
 
 if TYPE_CHECKING:
@@ -530,7 +531,7 @@ class ObservationEncoder:
     >>> ObservationEncoder(players=6)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5, got 6
+    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 6
     """
 
     __slots__ = (
@@ -553,12 +554,7 @@ class ObservationEncoder:
     )
 
     def __init__(self, players: int = 4, catalogue: Catalogue | None = None) -> None:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidArgumentError(f"players must be an integer, got {players!r}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidArgumentError(
-                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
-            )
+        check_deal(players, error=InvalidArgumentError)
         self.players = players
         """The number of players, 3 to 5 (R10)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue.default()

@@ -62,7 +62,7 @@ from ..ai.playout import WIN_TEMPERATURE, expected_scores
 from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
-from ..game import Game
+from ..game import Game, check_deal
 from ..io.state_json import state_from_dict, state_to_dict
 from ..knowledge import Knowledge
 from ..moves import Draw, Move
@@ -150,17 +150,12 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
         values = dict(GAME_TYPE.parameter_specification)
         values.update(params or {})
         players = values["players"]
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidArgumentError(f"players must be an integer, got {players!r}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidArgumentError(
-                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}"
-            )
+        check_deal(players, error=InvalidArgumentError)
         catalogue = _catalogue(str(values["catalogue"]))
         self.catalogue = catalogue
         """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
         file)."""
-        self.players = players
+        self.players: int = players  # checked by check_deal
         """The number of players, 3 to 5 (R10), from the ``players`` parameter."""
         self.space = ActionSpace(catalogue)
         """The atomic action layout: OpenSpiel's distinct actions."""

@@ -40,6 +40,7 @@ from ..catalogue import Catalogue
 from ..game import GameResult
 from ..moves import Choose, Keep, Publish, Read, TakeFlag
 from ..rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Phase
+from ..table import is_masterpiece
 from ..view import MoveRecord, PlayerView, PublicMove, read_public_notation
 
 __all__ = [
@@ -575,7 +576,7 @@ def _tell(
         cards = teller.tables.get((source.owner, source.novel))
         if (
             cards is not None
-            and len(cards) == 1
+            and is_masterpiece(cards)
             and last_read.get((source.owner, source.novel)) == index
         ):
             parts.append(": it is now a Masterpiece")
@@ -604,7 +605,7 @@ def _tell_publish(
                 parts.append(" and " if number == len(move.cited) - 1 else ", ")
             parts += [teller.whose(ref.owner, seat), ("novel", ref.novel)]
             cards = teller.tables.get((ref.owner, ref.novel))
-            if cards is not None and len(cards) == 1:
+            if cards is not None and is_masterpiece(cards):
                 parts += [" (", ("card", str(cards[0])), ")"]
             about = about or ref.owner == me
     # The gifts by recipient, in the order the move names them (R5); the cards the viewer
@@ -625,7 +626,7 @@ def _tell_publish(
                 parts += teller.cards(shown)
             else:
                 parts.append(_count(hidden[0], "card"))
-    if len(move.played) == 1:
+    if is_masterpiece(move.played):
         # R7: a novel published with one played card is a Masterpiece at once.
         points = teller.view.catalogue[move.novel].points
         parts.append(f": a Masterpiece at once, worth {plural(points, 'point')}")

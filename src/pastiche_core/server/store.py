@@ -40,8 +40,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..errors import PasticheError
+from ..game import check_deal
 from ..record import GameRecord
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from .games import BOTS, HUMAN, GameSession
 
 __all__ = ["GameStore", "MemoryStore", "SqliteStore", "StoreError", "StoreFullError"]
@@ -459,10 +459,7 @@ _TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 
 def _check_row(players: object, seats: object, tokens: object) -> tuple[list[str], list[Any]]:
     """The seats and token hashes of a stored row, checked like a request's."""
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError(f"players must be an integer, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R10), got {players}")
+    check_deal(players)
     if not isinstance(seats, list) or len(seats) != players:
         raise ValueError(f"seats must be a list of {players} seat kinds")
     for index, kind in enumerate(seats):
