@@ -296,17 +296,13 @@ static int policy_totals(Policy *p, int count, int target) {
 static int policy_novel(Policy *p, int kind, int first, int second) {
     int rank[PP_MAX_RANK], count[PP_MAX_RANK];
     if (kind == PK_KIND_STRAIGHT) {
-        int run = 0;
-        for (int r = 1; r <= PP_MAX_RANK && p->found < p->limit; r++) {
-            run = p->available[r] ? run + 1 : 0;
-            if (run >= first) {
-                for (int i = 0; i < first; i++) {
-                    rank[i] = r - first + 1 + i;
-                    count[i] = 1;
-                }
-                if (policy_combo(p, rank, count, first) < 0) {
-                    return -1;
-                }
+        int top = 0, run = 0;
+        for (int i = 0; i < first; i++) {
+            count[i] = 1;
+        }
+        while (p->found < p->limit && pk_next_straight(p->available, first, &top, &run, rank)) {
+            if (policy_combo(p, rank, count, first) < 0) {
+                return -1;
             }
         }
     } else if (kind == PK_KIND_OF_A_KIND) {
