@@ -51,6 +51,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "_speedups",
         "feasibility",
         "recognition",
+        "movegen_count",
+        "movegen_decode",
         "movegen",
         "view",
         "game",
