@@ -78,6 +78,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "ai",
         "rl",
         "server",
+        "cli_progress",
+        "cli_commands",
         "cli",
         "__main__",
         "pettingzoo",
