@@ -13,10 +13,11 @@ cards of a rank are in hand, how many Masterpieces of that rank each owner has),
 so it is cached across positions.
 
 A position is read from its card table (:mod:`pastiche_core.layout`): the
-counting kernels below (``publish_counts``, ``segment_count``,
-``decode_publish``) take the table, the player, and for the counts the usable
-flags (R6) and the catalogue's plan, and have compiled twins
-(:mod:`pastiche_core._kernels`). A catalogue with a pattern of a kind the
+counting kernels (``publish_counts``, ``segment_count``, in
+:mod:`pastiche_core.movegen_count`, and ``decode_publish``, in
+:mod:`pastiche_core.movegen_decode`; all three re-exported here) take the
+table, the player, and for the counts the usable flags (R6) and the
+catalogue's plan, and have compiled twins (:mod:`pastiche_core._kernels`). A catalogue with a pattern of a kind the
 kernels do not know has no plan: its segments are counted by the same rules,
 rank multiset by rank multiset (:func:`publish_segments`).
 
