@@ -37,6 +37,9 @@ from .solver import ENGINES
 __all__ = [
     "COMMANDS",
     "ENGINES",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
     "PROG",
     "Command",
     "Eta",

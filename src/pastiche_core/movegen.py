@@ -48,6 +48,8 @@ from .feasibility import (
 from .layout import CARDS, SEAT_MASK
 from .movegen_count import (
     REF_KEY,
+    Counted,
+    Decoded,
     Group,
     Holdings,
     holdings,
@@ -66,6 +68,9 @@ if TYPE_CHECKING:
     from .catalogue import Catalogue
 
 __all__ = [
+    "Counted",
+    "Decoded",
+    "Group",
     "Holdings",
     "KeepSegment",
     "ListSegment",
