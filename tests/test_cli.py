@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import pastiche_core
-from pastiche_core import _version, cli
+from pastiche_core import _version, cli, cli_commands
 from pastiche_core._kernels import KernelReport
 from pastiche_core.cli import COMMANDS, Command, ProgressBar, build_parser, main
 from pastiche_core.errors import (
@@ -166,7 +166,7 @@ def test_library_errors_become_one_line(
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("first line\nsecond line")
 
-    monkeypatch.setattr(cli, "simulate", broken)
+    monkeypatch.setattr(cli_commands, "simulate", broken)
     status, out, err = _run(capsys, SIMULATE)
     assert (status, out) == (2, "")
     assert err == "pastiche: error: first line second line\n"
@@ -178,7 +178,7 @@ def test_interrupt_is_one_line(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "simulate", interrupted)
+    monkeypatch.setattr(cli_commands, "simulate", interrupted)
     status, _, err = _run(capsys, SIMULATE)
     assert status == 130
     assert err == "pastiche: interrupted\n"
@@ -293,7 +293,7 @@ def test_main_reports_input_errors_on_one_printable_line(
     def broken(*args: object, **kwargs: object) -> None:
         raise raised
 
-    monkeypatch.setattr(cli, "simulate", broken)
+    monkeypatch.setattr(cli_commands, "simulate", broken)
     status, out, err = _run(capsys, SIMULATE)
     assert (status, out) == (2, "")
     assert err.count("\n") == 1
@@ -311,7 +311,7 @@ def test_every_pastiche_error_is_status_2(
         def broken(*args: object, error: type[PasticheError] = error, **kwargs: object) -> None:
             raise error(f"{error.__name__} here")
 
-        monkeypatch.setattr(cli, "simulate", broken)
+        monkeypatch.setattr(cli_commands, "simulate", broken)
         status, out, err = _run(capsys, SIMULATE)
         assert (status, out) == (2, "")
         assert err == f"pastiche: error: {error.__name__} here\n"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError, cli, solver
+from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError, cli_commands, solver
 from pastiche_core.cli import COMMANDS, ENGINES, build_parser, main
 from pastiche_core.io.position_json import load_query, position_to_dict, schema
 from pastiche_core.options import Constraints, PublishOption, check_option, option_key
@@ -391,7 +391,7 @@ def test_an_incomplete_search_warns(
         assert kwargs["time_limit"] == 2.5
         return dataclasses.replace(real(*args, **kwargs), stopped_by="time_limit")
 
-    monkeypatch.setattr(cli, "solve", stopped)
+    monkeypatch.setattr(cli_commands, "solve", stopped)
     status, out, err = _run(capsys, ["publishes", JEROME, "--time-limit", "2.5"])
     assert (status, err) == (0, "")
     assert out.splitlines()[-1].startswith("warning: the search stopped at the time limit (2.5 s)")
@@ -434,7 +434,7 @@ def test_the_solver_gets_the_query(
         calls.append((position, kwargs))
         return real(position, **kwargs)
 
-    monkeypatch.setattr(cli, "solve", spy)
+    monkeypatch.setattr(cli_commands, "solve", spy)
     path = str(EXAMPLES / "midgame.json")
     argv = ["publishes", path, "--engine", "cpsat", "--time-limit", "7", "--min-points", "3"]
     assert _run(capsys, argv)[0] == 0
@@ -597,7 +597,7 @@ def test_bad_input_never_reaches_the_solver(
     def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the solver was called")
 
-    monkeypatch.setattr(cli, "solve", unreachable)
+    monkeypatch.setattr(cli_commands, "solve", unreachable)
     path = tmp_path / "bad.json"
     path.write_text('{"player": -1, "hand": [], "masterpieces": []}', encoding="utf-8")
     _assert_one_line_error(

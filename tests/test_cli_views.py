@@ -162,12 +162,12 @@ def test_a_view_on_standard_input(
 def test_a_bad_view_is_refused_before_any_search(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pastiche_core import cli
+    from pastiche_core import cli_commands
 
     def unreachable(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched a bad view")
 
-    monkeypatch.setattr(cli, "solve", unreachable)
+    monkeypatch.setattr(cli_commands, "solve", unreachable)
     data = json.loads(VIEW.read_text(encoding="utf-8"))
     data["hand"] = [*data["hand"], data["hand"][0]]
     status, _, err = _run(capsys, ["publishes", _write(tmp_path, "v.json", data)])

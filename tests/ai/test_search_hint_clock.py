@@ -27,7 +27,8 @@ from pastiche_core.view import PlayerView
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 _VALIDATOR = jsonschema.Draft202012Validator(schema("hint"))
-SEARCH = importlib.import_module("pastiche_core.ai.search")
+SEARCH_BUDGET = importlib.import_module("pastiche_core.ai.search_budget")  # the one clock
+SEARCH_CANDIDATES = importlib.import_module("pastiche_core.ai.search_candidates")  # its solve
 ANALYSE = importlib.import_module("pastiche_core.ai.analyse")
 _REAL = time.monotonic
 
@@ -73,7 +74,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     reader of ``time.monotonic``, the solver's time limits included) for the rest of the test."""
 
     def use(source: Callable[[], float], everywhere: bool = True) -> None:
-        monkeypatch.setattr(SEARCH, "now", source)
+        monkeypatch.setattr(SEARCH_BUDGET, "now", source)
         if everywhere:
             monkeypatch.setattr(time, "monotonic", source)
 
@@ -158,7 +159,7 @@ def test_a_slow_machine_hits_the_ceiling_and_says_so(
 
 def _watch_solver(monkeypatch: pytest.MonkeyPatch, stepped: _Stepped) -> None:
     """The solver calls of the candidates and of the rival checks fail once the ceiling passed."""
-    for module, name in ((SEARCH, "solve"), (ANALYSE, "best")):
+    for module, name in ((SEARCH_CANDIDATES, "solve"), (ANALYSE, "best")):
         call = getattr(module, name)
         while hasattr(call, "watched"):
             call = call.watched
@@ -301,9 +302,9 @@ def test_solver_answers_cut_short_are_never_taken_as_complete(
 
     assert analysed().complete
     with monkeypatch.context() as patch:
-        solve = SEARCH.solve
+        solve = SEARCH_CANDIDATES.solve
         patch.setattr(
-            SEARCH,
+            SEARCH_CANDIDATES,
             "solve",
             lambda *a, **k: dataclasses.replace(solve(*a, **k), stopped_by="time_limit"),
         )

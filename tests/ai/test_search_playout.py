@@ -19,11 +19,11 @@ from pastiche_core.ai.playout import (
     PolicyBot,
     PolicyWeights,
     Situation,
-    _total_combinations,
     evaluate,
     expected_scores,
     playout,
 )
+from pastiche_core.ai.playout_publishes import _total_combinations
 from pastiche_core.bots import derive_seed
 from pastiche_core.patterns import rank_counts
 

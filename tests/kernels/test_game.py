@@ -271,7 +271,7 @@ def test_malformed_arguments_are_errors_not_refusals() -> None:
         compiled(*args[:-1])
     with pytest.raises(TypeError, match="five int32"):
         compiled(args[0], b"\x00" * 7, *args[2:])
-    with pytest.raises(ValueError, match="one per Novel"):
+    with pytest.raises(ValueError, match=r"catalogue position: expected [0-9]+ integers"):
         compiled(*args[:2], args[2][:-1], *args[3:])
     with pytest.raises(TypeError, match="sequence"):
         compiled(*args[:3], 5, *args[4:])

@@ -30,14 +30,14 @@ from pastiche_core._kernels import Kernel
 from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, PUBLISHED, rank_of
 
 pytest.importorskip("numpy")  # the rl extra
-from pastiche_core.rl import encoding
+from pastiche_core.rl import encoding_masks
 
 pytestmark = pytest.mark.kernels
 
-start_actions = encoding._start_actions
-publish_start = encoding._publish_start
-feasible_combos = encoding._feasible_combos
-cards_mask = encoding._cards_mask
+start_actions = encoding_masks.start_actions
+publish_start = encoding_masks.publish_start
+feasible_combos = encoding_masks.feasible_combos
+cards_mask = encoding_masks.cards_mask
 
 CONFIRM, PLAY, CITE = 3, 200, 249  # the action space's bases
 READ, NOVEL = 151, 347

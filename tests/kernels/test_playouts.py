@@ -1,7 +1,7 @@
 """The playouts kernels agree with their Python rules, bit for bit (R4-R7, R12).
 
 ``policy_publishes`` costs the publishes the playout policy considers
-(:func:`pastiche_core.ai.playout._policy_publishes_py` is its rule) and
+(:func:`pastiche_core.ai.playout_publishes._policy_publishes_py` is its rule) and
 ``prospects`` values a hand's publishing prospects
 (:func:`pastiche_core.ai.heuristics._prospects_py`). Both read the packed layout:
 rank vectors, a plan (:func:`~pastiche_core.feasibility.kernel_plan`), its usable
@@ -33,9 +33,8 @@ from support import agree, starved, twin
 
 from pastiche_core import Catalogue, Game, NovelSpec
 from pastiche_core._kernels import Kernel, switched_off
-from pastiche_core.ai import analyse
+from pastiche_core.ai import analyse, playout_publishes
 from pastiche_core.ai import heuristics as heuristics_module
-from pastiche_core.ai import playout as playout_module
 from pastiche_core.ai.heuristics import Outlook, Weights, counts_of
 from pastiche_core.ai.playout import PlayoutPolicy, PolicyWeights, Situation, evaluate
 from pastiche_core.ai.visible import RANK_COPIES
@@ -47,7 +46,7 @@ from pastiche_core.view import PlayerView
 
 pytestmark = pytest.mark.kernels
 
-POLICY: Kernel[..., Any] = playout_module._policy_publishes
+POLICY: Kernel[..., Any] = playout_publishes.policy_publishes
 PROSPECTS: Kernel[..., Any] = heuristics_module._prospects
 
 STRAIGHT, OF_A_KIND, PAIRS, TOTAL = (KIND_CODES[k] for k in (Straight, OfAKind, Pairs, Total))
@@ -190,7 +189,7 @@ def test_the_compiled_costing_is_the_python_costing_r4_r5_r12(
     found = agree(POLICY, *args)
     # R5 at its edge: each answer's gifts just fit the cards not played, then just do not.
     for _, _, runs, cite_first in found[:4]:
-        costs = playout_module._costs(runs, args[0], args[1], args[2], cite_first, 49)
+        costs = playout_publishes._costs(runs, args[0], args[1], args[2], cite_first, 49)
         assert costs is not None
         played, gifts = costs
         for hand_size in (played + gifts, played + gifts - 1):
@@ -306,7 +305,7 @@ def test_a_catalogue_without_a_plan_is_costed_by_the_same_rule() -> None:
     assert kernel_plan(catalogue) is None
     hand = counts([3, 4, 5, 5, 6, 9])
     args = (hand, NONE, NONE, 6, b"\x01\x01", DEFAULT_POLICY, -1, 6, -math.inf)
-    costed = playout_module._costed([novel for _, novel in specs_read], *args)
+    costed = playout_publishes.costed_publishes([novel for _, novel in specs_read], *args)
     plan = packed([[STRAIGHT, 3, 0, 3, 2], [OF_A_KIND, 2, 0, 2, 1]])
     assert len(costed) == 3  # 3-4-5, 4-5-6 and 5-5
     assert costed == both(POLICY, *args[:4], plan, *args[4:])

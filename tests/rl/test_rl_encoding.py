@@ -473,7 +473,14 @@ def test_partial_state_is_reported() -> None:
 @settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5]))
 def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
-    from pastiche_core.rl.encoding import _NO_CHOICE, _START, _combos, _counts, _feasible, _Table
+    from pastiche_core.rl.encoding_masks import (
+        _NO_CHOICE,
+        _START,
+        Table,
+        _counts,
+        _feasible,
+        rank_combos,
+    )
 
     specs = [
         NovelSpec(f"total-{count}-{target}", "Total", Total(count, target), 1, 1)
@@ -484,7 +491,7 @@ def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
         if game.is_over:
             continue
         view = game.view(game.to_move)
-        table = _Table(view.card_table, view.player)
+        table = Table(view.card_table, view.player)
         for spec in specs:
             assert spec.pattern is not None
             generic = [
@@ -492,8 +499,8 @@ def test_total_search_matches_the_pattern(seed: int, players: int) -> None:
                 for counts in map(_counts, spec.pattern.combinations(table.pool))
                 if _feasible(table, counts, _NO_CHOICE, _START, 0, 0)
             ]
-            assert sorted(_combos(spec, table, first=False)) == sorted(generic)
-            assert bool(_combos(spec, table, first=True)) == bool(generic)
+            assert sorted(rank_combos(spec, table, first=False)) == sorted(generic)
+            assert bool(rank_combos(spec, table, first=True)) == bool(generic)
             compared += bool(generic)
     assert compared
 

@@ -87,42 +87,63 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 
 from ..bots import derive_seed
-from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError, PasticheError
-from ..game import Game, LegalMoves, keep_moves
-from ..gifts import deal_gifts, gift_candidates, to_publish
+from ..game import Game, LegalMoves
 from ..limits import Deadline
 from ..moves import (
-    Choose,
-    Draw,
-    Gift,
     Move,
-    Pass,
-    Read,
-    TakeDiscard,
-    TakeFlag,
 )
-from ..options import Constraints, PublishOption, option_key
+from ..options import PublishOption
 from ..position import Position
-from ..report import GOALS
-from ..rules import END_THRESHOLD, Phase, turn_actions
-from ..solver import optima, solve
+from ..rules import END_THRESHOLD, Phase
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
 from .heuristics import Outlook
-from .playout import PlayoutPolicy, Situation, card_fit, evaluate
-from .visible import position_of
+from .playout import PlayoutPolicy, Situation, evaluate
+from .search_budget import (
+    ANCHOR_MARGIN,
+    DEFAULT_BUDGET_MS,
+    DEFAULT_SETTINGS,
+    EXPLORATION,
+    FINISH_ROUNDS,
+    FINISH_WITHIN,
+    HORIZON_ROUNDS,
+    MAX_BUDGET_MS,
+    MAX_SIMULATIONS,
+    PUBLISH_OPTIONS,
+    RIVAL_BUDGET_MS,
+    RIVAL_COUNTED_COST,
+    RIVAL_DECISION_COST,
+    RIVAL_LISTING_COST,
+    RIVAL_MEMO,
+    RIVAL_ROUNDS,
+    RIVAL_WEIGHED_COST,
+    SHRINK,
+    SIMULATIONS_PER_MS,
+    TREE_DEPTH,
+    TREE_WIDTH,
+    Settings,
+    ceiling,
+    check_budget,
+    check_simulations,
+    now,
+    past,
+    rival_charge,
+    settings_for,
+    simulations_for,
+    time_left,
+)
+from .search_candidates import LeastFitPolicy, MoveStats, SearchResult, candidate_moves
 
 __all__ = [
     "ANCHOR_MARGIN",
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_SETTINGS",
     "EXPLORATION",
     "FINISH_ROUNDS",
     "FINISH_WITHIN",
@@ -136,6 +157,7 @@ __all__ = [
     "RIVAL_LISTING_COST",
     "RIVAL_ROUNDS",
     "RIVAL_WEIGHED_COST",
+    "SHRINK",
     "SIMULATIONS_PER_MS",
     "TREE_DEPTH",
     "TREE_WIDTH",
@@ -146,6 +168,8 @@ __all__ = [
     "Settings",
     "candidate_moves",
     "ceiling",
+    "check_budget",
+    "check_simulations",
     "greedy_move",
     "now",
     "past",
@@ -155,503 +179,6 @@ __all__ = [
     "simulations_for",
     "time_left",
 ]
-
-DEFAULT_BUDGET_MS = 300
-"""The default budget of a hint, in milliseconds."""
-MAX_BUDGET_MS = 10_000
-"""The largest budget accepted, in milliseconds: the latest wall-clock ceiling of an analysis."""
-SIMULATIONS_PER_MS = 0.32
-"""Simulations a millisecond of budget buys (96 for the default 300 ms).
-
-A fixed rate, not a measure of the machine it runs on: a budget in milliseconds is
-a number of simulations, so the same view, budget and seed give the same answer
-everywhere. It is chosen so that the default budget answers within its
-milliseconds on a shared two-core machine with the playouts' compiled kernels, the
-wall-clock ceiling cutting few analyses short; more simulations make the search
-only a little stronger (``benchmarks/bench_search.py`` measures both)."""
-MAX_SIMULATIONS = 5_000
-"""The most simulations one search runs (the budget cap in simulations)."""
-HORIZON_ROUNDS = 2
-"""Rounds of play (turns of every seat) after which a playout stops and is evaluated."""
-FINISH_WITHIN = 4
-"""Points from the End Flag's threshold (R12) within which a playout runs to the end of the game.
-
-While some seat has at least ``END_THRESHOLD - FINISH_WITHIN`` points, a playout that reaches
-its horizon goes on (for at most :data:`FINISH_ROUNDS` rounds in all): the countdown is near,
-and a finished game is scored exactly rather than estimated. Much of the search's edge over
-the greedy bot is won at the end of the game (``benchmarks/bench_countdown.py``), so the
-longer playouts near the end are worth their cost; the moves past the horizon are not
-charged to the budget's simulations."""
-FINISH_ROUNDS = 10
-"""The most rounds a playout that runs to the end (:data:`FINISH_WITHIN`) plays in all."""
-EXPLORATION = 0.35
-"""The UCB1 exploration constant (rewards are win probabilities in [0, 1])."""
-TREE_WIDTH = 3
-"""Below the root, the number of the policy's best moves the tree considers."""
-TREE_DEPTH = 3
-"""The player's own decisions kept in the tree along one simulation."""
-PUBLISH_OPTIONS = 12
-"""The solver's options listed for the compact action set (R8), besides each goal's best."""
-SHRINK = 1.0
-"""Prior simulations at the search's average with which each move's estimate starts."""
-ANCHOR_MARGIN = 0.02
-"""How much better, in win probability on the same deals, a move must do than the anchor."""
-RIVAL_ROUNDS = 1
-"""Rounds at the start of a playout in which the other seats play as the greedy bot, in a
-search budgeted :data:`RIVAL_BUDGET_MS` or more (:func:`settings_for`).
-
-For those rounds the other seats' decisions are the
-:class:`~pastiche_core.ai.greedy.GreedyBot`'s, each read from that seat's view
-of the determinization; after them, the playout policy's. The greedy bot is a
-much closer model than the policy of players who think one move ahead, as it
-does, but its decisions cost more than the policy's, and the budget is charged
-for them (:func:`rival_charge`): below :data:`RIVAL_BUDGET_MS` the simulations
-it leaves are too few, and the policy plays every seat (``Settings.rival_rounds``
-0)."""
-RIVAL_DECISION_COST = 0.01
-"""What one decision of the greedy rival model costs, in simulations of the playout policy
-(besides its listings, :func:`rival_charge`)."""
-RIVAL_LISTING_COST = 0.075
-"""What the rival model's listing of one position's publish options costs, in simulations of
-the playout policy, besides each option counted and weighed (:func:`rival_charge`)."""
-RIVAL_COUNTED_COST = 0.00025
-"""What each publish option the rival model's solver counts costs, in simulations of the policy."""
-RIVAL_WEIGHED_COST = 0.0046
-"""What each publish option the rival model weighs (listed or an optimum) costs, in simulations
-of the policy."""
-RIVAL_BUDGET_MS = 300
-"""The smallest budget whose search models the other seats with the greedy bot
-(:data:`RIVAL_ROUNDS` rounds, :func:`settings_for`): the default budget. Its simulations
-with the model, their work charged (:func:`rival_charge`), play better than the policy's
-alone in the same time; more simulations of the model buy strength steadily, more of the
-policy alone little (``benchmarks/screen_search.py`` compares them)."""
-_RIVAL_MEMO = 256
-"""Positions whose publish options the rival model remembers within one search."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The search's parameters; the defaults are the module's constants.
-
-    ``root`` is how the root's moves share the simulations: ``"halving"``
-    (sequential halving with common random numbers, the default) or
-    ``"ucb"`` (UCB1, as at the other nodes). ``anchor`` makes the greedy
-    bot's move a candidate that the search plays unless another move beats
-    it by more than ``anchor_margin`` in win probability.
-
-    >>> Settings().horizon_rounds == HORIZON_ROUNDS
-    True
-    >>> Settings(root="best-first")
-    Traceback (most recent call last):
-    ...
-    pastiche_core.errors.InvalidArgumentError: root must be 'halving' or 'ucb', got 'best-first'
-    """
-
-    root: str = "halving"
-    """How the root shares the simulations: ``"halving"`` or ``"ucb"``."""
-    exploration: float = EXPLORATION
-    """The UCB1 exploration constant (:data:`EXPLORATION`)."""
-    horizon_rounds: int = HORIZON_ROUNDS
-    """Rounds a playout runs before it is evaluated (:data:`HORIZON_ROUNDS`)."""
-    tree_width: int = TREE_WIDTH
-    """The policy's best moves considered below the root (:data:`TREE_WIDTH`)."""
-    tree_depth: int = TREE_DEPTH
-    """The player's own decisions kept in the tree (:data:`TREE_DEPTH`)."""
-    shrink: float = SHRINK
-    """Prior simulations at the search's average for each estimate (:data:`SHRINK`)."""
-    anchor: bool = True
-    """Whether the greedy bot's move is a protected candidate that the search must beat."""
-    anchor_margin: float = ANCHOR_MARGIN
-    """How much better on the same deals a move must do than the anchor (:data:`ANCHOR_MARGIN`)."""
-    finish_within: int = FINISH_WITHIN
-    """Points from the End Flag within which playouts run to the end (:data:`FINISH_WITHIN`);
-    negative for never."""
-    finish_rounds: int = FINISH_ROUNDS
-    """The most rounds a playout that runs to the end plays (:data:`FINISH_ROUNDS`)."""
-    rival_rounds: int = 0
-    """Rounds at the start of a playout in which the other seats play as the greedy bot
-    (:data:`RIVAL_ROUNDS`); 0, the default, leaves every decision of the playout to the
-    policy. :func:`settings_for` gives a budget its setting."""
-
-    def __post_init__(self) -> None:
-        if self.root not in ("halving", "ucb"):
-            raise InvalidArgumentError(f"root must be 'halving' or 'ucb', got {self.root!r}")
-        rounds = self.rival_rounds
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= 10:
-            raise InvalidArgumentError(
-                f"rival_rounds must be an integer from 0 to 10, got {rounds!r}"
-            )
-
-
-DEFAULT_SETTINGS = Settings()
-"""The settings of :func:`search` unless others are given."""
-
-
-def now() -> float:
-    """The clock of the wall-clock ceiling, in seconds (:func:`time.monotonic`).
-
-    Searches and analyses read the time through this function alone (by way of
-    :func:`ceiling`, :func:`time_left` and :func:`past`), and only to stop early
-    at their ceiling, never to choose between answers; a test may replace it to
-    play a slower or a faster machine.
-
-    >>> now() <= now()
-    True
-    """
-    return time.monotonic()
-
-
-def ceiling(seconds: float) -> float:
-    """The instant ``seconds`` from now on :func:`now`'s clock: a ``deadline`` for :func:`search`.
-
-    >>> past(ceiling(60.0)), past(ceiling(-1.0))
-    (False, True)
-    """
-    return now() + seconds
-
-
-def time_left(deadline: float | None) -> float | None:
-    """The seconds left before the ceiling ``deadline``, ``0.0`` once it has passed.
-
-    ``None`` without a ceiling. It is the time limit of a solver call under the
-    ceiling (none is started at ``0.0``): the solver's own clock starts after this
-    reading, so a call it cuts short ends past ``deadline``, and its answer, which
-    says it was cut short, is never taken as complete.
-
-    >>> time_left(None), 59 < time_left(ceiling(60.0)) <= 60, time_left(ceiling(-1.0))
-    (None, True, 0.0)
-    """
-    if deadline is None:
-        return None
-    return max(0.0, deadline - now())
-
-
-def past(deadline: float | None) -> bool:
-    """Whether the clock has reached ``deadline`` (an instant of :func:`now`; ``None``: never).
-
-    >>> past(None), past(now())
-    (False, True)
-    """
-    return deadline is not None and now() >= deadline
-
-
-def _whole_number(name: str, value: object, high: int) -> int:
-    """``value`` if it is an integer (not a bool) from 1 to ``high``, else an error naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise InvalidArgumentError(f"{name} must be an integer from 1 to {high}, got {value!r}")
-    return value
-
-
-def check_budget(budget_ms: object) -> int:
-    """``budget_ms`` if it is a whole number of milliseconds from 1 to :data:`MAX_BUDGET_MS`.
-
-    >>> check_budget(300)
-    300
-    >>> check_budget(0)
-    Traceback (most recent call last):
-    ...
-    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
-    """
-    return _whole_number("budget_ms", budget_ms, MAX_BUDGET_MS)
-
-
-def check_simulations(simulations: object) -> int:
-    """``simulations`` if it is a whole number from 1 to :data:`MAX_SIMULATIONS`.
-
-    >>> check_simulations(-1)
-    Traceback (most recent call last):
-    ...
-    pastiche_core.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
-    """
-    return _whole_number("simulations", simulations, MAX_SIMULATIONS)
-
-
-def simulations_for(budget_ms: int) -> int:
-    """A budget of ``budget_ms`` milliseconds in simulations of the playout policy
-    (:data:`SIMULATIONS_PER_MS`).
-
-    A simulation whose other seats play as the greedy bot (``Settings.rival_rounds``)
-    is charged that work too (:func:`rival_charge`), so the same budget runs fewer of them.
-
-    >>> simulations_for(300), simulations_for(1)
-    (96, 1)
-    """
-    check_budget(budget_ms)
-    return min(MAX_SIMULATIONS, max(1, round(budget_ms * SIMULATIONS_PER_MS)))
-
-
-def rival_charge(
-    *, decisions: int = 0, listings: int = 0, counted: int = 0, weighed: int = 0
-) -> float:
-    """What the greedy rival model's work costs, in simulations of the playout policy.
-
-    A search charges its budget one simulation per simulation run, plus this for
-    the rival model's ``decisions``, the ``listings`` of publish options they ask
-    for (one per decision of the action phase, charged whether the model
-    remembers the position or lists it again), and the options each listing
-    ``counted`` and ``weighed``. The charge is a count of work, the
-    same on every machine, so a crowded position buys fewer simulations than a
-    quiet one and a search's time follows its budget.
-
-    >>> rival_charge(decisions=1) == RIVAL_DECISION_COST
-    True
-    >>> round(rival_charge(listings=1, counted=1000, weighed=200), 2)
-    1.24
-    """
-    return (
-        decisions * RIVAL_DECISION_COST
-        + listings * RIVAL_LISTING_COST
-        + counted * RIVAL_COUNTED_COST
-        + weighed * RIVAL_WEIGHED_COST
-    )
-
-
-def settings_for(budget_ms: int) -> Settings:
-    """The search's settings for a budget of ``budget_ms`` milliseconds.
-
-    From :data:`RIVAL_BUDGET_MS` up the other seats play their first
-    :data:`RIVAL_ROUNDS` rounds of each playout as the greedy bot; below it,
-    :data:`DEFAULT_SETTINGS` (the playout policy throughout). The budget is
-    :func:`simulations_for` simulations of the policy, charged the model's work.
-
-    >>> settings_for(299).rival_rounds, settings_for(300).rival_rounds
-    (0, 1)
-    """
-    check_budget(budget_ms)
-    if budget_ms < RIVAL_BUDGET_MS:
-        return DEFAULT_SETTINGS
-    return replace(DEFAULT_SETTINGS, rival_rounds=RIVAL_ROUNDS)
-
-
-# ----------------------------------------------------------------------
-# The compact action set
-# ----------------------------------------------------------------------
-class LeastFitPolicy:
-    """A gift policy (R5): give the spare cards that fit the rest of the hand least.
-
-    A card's fit is the playout policy's
-    (:func:`~pastiche_core.ai.playout.card_fit`): cards of the same rank,
-    citable Masterpieces of that rank, near ranks, common ranks. No search, so
-    it is cheap enough for every option of an action set. The cards chosen
-    go to the owners in ascending seat order.
-
-    >>> from pastiche_core import Position
-    >>> from pastiche_core.options import make_option
-    >>> pos = Position.quick("SCI7 HOR7 MYT1 FAN9 MYS9", table="1:kind-3=1:MYS7")
-    >>> option = make_option(pos, "kind-3", [7, 7], [(1, 7)])
-    >>> LeastFitPolicy().choose(pos, option)
-    (Gift(to=1, card=Card.parse('MYT1')),)
-    """
-
-    def choose(
-        self, position: Position, option: PublishOption, constraints: Constraints | None = None
-    ) -> tuple[Gift, ...]:
-        """The spare cards that fit least, per owner (R5).
-
-        >>> from pastiche_core import Position
-        >>> from pastiche_core.options import make_option
-        >>> pos = Position.quick("SCI7 HOR7 MYT1 MAG13 LOV2", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
-        >>> LeastFitPolicy().choose(pos, make_option(pos, "kind-3", [7], [(1, 7), (2, 7)]))
-        (Gift(to=1, card=Card.parse('MYT1')), Gift(to=2, card=Card.parse('MAG13')))
-        """
-        spare = gift_candidates(position, option, constraints)
-        owed = option.gift_count
-        if not owed:
-            return ()
-        played = set(option.played)
-        hand = [0] * 14
-        for card in position.hand:
-            if card not in played:
-                hand[card.rank] += 1
-        table = [0] * 14
-        for masterpiece in position.masterpieces:
-            table[masterpiece.card.rank] += 1
-
-        def fit(card: Card) -> tuple[float, int]:
-            hand[card.rank] -= 1
-            value = card_fit(card, hand, table)
-            hand[card.rank] += 1
-            return (value, card.index)
-
-        return deal_gifts(sorted(spare, key=fit)[:owed], option)
-
-    def __repr__(self) -> str:
-        return "LeastFitPolicy()"
-
-
-def candidate_moves(
-    view: PlayerView, *, policy: PlayoutPolicy | None = None, deadline: float | None = None
-) -> tuple[list[Move], bool]:
-    """The compact action set of the view's decision (see the module), and whether it is whole.
-
-    The moves are legal in the view's position (they depend on nothing hidden)
-    and come in the policy's order of preference, best first. The solver's
-    work is bounded by counts (:data:`PUBLISH_OPTIONS`, one option per goal),
-    not by time; ``deadline`` (an instant of :func:`now`, ``None`` for none) is
-    the ceiling that may cut its calls short, and the flag is ``False`` when it
-    did, before every publish was found. A view with nothing to decide for its
-    player gives no moves.
-
-    >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=7)
-    >>> moves, whole = candidate_moves(game.view(2))
-    >>> len(moves), whole, all(move in game.legal_moves for move in moves)
-    (4, True, True)
-    >>> candidate_moves(game.view(0))
-    ([], True)
-    """
-    chooser = policy if policy is not None else PlayoutPolicy()
-    if view.phase is Phase.OVER or view.to_move != view.player:
-        return [], True
-    whole = True
-    moves: list[Move] = []
-    if view.phase is Phase.KEEP:
-        moves.extend(keep_moves(view.hand))  # R15: the order of two discards included
-    elif view.phase is Phase.CHOOSE:
-        assert view.pending is not None
-        moves.extend(Choose(card) for card in view.pending)
-    elif view.phase is Phase.FLAG:
-        moves.extend(TakeFlag(card) for card in view.hand)
-    else:
-        published = [novel for table in view.tables for novel in table if not novel.masterpiece]
-        reads = sum(len(novel.cards) for novel in published)
-        draw, take, may_pass = turn_actions(view.deck_size, len(view.discard), reads)
-        if draw:
-            moves.append(Draw())
-        if take:
-            moves.append(TakeDiscard())
-        for novel in published:
-            moves.extend(Read(novel.ref, card) for card in novel.cards)
-        publishes, whole = _publishes(view, chooser, deadline)
-        moves.extend(publishes)
-        if may_pass:
-            moves.append(Pass())
-    sit = Situation.of_view(view)
-    values = [chooser.value(sit, move) for move in moves]
-    order = sorted(range(len(moves)), key=lambda i: -values[i])
-    return [moves[i] for i in order], whole
-
-
-def _publishes(
-    view: PlayerView, policy: PlayoutPolicy, deadline: float | None
-) -> tuple[list[Move], bool]:
-    """Publishes for the action set: solver options, each goal's best, the policy's own.
-
-    The solver's work is bounded by counts; under a ceiling each call is given
-    what is left of it (:func:`time_left`) and, once a call is cut short or the
-    ceiling has passed, the publishes found so far are returned with ``False``.
-    """
-    if not view.hand:
-        return [], True
-    left = time_left(deadline)
-    if left == 0:
-        return [], False
-    position = position_of(view)
-    report = solve(position, max_options=PUBLISH_OPTIONS, time_limit=left)
-    whole = report.stopped_by != "time_limit"
-    options: dict[object, PublishOption] = {}
-    for option in report.options:
-        options.setdefault(option_key(position, option), option)
-    # Each goal's best (R9), read from the fronts the report already has.
-    if whole and report.pareto:
-        left = time_left(deadline)
-        chosen = optima(report, GOALS, time_limit=left) if left != 0 else {}
-        whole = len(chosen) == len(GOALS) and all(choice.complete for choice in chosen.values())
-        for choice in chosen.values():
-            if choice.complete:  # a search cut short may not have met the best key
-                options.setdefault(option_key(position, choice.option), choice.option)
-    gifts = LeastFitPolicy()
-    moves: dict[Move, None] = {}
-    for option in options.values():
-        moves.setdefault(to_publish(option, position, gifts), None)
-    for _, move in policy.publishes(Situation.of_view(view), limit=3):
-        moves.setdefault(move, None)
-    return list(moves), whole
-
-
-# ----------------------------------------------------------------------
-# The search
-# ----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class MoveStats:
-    """One candidate move of a search: its estimates and the simulations behind them.
-
-    ``win`` is the estimated probability of winning after the move (a shared
-    win counts as a fraction, R13) and ``margin`` the expected final score
-    less the best other player's; both start from the search's average with
-    the weight of :data:`SHRINK` simulations, so a move tried once is not
-    ranked on one lucky playout. ``prior`` is the playout policy's value of
-    the move, in points. ``rounds`` is how many rounds of sequential halving
-    the move took part in (0 with a UCB root).
-
-    >>> from pastiche_core import Game
-    >>> stats = search(Game(players=3, seed=7).view(2), simulations=8).moves[0]
-    >>> stats.visits, stats.rounds, 0 <= stats.win <= 1
-    (3, 2, True)
-    """
-
-    move: Move
-    """The candidate move, legal in the view's position."""
-    visits: int
-    """The simulations that started with this move."""
-    win: float
-    """The estimated probability of winning after the move, shrunk towards the average."""
-    margin: float
-    """The expected final score less the best other player's, shrunk likewise."""
-    prior: float
-    """The playout policy's value of the move, in points."""
-    rounds: int = 0
-    """The rounds of sequential halving the move took part in (0 with a UCB root)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """The answer of :func:`search`: the candidate moves ranked best first, and the work done.
-
-    The move the search plays comes first (the halving's last survivor, or
-    the greedy anchor when the survivor did not beat it clearly). Then come
-    the moves that some simulation tried: by the number of halving
-    rounds they survived, then by estimated win probability (then visits). A
-    move dropped in an early round may show a higher estimate, from fewer
-    simulations, than one that went on: the halving compared them on the same
-    deals. Moves the budget did not reach follow in the policy's order with 0
-    visits and the search's average estimates. ``complete`` is
-    ``False`` when the wall-clock ceiling stopped the solver calls or the
-    simulations, or when a candidate was never tried.
-
-    >>> from pastiche_core import Game
-    >>> result = search(Game(players=3, seed=7).view(2), simulations=8)
-    >>> len(result.moves), result.simulations_run, result.complete
-    (4, 8, True)
-    """
-
-    player: int
-    """The view's player, whose decision was searched."""
-    phase: Phase
-    """The phase of the decision."""
-    moves: tuple[MoveStats, ...]
-    """The candidate moves with their estimates, best first."""
-    simulations: int
-    """The budget, in simulations of the playout policy."""
-    simulations_run: int
-    """The simulations run: the budget's count, fewer when the rival model's work was charged
-    to it (:func:`rival_charge`) or when the wall-clock ceiling stopped the search."""
-    complete: bool
-    """Whether the whole budget ran, every candidate was tried and every publish was found."""
-    knowledge: Knowledge = field(compare=False, repr=False)
-    """What the player knows of the hidden cards (for explanations)."""
-    stopped: bool = False
-    """Whether the wall-clock ceiling stopped the simulations before the budget was spent."""
-
-    @property
-    def best(self) -> Move | None:
-        """The top-ranked move, or ``None`` when there is nothing to decide.
-
-        >>> from pastiche_core import Game
-        >>> search(Game(players=3, seed=7).view(0), simulations=8).best is None
-        True
-        """
-        return self.moves[0].move if self.moves else None
 
 
 class _Node:
@@ -710,7 +237,7 @@ class _RivalModel(GreedyBot):
     Its solver calls get what is left of the search's ``deadline``; a call cut
     short voids the simulation (:class:`_RivalOutOfTimeError`), so the clock only
     ever stops a search, never steers it. It remembers the publish options of
-    the last :data:`_RIVAL_MEMO` positions: a seat meets the same hand and
+    the last :data:`RIVAL_MEMO` positions: a seat meets the same hand and
     table on every candidate of a deal, and listing the options is most of a
     greedy decision's cost. Those options depend on the position alone, so
     the memory never changes an answer. It remembers the publishes weighed
@@ -745,7 +272,7 @@ class _RivalModel(GreedyBot):
             weighed = super()._publishes(view, position, hand, base, after)
             options, counted = self._memo[position]  # the listing _options just made or found
             known = (weighed, (counted, len(options)))
-            if len(self._weighed) >= _RIVAL_MEMO:
+            if len(self._weighed) >= RIVAL_MEMO:
                 self._weighed.clear()
             self._weighed[key] = known
         else:
@@ -768,7 +295,7 @@ class _RivalModel(GreedyBot):
             found, whole, counted = super()._options(position, Deadline(left))
             if not whole:
                 raise _RivalOutOfTimeError
-            if len(memo) >= _RIVAL_MEMO:
+            if len(memo) >= RIVAL_MEMO:
                 memo.clear()
             known = memo[position] = (found, counted)
         options, counted = known

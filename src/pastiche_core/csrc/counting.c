@@ -2,9 +2,9 @@
  * The counting kernels (see module.c): twins of the Python rules of pastiche_core.movegen and
  * feasibility.PayableTotals, on the card table (layout.h).
  *
- *   publish_counts(table, player, usable, plan, first)  = movegen._publish_counts_py
- *   segment_count(table, player, ranks, needs)          = movegen._segment_count_py
- *   decode_publish(table, player, ranks, needs, index)  = movegen._decode_publish_py
+ *   publish_counts(table, player, usable, plan, first)  = movegen_count._publish_counts_py
+ *   segment_count(table, player, ranks, needs)          = movegen_count._segment_count_py
+ *   decode_publish(table, player, ranks, needs, index)  = movegen_decode._decode_publish_py
  *   payable_totals(pool, hand, own, limit, count, target, first)
  *                                                       = feasibility._payable_totals_py
  *
@@ -17,7 +17,8 @@
  *   - ranks of a segment that are not strictly ascending within 1-13, or a need beyond 49;
  *   - for payable_totals: counts beyond 49 per rank or in all, a count beyond 49 cards or a
  *     target beyond 13 x 49, a limit beyond a C long.
- * A plan entry that is no pattern's code (movegen._plan_entries) is a ValueError, as in Python.
+ * A plan entry that is no pattern's code (movegen_count._plan_entries) is a ValueError, as in
+ * Python.
  */
 #include "kernels.h"
 
@@ -42,7 +43,7 @@
 #define PC_TOTAL_LOW 1
 #define PC_TOTAL_HIGH 13
 
-/* ---- A position, from its card table (movegen._Numbers) ---- */
+/* ---- A position, from its card table (movegen_count.Numbers) ---- */
 
 typedef struct {
     int player, width, hand_size, own_total;
@@ -359,7 +360,7 @@ static uint64_t gift_ways(PcWork *work, long cards, uint64_t code) {
     return ways;
 }
 
-/* movegen._gift_count_of over `width` rank tables from the state `start` (a choice of earlier
+/* movegen_count._gift_count_of over `width` rank tables from the state `start` (a choice of earlier
  * ranks: gifts owed << 16 | cards spent << 8 | cards played), with `bits` slots of states. */
 static uint64_t count_in(PcWork *work, PcTable **tables, int width, long limit, uint64_t start,
                          int bits) {
@@ -469,7 +470,7 @@ static uint64_t count_tables(PcWork *work, PcTable **tables, int width, long lim
     return found;
 }
 
-/* movegen._count_group: the publishes of one rank multiset of a usable Novel (R4, R5). */
+/* movegen_count._count_group: the publishes of one rank multiset of a usable Novel (R4, R5). */
 static uint64_t count_group(PcWork *work, const PcPosition *pos, const int *ranks,
                             const int *needs, int width) {
     int touches_hand = 0, touches_others = 0;
@@ -647,7 +648,7 @@ static int walk_run(PcWalk *walk, int count, int target, int first) {
  * size is their sorted ranks ascending. */
 static int compare_groups(const void *a, const void *b) { return memcmp(b, a, PK_RANKS); }
 
-/* ---- A position's segments (movegen._plan_segments), for the kernels here and masks.c ---- */
+/* ---- A position's segments (movegen_count._plan_segments), for here and masks.c ---- */
 
 typedef struct {
     PcWork *work;
@@ -657,7 +658,7 @@ typedef struct {
     int novel, first, payable, done;
 } PcEmit;
 
-/* movegen._payable: 1 when the hand can pay for a publish of the group (R4, R5; the tally of
+/* movegen_count._payable: 1 when the hand can pay for a publish of the group (R4, R5; the tally of
  * feasibility.h), which holds exactly when the group has publishes. */
 static int group_payable(const PcPosition *pos, const int *ranks, const int *needs, int width) {
     PkCost tally;
@@ -690,17 +691,13 @@ static int emit_group(PcEmit *emit, const int *ranks, const int *needs, int widt
 }
 
 static int emit_straights(PcEmit *emit, int length) {
-    int ranks[PK_RANKS], needs[PK_RANKS], run = 0;
-    for (int rank = 1; rank < PK_RANKS; rank++) {
-        run = emit->pos->pool[rank] ? run + 1 : 0;
-        if (run >= length) {
-            for (int k = 0; k < length; k++) {
-                ranks[k] = rank - length + 1 + k;
-                needs[k] = 1;
-            }
-            if (emit_group(emit, ranks, needs, length) < 0) {
-                return -1;
-            }
+    int ranks[PK_RANKS], needs[PK_RANKS], top = 0, run = 0;
+    for (int k = 0; k < length; k++) {
+        needs[k] = 1;
+    }
+    while (pk_next_straight(emit->pos->pool, length, &top, &run, ranks)) {
+        if (emit_group(emit, ranks, needs, length) < 0) {
+            return -1;
         }
     }
     return 0;
@@ -778,7 +775,7 @@ static int emit_totals(PcEmit *emit, PcWalk *walk, int count, int target) {
     return 0;
 }
 
-/* Whether a plan entry is a pattern's code (movegen._plan_entries' check). */
+/* Whether a plan entry is a pattern's code (movegen_count._plan_entries' check). */
 static int plan_entry_valid(const int32_t *entry) {
     int32_t kind = entry[0], first = entry[1], second = entry[2];
     switch (kind) {
@@ -933,7 +930,7 @@ int pk_player(PyObject *module, PyObject *source, long *player) {
     return 0;
 }
 
-/* publish_counts(table, player, usable, plan, first): movegen._publish_counts_py. */
+/* publish_counts(table, player, usable, plan, first): movegen_count._publish_counts_py. */
 static PyObject *publish_counts(PyObject *module, PyObject *args) {
     PyObject *table, *player_arg, *usable, *plan;
     long player;
@@ -999,7 +996,7 @@ static int read_group(PyObject *module, PyObject *ranks_arg, PyObject *needs_arg
     return status < 0 ? -1 : (int)width;
 }
 
-/* segment_count(table, player, ranks, needs): movegen._segment_count_py. */
+/* segment_count(table, player, ranks, needs): movegen_count._segment_count_py. */
 static PyObject *segment_count(PyObject *module, PyObject *args) {
     PyObject *table_arg, *player_arg, *ranks_arg, *needs_arg;
     long player;
@@ -1053,7 +1050,7 @@ static int ascending(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The cards of the index-th move of a shape (movegen._Walk._pick), into *out: the hand cards
+/* The cards of the index-th move of a shape (movegen_decode._Walk._pick), into *out: the hand cards
  * per rank, then the Masterpieces per (rank, owner), each a combination, then the gifts; the
  * gifts vary fastest. */
 static void pick_cards(PcWork *work, const PcPosition *pos, const unsigned char *table,
@@ -1219,7 +1216,7 @@ int pk_decode_group(PyObject *module, const unsigned char *table, long player, c
             if (list->from_hand[k] + list->extra[k] > room) {
                 continue;
             }
-            /* The moves completing this choice (movegen._Walk.completions). */
+            /* The moves completing this choice (movegen_decode._Walk.completions). */
             long now = played + list->from_hand[k], spent = now + owed + list->extra[k];
             uint64_t start = ((code + list->code[k]) << 16) + ((uint64_t)spent << 8) +
                              (uint64_t)now;
@@ -1263,7 +1260,7 @@ out:
     return status;
 }
 
-/* decode_publish(table, player, ranks, needs, index): movegen._decode_publish_py, as
+/* decode_publish(table, player, ranks, needs, index): movegen_decode._decode_publish_py, as
  * (played, cited, ((owner, card), ...)). The arguments are read before the position, as ever,
  * so that their errors come first. */
 static PyObject *decode_publish(PyObject *module, PyObject *args) {
@@ -1363,13 +1360,13 @@ out:
 PyMethodDef pk_counting_methods[] = {
     {"publish_counts", publish_counts, METH_VARARGS,
      "publish_counts(table, player, usable, plan, first): a position's publish segments as "
-     "(plan index, ranks, needs, count) (movegen._publish_counts_py)."},
+     "(plan index, ranks, needs, count) (movegen_count._publish_counts_py)."},
     {"segment_count", segment_count, METH_VARARGS,
      "segment_count(table, player, ranks, needs): the publishes of one rank multiset "
-     "(movegen._segment_count_py)."},
+     "(movegen_count._segment_count_py)."},
     {"decode_publish", decode_publish, METH_VARARGS,
      "decode_publish(table, player, ranks, needs, index): a segment's publish of an index as "
-     "card indexes (movegen._decode_publish_py)."},
+     "card indexes (movegen_decode._decode_publish_py)."},
     {"payable_totals", payable_totals, METH_VARARGS,
      "payable_totals(pool, hand, own, limit, count, target, first): the payable multisets of a "
      "Total (feasibility._payable_totals_py)."},

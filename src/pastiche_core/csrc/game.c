@@ -127,35 +127,6 @@ static void splitmix_shuffle(uint64_t *state, int *items, int size) {
 
 /* ---- the packed game ------------------------------------------------------------------------ */
 
-/* Small integers per Novel: each within [low, high], else a refusal. */
-static int read_ints(PyObject *module, PyObject *source, int count, long low, long high,
-                     const char *what, int *out) {
-    PyObject *seq = PySequence_Fast(source, "expected a sequence of integers");
-    if (seq == NULL) {
-        return -1;
-    }
-    if (PySequence_Fast_GET_SIZE(seq) != count) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "expected %d integers (one per Novel of the plan)", count);
-        return -1;
-    }
-    for (int i = 0; i < count; i++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (value == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (value < low || value > high) {
-            Py_DECREF(seq);
-            pk_refuse(module, what);
-            return -1;
-        }
-        out[i] = (int)value;
-    }
-    Py_DECREF(seq);
-    return 0;
-}
-
 int gm_read_catalogue(PyObject *module, GmGame *g, PyObject *plan, PyObject *positions,
                       PyObject *copies, PyObject *flag_points) {
     if (plan == Py_None) {
@@ -178,9 +149,11 @@ int gm_read_catalogue(PyObject *module, GmGame *g, PyObject *plan, PyObject *pos
             return -1;
         }
     }
-    if (read_ints(module, positions, g->novels, 0, 254, "a Novel's catalogue position",
-                  g->position) < 0 ||
-        read_ints(module, copies, g->novels, 0, 255, "a Novel's copies", g->copies) < 0) {
+    /* One per Novel of the plan: another count is a ValueError. */
+    if (pk_read_ints(module, positions, g->novels, 0, 254, "a Novel's catalogue position",
+                     PyExc_ValueError, g->position) < 0 ||
+        pk_read_ints(module, copies, g->novels, 0, 255, "a Novel's copies", PyExc_ValueError,
+                     g->copies) < 0) {
         return -1;
     }
     long points = PyLong_AsLong(flag_points);

@@ -70,8 +70,36 @@ int pk_card_table(PyObject *source, Py_buffer *view, const unsigned char **table
 /* A plan (layout.h) from a bytes-like object: PK_PLAN_FIELDS int32 per Novel. */
 int pk_plan(PyObject *source, Py_buffer *view, const int32_t **plan, Py_ssize_t *novels);
 
-/* A rank vector (PK_RANKS ints from a sequence), each within [low, high] (else a refusal). */
-int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out);
+/* `count` ints from a sequence, each within [low, high] (else a refusal naming `what`); a
+ * sequence of another length raises `size_error` (a bug of the caller, not a range). */
+int pk_read_ints(PyObject *module, PyObject *source, int count, long low, long high,
+                 const char *what, PyObject *size_error, int *out);
+
+/* A rank vector (PK_RANKS ints from a sequence), each within [low, high] (else a refusal); its
+ * size is the layout's, so another is a TypeError. */
+static inline int pk_rank_vector(PyObject *module, PyObject *source, long low, long high,
+                                 int *out) {
+    return pk_read_ints(module, source, PK_RANKS, low, high, "a rank vector's entry",
+                        PyExc_TypeError, out);
+}
+
+/* The Straights of `length` ranks (patterns.Straight's combinations): the runs of that many
+ * consecutive ranks 1-13 each with counts[rank] > 0, by their top rank ascending. Start with
+ * *top = 0 and *run = 0; each call writes the next run's ranks (ascending) to ranks[0..length)
+ * and returns 1, or returns 0 when no run is left. */
+static inline int pk_next_straight(const int *counts, int length, int *top, int *run,
+                                   int *ranks) {
+    while (++*top < PK_RANKS) {
+        *run = counts[*top] ? *run + 1 : 0;
+        if (*run >= length) {
+            for (int k = 0; k < length; k++) {
+                ranks[k] = *top - length + 1 + k;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* A tuple of Python ints from `size` C ints (NULL with an exception). */
 PyObject *pk_int_tuple(const int *values, int size);
@@ -79,7 +107,7 @@ PyObject *pk_int_tuple(const int *values, int size);
 /* A player seat from a Python int (one beyond a C long is refused). */
 int pk_player(PyObject *module, PyObject *source, long *player);
 
-/* counting.c, shared with masks.c. A position's publish segments (movegen._plan_segments):
+/* counting.c, shared with masks.c. A position's publish segments (movegen_count._plan_segments):
  * per usable entry of the plan, each rank multiset with publishes is handed to `sink` with its
  * plan index, ranks (ascending), needs and count; with `first`, only each Novel's first; with
  * `payable`, the multisets are found by the closed-form cost test instead of being counted
@@ -100,9 +128,9 @@ typedef struct {
     int gift_owner[PK_CARDS], gift_card[PK_CARDS], gift_count;
 } PkPick;
 /* The index-th publish of the rank multiset (ranks ascending, needs) of `player` in `table`
- * (movegen._decode_publish_py). Returns 0, or -1 with an exception set: IndexError for an index
- * out of the segment's range, the module's refusal (pk_refuse) beyond counting.c's ranges
- * (player or positions outside them, overflow), MemoryError. */
+ * (movegen_decode._decode_publish_py). Returns 0, or -1 with an exception set: IndexError for
+ * an index out of the segment's range, the module's refusal (pk_refuse) beyond counting.c's
+ * ranges (player or positions outside them, overflow), MemoryError. */
 int pk_decode_group(PyObject *module, const unsigned char *table, long player, const int *ranks,
                     const int *needs, int width, uint64_t index, PkPick *out);
 

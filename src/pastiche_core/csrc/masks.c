@@ -4,16 +4,17 @@
  * player to move (layout.h).
  *
  *   start_actions(table, player, usable, plan, read_base, novel_base)
- *       = encoding._start_actions_py: the reads (cards under a Published novel) and the Novels
- *         with a publish (counting.c's pk_count_plan, each Novel's first payable multiset)
+ *       = encoding_masks._start_actions_py: the reads (cards under a Published novel) and
+ *         the Novels with a publish (counting.c's pk_count_plan, each Novel's first payable
+ *         multiset)
  *   publish_start(table, player, usable, plan)
- *       = encoding._publish_start_py: the rank multisets of the usable Novels' segments
+ *       = encoding_masks._publish_start_py: the rank multisets of the usable Novels' segments
  *   feasible_combos(table, player, combos, chosen, last_rank, last_kind, last_card, played,
  *                   owed)
- *       = encoding._feasible_combos_py: the multisets a partial publish can still complete
+ *       = encoding_masks._feasible_combos_py: the multisets a partial publish can still complete
  *   cards_mask(table, player, combos, chosen, last_rank, last_kind, last_card, played, owed,
  *              confirm, play_base, cite_base)
- *       = encoding._cards_mask_py: the plays, cites and confirm of a partial publish
+ *       = encoding_masks._cards_mask_py: the plays, cites and confirm of a partial publish
  *
  * A rank multiset ("combo") is 14 bytes: its cards per rank (index 0 unused). What a combo
  * still costs is the feasibility.h tally (R4, R5). Ranges, refused (Python answers): those of
@@ -157,7 +158,7 @@ int pk_combo_feasible(const MkTable *t, const MkPartial *p, const unsigned char 
 }
 
 /* feasible_combos(table, player, combos, chosen, last_rank, last_kind, last_card, played,
- * owed): encoding._feasible_combos_py. */
+ * owed): encoding_masks._feasible_combos_py. */
 static PyObject *feasible_combos(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
         PyErr_SetString(PyExc_TypeError, "feasible_combos takes 9 arguments");
@@ -181,7 +182,7 @@ static PyObject *feasible_combos(PyObject *module, PyObject *const *args, Py_ssi
     return kept;
 }
 
-/* encoding._fits: one rank's need added to the tally of the ranks above, `extra` hand cards
+/* encoding_masks._fits: one rank's need added to the tally of the ranks above, `extra` hand cards
  * more, within the hand. */
 static int mk_fits(long need, long hand, long mine, long others, const PkCost *tally, long extra,
                    int played, long limit) {
@@ -258,7 +259,7 @@ static int mk_append(PyObject *list, long value) {
 }
 
 /* cards_mask(table, player, combos, chosen, last_rank, last_kind, last_card, played, owed,
- * confirm, play_base, cite_base): encoding._cards_mask_py. */
+ * confirm, play_base, cite_base): encoding_masks._cards_mask_py. */
 static PyObject *cards_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "cards_mask takes 12 arguments");
@@ -345,7 +346,7 @@ int pk_start_novels(PyObject *module, const unsigned char *table, long player,
 }
 
 /* start_actions(table, player, usable, plan, read_base, novel_base):
- * encoding._start_actions_py. */
+ * encoding_masks._start_actions_py. */
 static PyObject *start_actions(PyObject *module, PyObject *args) {
     PyObject *table, *player_arg, *usable, *plan, *read_arg, *novel_arg;
     long player, read_base, novel_base;
@@ -420,7 +421,7 @@ int pk_publish_combos(PyObject *module, const unsigned char *table, long player,
                          &out);
 }
 
-/* publish_start(table, player, usable, plan): encoding._publish_start_py. */
+/* publish_start(table, player, usable, plan): encoding_masks._publish_start_py. */
 static PyObject *publish_start(PyObject *module, PyObject *args) {
     PyObject *table, *player_arg, *usable, *plan;
     long player;
@@ -453,17 +454,17 @@ static PyObject *publish_start(PyObject *module, PyObject *args) {
 PyMethodDef pk_masks_methods[] = {
     {"start_actions", start_actions, METH_VARARGS,
      "start_actions(table, player, usable, plan, read_base, novel_base): the reads and Novels "
-     "a player may start, ascending (rl.encoding._start_actions_py)."},
+     "a player may start, ascending (rl.encoding_masks._start_actions_py)."},
     {"publish_start", publish_start, METH_VARARGS,
      "publish_start(table, player, usable, plan): the rank multisets of the usable Novels' "
-     "publishes, 14 bytes each (rl.encoding._publish_start_py)."},
+     "publishes, 14 bytes each (rl.encoding_masks._publish_start_py)."},
     {"feasible_combos", (PyCFunction)(void (*)(void))feasible_combos, METH_FASTCALL,
      "feasible_combos(table, player, combos, chosen, last_rank, last_kind, last_card, played, "
      "owed): the rank multisets a partial publish can still complete "
-     "(rl.encoding._feasible_combos_py)."},
+     "(rl.encoding_masks._feasible_combos_py)."},
     {"cards_mask", (PyCFunction)(void (*)(void))cards_mask, METH_FASTCALL,
      "cards_mask(table, player, combos, chosen, last_rank, last_kind, last_card, played, owed, "
      "confirm, play_base, cite_base): the plays, cites and confirm of a partial publish "
-     "(rl.encoding._cards_mask_py)."},
+     "(rl.encoding_masks._cards_mask_py)."},
     {NULL, NULL, 0, NULL},
 };

@@ -20,7 +20,7 @@
 #define MK_CITE 1  /* the last card was cited */
 #define MK_MAX_SPENT (1L << 20) /* cards played, gifts owed and action bases: at most this */
 
-/* encoding._Table: per rank the hand cards and own and others' Masterpieces; per card its sort
+/* encoding_masks.Table: per rank the hand cards and own and others' Masterpieces; per card its sort
  * and the cards of its rank and of each sort after it in card order. */
 typedef struct {
     long limit;
@@ -34,17 +34,17 @@ typedef struct {
     long last_rank, last_kind, last_card, played, owed;
 } MkPartial;
 
-/* encoding._Table of the player in a card table. */
+/* encoding_masks.Table of the player in a card table. */
 void pk_mask_table(const unsigned char *table, long player, MkTable *t);
 
-/* encoding._feasible: whether a combo (14 bytes, cards per rank) can still complete the partial
- * publish (1 or 0). */
+/* encoding_masks._feasible: whether a combo (14 bytes, cards per rank) can still complete the
+ * partial publish (1 or 0). */
 int pk_combo_feasible(const MkTable *t, const MkPartial *p, const unsigned char *combo);
 
-/* encoding._cards_mask_py without its action numbers: the plays, cites and confirm of a partial
- * publish over `count` combos (14 bytes each, contiguous; may be NULL when count is 0). plays and
- * cites (PK_CARDS each) are filled: 1 for each card that may be played / cited, else 0;
- * *confirm is 1 or 0. */
+/* encoding_masks._cards_mask_py without its action numbers: the plays, cites and confirm of a
+ * partial publish over `count` combos (14 bytes each, contiguous; may be NULL when count is
+ * 0). plays and cites (PK_CARDS each) are filled: 1 for each card that may be played / cited,
+ * else 0; *confirm is 1 or 0. */
 void pk_cards_choices(const MkTable *t, const MkPartial *p, const unsigned char *combos,
                       Py_ssize_t count, char *plays, char *cites, int *confirm);
 

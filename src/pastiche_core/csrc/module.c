@@ -61,28 +61,30 @@ PyObject *pk_int_tuple(const int *values, int size) {
     return tuple;
 }
 
-int pk_rank_vector(PyObject *module, PyObject *source, long low, long high, int *out) {
-    PyObject *seq = PySequence_Fast(source, "a rank vector must be a sequence of 14 integers");
+int pk_read_ints(PyObject *module, PyObject *source, int count, long low, long high,
+                 const char *what, PyObject *size_error, int *out) {
+    PyObject *seq = PySequence_Fast(source, "expected a sequence of integers");
     if (seq == NULL) {
         return -1;
     }
-    if (PySequence_Fast_GET_SIZE(seq) != PK_RANKS) {
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        PyErr_Format(size_error, "%s: expected %d integers, not %zd", what, count,
+                     PySequence_Fast_GET_SIZE(seq));
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_TypeError, "a rank vector holds 14 integers");
         return -1;
     }
-    for (int r = 0; r < PK_RANKS; r++) {
-        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, r));
+    for (int i = 0; i < count; i++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if (value == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
         }
         if (value < low || value > high) {
             Py_DECREF(seq);
-            pk_refuse(module, "a rank vector's entry");
+            pk_refuse(module, what);
             return -1;
         }
-        out[r] = (int)value;
+        out[i] = (int)value;
     }
     Py_DECREF(seq);
     return 0;

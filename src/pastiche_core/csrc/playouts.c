@@ -1,6 +1,6 @@
 /*
  * The playouts kernels: the playout policy's costed publishes (policy_publishes, the twin of
- * pastiche_core.ai.playout._policy_publishes_py) and a hand's publishing prospects
+ * pastiche_core.ai.playout_publishes._policy_publishes_py) and a hand's publishing prospects
  * (prospects, the twin of pastiche_core.ai.heuristics._prospects_py).
  *
  * Both read the packed inputs of layout.h (rank vectors, the catalogue's plan, the usable
@@ -122,11 +122,11 @@ static int read_plan(PyObject *module, PyObject *plan_source, PyObject *usable_s
 
 /* ---- policy_publishes ----------------------------------------------------------------------
  *
- * ai.playout._costed over the plan's Novels: per usable Novel, its first `limit` rank
- * combinations (in the order of the patterns' combinations and of
- * playout._total_combinations), each filled the fewest-gifts way and, when it cites another
- * player's Masterpiece, the most-citations way; the fills R4 and R5 allow, worth more than
- * `floor`, best first (ties in the order found). */
+ * ai.playout_publishes.costed_publishes over the plan's Novels: per usable Novel, its first
+ * `limit` rank combinations (in the order of the patterns' combinations and of
+ * playout_publishes._total_combinations), each filled the fewest-gifts way and, when it cites
+ * another player's Masterpiece, the most-citations way; the fills R4 and R5 allow, worth more
+ * than `floor`, best first (ties in the order found). */
 
 typedef struct {
     double value;
@@ -147,7 +147,8 @@ typedef struct {
     int ncards, prefix[PP_WALK_CARDS + 1];
 } Policy;
 
-/* playout._publish_value: points by maturity, less the gifts and the cards (R5, R7, R12). */
+/* playout_publishes.publish_value: points by maturity, less the gifts and the cards (R5, R7,
+ * R12). */
 static double policy_value(const Policy *p, long played, long gifts) {
     double value = (double)p->points * pow(p->maturity, (double)(played - 1));
     if (played > 1 && p->turns_left >= 0 && p->turns_left < played) {
@@ -156,7 +157,7 @@ static double policy_value(const Policy *p, long played, long gifts) {
     return value - p->gift_cost * (double)gifts - p->card_cost * (double)played;
 }
 
-/* playout._costs: (played, gifts) of one fill, or 0 when R4 or R5 fails. */
+/* playout_publishes._costs: (played, gifts) of one fill, or 0 when R4 or R5 fails. */
 static int policy_costs(const Policy *p, const int *rank, const int *count, int width,
                         int cite_first, long *played_out, long *gifts_out) {
     long played = 0, gifts = 0, fill[4];
@@ -224,7 +225,7 @@ static int policy_combo(Policy *p, const int *rank, const int *count, int width)
     return 0;
 }
 
-/* playout._total_combinations' walk: from the highest rank down, the most copies first;
+/* playout_publishes._total_combinations' walk: from the highest rank down, the most copies first;
  * the bounds only skip branches without an answer. 1 once `limit` are found, -1 on error. */
 static int policy_total_walk(Policy *p, int index, int left, int need) {
     if (left == 0) {
@@ -296,17 +297,13 @@ static int policy_totals(Policy *p, int count, int target) {
 static int policy_novel(Policy *p, int kind, int first, int second) {
     int rank[PP_MAX_RANK], count[PP_MAX_RANK];
     if (kind == PK_KIND_STRAIGHT) {
-        int run = 0;
-        for (int r = 1; r <= PP_MAX_RANK && p->found < p->limit; r++) {
-            run = p->available[r] ? run + 1 : 0;
-            if (run >= first) {
-                for (int i = 0; i < first; i++) {
-                    rank[i] = r - first + 1 + i;
-                    count[i] = 1;
-                }
-                if (policy_combo(p, rank, count, first) < 0) {
-                    return -1;
-                }
+        int top = 0, run = 0;
+        for (int i = 0; i < first; i++) {
+            count[i] = 1;
+        }
+        while (p->found < p->limit && pk_next_straight(p->available, first, &top, &run, rank)) {
+            if (policy_combo(p, rank, count, first) < 0) {
+                return -1;
             }
         }
     } else if (kind == PK_KIND_OF_A_KIND) {

@@ -61,27 +61,15 @@ Move.parse('keep MYT1 HOR7 HOR8')
 from __future__ import annotations
 
 import bisect
-import functools
-import itertools
-from collections.abc import Iterable, Sequence
-from enum import IntEnum
 from typing import TYPE_CHECKING, SupportsIndex
 
-from .._kernels import kernel
 from ..cards import DECK, Card
-from ..catalogue import Catalogue, NovelSpec
-from ..errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
+from ..catalogue import NovelSpec
+from ..errors import IllegalMoveError, InvalidArgumentError
 from ..feasibility import (
-    CostTally,
-    PayableTotals,
-    cost_add,
-    cost_finish,
-    cost_tally,
     kernel_plan,
-    least_cost,
     usable_flags,
 )
-from ..layout import HAND, MASTER, PLACE_MASK, PUBLISHED
 from ..movegen import payable_groups
 from ..moves import (
     Choose,
@@ -96,694 +84,38 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..patterns import Total
 from ..rules import Phase, turn_actions
+from .encoding_masks import (
+    Partial,
+    Table,
+    cards_mask,
+    feasible_combos,
+    publish_start,
+    rank_combos,
+    readable,
+    start_actions,
+    table_of,
+)
+from .encoding_space import (
+    CITE,
+    CITE_BASE,
+    NOVEL_BASE,
+    PLAY,
+    PLAY_BASE,
+    READ_BASE,
+    ActionSpace,
+    Stage,
+    action_index,
+    as_index,
+    illegal_action,
+)
 
 if TYPE_CHECKING:
     from ..view import PlayerView
 
 __all__ = ["ActionSpace", "MoveBuilder", "Stage", "action_index", "illegal_action"]
 
-_CARDS = len(DECK)
-_RANKS = 14  # index 0 unused, ranks 1-13
 _RANK = tuple(card.rank for card in DECK)
-_BLOCKS = ("discard", "choose", "flag", "read", "play", "cite", "gift")
-_SINGLE = ("draw", "take", "pass", "confirm")
-_FIRST_BLOCK = len(_SINGLE)
-_READ_BASE = _FIRST_BLOCK + _BLOCKS.index("read") * _CARDS  # the action reading card 0
-_NOVEL_BASE = _FIRST_BLOCK + len(_BLOCKS) * _CARDS  # the action starting the first Novel
-_PLAY = 0  # component kinds in the canonical order: hand cards first,
-_CITE = 1  # then Masterpieces, within one rank
-_PLAY_BASE = _FIRST_BLOCK + _BLOCKS.index("play") * _CARDS  # the action playing card 0
-_CITE_BASE = _FIRST_BLOCK + _BLOCKS.index("cite") * _CARDS  # the action citing card 0
-
-
-class Stage(IntEnum):
-    """How far the decision being built has come (part of the observation).
-
-    >>> Stage.CARDS.name, int(Stage.GIFTS)
-    ('CARDS', 3)
-    """
-
-    START = 0
-    """Nothing chosen yet."""
-    DISCARDING = 1
-    """Setup: some of the cards to discard are chosen (R10)."""
-    CARDS = 2
-    """A publish: the Novel is chosen, its cards (plays and cites) are being chosen."""
-    GIFTS = 3
-    """A publish: the cards are confirmed, gift cards are being chosen (R5)."""
-
-
-class ActionSpace:
-    """The fixed atomic action layout for one catalogue (see the module docstring).
-
-    >>> space = ActionSpace()
-    >>> len(space), space.novels[:2]
-    (357, ('straight-5', 'straight-7'))
-    >>> space.novel("kind-3"), space.describe(351)
-    (351, 'novel kind-3')
-    >>> space.parse("cite SCI7") == space.cite(Card.parse("SCI7"))
-    True
-    """
-
-    DRAW = 0
-    """Write ①: draw two cards (R11)."""
-    TAKE = 1
-    """Write ②: take the top discard (R11)."""
-    PASS = 2
-    """Pass (R11)."""
-    CONFIRM = 3
-    """The cards of the publish being built are complete."""
-
-    __slots__ = ("_novel_actions", "_novel_index", "catalogue", "novel_specs", "novels", "size")
-
-    def __init__(self, catalogue: Catalogue | None = None) -> None:
-        self.catalogue = catalogue if catalogue is not None else Catalogue.default()
-        """The catalogue whose publishable Novels make the ``novel`` block."""
-        self.novel_specs: tuple[NovelSpec, ...] = self.catalogue.publishable
-        """The publishable Novels, in catalogue order."""
-        self.novels: tuple[str, ...] = tuple(spec.id for spec in self.novel_specs)
-        """Their ids, in the order of the ``novel`` block's actions."""
-        self._novel_index = {novel: index for index, novel in enumerate(self.novels)}
-        self._novel_actions = {
-            novel: _NOVEL_BASE + index for novel, index in self._novel_index.items()
-        }
-        self.size = _FIRST_BLOCK + len(_BLOCKS) * _CARDS + len(self.novels)
-        """The number of actions (357 for the default catalogue)."""
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __repr__(self) -> str:
-        return f"<ActionSpace {self.size} actions, catalogue {self.catalogue.name!r}>"
-
-    @staticmethod
-    def block_start(name: str) -> int:
-        """The first action of a card block (``'discard'``, ``'play'``, …), or of ``'novel'``.
-
-        >>> ActionSpace.block_start("play"), ActionSpace.block_start("novel")
-        (200, 347)
-        """
-        if name == "novel":
-            return _FIRST_BLOCK + len(_BLOCKS) * _CARDS
-        try:
-            return _FIRST_BLOCK + _BLOCKS.index(name) * _CARDS
-        except ValueError:
-            raise InvalidArgumentError(
-                f"unknown action block {name!r} (expected one of {', '.join(_BLOCKS)}, novel)"
-            ) from None
-
-    def discard(self, card: Card) -> int:
-        """Discard ``card`` at setup (R10).
-
-        >>> ActionSpace().discard(Card.parse("MYT1"))
-        4
-        """
-        return _FIRST_BLOCK + card.index
-
-    def choose(self, card: Card) -> int:
-        """Keep the drawn ``card`` (R11).
-
-        >>> ActionSpace().choose(Card.parse("MYT1"))
-        53
-        """
-        return _FIRST_BLOCK + _CARDS + card.index
-
-    def flag(self, card: Card) -> int:
-        """Put ``card`` under the End Flag (R12).
-
-        >>> ActionSpace().flag(Card.parse("MYT1"))
-        102
-        """
-        return _FIRST_BLOCK + 2 * _CARDS + card.index
-
-    def read(self, card: Card) -> int:
-        """Read ``card`` from the Published novel it lies in (R11).
-
-        >>> ActionSpace().read(Card.parse("MYT1"))
-        151
-        """
-        return _FIRST_BLOCK + 3 * _CARDS + card.index
-
-    def play(self, card: Card) -> int:
-        """Play hand card ``card`` in the publish being built (R4).
-
-        >>> ActionSpace().play(Card.parse("MAG13"))
-        248
-        """
-        return _FIRST_BLOCK + 4 * _CARDS + card.index
-
-    def cite(self, card: Card) -> int:
-        """Cite the Masterpiece whose one card is ``card`` (R4, R6).
-
-        >>> ActionSpace().cite(Card.parse("MYT1"))
-        249
-        """
-        return _FIRST_BLOCK + 5 * _CARDS + card.index
-
-    def gift(self, card: Card) -> int:
-        """Give ``card`` as the next gift (R5).
-
-        >>> ActionSpace().gift(Card.parse("MYT1"))
-        298
-        """
-        return _FIRST_BLOCK + 6 * _CARDS + card.index
-
-    def novel(self, novel: str) -> int:
-        """Start a publish of ``novel``; an unknown or unpublishable id raises.
-
-        >>> ActionSpace().novel("end-flag")
-        Traceback (most recent call last):
-        ...
-        pastiche_core.errors.InvalidArgumentError: 'end-flag' is not a publishable Novel of catalogue 'default'
-        """
-        try:
-            return _FIRST_BLOCK + len(_BLOCKS) * _CARDS + self._novel_index[novel]
-        except KeyError:
-            raise InvalidArgumentError(
-                f"{novel!r} is not a publishable Novel of catalogue {self.catalogue.name!r}"
-            ) from None
-
-    def decode(self, action: SupportsIndex) -> tuple[str, Card | str | None]:
-        """The kind of ``action`` and its argument: a card, a Novel id or ``None``.
-
-        >>> ActionSpace().decode(200), ActionSpace().decode(0), ActionSpace().decode(356)
-        (('play', Card.parse('MYT1')), ('draw', None), ('novel', 'total-7'))
-        >>> ActionSpace().decode(357)
-        Traceback (most recent call last):
-        ...
-        pastiche_core.errors.InvalidArgumentError: action must be an integer from 0 to 356, got 357
-        """
-        try:
-            index = _as_index(action, self.size)
-        except (TypeError, ValueError):
-            raise InvalidArgumentError(
-                f"action must be an integer from 0 to {self.size - 1}, got {action!r}"
-            ) from None
-        return self._decode(index)
-
-    def _decode(self, action: int) -> tuple[str, Card | str | None]:
-        """:meth:`decode` of an index already checked to be in the space."""
-        if action < _FIRST_BLOCK:
-            return _SINGLE[action], None
-        offset = action - _FIRST_BLOCK
-        block, index = divmod(offset, _CARDS)
-        if block < len(_BLOCKS):
-            return _BLOCKS[block], DECK[index]
-        return "novel", self.novels[offset - len(_BLOCKS) * _CARDS]
-
-    def describe(self, action: SupportsIndex) -> str:
-        """The action in words, e.g. ``'play SCI7'`` (:meth:`parse` reads it back).
-
-        >>> ActionSpace().describe(3)
-        'confirm'
-        """
-        kind, argument = self.decode(action)
-        return kind if argument is None else f"{kind} {argument}"
-
-    def parse(self, text: str) -> int:
-        """The action :meth:`describe` writes as ``text`` (keywords and cards in any case).
-
-        >>> ActionSpace().parse("Novel kind-3")
-        351
-        >>> ActionSpace().parse("hop SCI7")
-        Traceback (most recent call last):
-        ...
-        pastiche_core.errors.InvalidNotationError: invalid atomic action 'hop SCI7': expected draw, take, pass, confirm, or discard/choose/flag/read/play/cite/gift CARD, or novel ID
-        """
-        words = text.split() if isinstance(text, str) else []
-        kind = words[0].lower() if words else ""
-        if len(words) == 1 and kind in _SINGLE:
-            return _SINGLE.index(kind)
-        if len(words) == 2 and kind in _BLOCKS:
-            return self.block_start(kind) + Card.parse(words[1]).index
-        if len(words) == 2 and kind == "novel":
-            return self.novel(words[1])
-        raise InvalidNotationError(
-            f"invalid atomic action {text!r}: expected draw, take, pass, confirm, or "
-            f"{'/'.join(_BLOCKS)} CARD, or novel ID"
-        )
-
-
-def illegal_action(
-    space: ActionSpace, action: object, player: int, phase: Phase, stage: Stage
-) -> str:
-    """What :class:`~pastiche_core.errors.IllegalMoveError` says of an atomic action that
-    is not legal in ``player``'s decision at ``phase`` and ``stage``.
-
-    >>> illegal_action(ActionSpace(), 0, 2, Phase.KEEP, Stage.START)
-    "atomic action 'draw' is not legal now (player 2, keep, start)"
-    """
-    try:
-        text = repr(space.describe(action))  # type: ignore[arg-type]
-    except InvalidArgumentError:
-        text = repr(action)
-    return f"atomic action {text} is not legal now (player {player}, {phase.value}, " + (
-        f"{stage.name.lower()})"
-    )
-
-
-def action_index(value: object, size: int) -> int:
-    """``value`` as an action index below ``size``, or -1 when it is none (an illegal action).
-
-    >>> action_index(3, 357), action_index(2.0, 357), action_index(400, 357)
-    (3, -1, -1)
-    """
-    try:
-        return _as_index(value, size)
-    except (TypeError, ValueError):
-        return -1
-
-
-def _as_index(value: object, size: int) -> int:
-    """An integer-like value (a NumPy integer, say) as an action index, else an error."""
-    if value.__class__ is int:
-        index: int = value
-    elif isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(value)
-    else:
-        index = int(value.__index__())
-    if not 0 <= index < size:
-        raise ValueError(index)
-    return index
-
-
-class _Table:
-    """What the masks of a publish being built read, from the card table of the player's view.
-
-    Per rank: the hand cards, own and other players' Masterpieces (counts; the
-    card indexes, ascending, with :meth:`detail`); per card, with :meth:`detail`:
-    how many cards of its rank of each sort come after it in card order (the
-    canonical order within a rank).
-    """
-
-    __slots__ = (
-        "above_hand",
-        "above_oth",
-        "above_own",
-        "h",
-        "hand",
-        "hand_by_rank",
-        "limit",
-        "masters",
-        "oth",
-        "oth_by_rank",
-        "own",
-        "own_by_rank",
-        "own_total",
-        "pool",
-        "search",
-    )
-
-    def __init__(self, table: bytes, player: int) -> None:
-        if not 0 <= player < len(_READ):
-            raise ValueError(f"player {player} is no seat of a card table (0 to 7)")
-        hand_code = HAND | player
-        own_code = MASTER | player
-        hand: list[int] = []
-        masters: list[int] = []
-        h = [0] * _RANKS
-        own = [0] * _RANKS
-        oth = [0] * _RANKS
-        # Only the hand's cards and the Masterpieces matter: the others read as zero.
-        for index in itertools.compress(range(_CARDS), table.translate(_READ[player])):
-            place = table[index]
-            if place == hand_code:
-                hand.append(index)
-                h[_RANK[index]] += 1
-            else:
-                if place == own_code:
-                    masters.append(index)
-                    own[_RANK[index]] += 1
-                else:
-                    masters.append(~index)
-                    oth[_RANK[index]] += 1
-        self.hand = hand
-        self.masters = masters
-        self.limit = len(hand)
-        self.h, self.own, self.oth = h, own, oth
-        # Cards available per rank, hand and every Masterpiece together.
-        self.pool = tuple([a + b + c for a, b, c in zip(h, own, oth, strict=True)])
-        self.own_total = sum(own)
-        # Made by detail() when a publish is being built: the start of a turn needs only
-        # the counts above.
-        self.hand_by_rank: list[list[int]] = []
-        self.own_by_rank: list[list[int]] = []
-        self.oth_by_rank: list[list[int]] = []
-        self.above_hand: list[int] = []
-        self.above_own: list[int] = []
-        self.above_oth: list[int] = []
-        # The Total search of this table, shared by every Total Novel (Python alone).
-        self.search: PayableTotals | None = None
-
-    def detail(self) -> None:
-        """Per rank, the hand's cards and the own and other Masterpieces, ascending; per card,
-        how many cards of its rank come after it in card order, in the hand (for a hand
-        card), and among own and other Masterpieces (for one); made once."""
-        if self.hand_by_rank:
-            return
-        hand_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        own_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        oth_by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        for index in self.hand:
-            hand_by_rank[_RANK[index]].append(index)
-        for index in self.masters:  # ascending, another player's stored as ~index
-            if index >= 0:
-                own_by_rank[_RANK[index]].append(index)
-            else:
-                oth_by_rank[_RANK[~index]].append(~index)
-        above_hand = [0] * _CARDS
-        above_own = [0] * _CARDS
-        above_oth = [0] * _CARDS
-        for rank in range(1, _RANKS):
-            group = hand_by_rank[rank]
-            for position, index in enumerate(group):
-                above_hand[index] = len(group) - position - 1
-            mine, others = own_by_rank[rank], oth_by_rank[rank]
-            for index in mine:
-                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
-                above_oth[index] = len(others) - bisect.bisect_right(others, index)
-            for index in others:
-                above_own[index] = len(mine) - bisect.bisect_right(mine, index)
-                above_oth[index] = len(others) - bisect.bisect_right(others, index)
-        self.above_hand = above_hand
-        self.above_own = above_own
-        self.above_oth = above_oth
-        self.hand_by_rank = hand_by_rank
-        self.own_by_rank = own_by_rank
-        self.oth_by_rank = oth_by_rank
-
-    @property
-    def hand_size(self) -> int:
-        """The hand's cards in all (:class:`~pastiche_core.movegen.Holdings`)."""
-        return self.limit
-
-    def payable(self) -> PayableTotals:
-        """The Total search of this table, made when first asked."""
-        search = self.search
-        if search is None:
-            search = self.search = PayableTotals(self.pool, self.h, self.own, self.limit)
-        return search
-
-
-def _reads(player: int) -> bytes:
-    """The translation of a card table that keeps ``player``'s hand and every Masterpiece."""
-    codes = bytearray(256)
-    codes[HAND | player] = 1
-    for seat in range(8):
-        codes[MASTER | seat] = 1
-    return bytes(codes)
-
-
-_READ = [_reads(player) for player in range(8)]
-_PUBLISHED = bytes(int(code & PLACE_MASK == PUBLISHED) for code in range(256))
-
-
-def _readable(table: bytes) -> Iterable[int]:
-    """The cards under a Published novel, ascending: those a Read may take (R11)."""
-    return itertools.compress(range(_CARDS), table.translate(_PUBLISHED))
-
-
-@functools.lru_cache(maxsize=8)
-def _table_of(table: bytes, player: int) -> _Table:
-    """The masks' table of a view's card table, made once per table (only the last few
-    views' are kept)."""
-    return _Table(table, player)
-
-
-class _Partial:
-    """A publish in progress: the chosen cards and what the rest may still use."""
-
-    __slots__ = ("chosen", "cited", "gifts_owed", "last", "played")
-
-    def __init__(self) -> None:
-        self.chosen = [0] * _RANKS  # cards of each rank chosen so far, plays and cites
-        self.played: list[int] = []
-        self.cited: list[int] = []
-        self.gifts_owed = 0  # Masterpieces of other players cited so far (R5)
-        self.last: tuple[int, int, int] = (0, _PLAY, -1)  # canonical key of the last card
-
-
-def _feasible(
-    table: _Table,
-    combo: Sequence[int],
-    chosen: Sequence[int],
-    last: tuple[int, int, int],
-    played: int,
-    owed: int,
-) -> bool:
-    """Whether the rank counts ``combo`` can be completed from a partial publish.
-
-    The partial publish has chosen ``chosen`` cards per rank, the last of them
-    with canonical key ``last`` = (rank, kind, card); ``played`` hand cards and
-    ``owed`` gifts so far. Later cards come after ``last`` in the canonical
-    order, so ranks below the last one are closed, and at its rank only later
-    hand cards (after a play) or later Masterpieces remain. What the ranks
-    still short cost is :func:`~pastiche_core.feasibility.least_cost` (own
-    Masterpieces free, every other card a card of the hand, at least one hand
-    card played: R4, R5); it must fit in the hand.
-    """
-    last_rank, last_kind, last_card = last
-    h, own, oth = table.h, table.own, table.oth
-    short: list[tuple[int, int, int, int]] = []
-    for rank in range(1, _RANKS):
-        need = combo[rank] - chosen[rank]
-        if need < 0:
-            return False
-        if rank < last_rank:
-            if need:
-                return False
-            continue
-        if not need:
-            continue
-        if rank == last_rank:
-            if last_kind == _PLAY:
-                short.append((need, table.above_hand[last_card], own[rank], oth[rank]))
-            else:
-                short.append((need, 0, table.above_own[last_card], table.above_oth[last_card]))
-        else:
-            short.append((need, h[rank], own[rank], oth[rank]))
-    cost = least_cost(short, played + owed, played > 0)
-    return cost is not None and cost <= table.limit
-
-
-def _fits(
-    need: int,
-    hand: int,
-    mine: int,
-    others: int,
-    tally: CostTally,
-    played: bool,
-    limit: int,
-) -> bool:
-    """The last step of :func:`_feasible`: one rank's ``need`` added to the ``tally`` of the
-    other ranks (:func:`~pastiche_core.feasibility.cost_add`), within the hand."""
-    added = cost_add(tally, need, hand, mine, others)
-    if added is None:
-        return False
-    total = cost_finish(added, played)
-    return total is not None and total <= limit
-
-
-def _combos(spec: NovelSpec, table: _Table, first: bool) -> list[bytes]:
-    """The rank counts of ``spec``'s multisets that pass :func:`_feasible` (only one if ``first``)."""
-    pattern = spec.pattern
-    assert pattern is not None
-    if type(pattern) is Total:
-        # The rank multisets the hand can pay for are exactly those that pass _feasible.
-        search = table.payable()
-        if first:
-            return [b""] if search.exists(pattern.count, pattern.target) else []
-        return [bytes(counts) for counts in search.rank_counts(pattern.count, pattern.target)]
-    found = []
-    for combo in pattern.combinations(table.pool):
-        counts = _counts(combo)
-        if _feasible(table, counts, _NO_CHOICE, _START, 0, 0):
-            found.append(counts)
-            if first:
-                break
-    return found
-
-
-def _counts(combo: Iterable[int]) -> bytes:
-    """A rank multiset as 14 bytes: its cards per rank (index 0 unused)."""
-    counts = bytearray(_RANKS)
-    for rank in combo:
-        counts[rank] += 1
-    return bytes(counts)
-
-
-_NO_CHOICE = (0,) * _RANKS
-_START = (0, _PLAY, -1)
-
-
-# ----------------------------------------------------------------------------
-# The mask kernels: Python rules with compiled twins (csrc/masks.c)
-# ----------------------------------------------------------------------------
-def _start_actions_py(
-    table: bytes, player: int, usable: bytes, plan: bytes, read_base: int, novel_base: int
-) -> list[int]:
-    """The ``start_actions`` kernel in Python: the reads and Novels a player may start.
-
-    From the card ``table`` of the player's view: ``read_base + c`` for every
-    card ``c`` under a Published novel (R11), ascending, then ``novel_base +
-    i`` for every usable entry ``i`` of ``plan`` with a publish
-    (:func:`~pastiche_core.movegen.payable_groups`, R4-R7), ascending.
-
-    >>> from pastiche_core import Game
-    >>> from pastiche_core.feasibility import kernel_plan
-    >>> view = Game(players=3, seed=7).view(0)
-    >>> _start_actions_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue),
-    ...                   151, 347)
-    []
-    """
-    actions = [read_base + index for index in _readable(table)]
-    found = payable_groups(_table_of(bytes(table), player), usable, plan, True)
-    actions.extend(novel_base + index for index, _, _ in found)
-    return actions
-
-
-_start_actions = kernel("start_actions", _start_actions_py)
-
-
-def _publish_start_py(table: bytes, player: int, usable: bytes, plan: bytes) -> list[bytes]:
-    """The ``publish_start`` kernel in Python: the rank multisets of a publish being started.
-
-    Every rank multiset with a publish (R4-R7) of the plan's usable entries
-    (the caller sets the one Novel started), in the counting kernel's order
-    (:func:`~pastiche_core.movegen.payable_groups`),
-    each as 14 bytes: its cards per rank.
-
-    >>> from pastiche_core import Game
-    >>> from pastiche_core.feasibility import kernel_plan
-    >>> view = Game(players=3, seed=7).view(0)
-    >>> _publish_start_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue))
-    []
-    """
-    found = []
-    for _, ranks, needs in payable_groups(_table_of(bytes(table), player), usable, plan, False):
-        counts = bytearray(_RANKS)
-        for rank, need in zip(ranks, needs, strict=True):
-            counts[rank] = need
-        found.append(bytes(counts))
-    return found
-
-
-_publish_start = kernel("publish_start", _publish_start_py)
-
-
-def _feasible_combos_py(
-    table: bytes,
-    player: int,
-    combos: list[bytes],
-    chosen: Sequence[int],
-    last_rank: int,
-    last_kind: int,
-    last_card: int,
-    played: int,
-    owed: int,
-) -> list[bytes]:
-    """The ``feasible_combos`` kernel in Python: the rank multisets a partial publish can
-    still complete (:func:`_feasible`), from the card ``table`` of the player's view.
-
-    >>> from pastiche_core import Game
-    >>> view = Game(players=3, seed=7).view(0)
-    >>> _feasible_combos_py(view.card_table, 0, [bytes(14)], [0] * 14, 0, 0, -1, 0, 0)
-    []
-    """
-    derived = _table_of(bytes(table), player)
-    derived.detail()
-    last = (last_rank, last_kind, last_card)
-    return [combo for combo in combos if _feasible(derived, combo, chosen, last, played, owed)]
-
-
-_feasible_combos = kernel("feasible_combos", _feasible_combos_py)
-
-
-def _cards_mask_py(
-    table: bytes,
-    player: int,
-    combos: list[bytes],
-    chosen: Sequence[int],
-    last_rank: int,
-    last_kind: int,
-    last_card: int,
-    played: int,
-    owed: int,
-    confirm: int,
-    play_base: int,
-    cite_base: int,
-) -> list[int]:
-    """The ``cards_mask`` kernel in Python: the plays, cites and confirm of a partial publish.
-
-    A pick is legal when some rank multiset of ``combos`` still fits after it
-    and can be completed (:func:`_feasible`). The next card of a multiset must
-    be of its lowest rank still short (a later card would close that rank), so
-    each multiset is checked only for the cards of that one rank: the tally of
-    the ranks above it is shared by them. Returns ``confirm`` when the cards
-    are complete, then ``play_base + c`` and ``cite_base + c``, ascending.
-
-    >>> from pastiche_core import Game
-    >>> view = Game(players=3, seed=7).view(0)
-    >>> _cards_mask_py(view.card_table, 0, [], [0] * 14, 0, 0, -1, 0, 0, 3, 200, 249)
-    []
-    """
-    derived = _table_of(bytes(table), player)
-    derived.detail()
-    base_cost = played + owed
-    limit = derived.limit
-    h, own, oth = derived.h, derived.own, derived.oth
-    above_hand, above_own, above_oth = derived.above_hand, derived.above_own, derived.above_oth
-    plays: set[int] = set()
-    cites: set[int] = set()
-    complete = False
-    for combo in combos:
-        low = 0
-        for rank in range(max(last_rank, 1), _RANKS):
-            if combo[rank] > chosen[rank]:
-                low = rank
-                break
-        if not low:
-            complete = complete or (played > 0 and base_cost <= limit)
-            continue
-        tally = cost_tally(
-            [
-                (short, h[rank], own[rank], oth[rank])
-                for rank in range(low + 1, _RANKS)
-                if (short := combo[rank] - chosen[rank])
-            ],
-            base_cost,
-        )
-        if tally is None:
-            continue  # a rank above cannot be filled
-        need = combo[low] - chosen[low] - 1  # still short at the low rank after the pick
-        paid = (tally[0] + 1, tally[1], tally[2])  # a pick that costs a hand card
-        # Within a group, later cards leave fewer cards of the rank after them, and a pick
-        # that cannot be completed makes every later one fail too: the loops stop there.
-        if last_rank < low or last_kind == _PLAY:
-            skip = last_card if last_rank == low else -1
-            for index in derived.hand_by_rank[low]:
-                if index <= skip or index in plays:
-                    continue
-                if not _fits(need, above_hand[index], own[low], oth[low], paid, True, limit):
-                    break
-                plays.add(index)
-        skip = last_card if last_rank == low and last_kind == _CITE else -1
-        for group, spent in ((derived.own_by_rank[low], tally), (derived.oth_by_rank[low], paid)):
-            for index in group:  # an own Masterpiece is free, another's owes a gift (R5)
-                if index <= skip or index in cites:
-                    continue
-                if not _fits(need, 0, above_own[index], above_oth[index], spent, played > 0, limit):
-                    break
-                cites.add(index)
-    actions = [confirm] if complete else []
-    actions.extend(play_base + index for index in sorted(plays))
-    actions.extend(cite_base + index for index in sorted(cites))
-    return actions
-
-
-_cards_mask = kernel("cards_mask", _cards_mask_py)
 
 
 class MoveBuilder:
@@ -836,13 +168,13 @@ class MoveBuilder:
         self.view = view
         """The view of the player to move, whose decision is being built."""
         self._stage = Stage.START
-        self._table: _Table | None = None
+        self._table: Table | None = None
         self._mps: dict[int, tuple[int, str]] | None = None
         self._usable: bytes | None = None
         self._novel_mask: list[int] | None = None
         self._novel: NovelSpec | None = None
         self._combos: list[bytes] = []  # the Novel's rank multisets still open, 14 bytes each
-        self._partial = _Partial()
+        self._partial = Partial()
         self._discards: list[int] = []
         self._owed: list[int] = []  # the owner of each gift owed, in the order asked (R5)
         self._gifts: list[tuple[int, int]] = []
@@ -913,7 +245,7 @@ class MoveBuilder:
             parts.append(self._novel.id)
         if self._partial.played or self._partial.cited:
             chosen = " ".join(
-                f"{'play' if kind == _PLAY else 'cite'} {DECK[index]}"
+                f"{'play' if kind == PLAY else 'cite'} {DECK[index]}"
                 for kind, index in self._components()
             )
             parts.append(chosen)
@@ -925,8 +257,8 @@ class MoveBuilder:
 
     def _components(self) -> list[tuple[int, int]]:
         partial = self._partial
-        keyed = [(_RANK[i], _PLAY, i) for i in partial.played]
-        keyed += [(_RANK[i], _CITE, i) for i in partial.cited]
+        keyed = [(_RANK[i], PLAY, i) for i in partial.played]
+        keyed += [(_RANK[i], CITE, i) for i in partial.cited]
         keyed.sort()
         return [(kind, index) for _, kind, index in keyed]
 
@@ -1025,10 +357,10 @@ class MoveBuilder:
             out[action] = 1
         return out
 
-    def _table_now(self) -> _Table:
+    def _table_now(self) -> Table:
         if self._table is None:
             view = self.view
-            self._table = _table_of(view.card_table, view.player)
+            self._table = table_of(view.card_table, view.player)
         return self._table
 
     def _usable_flags(self) -> bytes:
@@ -1044,13 +376,13 @@ class MoveBuilder:
         view = self.view
         plan = kernel_plan(view.catalogue)
         if plan is None:  # a catalogue without a plan: the reads, then the Novels
-            started = [_READ_BASE + index for index in _readable(view.card_table)]
-            started += [_NOVEL_BASE + index for index in self._publishable()]
+            started = [READ_BASE + index for index in readable(view.card_table)]
+            started += [NOVEL_BASE + index for index in self._publishable()]
         else:
-            started = _start_actions(
-                view.card_table, view.player, self._usable_flags(), plan, _READ_BASE, _NOVEL_BASE
+            started = start_actions(
+                view.card_table, view.player, self._usable_flags(), plan, READ_BASE, NOVEL_BASE
             )
-        reads = bisect.bisect_left(started, _NOVEL_BASE)
+        reads = bisect.bisect_left(started, NOVEL_BASE)
         draw, take, may_pass = turn_actions(view.deck_size, len(view.discard), reads)
         writes = ((ActionSpace.DRAW, draw), (ActionSpace.TAKE, take), (ActionSpace.PASS, may_pass))
         return [action for action, legal in writes if legal] + started
@@ -1097,7 +429,7 @@ class MoveBuilder:
                     size = pattern.size
                     if size is not None and size > table.limit + own_total:
                         continue  # R5: every card but own Masterpieces costs a hand card
-                    if _combos(spec, table, first=True):
+                    if rank_combos(spec, table, first=True):
                         found.append(index)
         self._novel_mask = found
         return found
@@ -1107,7 +439,7 @@ class MoveBuilder:
         (the ``cards_mask`` kernel)."""
         partial = self._partial
         view = self.view
-        return _cards_mask(
+        return cards_mask(
             view.card_table,
             view.player,
             self._combos,
@@ -1116,8 +448,8 @@ class MoveBuilder:
             len(partial.played),
             partial.gifts_owed,
             ActionSpace.CONFIRM,
-            _PLAY_BASE,
-            _CITE_BASE,
+            PLAY_BASE,
+            CITE_BASE,
         )
 
     def _gifts_mask(self) -> list[int]:
@@ -1166,7 +498,7 @@ class MoveBuilder:
         False
         """
         try:
-            index = _as_index(action, self.space.size)
+            index = as_index(action, self.space.size)
         except (TypeError, ValueError):
             return False
         self._actions()
@@ -1188,7 +520,7 @@ class MoveBuilder:
         """
         space = self.space
         try:
-            index = _as_index(action, space.size)
+            index = as_index(action, space.size)
         except (TypeError, ValueError):
             index = -1
         self._actions()
@@ -1196,7 +528,7 @@ class MoveBuilder:
             raise IllegalMoveError(
                 illegal_action(space, action, self.view.player, self.view.phase, self._stage)
             )
-        kind, argument = space._decode(index)
+        kind, argument = space.decode_index(index)
         view = self.view
         self._legal = None
         if kind == "draw":
@@ -1231,7 +563,7 @@ class MoveBuilder:
             return None
         if kind in ("play", "cite"):
             assert isinstance(argument, Card)
-            self._choose_card(argument.index, _PLAY if kind == "play" else _CITE)
+            self._choose_card(argument.index, PLAY if kind == "play" else CITE)
             return None
         if kind == "confirm":
             return self._confirm()
@@ -1250,26 +582,26 @@ class MoveBuilder:
         view = self.view
         plan = kernel_plan(view.catalogue)
         if plan is None:
-            self._combos = _combos(spec, self._table_now(), first=False)
+            self._combos = rank_combos(spec, self._table_now(), first=False)
             return
         index = self.space.novel_specs.index(spec)
         only = bytearray(len(self.space.novel_specs))
         only[index] = 1
-        self._combos = _publish_start(view.card_table, view.player, bytes(only), plan)
+        self._combos = publish_start(view.card_table, view.player, bytes(only), plan)
 
     def _choose_card(self, index: int, kind: int) -> None:
         partial = self._partial
         rank = _RANK[index]
         partial.chosen[rank] += 1
         partial.last = (rank, kind, index)
-        if kind == _PLAY:
+        if kind == PLAY:
             partial.played.append(index)
         else:
             partial.cited.append(index)
             if self._masterpieces()[index][0] != self.view.player:
                 partial.gifts_owed += 1
         view = self.view
-        self._combos = _feasible_combos(
+        self._combos = feasible_combos(
             view.card_table,
             view.player,
             self._combos,
@@ -1372,17 +704,17 @@ class MoveBuilder:
             if move.novel not in space.novels:
                 return []
             by_ref = {NovelRef(*where): index for index, where in self._masterpieces().items()}
-            keyed = [(card.rank, _PLAY, card.index) for card in move.played]
+            keyed = [(card.rank, PLAY, card.index) for card in move.played]
             for ref in move.cited:
                 if ref not in by_ref:
                     return []
                 index = by_ref[ref]
-                keyed.append((_RANK[index], _CITE, index))
+                keyed.append((_RANK[index], CITE, index))
             keyed.sort()
             actions = [space.novel(move.novel)]
             for _, kind, index in keyed:
                 card = DECK[index]
-                actions.append(space.play(card) if kind == _PLAY else space.cite(card))
+                actions.append(space.play(card) if kind == PLAY else space.cite(card))
             actions.append(space.CONFIRM)
             actions.extend(space.gift(gift.card) for gift in sorted(move.gifts, key=_gift_order))
             return actions
