@@ -1,0 +1,169 @@
+"""The plain values a game is made of, and the generations it hands out (R10, R14).
+
+A game's result (:class:`GameResult`), its counters as an undo record keeps
+them (:class:`Scalars`), the check of a deal's arguments, the catalogue's Novel
+positions and points as the card table and the scores read them, and the
+generation counter that numbers every position (:func:`new_generation`).
+
+>>> check_deal(3, 7)
+>>> new_generation() != new_generation()
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .cards import Card
+from .catalogue import Catalogue
+from .errors import InvalidStateError
+from .moves import Move
+from .rules import MAX_PLAYERS, MIN_PLAYERS, Phase
+
+if TYPE_CHECKING:
+    from .view import MoveRecord
+
+__all__ = [
+    "GameResult",
+    "Public",
+    "Scalars",
+    "Text",
+    "Undo",
+    "check_deal",
+    "new_generation",
+    "novel_points",
+    "novel_positions",
+]
+
+
+def check_deal(players: object, seed: object) -> None:
+    """Refuse a deal :class:`Game` cannot make: ``players`` other than 3 to 5 (R10), or a
+    ``seed`` that is no integer (:class:`~pastiche_core.errors.InvalidStateError`).
+
+    >>> check_deal(4, 7)
+    >>> check_deal(6, 7)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidStateError: players must be from 3 to 5 (R10), got 6
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidStateError(f"players must be an integer from 3 to 5, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidStateError(f"players must be from 3 to 5 (R10), got {players}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The final result: scores, Masterpiece counts, winners and how the game ended (R13).
+
+    ``reason`` is ``'countdown'`` (R12) or ``'all-pass'`` (R11).
+    """
+
+    scores: tuple[int, ...]
+    """Every player's final score: Masterpiece points plus the End Flag (R13)."""
+    masterpieces: tuple[int, ...]
+    """Every player's number of Masterpieces, the first tie-break (R13)."""
+    winners: tuple[int, ...]
+    """The winning seats: more than one when the tie-breaks leave a shared win (R13)."""
+    reason: str
+    """How the game ended: ``'countdown'`` (R12) or ``'all-pass'`` (R11)."""
+
+
+class Scalars(NamedTuple):
+    """A game's counters and single values, as an undo record keeps them before a move."""
+
+    phase: Phase
+    to_move: int
+    current: int
+    pending: tuple[Card, Card] | None
+    turn: int
+    passes: int
+    trigger: int | None
+    turns_left: int | None
+    end_reason: str | None
+    flag: tuple[int, Card] | None
+    rng_state: int
+    flag_supply: int
+
+
+Undo = tuple[Scalars, Any]
+"""An undo record: the scalars before a move and what the move changed in the containers."""
+
+Public = tuple[tuple[tuple[int, str], ...], tuple["MoveRecord", ...], Move | None]
+"""A viewer's public history (``(seat, notation)`` per move, R16), their records of its moves
+and the last move it covers."""
+
+Text = tuple[Move, int, str, str, "MoveRecord", "MoveRecord"]
+"""A move as the public history keeps it: the move, its seat, its notation, what any other
+seat reads of it (empty when that differs by seat: a publish with gifts), its whole record
+and what any other seat sees of that (R16)."""
+
+
+_POSITIONS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+
+def novel_positions(catalogue: Catalogue) -> dict[str, int]:
+    """Novel id -> its position in the catalogue (the card table's Novel numbers), made once."""
+    entry = _POSITIONS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_POSITIONS) >= 64:
+            _POSITIONS.clear()
+        entry = _POSITIONS[id(catalogue)] = (
+            catalogue,
+            {spec.id: index for index, spec in enumerate(catalogue.specs)},
+        )
+    return entry[1]
+
+
+_NOVEL_POINTS: dict[int, tuple[Catalogue, dict[str, int]]] = {}
+
+
+def novel_points(catalogue: Catalogue) -> dict[str, int]:
+    """Novel id -> points, made once per catalogue."""
+    entry = _NOVEL_POINTS.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        if len(_NOVEL_POINTS) >= 64:
+            _NOVEL_POINTS.clear()
+        entry = _NOVEL_POINTS[id(catalogue)] = (
+            catalogue,
+            {spec.id: spec.points for spec in catalogue.specs},
+        )
+    return entry[1]
+
+
+def _counter() -> Iterator[int]:
+    """This process's generations: a random 64-bit start, then counting up.
+
+    Generations are compared with ones made in other processes (a pickled game,
+    a move handed out before) and must never meet them: two processes share a
+    start with odds of 2**-64, and a forked child draws a start of its own.
+    """
+    return itertools.count(int.from_bytes(os.urandom(8), "big") << 64)
+
+
+_GENERATIONS = _counter()
+"""Every position's :attr:`GameState.generation`, unique across processes."""
+
+
+def _reseed_generations() -> None:
+    global _GENERATIONS
+    _GENERATIONS = _counter()
+
+
+if hasattr(os, "register_at_fork"):  # a forked child must not repeat its parent's numbers
+    os.register_at_fork(after_in_child=_reseed_generations)
+
+
+def new_generation() -> int:
+    """A generation never handed out before, in this process or any other.
+
+    >>> new_generation() != new_generation()
+    True
+    """
+    return next(_GENERATIONS)
