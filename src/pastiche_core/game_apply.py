@@ -24,7 +24,8 @@ from .cards import Card, format_cards
 from .catalogue import END_FLAG_ID, Catalogue
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidStateError
 from .feasibility import owed_text, publish_violation
-from .game_state import GameState, novel_positions
+from .game_state import GameState
+from .game_values import novel_positions
 from .layout import (
     CARDS,
     DRAWN,
@@ -292,7 +293,7 @@ class GameMoves(GameState):
         if isinstance(move, Pass):
             if self._can_write():
                 return "cannot pass while Write is possible (R11)"
-            if self.can_read():
+            if self._can_read():
                 return "cannot pass while Read is possible (R11)"
             return None
         if isinstance(move, TakeFlag):

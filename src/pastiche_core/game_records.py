@@ -23,7 +23,7 @@ from typing import TypeVar
 from .cards import Card
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidStateError
 from .game_apply import GameMoves
-from .game_state import Text, Undo
+from .game_values import Text, Undo
 from .moves import Choose, Draw, Gift, Keep, Move, Publish, Read, TakeDiscard, TakeFlag
 from .view import MoveRecord, public_notation
 
@@ -500,11 +500,7 @@ def _rename_move(move: Move, one: Callable[[Card], Card]) -> Move:
 def _rename_undo(move: Move, record: Undo, one: Callable[[Card], Card]) -> Undo:
     """An undo record of ``move`` with its cards renamed by ``one``."""
     before, change = record
-    pending, flag = before.pending, before.flag
-    before = before._replace(
-        pending=None if pending is None else (one(pending[0]), one(pending[1])),
-        flag=None if flag is None else (flag[0], one(flag[1])),
-    )
+    before = before.renamed(one)
     if isinstance(move, Keep):
         change = [one(card) for card in change]
     elif isinstance(move, Draw) and change is not None:

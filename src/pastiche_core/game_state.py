@@ -11,7 +11,7 @@ modules through :func:`insides` (gathered with the other doors of the engine in
 >>> from pastiche_core import Game
 >>> game = Game(players=3, seed=7)
 >>> insides(game).pending is None, len(insides(game).deck)
-(True, 37)
+(True, 39)
 """
 
 from __future__ import annotations
@@ -674,7 +674,16 @@ def assemble(
     hands: list[set[Card]],
     tables: list[dict[str, tuple[Card, ...]]],
     supply: dict[str, int],
-    scalars: Scalars,
+    flag: tuple[int, Card] | None,
+    phase: Phase,
+    to_move: int,
+    current: int,
+    pending: tuple[Card, Card] | None,
+    turn: int,
+    passes: int,
+    trigger: int | None,
+    turns_left: int | None,
+    end_reason: str | None,
 ) -> _S:
     """A game of class ``kind`` in exactly this state, with no history and empty caches;
     nothing is checked.
@@ -691,7 +700,8 @@ def assemble(
     ...     Game, catalogue=game.catalogue, players=3, seed=7, rng=inside.rng_copy(),
     ...     deck=list(inside.deck), discard=[], face_down=set(),
     ...     hands=[set(game.hand(p)) for p in range(3)], tables=[{}, {}, {}],
-    ...     supply=dict(game.supply), scalars=inside.scalars)
+    ...     supply=dict(game.supply), flag=None, phase=game.phase, to_move=2, current=0,
+    ...     pending=None, turn=0, passes=0, trigger=None, turns_left=None, end_reason=None)
     >>> twin == game
     True
     """
@@ -707,7 +717,20 @@ def assemble(
         hands=hands,
         tables=tables,
         supply=supply,
-        scalars=scalars,
+        scalars=Scalars(
+            phase,
+            to_move,
+            current,
+            pending,
+            turn,
+            passes,
+            trigger,
+            turns_left,
+            end_reason,
+            flag,
+            rng.state,
+            supply.get(END_FLAG_ID, 0),
+        ),
     )
     return game
 
@@ -740,7 +763,6 @@ def dealt(
     >>> twin.view(0) == view
     True
     """
-    supply = dict(view.supply)
     return assemble(
         kind,
         catalogue=view.catalogue,
@@ -752,21 +774,17 @@ def dealt(
         face_down=face_down,
         hands=[set(hand) for hand in hands],
         tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
-        supply=supply,
-        scalars=Scalars(
-            view.phase,
-            view.to_move,
-            view.current,
-            pending,
-            view.turn,
-            view.passes,
-            view.trigger,
-            view.turns_left,
-            view.end_reason,
-            view.flag,
-            rng.state,
-            supply.get(END_FLAG_ID, 0),
-        ),
+        supply=dict(view.supply),
+        flag=view.flag,
+        phase=view.phase,
+        to_move=view.to_move,
+        current=view.current,
+        pending=pending,
+        turn=view.turn,
+        passes=view.passes,
+        trigger=view.trigger,
+        turns_left=view.turns_left,
+        end_reason=view.end_reason,
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -90,6 +90,22 @@ class Scalars(NamedTuple):
     flag: tuple[int, Card] | None
     rng_state: int
     flag_supply: int
+
+    def renamed(self, one: Callable[[Card], Card]) -> Scalars:
+        """These scalars with the cards they name (the drawn pair, the flag's) renamed by
+        ``one``.
+
+        >>> from pastiche_core import Card
+        >>> before = Scalars(Phase.CHOOSE, 0, 0, (Card.parse("MYT1"), Card.parse("LOV2")),
+        ...                  1, 0, None, None, None, None, 0, 1)
+        >>> before.renamed(lambda card: Card.parse("MAG13") if card.rank == 1 else card).pending
+        (Card.parse('MAG13'), Card.parse('LOV2'))
+        """
+        pending, flag = self.pending, self.flag
+        return self._replace(
+            pending=None if pending is None else (one(pending[0]), one(pending[1])),
+            flag=None if flag is None else (flag[0], one(flag[1])),
+        )
 
 
 Undo = tuple[Scalars, Any]

@@ -561,7 +561,8 @@ def _publish_counts_py(
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
     >>> plan = kernel_plan(game.catalogue)
-    >>> _publish_counts_py(game.card_table, 0, bytes([1] * 10), plan, False)
+    >>> from pastiche_core.game_internals import insides
+    >>> _publish_counts_py(insides(game).card_table, 0, bytes([1] * 10), plan, False)
     []
     """
     return _plan_segments(_numbers(bytes(table), player), usable, plan, first, _count_group)
@@ -665,7 +666,8 @@ def publish_segments(
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
-    >>> publish_segments(game.card_table, 0, game.supply, (), game.catalogue)
+    >>> from pastiche_core.game_internals import insides
+    >>> publish_segments(insides(game).card_table, 0, game.supply, (), game.catalogue)
     []
     """
     if usable is None:

@@ -448,4 +448,3 @@ def view_of(
     _set_catalogue(view, game.catalogue)
     _set_card_table(view, inside.viewer_card_table(player, show_pending))
     return view
-

@@ -68,6 +68,7 @@ from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..feasibility import KIND_CODES, fill_rank, kernel_plan, rank_cost, rank_runs, settle
 from ..game import Game, LegalMoves, keep_moves
+from ..game_internals import insides
 from ..moves import (
     Choose,
     Draw,
@@ -236,23 +237,24 @@ class Situation:
         >>> Situation.of_game(Game(players=3, seed=7), 2).phase
         <Phase.KEEP: 'keep'>
         """
-        discard = game.discard_cards
+        inside = insides(game)
+        discard = inside.discard
         top = discard[-1] if discard else None
-        if top is not None and game.is_face_down(top):
+        if top is not None and inside.is_face_down(top):
             top = None
         return cls(
             player,
             game.players,
             game.phase,
-            tuple(sorted(game.hand_cards(player))),
-            game.table_cards,
+            tuple(sorted(inside.hand(player))),
+            inside.tables,
             game.supply,
             game.catalogue,
-            game.pending if game.to_move == player else None,
+            inside.pending if game.to_move == player else None,
             top,
             len(discard),
-            len(game.deck),
-            game.turns_left,
+            len(inside.deck),
+            inside.turns_left,
         )
 
     @classmethod
@@ -1052,13 +1054,14 @@ def expected_scores(game: Game) -> list[float]:
     >>> expected_scores(Game(players=3, seed=7))  # 3 or 4 cards, each hand's prospects
     [0.329676, 0.328353, 0.418373]
     """
+    inside = insides(game)
     catalogue = game.catalogue
-    ending = game.turns_left
+    ending = inside.turns_left
     values = []
     for player in range(game.players):
-        hand = game.hand_cards(player)
-        value = float(game.score(player))
-        for novel, cards in game.table_cards[player].items():
+        hand = inside.hand(player)
+        value = float(game.scores()[player])
+        for novel, cards in inside.tables[player].items():
             if len(cards) > 1:
                 share = _maturity(len(cards), EVAL_MATURITY)
                 if ending is not None and ending < len(cards):
