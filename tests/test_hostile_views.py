@@ -38,6 +38,7 @@ from pastiche_core import (
 from pastiche_core.ai.analyse import analyse
 from pastiche_core.ai.determinize import determinize
 from pastiche_core.cli import main
+from pastiche_core.game_internals import assemble
 from pastiche_core.io import view_from_dict, view_from_json, view_to_dict
 
 # ----------------------------------------------------------------------
@@ -269,7 +270,8 @@ def test_r15_keeps_of_a_crowded_hand_are_counted_not_listed() -> None:
     game = Game(players=3, seed=2)
     cards = list(DECK)
     deal = [set(cards[:3]), set(cards[3:6]), set(cards[6:27])]
-    crowded = Game.assemble(
+    crowded = assemble(
+        Game,
         catalogue=game.catalogue,
         players=3,
         seed=0,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError
+from pastiche_core.game_internals import insides
 from pastiche_core.rl import Knowledge
 from pastiche_core.view import setup_discarders
 
@@ -89,7 +90,7 @@ def test_knowledge_ignores_cards_the_player_never_saw(
         shuffled = unseen.copy()
         rng.shuffle(shuffled)
         renaming = dict(zip(unseen, shuffled, strict=True))
-        twin = game.renamed(renaming)
+        twin = renamed(game, renaming)
         again = Knowledge.of(twin, player)
         assert (again.seen, again.holders) == (known.seen, known.holders)
         assert twin.view(player).history == game.view(player).history
@@ -112,8 +113,8 @@ def test_takes_reads_and_gifts_are_known_until_a_hidden_gift() -> None:
 
     def play(move: str) -> None:
         if move == "choose":
-            assert game.pending is not None
-            move = f"choose {game.pending[0]}"
+            assert insides(game).pending is not None
+            move = f"choose {insides(game).pending[0]}"
         game.apply(move)
         for known in knowledge:
             known.update(game)
