@@ -43,6 +43,7 @@ from pastiche_core import (
 )
 from pastiche_core.game_internals import assemble, insides
 from pastiche_core.rng import GameRng
+from pastiche_core.table import TableNovel
 
 __all__ = [
     "MINI",
@@ -248,6 +249,11 @@ def build_game(
 # ----------------------------------------------------------------------
 # Invariants
 # ----------------------------------------------------------------------
+def masterpieces(game: Game) -> list[TableNovel]:
+    """Every Masterpiece on the table, by owner and publish order."""
+    return [novel for table in game.tables() for novel in table if novel.masterpiece]
+
+
 def card_census(game: Game) -> Counter[Card]:
     """How many times each card occurs in the deck, discard, hands, tables, flag and pending."""
     census: Counter[Card] = Counter(insides(game).deck)
@@ -350,7 +356,7 @@ def assert_invariants(game: Game) -> None:
 def assert_rejected(game: Game, move: Move | str) -> str:
     """``apply(move)`` raises IllegalMoveError and leaves the game and its history unchanged."""
     before = game.copy()
-    history = list(game.history)
+    history = game.history
     with pytest.raises(IllegalMoveError) as info:
         game.apply(move)
     assert isinstance(info.value, ValueError)
@@ -365,7 +371,7 @@ def assert_illegal(game: Game, move: Move | str, ruling: str | tuple[str, ...]) 
     ``ruling`` is e.g. ``"R5"`` (or several acceptable ones); returns the message.
     """
     before = game.copy()
-    history = list(game.history)
+    history = game.history
     assert not game.is_legal(move)
     with pytest.raises(IllegalMoveError) as info:
         game.apply(move)

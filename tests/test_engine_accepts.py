@@ -236,7 +236,7 @@ def perturbations(
         )
     # The same publish once the last copy of the Novel is gone (R6).
     gone = game.copy()
-    gone.supply[option.novel] = 0
+    gone._supply[option.novel] = 0
     found.append((f"no copy left: {option.novel}", gone, gone.position(), option, move, "R6"))
     # A Novel the player already holds (R6).
     held = sorted(position.held_novels)

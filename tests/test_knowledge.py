@@ -416,7 +416,7 @@ def test_only_a_player_about_to_draw_gets_a_stacked_deck() -> None:
         stack_deck(game, ["MYT1", "LOV2"])
     empty = build_game(3, hands={0: "MYT1"}, deck="", leftover=1)
     with pytest.raises(InvalidArgumentError, match="the deck and the discard pile are empty"):
-        empty.stack_deck([])
+        stack_deck(empty, [])
     one = _draw_ready("", "HOR4")
     stack_deck(one, ["HOR4"])  # the one card left: nothing to arrange
     with pytest.raises(InvalidArgumentError, match="takes the one card left, HOR4, got HOR5"):

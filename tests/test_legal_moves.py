@@ -16,6 +16,7 @@ from builders import (
     as_publish,
     assert_invariants,
     build_game,
+    masterpieces,
     perturbations,
     plausible_moves,
     position_pool,
@@ -122,7 +123,7 @@ def brute_force_publishes(game: Game) -> set[Publish]:
     """Every legal publish by trying all played-card and citation subsets (R4–R6)."""
     player = game.to_move
     hand = sorted(game.hand(player))
-    masterpieces = game.masterpieces()
+    held_masterpieces = masterpieces(game)
     held = {n.novel for n in game.table(player)}
     found: set[Publish] = set()
     for spec in game.catalogue.publishable:
@@ -147,7 +148,7 @@ def test_publish_enumeration_is_complete_on_small_positions(index: int) -> None:
     pool = [
         g
         for g in position_pool()
-        if g.phase is Phase.ACTION and len(g.hand(g.to_move)) <= 7 and len(g.masterpieces()) <= 6
+        if g.phase is Phase.ACTION and len(g.hand(g.to_move)) <= 7 and len(masterpieces(g)) <= 6
     ]
     game = pool[index % len(pool)]
     expected = brute_force_publishes(game)

@@ -70,7 +70,7 @@ def test_r16_a_views_card_table_is_the_one_its_fields_describe(
     for seat in range(players):
         view = game.view(seat)
         rebuilt = dataclasses.replace(view)  # no kept table: made from the fields
-        assert insides(rebuilt).card_table == view.card_table
+        assert rebuilt.card_table == view.card_table
         table = view.card_table
         hidden = {layout.HAND | other for other in range(players) if other != seat}
         hidden |= {layout.PILE_DOWN | other for other in range(players) if other != seat}

@@ -17,6 +17,7 @@ from builders import (
     assert_invariants,
     build_game,
     cards,
+    masterpieces,
     play_random,
     simple_turn,
 )
@@ -104,7 +105,7 @@ def test_r4_r5_rulebook_example_jerome_pastiches_three_masterpieces() -> None:
     assert not new.masterpiece
     assert new.status == "published"
     # R4: the cited Masterpieces stay where they are, unchanged.
-    assert [str(n) for n in game.masterpieces()] == [
+    assert [str(n) for n in masterpieces(game)] == [
         "0:straight-5*[SCI7]",
         "1:kind-3*[HOR7]",
         "1:pairs-3*[MYT7]",
@@ -477,7 +478,7 @@ def test_r11_one_card_in_deck_draw_it_then_reshuffle_the_discard_pile_and_draw_i
         leftover=1,
         seed=5,
     )
-    rng = game.rng.copy()
+    rng = insides(game).rng_copy()
     pile = list(game.discard)
     rng.shuffle(pile)  # the game's own generator shuffles the pile (R14)
     game.apply("draw")
@@ -522,7 +523,7 @@ def test_r11_empty_deck_is_reshuffled_only_when_a_draw_needs_a_card() -> None:
 
 def test_r11_empty_deck_draw_reshuffles_the_whole_discard_pile_first() -> None:
     game = build_game(3, deck="", discard="MYT1 LOV2 HOR4", face_down="MYT1", leftover=1, seed=9)
-    rng = game.rng.copy()
+    rng = insides(game).rng_copy()
     pile = list(game.discard)
     rng.shuffle(pile)
     game.apply("draw")
@@ -723,8 +724,8 @@ def test_r12_threshold_is_15_masterpiece_points() -> None:
         tables={0: {"straight-9": "SCI7", "kind-5": "HOR7", "straight-5": "HOR4"}},
     )
     below.apply("publish kind-3 MYS7 cite 0:straight-9 0:kind-5")  # 6 + 6 + 1 + 1 = 14
-    assert below.masterpiece_points(0) == 14
-    assert (below.phase, below.to_move, below.trigger, below.turns_left) == (
+    assert insides(below).masterpiece_points(0) == 14
+    assert (below.phase, below.to_move, insides(below).trigger, insides(below).turns_left) == (
         Phase.ACTION,
         1,
         None,
@@ -732,7 +733,7 @@ def test_r12_threshold_is_15_masterpiece_points() -> None:
     )
     at = trigger_game(3)
     at.apply(TRIGGER_PUBLISH)  # 6 + 6 + 2 + 1 = 15
-    assert at.masterpiece_points(0) == 15
+    assert insides(at).masterpiece_points(0) == 15
     assert at.phase is Phase.FLAG
     assert at.trigger == 0
 
@@ -828,7 +829,7 @@ def test_r12_end_flag_is_not_a_masterpiece() -> None:
     assert game.scores()[1] == 9 + 6 + 1
     assert insides(game).masterpiece_points(1) == 15
     assert insides(game).masterpiece_count(1) == 2
-    assert [n.novel for n in game.masterpieces()] == ["straight-11", "kind-5"]
+    assert [n.novel for n in masterpieces(game)] == ["straight-11", "kind-5"]
     assert_illegal(game, "read 1:end-flag SCI7", ("R11", "R12"))
     assert_illegal(game, "publish end-flag MYT7 LOV7", "R12")
     assert all(not isinstance(m, Read) for m in game.legal_moves)
@@ -948,7 +949,7 @@ def test_r14_same_seed_and_moves_replay_the_same_game(players: int) -> None:
 
 def test_r14_different_seeds_deal_different_games() -> None:
     deals = {
-        (*tuple(Game(4, seed).hand(p) for p in range(4)), tuple(Game(4, seed).deck))
+        (*tuple(Game(4, seed).hand(p) for p in range(4)), tuple(insides(Game(4, seed)).deck))
         for seed in range(40)
     }
     assert len(deals) == 40
@@ -974,7 +975,7 @@ def test_r14_copy_is_independent() -> None:
     twin = game.copy()
     play_random(twin, random.Random(1), max_moves=30)
     assert game == Game(3, seed=8)
-    assert game.history == []
+    assert game.history == ()
     assert twin != game
 
 

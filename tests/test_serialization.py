@@ -87,7 +87,7 @@ def assert_round_trips(game: Game, *, replay: bool = True) -> None:
     data = state_to_dict(game)
     composed = state_from_dict({**data, "history": []})
     assert composed == game
-    assert composed.history == []
+    assert composed.history == ()
     if not replay:
         return
     loaded = state_from_dict(data)
@@ -216,7 +216,7 @@ def test_history_is_optional() -> None:
     del data["history"]
     loaded = state_from_dict(data)
     assert loaded == game
-    assert loaded.history == []
+    assert loaded.history == ()
 
 
 def test_generator_state_may_be_an_integer() -> None:
@@ -1156,7 +1156,7 @@ def test_r14_history_is_bounded() -> None:
 def test_composed_state_needs_no_history_but_a_history_must_replay() -> None:
     data = base_state()  # composed: its history is empty
     game = state_from_dict(data)
-    assert game.history == []
+    assert game.history == ()
     del data["history"]
     assert state_from_dict(data) == game
     data["history"] = ["keep MYT1 HOR7 HOR8"]  # the real first move, but not this position
@@ -1230,7 +1230,7 @@ def test_check_invariants_on_games_built_in_python() -> None:
     ):
         check_invariants(game)
     insides(game).deck.pop()
-    game.turn = -1
+    game._turn = -1
     with pytest.raises(InvalidStateError, match=r"^\$\.turn: expected an integer >= 0, got -1"):
         check_invariants(game)
 

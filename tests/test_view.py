@@ -54,13 +54,13 @@ def with_hidden(game: Game, player: int, cards: list[Card]) -> Game:
     for q in range(game.players):
         if q != player:
             twin._hands[q] = {next(it) for _ in range(len(game._hands[q]))}
-    twin.deck = [next(it) for _ in insides(game).deck]
+    twin._deck = [next(it) for _ in insides(game).deck]
     down = [i for i, c in enumerate(game._discard) if c in game._face_down]
     for i in _hidden_discards(game, player):
         twin._discard[i] = next(it)
     twin._face_down = {twin._discard[i] for i in down}
     if insides(game).pending is not None and game.to_move != player:
-        twin.pending = (next(it), next(it))
+        twin._pending = (next(it), next(it))
     assert next(it, None) is None
     return twin
 
@@ -79,7 +79,7 @@ def test_rearranging_hidden_cards_leaves_the_view_unchanged(
     shuffled = hidden_cards(game, player)
     rng.shuffle(shuffled)
     twin = with_hidden(game, player, shuffled)
-    twin.rng.state = rng.getrandbits(64)  # the generator's state is hidden too (R14)
+    twin._rng.state = rng.getrandbits(64)  # the generator's state is hidden too (R14)
     assert_invariants(twin)
     assert twin.view(player) == game.view(player)
     # The same rearrangement is seen by every opponent whose own hand changed.
@@ -95,7 +95,7 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
     def swapped(card: Card) -> Card:
         return b if card is a else a if card is b else card
 
-    twin.deck = [swapped(c) for c in insides(twin).deck]
+    twin._deck = [swapped(c) for c in insides(twin).deck]
     twin._discard = [swapped(c) for c in twin._discard]
     twin._face_down = {swapped(c) for c in twin._face_down}
     twin._hands = [{swapped(c) for c in hand} for hand in twin._hands]
@@ -104,9 +104,9 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
         for table in twin._tables
     ]
     if insides(twin).flag is not None:
-        twin.flag = (insides(twin).flag[0], swapped(insides(twin).flag[1]))
+        twin._flag = (insides(twin).flag[0], swapped(insides(twin).flag[1]))
     if insides(twin).pending is not None:
-        twin.pending = (swapped(insides(twin).pending[0]), swapped(insides(twin).pending[1]))
+        twin._pending = (swapped(insides(twin).pending[0]), swapped(insides(twin).pending[1]))
     twin._cards = twin._locate()
     return twin
 
@@ -290,8 +290,8 @@ def test_r16_the_public_history_follows_undo_copies_and_replaced_histories() -> 
     for twin, histories in copies:  # the original moved on: the copies did not
         assert [twin.view(p).history for p in range(4)] == histories
     # A history replaced in place is read again.
-    game.history = list(game.history)
-    game.history[-1:] = []
+    game._history = list(game.history)
+    game._history[-1:] = []
     game._undo = game._undo[: len(game.history)]
     assert game.view(0).history == expected(game, 0)
 

@@ -84,7 +84,7 @@ def crowded_view(seed: int, *, hand: int = 6, others: int = 2) -> PlayerView:
         catalogue=catalogue,
         players=5,
         seed=seed,
-        rng=Game(players=5, seed=seed, catalogue=catalogue).rng.copy(),
+        rng=insides(Game(players=5, seed=seed, catalogue=catalogue)).rng_copy(),
         deck=cards[hand + 4 * others :],
         discard=[],
         face_down=set(),

@@ -197,7 +197,7 @@ def test_the_drawn_cards_of_another_seat_are_sampled() -> None:
     assert insides(sample).pending is not None
     assert set(insides(sample).pending) <= set(hidden_cards(game.view(other)))
     mine = _check_sample(game, game.to_move, 1)
-    assert mine.pending == insides(game).pending  # the chooser sees them
+    assert insides(mine).pending == insides(game).pending  # the chooser sees them
 
 
 def test_samples_follow_the_seed() -> None:

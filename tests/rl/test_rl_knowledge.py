@@ -82,7 +82,7 @@ def test_knowledge_ignores_cards_the_player_never_saw(
 ) -> None:
     """Renaming the unseen cards deals them anew: the knowledge stays the same."""
     rng = random.Random(seed)
-    renamed = 0
+    changed = 0
     for game, knowledge in itertools.islice(followed(players, seed), 0, None, 5):
         player = data.draw(st.integers(0, players - 1))
         known = knowledge[player]
@@ -95,8 +95,8 @@ def test_knowledge_ignores_cards_the_player_never_saw(
         assert (again.seen, again.holders) == (known.seen, known.holders)
         assert twin.view(player).history == game.view(player).history
         assert visible(twin, player) == visible(game, player)
-        renamed += renaming != dict(zip(unseen, unseen, strict=True))
-    assert renamed
+        changed += renaming != dict(zip(unseen, unseen, strict=True))
+    assert changed
 
 
 def test_takes_reads_and_gifts_are_known_until_a_hidden_gift() -> None:
