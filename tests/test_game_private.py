@@ -100,7 +100,8 @@ def test_r6_supply_written_under_a_held_move_is_refused(seed: int) -> None:
     before, supply = game.copy(), dict(game.supply)
     with pytest.raises(TypeError):
         game.supply[held.novel] = 0  # type: ignore[index]  # the supply is a read-only window
-    assert dict(game.supply) == supply and game == before
+    assert dict(game.supply) == supply
+    assert game == before
     game.apply(held)  # still the same position: the held move is legal and trusted
     assert game.supply[held.novel] == supply[held.novel] - 1 >= 0
     check_invariants(game)
@@ -111,9 +112,11 @@ def test_the_containers_a_user_reads_are_copies_or_read_only() -> None:
     before = game.copy()
     with pytest.raises(AttributeError):
         game.history.append(Move.parse("draw"))  # type: ignore[attr-defined]  # a tuple
-    assert isinstance(game.hand(0), tuple) and isinstance(game.discard, tuple)
+    assert isinstance(game.hand(0), tuple)
+    assert isinstance(game.discard, tuple)
     assert isinstance(game.tables(), tuple)
-    assert game == before and game.history == (Move.parse("keep MYT1 HOR7 HOR8"),)
+    assert game == before
+    assert game.history == (Move.parse("keep MYT1 HOR7 HOR8"),)
 
 
 def test_copies_pickles_and_loaded_games_take_a_fresh_generation() -> None:
@@ -130,7 +133,8 @@ def test_copies_pickles_and_loaded_games_take_a_fresh_generation() -> None:
     generations = {game.generation, *(twin.generation for twin in twins)}
     assert len(generations) == 1 + len(twins)
     for twin in twins:
-        assert twin == game and twin.history == game.history
+        assert twin == game
+        assert twin.history == game.history
         twin.apply(held)  # checked there (it is legal, so it is played)
         check_invariants(twin)
     assert pickle.loads(pickle.dumps(game)).undo() == Move.parse("keep MYT1 HOR7 HOR8")
@@ -206,6 +210,7 @@ def test_a_refused_trusted_choose_changes_nothing_not_even_the_history() -> None
     choose = Choose(game.hand(0)[0])  # no card was drawn: the phase is action
     with pytest.raises(IllegalMoveError, match="R11"):
         apply_built(game, choose, generation)
-    assert game == before and game.history == before.history
+    assert game == before
+    assert game.history == before.history
     assert game.generation == generation
     assert insides(game).card_table_is_current()

@@ -735,7 +735,7 @@ def test_r12_threshold_is_15_masterpiece_points() -> None:
     at.apply(TRIGGER_PUBLISH)  # 6 + 6 + 2 + 1 = 15
     assert insides(at).masterpiece_points(0) == 15
     assert at.phase is Phase.FLAG
-    assert at.trigger == 0
+    assert insides(at).trigger == 0
 
 
 def read_trigger_game(trigger_hand: str) -> Game:

@@ -79,17 +79,29 @@ class Scalars(NamedTuple):
     """A game's counters and single values, as an undo record keeps them before a move."""
 
     phase: Phase
+    """The decision the game waits for."""
     to_move: int
+    """The seat that makes the next decision."""
     current: int
+    """The seat whose turn it is."""
     pending: tuple[Card, Card] | None
+    """The two cards Write ① drew, while their drawer chooses (R11)."""
     turn: int
+    """Turns played since setup."""
     passes: int
+    """Passes in succession (R11)."""
     trigger: int | None
+    """The trigger player, once the end is triggered (R12)."""
     turns_left: int | None
+    """Turns left once the end is triggered (R12)."""
     end_reason: str | None
+    """``'countdown'`` (R12) or ``'all-pass'`` (R11) once over."""
     flag: tuple[int, Card] | None
+    """The End Flag's holder and the card under it (R12)."""
     rng_state: int
+    """The game's generator state (R14)."""
     flag_supply: int
+    """The End Flag's copies in the supply (R12)."""
 
     def renamed(self, one: Callable[[Card], Card]) -> Scalars:
         """These scalars with the cards they name (the drawn pair, the flag's) renamed by

@@ -19,7 +19,7 @@ import pytest
 from pastiche_core import DECK, Card, Catalogue, Game, Phase
 from pastiche_core.ai import analyse
 from pastiche_core.ai.analyse import CUT_REASONS
-from pastiche_core.game_internals import assemble
+from pastiche_core.game_internals import assemble, insides
 from pastiche_core.invariants import check_invariants
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
 from pastiche_core.view import PlayerView

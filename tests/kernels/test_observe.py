@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from support import twin
 
 from pastiche_core import DECK, Card, Catalogue, Game, Phase, _kernels, layout
+from pastiche_core.game_internals import insides
 from pastiche_core.rl import Knowledge, ObservationEncoder, observation
 from pastiche_core.rules import setup_discarders
 

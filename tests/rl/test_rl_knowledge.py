@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError
-from pastiche_core.game_internals import insides
+from pastiche_core.game_internals import insides, renamed
 from pastiche_core.rl import Knowledge
 from pastiche_core.view import setup_discarders
 
