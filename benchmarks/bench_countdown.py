@@ -92,7 +92,7 @@ def play_one(job: tuple[str, int, int, int, int]) -> Outcome:
             break
     winners = game.winners()
     win = 1 / len(winners) if seat in winners else 0.0
-    return Outcome(hero, win, led, score_then, game.score(seat))
+    return Outcome(hero, win, led, score_then, game.scores()[seat])
 
 
 def _rate(outcomes: Sequence[Outcome]) -> str:
