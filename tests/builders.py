@@ -262,8 +262,8 @@ def card_census(game: Game) -> Counter[Card]:
         census.update(game.hand(player))
         for novel in game.table(player):
             census.update(novel.cards)
-    if insides(game).flag is not None:
-        census[insides(game).flag[1]] += 1
+    if game._flag is not None:
+        census[game._flag[1]] += 1
     if insides(game).pending is not None:
         census.update(insides(game).pending)
     return census
@@ -296,7 +296,7 @@ def expected_score(game: Game, player: int) -> int:
     """Masterpiece points plus the End Flag, computed from the table (R13)."""
     cat = game.catalogue
     points = sum(cat[n.novel].points for n in game.table(player) if len(n.cards) == 1)
-    if insides(game).flag is not None and insides(game).flag[0] == player:
+    if game._flag is not None and game._flag[0] == player:
         points += cat.end_flag.points
     return points
 
@@ -330,13 +330,11 @@ def invariant_violations(game: Game) -> list[str]:
         problems.append("the player to move is not the current player")
     if phase is Phase.KEEP and not 2 <= game.to_move < game.players:
         problems.append("keep phase for a seat below 2")
-    if phase is Phase.FLAG and (
-        insides(game).trigger != game.to_move or insides(game).flag is not None
-    ):
+    if phase is Phase.FLAG and (game._trigger != game.to_move or game._flag is not None):
         problems.append("flag phase without its trigger player")
-    if (insides(game).trigger is None) != (insides(game).turns_left is None):
+    if (game._trigger is None) != (game._turns_left is None):
         problems.append("trigger and countdown disagree")
-    if insides(game).flag is not None and insides(game).flag[0] != insides(game).trigger:
+    if game._flag is not None and game._flag[0] != game._trigger:
         problems.append("the End Flag is not held by the trigger player")
     if (phase is Phase.OVER) != (insides(game).end_reason is not None):
         problems.append(f"end reason {insides(game).end_reason!r} in phase {phase}")
@@ -391,8 +389,8 @@ def simple_turn(game: Game) -> None:
     """Play one quiet turn: Write ① keeping the first drawn card, else Write ②, else pass."""
     if game.deck_size >= 2 or (game.deck_size == 1 and game.discard):
         game.apply(Draw())
-        assert insides(game).pending is not None
-        game.apply(Choose(insides(game).pending[0]))
+        assert game._pending is not None
+        game.apply(Choose(game._pending[0]))
     elif insides(game).can_write():
         game.apply("take" if game.discard else "draw")
     else:
@@ -477,9 +475,7 @@ def perturbations(game: Game, move: Publish, rng: random.Random) -> list[Move]:
         if ref.owner != player and spare:
             gifts = (*gifts, Gift(ref.owner, rng.choice(spare)))
         out.append(Publish(move.novel, move.played, (*move.cited, ref), gifts))
-    flag_ref = (
-        NovelRef(insides(game).flag[0], game.catalogue.end_flag.id) if insides(game).flag else None
-    )
+    flag_ref = NovelRef(game._flag[0], game.catalogue.end_flag.id) if game._flag else None
     if flag_ref is not None:
         out.append(Publish(move.novel, move.played, (*move.cited, flag_ref), move.gifts))
     if move.gifts:
@@ -541,8 +537,8 @@ def plausible_moves(game: Game, rng: random.Random, sample: int = 3) -> list[Mov
     pool: list[Move] = [Draw(), TakeDiscard(), Pass()]
     pool += [Choose(c) for c in some] + [TakeFlag(c) for c in some]
     pool += [TakeFlag(c) for c in hand[:sample]]
-    if insides(game).pending is not None:
-        pool += [Choose(c) for c in insides(game).pending]
+    if game._pending is not None:
+        pool += [Choose(c) for c in game._pending]
     pool.append(Keep(tuple(rng.sample(hand, min(3, len(hand))))))
     pool.append(Keep(tuple(rng.sample(DECK, 3))))
     if len(hand) >= 3:
@@ -557,10 +553,8 @@ def plausible_moves(game: Game, rng: random.Random, sample: int = 3) -> list[Mov
             rng.choice(DECK),
         )
     )
-    if insides(game).flag is not None:
-        pool.append(
-            Read(NovelRef(insides(game).flag[0], game.catalogue.end_flag.id), insides(game).flag[1])
-        )
+    if game._flag is not None:
+        pool.append(Read(NovelRef(game._flag[0], game.catalogue.end_flag.id), game._flag[1]))
     legal = legal_prefix(game, 200)
     publishes = [m for m in legal if isinstance(m, Publish)]
     for move in rng.sample(publishes, min(sample, len(publishes))):

@@ -177,9 +177,9 @@ def test_the_records_say_what_the_notation_does_not() -> None:
     assert move_record(game, 2).seen_by(3).laid_down == ()
     assert list(keep.laid_down) == list(game.discard[-2:])
     game.apply("draw")
-    assert insides(game).pending is not None
-    assert move_record(game).drawn == insides(game).pending
-    pending = insides(game).pending
+    assert game._pending is not None
+    assert move_record(game).drawn == game._pending
+    pending = game._pending
     game.apply(f"choose {pending[1]}")
     assert move_record(game).laid_up == pending[0]
     assert move_record(game, -2).drawn == pending  # the pair, read from the choose now
@@ -252,13 +252,13 @@ def test_a_hidden_gift_widens_where_the_givers_known_cards_may_be() -> None:
     for move in ("read 2:straight-5 MYS7", "take", "draw"):
         game.apply(move)
         Knowledge.update_all(knowledge, game)
-    assert insides(game).pending is not None
-    game.apply(f"choose {insides(game).pending[0]}")
+    assert game._pending is not None
+    game.apply(f"choose {game._pending[0]}")
     Knowledge.update_all(knowledge, game)
     game.apply("draw")
     Knowledge.update_all(knowledge, game)
-    assert insides(game).pending is not None
-    game.apply(f"choose {insides(game).pending[0]}")
+    assert game._pending is not None
+    game.apply(f"choose {game._pending[0]}")
     Knowledge.update_all(knowledge, game)
     assert knowledge[0].located == ((Card.parse("MYT6"), frozenset({2})), (mys7, frozenset({1})))
     game.apply("publish kind-3 SCI9 cite 2:pairs-3 3:pairs-4 gift 2:MYT1 3:MYS7")

@@ -90,9 +90,10 @@ def test_membership_agrees_with_enumeration_on_perturbed_moves(index: int, seed:
         assert member == game.is_legal(move) == (game.violation(move) is None), move
         if complete:
             # R15: a keep that names no discard order is the listed keep in card order.
-            unordered = isinstance(move, Keep) and not move.discard
             listed = move in legal or (
-                unordered and any(isinstance(m, Keep) and m.cards == move.cards for m in legal)
+                isinstance(move, Keep)
+                and not move.discard
+                and any(isinstance(m, Keep) and m.cards == move.cards for m in legal)
             )
             assert member == listed, move
         elif move in legal:

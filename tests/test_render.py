@@ -50,12 +50,12 @@ def shown_cards(game: Game) -> Counter[str]:
         shown.update(str(c) for c in game.hand(p))
         for novel in game.table(p):
             shown.update(str(c) for c in novel.cards)
-    if insides(game).flag is not None:
-        shown[str(insides(game).flag[1])] += 1
+    if game._flag is not None:
+        shown[str(game._flag[1])] += 1
     if game.discard and not insides(game).is_face_down(game.discard[-1]):
         shown[str(game.discard[-1])] += 1
-    if insides(game).pending is not None:
-        shown.update(str(c) for c in insides(game).pending)
+    if game._pending is not None:
+        shown.update(str(c) for c in game._pending)
     return shown
 
 

@@ -31,6 +31,7 @@ from pastiche_core import (
     check_invariants,
 )
 from pastiche_core.game_internals import history_seats, insides
+from pastiche_core.game_state import GameState
 from pastiche_core.io import (
     MAX_HISTORY,
     STATE_FORMAT,
@@ -114,8 +115,8 @@ def assert_views_round_trip_and_hide_secrets(game: Game) -> None:
             for i, c in enumerate(game.discard)
             if insides(game).is_face_down(c) and discarders[i] != player
         }
-        if insides(game).pending is not None and game.to_move != player:
-            secret |= {str(c) for c in insides(game).pending}
+        if game._pending is not None and game.to_move != player:
+            secret |= {str(c) for c in game._pending}
         present = {key: value for key, value in data.items() if key != "history"}
         tokens = card_tokens(json.dumps(present))
         assert {str(c) for c in view.hand} <= tokens
@@ -164,8 +165,8 @@ def test_loaded_game_plays_on_identically_through_reshuffles() -> None:
         if straight.phase is Phase.KEEP:
             move: str = str(Keep(straight.hand(straight.to_move)[:3]))
         elif straight.phase is Phase.CHOOSE:
-            assert insides(straight).pending is not None
-            move = f"choose {insides(straight).pending[0]}"
+            assert straight._pending is not None
+            move = f"choose {straight._pending[0]}"
         elif straight.phase is Phase.FLAG:
             move = f"flag {straight.hand(straight.to_move)[0]}"
         else:
@@ -183,7 +184,7 @@ def test_loaded_game_plays_on_identically_through_reshuffles() -> None:
 def test_loaded_game_sets_every_slot_and_copies() -> None:
     game = random_game(4, 11, 40)
     loaded = state_from_dict(state_to_dict(game))
-    assert all(hasattr(loaded, name) for name in Game.__slots__)
+    assert all(hasattr(loaded, name) for name in GameState.__slots__)
     assert loaded.copy() == game
     assert list(loaded.legal_moves) == list(game.legal_moves)
 
@@ -769,8 +770,8 @@ def test_every_reachable_state_passes_the_invariants_and_round_trips() -> None:
         assert_round_trips(game, replay=index % 4 == 0 or game.is_over)
         assert len(game.history) <= MAX_HISTORY // 10
         seen.add(game.phase.value)
-        if insides(game).end_reason is not None:
-            seen.add(insides(game).end_reason)
+        if game._end_reason is not None:
+            seen.add(game._end_reason)
         if insides(game).flag_lost:
             seen.add("flag lost")
         if insides(game).passes:
@@ -874,8 +875,8 @@ def test_r11_as_many_passes_as_players_while_not_over_is_rejected() -> None:
 
 def test_r12_fifteen_masterpiece_points_without_trigger_is_rejected() -> None:
     game = triggered()
-    assert insides(game).flag is not None
-    holder, card = insides(game).flag
+    assert game._flag is not None
+    holder, card = game._flag
     data = state_to_dict(game)
     data["trigger"] = data["turns_left"] = data["flag"] = None
     data["hands"][holder].append(str(card))
@@ -1106,9 +1107,9 @@ def test_r14_altered_history_is_rejected_naming_the_first_difference() -> None:
     before = Game(game.players, game.seed)
     for move in game.history[:-1]:
         before.apply(move)
-    assert insides(before).pending is not None
+    assert before._pending is not None
     kept = str(game.history[-1]).split()[1]
-    other = next(str(card) for card in insides(before).pending if str(card) != kept)
+    other = next(str(card) for card in before._pending if str(card) != kept)
     data = state_to_dict(game)
     data["history"][-1] = f"choose {other}"
     top = len(data["discard"]) - 1
@@ -1221,15 +1222,15 @@ def test_check_invariants_on_games_built_in_python() -> None:
     game = Game(players=4, seed=2)
     check_invariants(game)
     hand = game.hand(3)
-    insides(game).deck.append(hand[0])  # a card in the deck and in a hand
+    game._deck.append(hand[0])  # a card in the deck and in a hand
     with pytest.raises(
         InvalidStateError,
         match=re.escape(
-            f"$.hands[3][0]: card {hand[0]} appears twice (also at $.deck[{len(insides(game).deck) - 1}])"
+            f"$.hands[3][0]: card {hand[0]} appears twice (also at $.deck[{len(game._deck) - 1}])"
         ),
     ):
         check_invariants(game)
-    insides(game).deck.pop()
+    game._deck.pop()
     game._turn = -1
     with pytest.raises(InvalidStateError, match=r"^\$\.turn: expected an integer >= 0, got -1"):
         check_invariants(game)

@@ -143,7 +143,7 @@ class PasticheMachine(RuleBasedStateMachine):
         # Scores come from Masterpieces and the End Flag only (R13).
         for p in range(game.players):
             points = insides(game).masterpiece_points(p)
-            if insides(game).flag is not None and insides(game).flag[0] == p:
+            if game._flag is not None and game._flag[0] == p:
                 points += game.catalogue.end_flag.points
             assert game.scores()[p] == points
         # Exactly the over game has no legal move.
@@ -155,8 +155,8 @@ class PasticheMachine(RuleBasedStateMachine):
         if game.phase is Phase.KEEP:
             assert game.turn == 0
             assert game.deck_size >= 49 - 19
-        if insides(game).trigger is not None:
-            assert insides(game).masterpiece_points(insides(game).trigger) >= 15
+        if game._trigger is not None:
+            assert insides(game).masterpiece_points(game._trigger) >= 15
 
     def teardown(self) -> None:
         game = self.game

@@ -272,7 +272,7 @@ def test_stale_summary_sees_kept_usable_flags_that_disagree() -> None:
     game = Game(players=3, seed=2)
     list(game.legal_moves)
     game._usable[1] = bytes(len(game.catalogue.publishable))  # planted: nothing usable
-    game._usable_supply = game.supply.copy()
+    game._usable_supply = game._supply.copy()
     assert stale_summary(game) == 1
     assert stale_summary(game) is None  # made anew on the way
 

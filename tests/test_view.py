@@ -32,10 +32,10 @@ def hidden_cards(game: Game, player: int) -> list[Card]:
     for q in range(game.players):
         if q != player:
             cards += sorted(game._hands[q])
-    cards += insides(game).deck
+    cards += game._deck
     cards += [game._discard[i] for i in _hidden_discards(game, player)]
-    if insides(game).pending is not None and game.to_move != player:
-        cards += insides(game).pending
+    if game._pending is not None and game.to_move != player:
+        cards += game._pending
     return cards
 
 
@@ -103,10 +103,10 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
         {nid: tuple(swapped(c) for c in cards) for nid, cards in table.items()}
         for table in twin._tables
     ]
-    if insides(twin).flag is not None:
-        twin._flag = (insides(twin).flag[0], swapped(insides(twin).flag[1]))
-    if insides(twin).pending is not None:
-        twin._pending = (swapped(insides(twin).pending[0]), swapped(insides(twin).pending[1]))
+    if twin._flag is not None:
+        twin._flag = (twin._flag[0], swapped(twin._flag[1]))
+    if twin._pending is not None:
+        twin._pending = (swapped(twin._pending[0]), swapped(twin._pending[1]))
     twin._cards = twin._locate()
     return twin
 
@@ -120,10 +120,10 @@ def visible_changes(game: Game, player: int) -> list[Callable[[random.Random], G
     visible: list[Card] = list(game._hands[player])
     visible += [c for c in game._discard if c not in game._face_down]
     visible += [c for p in range(game.players) for cards in game._tables[p].values() for c in cards]
-    if insides(game).flag is not None:
-        visible.append(insides(game).flag[1])
-    if insides(game).pending is not None and game.to_move == player:
-        visible += insides(game).pending
+    if game._flag is not None:
+        visible.append(game._flag[1])
+    if game._pending is not None and game.to_move == player:
+        visible += game._pending
     if visible:
         changes.append(lambda rng: _swap(game, rng.choice(visible), rng.choice(hidden)))
     opponents = [q for q in range(game.players) if q != player and game._hands[q]]
@@ -171,17 +171,17 @@ def test_pending_drawn_cards_are_visible_only_to_the_chooser() -> None:
     choosing = [g for g in position_pool() if g.phase is Phase.CHOOSE]
     assert choosing
     for game in choosing:
-        assert insides(game).pending is not None
+        assert game._pending is not None
         for p in range(game.players):
             view = game.view(p)
-            assert view.pending == (insides(game).pending if p == game.to_move else None)
-            assert not set(insides(game).pending) & set(view.hand)
-            assert not set(insides(game).pending) & {c for c in view.discard if c is not None}
+            assert view.pending == (game._pending if p == game.to_move else None)
+            assert not set(game._pending) & set(view.hand)
+            assert not set(game._pending) & {c for c in view.discard if c is not None}
         # Exchanging a drawn card with a hidden one: only the chooser notices.
         chooser = game.to_move
         other = hidden_cards(game, chooser)
         if other:
-            twin = _swap(game, insides(game).pending[0], other[0])
+            twin = _swap(game, game._pending[0], other[0])
             assert twin.view(chooser) != game.view(chooser)
             for p in range(game.players):
                 if p != chooser and other[0] not in game._hands[p]:

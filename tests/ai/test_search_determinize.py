@@ -37,10 +37,10 @@ def _places(game: Game) -> list[object]:
         places.extend(game.hand(seat))
         for novel in game.table(seat):
             places.extend(novel.cards)
-    if insides(game).pending is not None:
-        places.extend(insides(game).pending)
-    if insides(game).flag is not None:
-        places.append(insides(game).flag[1])
+    if game._pending is not None:
+        places.extend(game._pending)
+    if game._flag is not None:
+        places.append(game._flag[1])
     return places
 
 
@@ -194,8 +194,8 @@ def test_the_drawn_cards_of_another_seat_are_sampled() -> None:
         pytest.fail("no choose phase reached")
     other = (game.to_move + 1) % 4
     sample = _check_sample(game, other, 1)
-    assert insides(sample).pending is not None
-    assert set(insides(sample).pending) <= set(hidden_cards(game.view(other)))
+    assert sample._pending is not None
+    assert set(sample._pending) <= set(hidden_cards(game.view(other)))
     mine = _check_sample(game, game.to_move, 1)
     assert insides(mine).pending == insides(game).pending  # the chooser sees them
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError
-from pastiche_core.game_internals import insides, renamed
+from pastiche_core.game_internals import renamed
 from pastiche_core.rl import Knowledge
 from pastiche_core.view import setup_discarders
 
@@ -113,8 +113,8 @@ def test_takes_reads_and_gifts_are_known_until_a_hidden_gift() -> None:
 
     def play(move: str) -> None:
         if move == "choose":
-            assert insides(game).pending is not None
-            move = f"choose {insides(game).pending[0]}"
+            assert game._pending is not None
+            move = f"choose {game._pending[0]}"
         game.apply(move)
         for known in knowledge:
             known.update(game)

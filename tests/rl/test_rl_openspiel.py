@@ -94,8 +94,8 @@ def test_draws_are_chance_nodes_including_the_reshuffle() -> None:
                     state.apply_action(drawn[-1].index)
                 after = state.game
                 assert after is not None
-                if insides(after).pending is not None:
-                    assert list(insides(after).pending) == drawn
+                if after._pending is not None:
+                    assert list(after._pending) == drawn
                 if any(card not in deck for card in drawn):
                     seen_reshuffle += 1
                     # The game keeps its history and the seat of every move.

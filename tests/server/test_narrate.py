@@ -174,7 +174,8 @@ def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
     kinds = [line.kind for line in lines]
     at = kinds.index("end-game")
     assert kinds[at + 1] == "flag"
-    seat, card = insides(game).flag
+    assert game._flag is not None
+    seat, card = game._flag
     assert lines[at].player == seat
     assert f"{END_THRESHOLD} points or more" in lines[at].text
     assert "End Flag" in lines[at].text
