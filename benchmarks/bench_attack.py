@@ -60,6 +60,7 @@ from typing import Any
 from benchkit import aligned, process_memory_kib, stop_process
 
 from pastiche_core import DECK, Catalogue, Game, Phase, RandomBot
+from pastiche_core.game_internals import assemble, insides
 from pastiche_core.invariants import check_invariants
 from pastiche_core.io.position_json import position_to_dict
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
@@ -276,8 +277,8 @@ def crowded_view(seed: int) -> dict[str, Any]:
         spec.id: spec.copies - sum(spec.id in table for table in tables) for spec in catalogue.specs
     }
     start = Game(players=5, seed=seed, catalogue=catalogue)
-    game = Game.assemble(
-        catalogue=catalogue, players=5, seed=seed, rng=start.rng.copy(), deck=cards[11:],
+    game = assemble(
+        Game, catalogue=catalogue, players=5, seed=seed, rng=insides(start).rng_copy(), deck=cards[11:],
         discard=[], face_down=set(), hands=hands, tables=tables, supply=supply, flag=None,
         phase=Phase.ACTION, to_move=0, current=0, pending=None, turn=100, passes=0,
         trigger=None, turns_left=None, end_reason=None,

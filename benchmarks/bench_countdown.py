@@ -38,6 +38,7 @@ from pastiche_core.ai import GreedyBot, SearchBot
 from pastiche_core.ai.search import FINISH_WITHIN, Settings, simulations_for
 from pastiche_core.bots import Bot, derive_seed
 from pastiche_core.game import LegalMoves
+from pastiche_core.game_internals import insides
 from pastiche_core.moves import Move
 from pastiche_core.view import PlayerView
 
@@ -85,14 +86,14 @@ def play_one(job: tuple[str, int, int, int, int]) -> Outcome:
     score_then = 0
     for move in game.history:
         replay.apply(move)
-        if replay.turns_left is not None:
+        if insides(replay).turns_left is not None:
             scores = replay.scores()
             led = scores[seat] > max(s for other, s in enumerate(scores) if other != seat)
             score_then = scores[seat]
             break
     winners = game.winners()
     win = 1 / len(winners) if seat in winners else 0.0
-    return Outcome(hero, win, led, score_then, game.score(seat))
+    return Outcome(hero, win, led, score_then, game.scores()[seat])
 
 
 def _rate(outcomes: Sequence[Outcome]) -> str:

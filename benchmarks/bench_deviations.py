@@ -83,7 +83,9 @@ def value_of(game: Game, seat: int, anchor: Move, played: Move, reshuffles: int)
         shares = []
         for move in (anchor, played):
             branch = game.copy(history=False)
-            random.Random(derive_seed(len(game.history), copy)).shuffle(branch.deck)
+            random.Random(derive_seed(len(game.history), copy)).shuffle(
+                branch._deck
+            )  # a fresh copy: no move of it is held
             branch.apply(move)
             shares.append(finish(branch, seat, derive_seed(copy, "finish")))
         total += shares[1] - shares[0]

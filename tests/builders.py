@@ -1,6 +1,6 @@
 """Test helpers: build a :class:`Game` in any scenario, check its invariants, play it.
 
-``build_game`` starts from ``Game(players, seed)`` and overwrites its state with
+``build_game`` assembles a :class:`Game` in the stated scenario (``game_internals.assemble``) with
 the scenario described by the arguments; every card not mentioned goes under
 the named top of the deck (or, with ``leftover=p``, into player ``p``'s hand),
 so all 49 Story cards are always accounted for. Novels on the table are taken
@@ -41,6 +41,9 @@ from pastiche_core import (
     TakeFlag,
     parse_cards,
 )
+from pastiche_core.game_internals import assemble, insides
+from pastiche_core.rng import GameRng
+from pastiche_core.table import TableNovel
 
 __all__ = [
     "MINI",
@@ -162,7 +165,6 @@ def build_game(
     the supply when it is taken, or when ``trigger`` is set outside ``FLAG``
     (it was lost).
     """
-    game = Game(players, seed, catalogue)
     seen: Counter[Card] = Counter()
 
     def take(spec: CardsLike) -> list[Card]:
@@ -206,30 +208,38 @@ def build_game(
         deck_list = top[::-1]
         hand_sets[leftover].update(rest)
 
-    game.deck = deck_list
-    game._discard = pile
-    game._face_down = hidden
-    game._hands = hand_sets
-    game._tables = table_dicts
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    supply = {spec.id: spec.copies for spec in cat.specs}
     for table in table_dicts:
         for novel in table:
-            game.supply[novel] -= 1
-            if game.supply[novel] < 0:
+            supply[novel] -= 1
+            if supply[novel] < 0:
                 raise ValueError(f"more copies of {novel} on the table than the catalogue has")
-    game.flag = flag_card
     if flag_card is not None or (trigger is not None and phase is not Phase.FLAG):
-        game.supply[game.catalogue.end_flag.id] = 0
-    game.phase = phase
-    game.to_move = to_move
-    game.current = to_move if current is None else current
-    game.pending = (drawn[0], drawn[1]) if drawn else None
-    game.turn = turn
-    game.passes = passes
-    game.trigger = trigger
-    game.turns_left = turns_left
-    game.end_reason = end_reason
-    game.history = []
-    game._cards = game._locate()  # the card table the counting kernels read
+        supply[cat.end_flag.id] = 0
+    game = assemble(
+        Game,
+        catalogue=cat,
+        players=players,
+        seed=seed,
+        rng=GameRng(seed),
+        deck=deck_list,
+        discard=pile,
+        face_down=hidden,
+        hands=hand_sets,
+        tables=table_dicts,
+        supply=supply,
+        flag=flag_card,
+        phase=phase,
+        to_move=to_move,
+        current=to_move if current is None else current,
+        pending=(drawn[0], drawn[1]) if drawn else None,
+        turn=turn,
+        passes=passes,
+        trigger=trigger,
+        turns_left=turns_left,
+        end_reason=end_reason,
+    )
     problems = invariant_violations(game)
     if problems:
         raise ValueError(f"inconsistent scenario: {'; '.join(problems)}")
@@ -239,18 +249,23 @@ def build_game(
 # ----------------------------------------------------------------------
 # Invariants
 # ----------------------------------------------------------------------
+def masterpieces(game: Game) -> list[TableNovel]:
+    """Every Masterpiece on the table, by owner and publish order."""
+    return [novel for table in game.tables() for novel in table if novel.masterpiece]
+
+
 def card_census(game: Game) -> Counter[Card]:
     """How many times each card occurs in the deck, discard, hands, tables, flag and pending."""
-    census: Counter[Card] = Counter(game.deck)
+    census: Counter[Card] = Counter(insides(game).deck)
     census.update(game.discard)
     for player in range(game.players):
         census.update(game.hand(player))
         for novel in game.table(player):
             census.update(novel.cards)
-    if game.flag is not None:
-        census[game.flag[1]] += 1
-    if game.pending is not None:
-        census.update(game.pending)
+    if game._flag is not None:
+        census[game._flag[1]] += 1
+    if insides(game).pending is not None:
+        census.update(insides(game).pending)
     return census
 
 
@@ -271,7 +286,7 @@ def supply_consistent(game: Game) -> bool:
             if game.supply[spec.id] + on_table[spec.id] != spec.copies:
                 return False
         else:
-            gone = game.flag is not None or game.flag_lost
+            gone = insides(game).flag is not None or insides(game).flag_lost
             if on_table[spec.id] or game.supply[spec.id] != (0 if gone else 1):
                 return False
     return True
@@ -281,7 +296,7 @@ def expected_score(game: Game, player: int) -> int:
     """Masterpiece points plus the End Flag, computed from the table (R13)."""
     cat = game.catalogue
     points = sum(cat[n.novel].points for n in game.table(player) if len(n.cards) == 1)
-    if game.flag is not None and game.flag[0] == player:
+    if game._flag is not None and game._flag[0] == player:
         points += cat.end_flag.points
     return points
 
@@ -296,35 +311,37 @@ def invariant_violations(game: Game) -> list[str]:
     if not supply_consistent(game):
         problems.append(f"supply inconsistent: {game.supply}")
     for p in range(game.players):
-        if game.score(p) != expected_score(game, p):
-            problems.append(f"score of {p} is {game.score(p)}, expected {expected_score(game, p)}")
+        if game.scores()[p] != expected_score(game, p):
+            problems.append(
+                f"score of {p} is {game.scores()[p]}, expected {expected_score(game, p)}"
+            )
         held = [n.novel for n in game.table(p)]
         if len(held) != len(set(held)):
             problems.append(f"player {p} holds a Novel twice")
-    face_down = [c for c in game.discard if game.is_face_down(c)]
-    if len(face_down) != len(game._face_down):
+    face_down = [c for c in game.discard if insides(game).is_face_down(c)]
+    if len(face_down) != len(insides(game).face_down):
         problems.append("a face-down card is not in the discard pile")
     phase = game.phase
-    if (phase is Phase.CHOOSE) != (game.pending is not None):
-        problems.append(f"pending cards {game.pending} in phase {phase}")
-    if not 0 <= game.to_move < game.players or not 0 <= game.current < game.players:
+    if (phase is Phase.CHOOSE) != (insides(game).pending is not None):
+        problems.append(f"pending cards {insides(game).pending} in phase {phase}")
+    if not 0 <= game.to_move < game.players or not 0 <= insides(game).current < game.players:
         problems.append("to_move or current out of range")
-    if phase in (Phase.ACTION, Phase.CHOOSE) and game.to_move != game.current:
+    if phase in (Phase.ACTION, Phase.CHOOSE) and game.to_move != insides(game).current:
         problems.append("the player to move is not the current player")
     if phase is Phase.KEEP and not 2 <= game.to_move < game.players:
         problems.append("keep phase for a seat below 2")
-    if phase is Phase.FLAG and (game.trigger != game.to_move or game.flag is not None):
+    if phase is Phase.FLAG and (game._trigger != game.to_move or game._flag is not None):
         problems.append("flag phase without its trigger player")
-    if (game.trigger is None) != (game.turns_left is None):
+    if (game._trigger is None) != (game._turns_left is None):
         problems.append("trigger and countdown disagree")
-    if game.flag is not None and game.flag[0] != game.trigger:
+    if game._flag is not None and game._flag[0] != game._trigger:
         problems.append("the End Flag is not held by the trigger player")
-    if (phase is Phase.OVER) != (game.end_reason is not None):
-        problems.append(f"end reason {game.end_reason!r} in phase {phase}")
-    if game.end_reason not in (None, "countdown", "all-pass"):
-        problems.append(f"unknown end reason {game.end_reason!r}")
-    if not 0 <= game.passes <= game.players:
-        problems.append(f"passes {game.passes} out of range")
+    if (phase is Phase.OVER) != (insides(game).end_reason is not None):
+        problems.append(f"end reason {insides(game).end_reason!r} in phase {phase}")
+    if insides(game).end_reason not in (None, "countdown", "all-pass"):
+        problems.append(f"unknown end reason {insides(game).end_reason!r}")
+    if not 0 <= insides(game).passes <= game.players:
+        problems.append(f"passes {insides(game).passes} out of range")
     return problems
 
 
@@ -337,7 +354,7 @@ def assert_invariants(game: Game) -> None:
 def assert_rejected(game: Game, move: Move | str) -> str:
     """``apply(move)`` raises IllegalMoveError and leaves the game and its history unchanged."""
     before = game.copy()
-    history = list(game.history)
+    history = game.history
     with pytest.raises(IllegalMoveError) as info:
         game.apply(move)
     assert isinstance(info.value, ValueError)
@@ -352,7 +369,7 @@ def assert_illegal(game: Game, move: Move | str, ruling: str | tuple[str, ...]) 
     ``ruling`` is e.g. ``"R5"`` (or several acceptable ones); returns the message.
     """
     before = game.copy()
-    history = list(game.history)
+    history = game.history
     assert not game.is_legal(move)
     with pytest.raises(IllegalMoveError) as info:
         game.apply(move)
@@ -372,9 +389,9 @@ def simple_turn(game: Game) -> None:
     """Play one quiet turn: Write ① keeping the first drawn card, else Write ②, else pass."""
     if game.deck_size >= 2 or (game.deck_size == 1 and game.discard):
         game.apply(Draw())
-        assert game.pending is not None
-        game.apply(Choose(game.pending[0]))
-    elif game.can_write():
+        assert game._pending is not None
+        game.apply(Choose(game._pending[0]))
+    elif insides(game).can_write():
         game.apply("take" if game.discard else "draw")
     else:
         game.apply("pass")
@@ -458,7 +475,7 @@ def perturbations(game: Game, move: Publish, rng: random.Random) -> list[Move]:
         if ref.owner != player and spare:
             gifts = (*gifts, Gift(ref.owner, rng.choice(spare)))
         out.append(Publish(move.novel, move.played, (*move.cited, ref), gifts))
-    flag_ref = NovelRef(game.flag[0], game.catalogue.end_flag.id) if game.flag else None
+    flag_ref = NovelRef(game._flag[0], game.catalogue.end_flag.id) if game._flag else None
     if flag_ref is not None:
         out.append(Publish(move.novel, move.played, (*move.cited, flag_ref), move.gifts))
     if move.gifts:
@@ -520,8 +537,8 @@ def plausible_moves(game: Game, rng: random.Random, sample: int = 3) -> list[Mov
     pool: list[Move] = [Draw(), TakeDiscard(), Pass()]
     pool += [Choose(c) for c in some] + [TakeFlag(c) for c in some]
     pool += [TakeFlag(c) for c in hand[:sample]]
-    if game.pending is not None:
-        pool += [Choose(c) for c in game.pending]
+    if game._pending is not None:
+        pool += [Choose(c) for c in game._pending]
     pool.append(Keep(tuple(rng.sample(hand, min(3, len(hand))))))
     pool.append(Keep(tuple(rng.sample(DECK, 3))))
     if len(hand) >= 3:
@@ -536,8 +553,8 @@ def plausible_moves(game: Game, rng: random.Random, sample: int = 3) -> list[Mov
             rng.choice(DECK),
         )
     )
-    if game.flag is not None:
-        pool.append(Read(NovelRef(game.flag[0], game.catalogue.end_flag.id), game.flag[1]))
+    if game._flag is not None:
+        pool.append(Read(NovelRef(game._flag[0], game.catalogue.end_flag.id), game._flag[1]))
     legal = legal_prefix(game, 200)
     publishes = [m for m in legal if isinstance(m, Publish)]
     for move in rng.sample(publishes, min(sample, len(publishes))):

@@ -31,6 +31,7 @@ import pytest
 from builders import assert_illegal
 
 from pastiche_core import Card, Game, Gift, NovelRef, Phase, Publish
+from pastiche_core.game_internals import insides, publish_moves
 from pastiche_core.gifts import GiftPolicy, LowestCardsPolicy, MostOptionsPolicy, to_publish
 from pastiche_core.options import PublishOption, check_option, option_key
 from pastiche_core.position import Position
@@ -106,7 +107,7 @@ def assert_applied(game: Game, option: PublishOption, move: Publish) -> None:
     assert set(move.played) == played
     assert not played & given
     # The played cards, and only they, lie under the new Novel (R4).
-    novel = after.novel(NovelRef(player, option.novel))
+    novel = insides(after).novel(NovelRef(player, option.novel))
     assert novel is not None
     assert sorted(novel.cards) == sorted(option.played)
     # One card played: a Masterpiece at once (R7).
@@ -120,7 +121,7 @@ def assert_applied(game: Game, option: PublishOption, move: Publish) -> None:
             assert set(after.hand(other)) == set(game.hand(other)) | received
     # Cited Masterpieces stay where they are (R4); other novels are untouched.
     for ref in move.cited:
-        assert after.novel(ref) == game.novel(ref)
+        assert insides(after).novel(ref) == insides(game).novel(ref)
     for owner in range(game.players):
         before = {n.novel: n.cards for n in game.table(owner)}
         now = {n.novel: n.cards for n in after.table(owner)}
@@ -235,7 +236,7 @@ def perturbations(
         )
     # The same publish once the last copy of the Novel is gone (R6).
     gone = game.copy()
-    gone.supply[option.novel] = 0
+    gone._supply[option.novel] = 0
     found.append((f"no copy left: {option.novel}", gone, gone.position(), option, move, "R6"))
     # A Novel the player already holds (R6).
     held = sorted(position.held_novels)
@@ -288,7 +289,7 @@ def move_key(game: Game, move: Publish) -> OptionKey:
     player = game.to_move
     cited = []
     for ref in move.cited:
-        novel = game.novel(ref)
+        novel = insides(game).novel(ref)
         assert novel is not None
         assert novel.masterpiece
         cited.append((-1 if ref.owner == player else ref.owner, novel.cards[0].rank))
@@ -309,7 +310,7 @@ def test_publish_moves_and_solver_options_have_the_same_keys(players: int, seed:
         if len(game.legal_moves) > MAX_LEGAL:
             continue
         position = game.position()
-        engine = {move_key(game, move) for move in game.publish_moves()}
+        engine = {move_key(game, move) for move in publish_moves(game)}
         solver = keys_of(position, options(position))
         missing, extra = sorted(engine - solver), sorted(solver - engine)
         assert engine == solver, (

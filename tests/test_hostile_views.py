@@ -38,6 +38,7 @@ from pastiche_core import (
 from pastiche_core.ai.analyse import analyse
 from pastiche_core.ai.determinize import determinize
 from pastiche_core.cli import main
+from pastiche_core.game_internals import assemble, insides
 from pastiche_core.io import view_from_dict, view_from_json, view_to_dict
 
 # ----------------------------------------------------------------------
@@ -229,7 +230,7 @@ def writes_only_game(players: int, seed: int) -> list[Game]:
 def test_r11_views_of_a_game_ending_all_pass_are_accepted_and_counted() -> None:
     positions = writes_only_game(4, 3)
     final = positions[-1]
-    assert final.end_reason == "all-pass"
+    assert insides(final).end_reason == "all-pass"
     assert "draw" in [str(move) for move in final.history[-5:]]  # the one card left (R11)
     for game in positions:
         for viewer in range(4):
@@ -269,11 +270,12 @@ def test_r15_keeps_of_a_crowded_hand_are_counted_not_listed() -> None:
     game = Game(players=3, seed=2)
     cards = list(DECK)
     deal = [set(cards[:3]), set(cards[3:6]), set(cards[6:27])]
-    crowded = Game.assemble(
+    crowded = assemble(
+        Game,
         catalogue=game.catalogue,
         players=3,
         seed=0,
-        rng=game.rng.copy(),
+        rng=insides(game).rng_copy(),
         deck=cards[27:],
         discard=[],
         face_down=set(),

@@ -18,6 +18,13 @@ from pastiche_core import DECK, Card, Game, InvalidArgumentError, RandomBot, che
 from pastiche_core.ai.playout import PolicyBot
 from pastiche_core.bots import Bot, derive_seed
 from pastiche_core.errors import InvalidNotationError
+from pastiche_core.game_internals import (
+    history_seats,
+    insides,
+    move_record,
+    public_records,
+    stack_deck,
+)
 from pastiche_core.knowledge import Knowledge, hidden_cards
 from pastiche_core.moves import Draw, Move, Publish, TakeDiscard
 from pastiche_core.view import MoveRecord, PlayerView, public_notation, read_public_notation
@@ -66,9 +73,9 @@ def _check_true(game: Game, known: Knowledge) -> None:
     me = known.player
     for card, seats in known.located:
         assert me not in seats
-        assert any(card in game.hand_cards(seat) for seat in seats), (me, card, seats)
+        assert any(card in insides(game).hand(seat) for seat in seats), (me, card, seats)
     for index, holder in known.holders.items():
-        assert DECK[index] in game.hand_cards(holder), (me, DECK[index], holder)
+        assert DECK[index] in insides(game).hand(holder), (me, DECK[index], holder)
         assert index in known.seen
     shown = {card.index for card in hidden_cards(game.view(me), shown=True)}
     assert shown <= known.seen
@@ -103,14 +110,14 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
     cards."""
     copies: list[tuple[Game, list[tuple[MoveRecord, ...]]]] = []
     for step, (game, _) in enumerate(_walk(players, seed, 160)):
-        whole = [game.move_record(index) for index in range(len(game.history))]
-        mine = [game.public_records(viewer) for viewer in range(players)]
+        whole = [move_record(game, index) for index in range(len(game.history))]
+        mine = [public_records(game, viewer) for viewer in range(players)]
         for viewer in range(players):
             assert mine[viewer] == tuple(record.seen_by(viewer) for record in whole)
             assert game.view(viewer).records == mine[viewer]
         if step % 25 == 0:
             copies.append((game.copy(), mine))
-        for record, move, seat in zip(whole, game.history, game.history_seats(), strict=True):
+        for record, move, seat in zip(whole, game.history, history_seats(game), strict=True):
             assert (record.seat, record.keyword) == (seat, move.keyword)
             for viewer in range(players):
                 shown = record.seen_by(viewer)
@@ -133,7 +140,7 @@ def test_records_and_public_notation_read_back(seed: int, players: int) -> None:
                     assert viewer != seat
                     assert move.keyword in ("keep", "choose")
     for twin, records in copies:  # copies keep their own records
-        assert [twin.public_records(viewer) for viewer in range(players)] == records
+        assert [public_records(twin, viewer) for viewer in range(players)] == records
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(3, 5), st.randoms(use_true_random=False))
@@ -148,7 +155,7 @@ def test_r16_a_views_records_read_late_are_the_ones_of_its_moment(
     held: list[tuple[PlayerView, tuple[MoveRecord, ...]]] = []
     for game, _ in _walk(players, seed, 120):
         viewer = rng.randrange(players)
-        whole = [game.move_record(index) for index in range(len(game.history))]
+        whole = [move_record(game, index) for index in range(len(game.history))]
         held.append((game.view(viewer), tuple(r.seen_by(viewer) for r in whole)))
         if rng.random() < 0.2:  # some are read at once
             assert tuple(held[-1][0].records) == held[-1][1]
@@ -163,27 +170,27 @@ def test_the_records_say_what_the_notation_does_not() -> None:
     game = Game(players=5, seed=3)
     for _ in range(3):
         game.apply(game.legal_moves[0])
-    keep = game.move_record(2)
+    keep = move_record(game, 2)
     assert keep.seat == 4
     assert len(keep.laid_down) == 2
-    assert game.move_record(2).seen_by(4) == keep
-    assert game.move_record(2).seen_by(3).laid_down == ()
+    assert move_record(game, 2).seen_by(4) == keep
+    assert move_record(game, 2).seen_by(3).laid_down == ()
     assert list(keep.laid_down) == list(game.discard[-2:])
     game.apply("draw")
-    assert game.pending is not None
-    assert game.move_record().drawn == game.pending
-    pending = game.pending
+    assert game._pending is not None
+    assert move_record(game).drawn == game._pending
+    pending = game._pending
     game.apply(f"choose {pending[1]}")
-    assert game.move_record().laid_up == pending[0]
-    assert game.move_record(-2).drawn == pending  # the pair, read from the choose now
+    assert move_record(game).laid_up == pending[0]
+    assert move_record(game, -2).drawn == pending  # the pair, read from the choose now
     game.apply("take")  # player 1 takes the card laid face up
-    took = game.move_record()
+    took = move_record(game)
     assert (took.taken, took.taken_from) == (pending[0], None)
     assert took.seen_by(3) == took
     with pytest.raises(InvalidArgumentError, match="index must name a move"):
-        game.move_record(len(game.history))
+        move_record(game, len(game.history))
     with pytest.raises(InvalidArgumentError, match="player must be a seat"):
-        game.public_records(5)
+        public_records(game, 5)
 
 
 def test_a_face_down_take_is_known_to_the_taker_and_the_discarder_alone() -> None:
@@ -192,7 +199,7 @@ def test_a_face_down_take_is_known_to_the_taker_and_the_discarder_alone() -> Non
         game.apply(game.legal_moves[0])
     top = game.discard[-1]
     game.apply("take")  # player 0 takes player 4's top setup discard, face down
-    record = game.move_record()
+    record = move_record(game)
     assert (record.taken, record.taken_from) == (top, 4)
     assert [record.seen_by(seat).taken for seat in range(5)] == [top, None, None, None, top]
     known = [Knowledge.of(game.view(seat)) for seat in range(5)]
@@ -211,7 +218,7 @@ def test_the_one_card_left_drawn_from_the_pile_is_known_when_it_lay_face_up() ->
     Knowledge.update_all(knowledge, game)
     card = Card.parse("MAG13")
     assert card in game.hand(0)
-    assert game.move_record().taken == card
+    assert move_record(game).taken == card
     assert [known.holders for known in knowledge] == [{}, {card.index: 0}, {card.index: 0}]
     assert [Knowledge.of(game, seat).holders for seat in range(3)] == [
         known.holders for known in knowledge
@@ -220,8 +227,8 @@ def test_the_one_card_left_drawn_from_the_pile_is_known_when_it_lay_face_up() ->
     knowledge = [Knowledge.of(hidden, seat) for seat in range(3)]
     hidden.apply("draw")
     Knowledge.update_all(knowledge, hidden)
-    assert hidden.move_record().drawn == (card,)
-    assert hidden.move_record().taken is None
+    assert move_record(hidden).drawn == (card,)
+    assert move_record(hidden).taken is None
     assert [known.holders for known in knowledge] == [{}, {}, {}]
     assert card.index in knowledge[0].seen
     assert card.index not in knowledge[1].seen
@@ -245,13 +252,13 @@ def test_a_hidden_gift_widens_where_the_givers_known_cards_may_be() -> None:
     for move in ("read 2:straight-5 MYS7", "take", "draw"):
         game.apply(move)
         Knowledge.update_all(knowledge, game)
-    assert game.pending is not None
-    game.apply(f"choose {game.pending[0]}")
+    assert game._pending is not None
+    game.apply(f"choose {game._pending[0]}")
     Knowledge.update_all(knowledge, game)
     game.apply("draw")
     Knowledge.update_all(knowledge, game)
-    assert game.pending is not None
-    game.apply(f"choose {game.pending[0]}")
+    assert game._pending is not None
+    game.apply(f"choose {game._pending[0]}")
     Knowledge.update_all(knowledge, game)
     assert knowledge[0].located == ((Card.parse("MYT6"), frozenset({2})), (mys7, frozenset({1})))
     game.apply("publish kind-3 SCI9 cite 2:pairs-3 3:pairs-4 gift 2:MYT1 3:MYS7")
@@ -355,11 +362,11 @@ def _draw_ready(deck: str, discard: str, face_down: str = "") -> Game:
 
 def test_a_stacked_deck_draws_the_chosen_cards() -> None:
     game = _draw_ready("MAG13 MAG12 MAG11", "HOR4")
-    game.stack_deck([Card.parse("MAG11"), "MAG13"])
-    assert game.deck[-2:] == [Card.parse("MAG13"), Card.parse("MAG11")]
+    stack_deck(game, [Card.parse("MAG11"), "MAG13"])
+    assert insides(game).deck[-2:] == [Card.parse("MAG13"), Card.parse("MAG11")]
     check_invariants(game)
     game.apply(Draw())
-    assert game.pending == (Card.parse("MAG11"), Card.parse("MAG13"))
+    assert insides(game).pending == (Card.parse("MAG11"), Card.parse("MAG13"))
     check_invariants(game)
 
 
@@ -368,15 +375,17 @@ def test_stacking_past_the_deck_reshuffles_the_pile_now() -> None:
     game = _draw_ready("MAG13", "HOR4 HOR5 HOR6", face_down="HOR4")
     before = game.generation
     assert Move.parse("take") in game.legal_moves
-    game.stack_deck(["MAG13", "HOR5"])
+    stack_deck(game, ["MAG13", "HOR5"])
     assert game.generation != before
     assert not game.discard
-    assert not game.is_face_down(Card.parse("HOR4"))
-    assert sorted(game.deck) == sorted(Card.parse(c) for c in ("MAG13", "HOR4", "HOR5", "HOR6"))
+    assert not insides(game).is_face_down(Card.parse("HOR4"))
+    assert sorted(insides(game).deck) == sorted(
+        Card.parse(c) for c in ("MAG13", "HOR4", "HOR5", "HOR6")
+    )
     assert TakeDiscard() not in game.legal_moves  # the legal moves follow
     check_invariants(game)
     game.apply("draw")
-    assert game.pending == (Card.parse("MAG13"), Card.parse("HOR5"))
+    assert insides(game).pending == (Card.parse("MAG13"), Card.parse("HOR5"))
     check_invariants(game)
 
 
@@ -395,23 +404,23 @@ def test_a_bad_stack_is_refused_and_changes_nothing(cards: list[object], message
     twin = game.copy()
     generation = game.generation
     with pytest.raises(InvalidArgumentError, match=message):
-        game.stack_deck(cards)  # type: ignore[arg-type]
+        stack_deck(game, cards)  # type: ignore[arg-type]
     assert game == twin
     assert game.generation == generation
-    assert game.card_table == twin.card_table
+    assert insides(game).card_table == insides(twin).card_table
 
 
 def test_only_a_player_about_to_draw_gets_a_stacked_deck() -> None:
     game = Game(3, seed=7)
     with pytest.raises(InvalidArgumentError, match="the game is in the keep phase"):
-        game.stack_deck(["MYT1", "LOV2"])
+        stack_deck(game, ["MYT1", "LOV2"])
     empty = build_game(3, hands={0: "MYT1"}, deck="", leftover=1)
     with pytest.raises(InvalidArgumentError, match="the deck and the discard pile are empty"):
-        empty.stack_deck([])
+        stack_deck(empty, [])
     one = _draw_ready("", "HOR4")
-    one.stack_deck(["HOR4"])  # the one card left: nothing to arrange
+    stack_deck(one, ["HOR4"])  # the one card left: nothing to arrange
     with pytest.raises(InvalidArgumentError, match="takes the one card left, HOR4, got HOR5"):
-        one.stack_deck(["HOR5"])
+        stack_deck(one, ["HOR5"])
     one.apply("draw")
     assert Card.parse("HOR4") in one.hand(0)
-    assert one.move_record().taken == Card.parse("HOR4")
+    assert move_record(one).taken == Card.parse("HOR4")

@@ -54,8 +54,13 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "movegen_count",
         "movegen_decode",
         "movegen",
+        "game_values",
+        "game_state",
         "view",
+        "game_apply",
+        "game_records",
         "game",
+        "game_internals",
         "knowledge",
     ),
     # 2. solver: "what can I publish?" and how to give the gifts

@@ -15,6 +15,7 @@ import pytest
 from builders import build_game
 
 from pastiche_core import Card, Game, Genre, Phase, Position, parse_cards, solve
+from pastiche_core.game_internals import insides
 from pastiche_core.render import (
     PALETTE,
     cards_svg,
@@ -49,12 +50,12 @@ def shown_cards(game: Game) -> Counter[str]:
         shown.update(str(c) for c in game.hand(p))
         for novel in game.table(p):
             shown.update(str(c) for c in novel.cards)
-    if game.flag is not None:
-        shown[str(game.flag[1])] += 1
-    if game.discard and not game.is_face_down(game.discard[-1]):
+    if game._flag is not None:
+        shown[str(game._flag[1])] += 1
+    if game.discard and not insides(game).is_face_down(game.discard[-1]):
         shown[str(game.discard[-1])] += 1
-    if game.pending is not None:
-        shown.update(str(c) for c in game.pending)
+    if game._pending is not None:
+        shown.update(str(c) for c in game._pending)
     return shown
 
 
@@ -86,12 +87,12 @@ def test_game_svg_structure(seed: int) -> None:
     groups = root.findall(f".//{SVG}g[@class='player']")
     assert [g.attrib["data-player"] for g in groups] == [str(p) for p in range(game.players)]
     for p, group in enumerate(groups):
-        assert group.attrib["data-score"] == str(game.score(p))
+        assert group.attrib["data-score"] == str(game.scores()[p])
         assert group.attrib["data-hand-size"] == str(len(game.hand(p)))
         facts = group.find(f".//{SVG}text[@class='player-facts']")
         assert facts is not None
         assert f"{len(game.hand(p))} card" in (facts.text or "")
-        assert f"{game.score(p)} point" in (facts.text or "")
+        assert f"{game.scores()[p]} point" in (facts.text or "")
         hands = group.findall(f".//{SVG}g[@class='hand']")
         assert len(hands) == 1
         assert hands[0].attrib["data-player"] == str(p)

@@ -30,6 +30,8 @@ from pastiche_core import (
     PlayerView,
     check_invariants,
 )
+from pastiche_core.game_internals import history_seats, insides
+from pastiche_core.game_state import GameState
 from pastiche_core.io import (
     MAX_HISTORY,
     STATE_FORMAT,
@@ -86,7 +88,7 @@ def assert_round_trips(game: Game, *, replay: bool = True) -> None:
     data = state_to_dict(game)
     composed = state_from_dict({**data, "history": []})
     assert composed == game
-    assert composed.history == []
+    assert composed.history == ()
     if not replay:
         return
     loaded = state_from_dict(data)
@@ -111,16 +113,16 @@ def assert_views_round_trip_and_hide_secrets(game: Game) -> None:
         secret |= {
             str(c)
             for i, c in enumerate(game.discard)
-            if game.is_face_down(c) and discarders[i] != player
+            if insides(game).is_face_down(c) and discarders[i] != player
         }
-        if game.pending is not None and game.to_move != player:
-            secret |= {str(c) for c in game.pending}
+        if game._pending is not None and game.to_move != player:
+            secret |= {str(c) for c in game._pending}
         present = {key: value for key, value in data.items() if key != "history"}
         tokens = card_tokens(json.dumps(present))
         assert {str(c) for c in view.hand} <= tokens
         assert not tokens & secret
         # The history shows another seat's cards only where the move laid them face up (R16).
-        assert [seat for seat, _ in view.history] == game.history_seats()
+        assert [seat for seat, _ in view.history] == history_seats(game)
         for (seat, shown), move in zip(view.history, game.history, strict=True):
             if seat == player:
                 assert shown == str(move)
@@ -159,12 +161,12 @@ def test_loaded_game_plays_on_identically_through_reshuffles() -> None:
     straight = Game(players=3, seed=5)
     via_json = Game(players=3, seed=5)
     reshuffles = 0
-    while straight.phase is not Phase.ACTION or straight.can_write():
+    while straight.phase is not Phase.ACTION or insides(straight).can_write():
         if straight.phase is Phase.KEEP:
             move: str = str(Keep(straight.hand(straight.to_move)[:3]))
         elif straight.phase is Phase.CHOOSE:
-            assert straight.pending is not None
-            move = f"choose {straight.pending[0]}"
+            assert straight._pending is not None
+            move = f"choose {straight._pending[0]}"
         elif straight.phase is Phase.FLAG:
             move = f"flag {straight.hand(straight.to_move)[0]}"
         else:
@@ -182,7 +184,7 @@ def test_loaded_game_plays_on_identically_through_reshuffles() -> None:
 def test_loaded_game_sets_every_slot_and_copies() -> None:
     game = random_game(4, 11, 40)
     loaded = state_from_dict(state_to_dict(game))
-    assert all(hasattr(loaded, name) for name in Game.__slots__)
+    assert all(hasattr(loaded, name) for name in GameState.__slots__)
     assert loaded.copy() == game
     assert list(loaded.legal_moves) == list(game.legal_moves)
 
@@ -215,7 +217,7 @@ def test_history_is_optional() -> None:
     del data["history"]
     loaded = state_from_dict(data)
     assert loaded == game
-    assert loaded.history == []
+    assert loaded.history == ()
 
 
 def test_generator_state_may_be_an_integer() -> None:
@@ -232,7 +234,7 @@ def test_json_layout() -> None:
     assert "\n  " in text
     data = json.loads(text)
     assert (data["format"], data["version"]) == (STATE_FORMAT, STATE_VERSION)
-    assert data["deck"] == [str(card) for card in game.deck]
+    assert data["deck"] == [str(card) for card in insides(game).deck]
     assert [entry["card"] for entry in data["discard"]] == [str(c) for c in game.discard]
     assert data["hands"] == [sorted(hand, key=Card.parse) for hand in data["hands"]]
     assert data["history"] == [str(move) for move in game.history]
@@ -768,13 +770,13 @@ def test_every_reachable_state_passes_the_invariants_and_round_trips() -> None:
         assert_round_trips(game, replay=index % 4 == 0 or game.is_over)
         assert len(game.history) <= MAX_HISTORY // 10
         seen.add(game.phase.value)
-        if game.end_reason is not None:
-            seen.add(game.end_reason)
-        if game.flag_lost:
+        if game._end_reason is not None:
+            seen.add(game._end_reason)
+        if insides(game).flag_lost:
             seen.add("flag lost")
-        if game.passes:
+        if insides(game).passes:
             seen.add("passes")
-        if game.turn and game.discard and not any(map(game.is_face_down, game.discard)):
+        if game.turn and game.discard and not any(map(insides(game).is_face_down, game.discard)):
             seen.add("no face-down card")
         if any(len(n.cards) >= 2 for p in range(game.players) for n in game.table(p)):
             seen.add("published")
@@ -803,13 +805,18 @@ def first_position(test: Callable[[Game], bool]) -> Game:
 def midgame() -> Game:
     """A position in the middle of a game: the action phase at turn 20, 4 players."""
     return first_position(
-        lambda g: g.players == 4 and g.turn == 20 and g.phase is Phase.ACTION and g.trigger is None
+        lambda g: (
+            g.players == 4
+            and g.turn == 20
+            and g.phase is Phase.ACTION
+            and insides(g).trigger is None
+        )
     )
 
 
 def triggered() -> Game:
     """A position in the action phase after the End Flag was taken."""
-    return first_position(lambda g: g.phase is Phase.ACTION and g.flag is not None)
+    return first_position(lambda g: g.phase is Phase.ACTION and insides(g).flag is not None)
 
 
 def assert_rejected_state(data: Data, path: str, ruling: str, fragment: str = "") -> None:
@@ -868,13 +875,13 @@ def test_r11_as_many_passes_as_players_while_not_over_is_rejected() -> None:
 
 def test_r12_fifteen_masterpiece_points_without_trigger_is_rejected() -> None:
     game = triggered()
-    assert game.flag is not None
-    holder, card = game.flag
+    assert game._flag is not None
+    holder, card = game._flag
     data = state_to_dict(game)
     data["trigger"] = data["turns_left"] = data["flag"] = None
     data["hands"][holder].append(str(card))
     data["supply"]["end-flag"] = 1
-    points = game.masterpiece_points(holder)
+    points = insides(game).masterpiece_points(holder)
     assert points >= 15
     assert_rejected_state(data, "$.trigger", "R12", f"player {holder} has {points} Masterpiece")
 
@@ -884,7 +891,7 @@ def test_r12_trigger_without_the_points_is_rejected() -> None:
     data = state_to_dict(game)
     data["trigger"], data["turns_left"] = 2, 3
     data["supply"]["end-flag"] = 0  # as if the flag had been lost
-    points = game.masterpiece_points(2)
+    points = insides(game).masterpiece_points(2)
     assert points < 15
     assert_rejected_state(
         data, "$.trigger", "R12", f"player 2 triggered the end with {points} Masterpiece points"
@@ -931,7 +938,10 @@ def test_r4_published_straight_holding_cards_it_cannot_hold_is_rejected() -> Non
 
 def test_r10_face_down_discards_on_top_of_face_up_ones_is_rejected() -> None:
     game = first_position(
-        lambda g: any(map(g.is_face_down, g.discard)) and not g.is_face_down(g.discard[-1])
+        lambda g: (
+            any(map(insides(g).is_face_down, g.discard))
+            and not insides(g).is_face_down(g.discard[-1])
+        )
     )
     data = state_to_dict(game)
     data["discard"].reverse()
@@ -976,7 +986,9 @@ def refill_deck(data: Data) -> None:
         pytest.param(
             lambda: first_position(
                 lambda g: (
-                    g.turn > 5 and len(g.discard) > 4 and not any(map(g.is_face_down, g.discard))
+                    g.turn > 5
+                    and len(g.discard) > 4
+                    and not any(map(insides(g).is_face_down, g.discard))
                 )
             ),
             lambda d: [entry.update(face_up=False) for entry in d["discard"]],
@@ -990,7 +1002,7 @@ def refill_deck(data: Data) -> None:
                 lambda g: (
                     0 < g.turn < 5
                     and g.phase is Phase.ACTION
-                    and any(map(g.is_face_down, g.discard))
+                    and any(map(insides(g).is_face_down, g.discard))
                 )
             ),
             refill_deck,
@@ -1050,7 +1062,7 @@ def refill_deck(data: Data) -> None:
             id="r12_flag_phase_after_a_pass",
         ),
         pytest.param(
-            lambda: first_position(lambda g: g.end_reason == "countdown"),
+            lambda: first_position(lambda g: insides(g).end_reason == "countdown"),
             lambda d: d.update(to_move=(d["to_move"] + 1) % d["players"]),
             "$.to_move",
             "R12",
@@ -1095,9 +1107,9 @@ def test_r14_altered_history_is_rejected_naming_the_first_difference() -> None:
     before = Game(game.players, game.seed)
     for move in game.history[:-1]:
         before.apply(move)
-    assert before.pending is not None
+    assert before._pending is not None
     kept = str(game.history[-1]).split()[1]
-    other = next(str(card) for card in before.pending if str(card) != kept)
+    other = next(str(card) for card in before._pending if str(card) != kept)
     data = state_to_dict(game)
     data["history"][-1] = f"choose {other}"
     top = len(data["discard"]) - 1
@@ -1123,7 +1135,7 @@ def test_r14_illegal_move_in_the_history_is_rejected_at_its_index() -> None:
     game = after_a_choose()
     data = state_to_dict(game)
     index = len(data["history"]) - 1
-    chooser = (game.current - 1) % game.players
+    chooser = (insides(game).current - 1) % game.players
     data["history"][index] = "draw"
     assert rejection(data) == (
         f"$.history[{index}]: illegal move 'draw': player {chooser} must first choose one of "
@@ -1145,7 +1157,7 @@ def test_r14_history_is_bounded() -> None:
 def test_composed_state_needs_no_history_but_a_history_must_replay() -> None:
     data = base_state()  # composed: its history is empty
     game = state_from_dict(data)
-    assert game.history == []
+    assert game.history == ()
     del data["history"]
     assert state_from_dict(data) == game
     data["history"] = ["keep MYT1 HOR7 HOR8"]  # the real first move, but not this position
@@ -1210,16 +1222,16 @@ def test_check_invariants_on_games_built_in_python() -> None:
     game = Game(players=4, seed=2)
     check_invariants(game)
     hand = game.hand(3)
-    game.deck.append(hand[0])  # a card in the deck and in a hand
+    game._deck.append(hand[0])  # a card in the deck and in a hand
     with pytest.raises(
         InvalidStateError,
         match=re.escape(
-            f"$.hands[3][0]: card {hand[0]} appears twice (also at $.deck[{len(game.deck) - 1}])"
+            f"$.hands[3][0]: card {hand[0]} appears twice (also at $.deck[{len(game._deck) - 1}])"
         ),
     ):
         check_invariants(game)
-    game.deck.pop()
-    game.turn = -1
+    game._deck.pop()
+    game._turn = -1
     with pytest.raises(InvalidStateError, match=r"^\$\.turn: expected an integer >= 0, got -1"):
         check_invariants(game)
 
@@ -1240,7 +1252,7 @@ def test_view_json_layout() -> None:
     data = view_to_dict(game.view(0))
     assert (data["format"], data["version"]) == (VIEW_FORMAT, VIEW_VERSION)
     assert data["discard"] == [None]
-    assert data["pending"] == [str(card) for card in game.pending or ()]
+    assert data["pending"] == [str(card) for card in insides(game).pending or ()]
     assert view_to_dict(game.view(1))["pending"] is None
     assert data["hand"] == [str(card) for card in game.hand(0)]
     assert data["hand_sizes"] == [3, 3, 3]

@@ -34,6 +34,7 @@ from hypothesis.stateful import (
 )
 
 from pastiche_core import Game, Keep, Move, Phase, Publish, check_invariants
+from pastiche_core.game_internals import insides
 from pastiche_core.io import state_from_dict, state_to_dict
 
 
@@ -141,10 +142,10 @@ class PasticheMachine(RuleBasedStateMachine):
         assert game.players == self.players
         # Scores come from Masterpieces and the End Flag only (R13).
         for p in range(game.players):
-            points = game.masterpiece_points(p)
-            if game.flag is not None and game.flag[0] == p:
+            points = insides(game).masterpiece_points(p)
+            if game._flag is not None and game._flag[0] == p:
                 points += game.catalogue.end_flag.points
-            assert game.score(p) == points
+            assert game.scores()[p] == points
         # Exactly the over game has no legal move.
         assert game.is_over == (not game.legal_moves)
         fresh = legal_prefix(game, 50)
@@ -154,8 +155,8 @@ class PasticheMachine(RuleBasedStateMachine):
         if game.phase is Phase.KEEP:
             assert game.turn == 0
             assert game.deck_size >= 49 - 19
-        if game.trigger is not None:
-            assert game.masterpiece_points(game.trigger) >= 15
+        if game._trigger is not None:
+            assert insides(game).masterpiece_points(game._trigger) >= 15
 
     def teardown(self) -> None:
         game = self.game

@@ -16,6 +16,13 @@ from pastiche_core import (
     InvalidStateError,
     Publish,
 )
+from pastiche_core.game_internals import (
+    history_seats,
+    insides,
+    public_history,
+    renamed,
+    stale_summary,
+)
 from pastiche_core.io import state_from_json, state_to_json
 from pastiche_core.movegen import ReadSegment
 from pastiche_core.view import public_notation
@@ -70,7 +77,7 @@ def test_r11_undo_takes_back_a_draw_that_reshuffled_the_discard_pile() -> None:
                 game.apply(move)
                 assert game.undo() == move
                 assert game == before
-                assert game.rng.state == before.rng.state
+                assert insides(game).rng_state == insides(before).rng_state
                 return
             game.apply(move)
     pytest.fail("no reshuffling draw found in 200 games")
@@ -97,7 +104,12 @@ def test_nothing_to_undo_leaves_the_game_untouched() -> None:
 @pytest.mark.parametrize("seat", [3, -1, 10**18, True, "0"])
 def test_a_seat_outside_the_game_is_a_clear_error(seat: object) -> None:
     game = Game(players=3, seed=1)
-    for query in (game.hand, game.table, game.masterpiece_points, game.masterpiece_count):
+    for query in (
+        game.hand,
+        game.table,
+        insides(game).masterpiece_points,
+        insides(game).masterpiece_count,
+    ):
         with pytest.raises(InvalidArgumentError, match="player must be a seat"):
             query(seat)  # type: ignore[arg-type]
 
@@ -138,22 +150,22 @@ def test_a_copy_undoing_and_replaying_a_draw_leaves_the_original_untouched() -> 
 def test_the_seats_of_a_history_come_from_its_records_whatever_the_deal() -> None:
     game = Game(players=4, seed=5)
     play(game, random.Random(5), 30)
-    seats = game.history_seats()
+    seats = history_seats(game)
     # Deal the hidden cards anew: the game is no longer its seed's, its records still tell.
-    cards = [c for p in (1, 2, 3) for c in game.hand(p)] + list(game.deck)
+    cards = [c for p in (1, 2, 3) for c in game.hand(p)] + list(insides(game).deck)
     shuffled = cards.copy()
     random.Random(1).shuffle(shuffled)
-    twin = game.renamed(dict(zip(cards, shuffled, strict=True)))
-    assert twin.history_seats() == seats
+    twin = renamed(game, dict(zip(cards, shuffled, strict=True)))
+    assert history_seats(twin) == seats
     # Without records the seats come from replaying the seed, which fails here.
     twin._undo = []
     with pytest.raises(InvalidStateError, match="replaying them from seed 5 fails"):
-        twin.history_seats()
+        history_seats(twin)
     with pytest.raises(InvalidStateError, match="replaying them from seed 5 fails"):
         twin.view(0)
     plain = game.copy()
     plain._undo = []
-    assert plain.history_seats() == seats
+    assert history_seats(plain) == seats
     # A view of it reads its texts and records from the replay, once; later moves add theirs.
     assert [plain.view(p).records for p in range(4)] == [game.view(p).records for p in range(4)]
     for each in (plain, game):
@@ -171,28 +183,28 @@ def test_a_renamed_game_plays_and_undoes_as_the_original(seed: int, choices: int
     game = Game(players=4, seed=seed)
     play(game, random.Random(choices), 60)
     rng = random.Random(seed)
-    hidden = [c for p in (1, 2, 3) for c in game.hand(p)] + list(game.deck)
+    hidden = [c for p in (1, 2, 3) for c in game.hand(p)] + list(insides(game).deck)
     shuffled = hidden.copy()
     rng.shuffle(shuffled)
     renaming = dict(zip(hidden, shuffled, strict=True))
     back = {new: old for old, new in renaming.items()}
-    twin = game.renamed(renaming)
-    assert twin.renamed(back) == game
-    assert twin.renamed(back).history == game.history
+    twin = renamed(game, renaming)
+    assert renamed(twin, back) == game
+    assert renamed(twin, back).history == game.history
     assert [len(twin.hand(p)) for p in range(4)] == [len(game.hand(p)) for p in range(4)]
     while game.history:
         game.undo()
         twin.undo()
-        assert twin.renamed(back) == game
+        assert renamed(twin, back) == game
 
 
 def test_a_renaming_must_be_a_permutation_of_cards() -> None:
     game = Game(players=3, seed=1)
     with pytest.raises(InvalidArgumentError, match="a permutation"):
-        game.renamed({game.deck[0]: game.deck[1]})
+        renamed(game, {insides(game).deck[0]: insides(game).deck[1]})
     with pytest.raises(InvalidArgumentError, match="maps cards to cards"):
-        game.renamed({"SCI7": "SCI7"})  # type: ignore[dict-item]
-    assert game.renamed({}) == game
+        renamed(game, {"SCI7": "SCI7"})  # type: ignore[dict-item]
+    assert renamed(game, {}) == game
 
 
 def test_r11_r14_the_kept_table_summaries_follow_publishes_reads_and_undos() -> None:
@@ -207,14 +219,17 @@ def test_r11_r14_the_kept_table_summaries_follow_publishes_reads_and_undos() -> 
         game.apply(legal[rng.randrange(len(legal))])
         after = (game.tables(), game.scores())
         seats = range(game.players)
-        assert after == (tuple(game.table(s) for s in seats), tuple(game.score(s) for s in seats))
-        assert game.stale_summary() is None
+        assert after == (
+            tuple(game.table(s) for s in seats),
+            tuple(game.scores()[s] for s in seats),
+        )
+        assert stale_summary(game) is None
         assert (game.tables(), game.scores()) == after
         if rng.random() < 0.2:
             game.undo()
             assert (game.tables(), game.scores()) == before
             assert game.tables() == tuple(game.table(s) for s in range(game.players))
-            assert game.stale_summary() is None
+            assert stale_summary(game) is None
         seen += 1
 
 
@@ -229,13 +244,13 @@ def test_r6_r14_the_kept_usable_flags_follow_publishes_undos_and_outside_changes
         publishes = [m for m in legal if isinstance(m, Publish)]
         move = publishes[0] if publishes else legal[rng.randrange(len(legal))]
         game.apply(move)
-        assert game.stale_summary() is None
+        assert stale_summary(game) is None
         if isinstance(move, Publish):
             published += 1
             if published % 2:
                 game.undo()
                 assert move in game.legal_moves  # its copy is back in the supply
-                assert game.stale_summary() is None
+                assert stale_summary(game) is None
     assert published == 6
 
 
@@ -248,18 +263,18 @@ def test_r6_a_supply_changed_from_outside_changes_the_publishes() -> None:
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
     novel = next(m for m in game.legal_moves if isinstance(m, Publish)).novel
-    game.supply[novel] = 0
+    game._supply[novel] = 0
     assert not any(isinstance(m, Publish) and m.novel == novel for m in game.legal_moves)
-    assert game.stale_summary() is None
+    assert stale_summary(game) is None
 
 
 def test_stale_summary_sees_kept_usable_flags_that_disagree() -> None:
     game = Game(players=3, seed=2)
     list(game.legal_moves)
     game._usable[1] = bytes(len(game.catalogue.publishable))  # planted: nothing usable
-    game._usable_supply = game.supply.copy()
-    assert game.stale_summary() == 1
-    assert game.stale_summary() is None  # made anew on the way
+    game._usable_supply = game._supply.copy()
+    assert stale_summary(game) == 1
+    assert stale_summary(game) is None  # made anew on the way
 
 
 def _game_with_reads(seed: int) -> Game:
@@ -278,8 +293,8 @@ def test_stale_summary_sees_kept_reads_that_disagree() -> None:
     novels = game._read_segment().novels
     owner = novels[0][0]
     game._reads = ReadSegment(novels[1:])  # planted: one Published novel left out
-    assert game.stale_summary() == owner
-    assert game.stale_summary() is None
+    assert stale_summary(game) == owner
+    assert stale_summary(game) is None
 
 
 def test_r14_r16_public_histories_follow_undos_and_replays() -> None:
@@ -292,19 +307,19 @@ def test_r14_r16_public_histories_follow_undos_and_replays() -> None:
             break
         legal = list(game.legal_moves)
         game.apply(legal[rng.randrange(len(legal))])
-        game.public_history(rng.randrange(game.players))  # its text is kept now
+        public_history(game, rng.randrange(game.players))  # its text is kept now
         if rng.random() < 0.25:
             game.undo()
             legal = list(game.legal_moves)
             game.apply(legal[-1 - rng.randrange(len(legal))])
         viewer = rng.randrange(game.players)
-        seats = game.history_seats()
+        seats = history_seats(game)
         fresh = tuple(
             (seat, public_notation(move, seat, viewer))
             for move, seat in zip(game.history, seats, strict=True)
         )
-        assert game.public_history(viewer) == fresh
-        assert game.copy().public_history(viewer) == fresh
+        assert public_history(game, viewer) == fresh
+        assert public_history(game.copy(), viewer) == fresh
 
 
 def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() -> None:
@@ -316,18 +331,18 @@ def test_r16_stale_summary_sees_kept_public_texts_and_histories_that_disagree() 
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
     views = [game.view(seat) for seat in range(4)]
-    assert game.stale_summary() is None
+    assert stale_summary(game) is None
     move, seat, own, public, whole, shown = game._texts[5]
     game._texts[5] = (move, seat, own, public + " ?", whole, shown)  # planted
-    assert game.stale_summary() == seat
-    assert game.stale_summary() is None  # made anew on the way
+    assert stale_summary(game) == seat
+    assert stale_summary(game) is None  # made anew on the way
     assert [game.view(seat) for seat in range(4)] == views
     kept = game._public
     assert kept is not None
     assert kept[2] is not None
     notes, records, last = kept[2]
     kept[2] = (notes, (*records[:-1], records[0]), last)  # planted
-    assert game.stale_summary() == 2
+    assert stale_summary(game) == 2
     assert game.view(2).records == views[2].records
 
 
@@ -340,6 +355,6 @@ def test_r11_stale_summary_sees_a_seats_kept_published_novels_that_disagree() ->
     assert kept
     game._published[owner] = kept[1:]  # planted: one Published novel left out
     game._reads = None
-    assert game.stale_summary() == owner
-    assert game.stale_summary() is None
+    assert stale_summary(game) == owner
+    assert stale_summary(game) is None
     assert game._read_segment().novels[0] == kept[0]

@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Catalogue, Game, InvalidStateError, Move, Phase
+from pastiche_core.game_internals import history_seats, insides
 from pastiche_core.io import view_from_dict, view_to_dict
 from pastiche_core.view import PlayerView, public_notation, setup_discarders
 
@@ -31,10 +32,10 @@ def hidden_cards(game: Game, player: int) -> list[Card]:
     for q in range(game.players):
         if q != player:
             cards += sorted(game._hands[q])
-    cards += game.deck
+    cards += game._deck
     cards += [game._discard[i] for i in _hidden_discards(game, player)]
-    if game.pending is not None and game.to_move != player:
-        cards += game.pending
+    if game._pending is not None and game.to_move != player:
+        cards += game._pending
     return cards
 
 
@@ -53,13 +54,13 @@ def with_hidden(game: Game, player: int, cards: list[Card]) -> Game:
     for q in range(game.players):
         if q != player:
             twin._hands[q] = {next(it) for _ in range(len(game._hands[q]))}
-    twin.deck = [next(it) for _ in game.deck]
+    twin._deck = [next(it) for _ in insides(game).deck]
     down = [i for i, c in enumerate(game._discard) if c in game._face_down]
     for i in _hidden_discards(game, player):
         twin._discard[i] = next(it)
     twin._face_down = {twin._discard[i] for i in down}
-    if game.pending is not None and game.to_move != player:
-        twin.pending = (next(it), next(it))
+    if insides(game).pending is not None and game.to_move != player:
+        twin._pending = (next(it), next(it))
     assert next(it, None) is None
     return twin
 
@@ -78,7 +79,7 @@ def test_rearranging_hidden_cards_leaves_the_view_unchanged(
     shuffled = hidden_cards(game, player)
     rng.shuffle(shuffled)
     twin = with_hidden(game, player, shuffled)
-    twin.rng.state = rng.getrandbits(64)  # the generator's state is hidden too (R14)
+    twin._rng.state = rng.getrandbits(64)  # the generator's state is hidden too (R14)
     assert_invariants(twin)
     assert twin.view(player) == game.view(player)
     # The same rearrangement is seen by every opponent whose own hand changed.
@@ -94,7 +95,7 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
     def swapped(card: Card) -> Card:
         return b if card is a else a if card is b else card
 
-    twin.deck = [swapped(c) for c in twin.deck]
+    twin._deck = [swapped(c) for c in insides(twin).deck]
     twin._discard = [swapped(c) for c in twin._discard]
     twin._face_down = {swapped(c) for c in twin._face_down}
     twin._hands = [{swapped(c) for c in hand} for hand in twin._hands]
@@ -102,10 +103,10 @@ def _swap(game: Game, a: Card, b: Card) -> Game:
         {nid: tuple(swapped(c) for c in cards) for nid, cards in table.items()}
         for table in twin._tables
     ]
-    if twin.flag is not None:
-        twin.flag = (twin.flag[0], swapped(twin.flag[1]))
-    if twin.pending is not None:
-        twin.pending = (swapped(twin.pending[0]), swapped(twin.pending[1]))
+    if twin._flag is not None:
+        twin._flag = (twin._flag[0], swapped(twin._flag[1]))
+    if twin._pending is not None:
+        twin._pending = (swapped(twin._pending[0]), swapped(twin._pending[1]))
     twin._cards = twin._locate()
     return twin
 
@@ -119,10 +120,10 @@ def visible_changes(game: Game, player: int) -> list[Callable[[random.Random], G
     visible: list[Card] = list(game._hands[player])
     visible += [c for c in game._discard if c not in game._face_down]
     visible += [c for p in range(game.players) for cards in game._tables[p].values() for c in cards]
-    if game.flag is not None:
-        visible.append(game.flag[1])
-    if game.pending is not None and game.to_move == player:
-        visible += game.pending
+    if game._flag is not None:
+        visible.append(game._flag[1])
+    if game._pending is not None and game.to_move == player:
+        visible += game._pending
     if visible:
         changes.append(lambda rng: _swap(game, rng.choice(visible), rng.choice(hidden)))
     opponents = [q for q in range(game.players) if q != player and game._hands[q]]
@@ -170,17 +171,17 @@ def test_pending_drawn_cards_are_visible_only_to_the_chooser() -> None:
     choosing = [g for g in position_pool() if g.phase is Phase.CHOOSE]
     assert choosing
     for game in choosing:
-        assert game.pending is not None
+        assert game._pending is not None
         for p in range(game.players):
             view = game.view(p)
-            assert view.pending == (game.pending if p == game.to_move else None)
-            assert not set(game.pending) & set(view.hand)
-            assert not set(game.pending) & {c for c in view.discard if c is not None}
+            assert view.pending == (game._pending if p == game.to_move else None)
+            assert not set(game._pending) & set(view.hand)
+            assert not set(game._pending) & {c for c in view.discard if c is not None}
         # Exchanging a drawn card with a hidden one: only the chooser notices.
         chooser = game.to_move
         other = hidden_cards(game, chooser)
         if other:
-            twin = _swap(game, game.pending[0], other[0])
+            twin = _swap(game, game._pending[0], other[0])
             assert twin.view(chooser) != game.view(chooser)
             for p in range(game.players):
                 if p != chooser and other[0] not in game._hands[p]:
@@ -229,7 +230,7 @@ def test_r16_a_view_carries_the_public_history_of_the_game() -> None:
     for _ in range(60):
         legal = game.legal_moves
         game.apply(legal[rng.randrange(len(legal))])
-    seats = game.history_seats()
+    seats = history_seats(game)
     for p in range(game.players):
         view = game.view(p)
         assert len(view.history) == len(game.history)
@@ -265,7 +266,7 @@ def test_r16_the_public_history_follows_undo_copies_and_replaced_histories() -> 
     """The public history is built once per move and shared; it stays exact however the game moves."""
 
     def expected(game: Game, player: int) -> tuple[tuple[int, str], ...]:
-        seats = game.history_seats()
+        seats = history_seats(game)
         return tuple(
             (seat, public_notation(move, seat, player))
             for seat, move in zip(seats, game.history, strict=True)
@@ -289,8 +290,8 @@ def test_r16_the_public_history_follows_undo_copies_and_replaced_histories() -> 
     for twin, histories in copies:  # the original moved on: the copies did not
         assert [twin.view(p).history for p in range(4)] == histories
     # A history replaced in place is read again.
-    game.history = list(game.history)
-    game.history[-1:] = []
+    game._history = list(game.history)
+    game._history[-1:] = []
     game._undo = game._undo[: len(game.history)]
     assert game.view(0).history == expected(game, 0)
 
@@ -303,7 +304,7 @@ def test_every_field_of_the_view_is_the_games() -> None:
             assert (view.player, view.players, view.phase) == (player, game.players, game.phase)
             assert (view.to_move, view.current, view.turn) == (
                 game.to_move,
-                game.current,
+                insides(game).current,
                 game.turn,
             )
             assert view.hand == game.hand(player)
@@ -312,8 +313,15 @@ def test_every_field_of_the_view_is_the_games() -> None:
             assert len(view.discard) == len(game.discard)
             assert view.tables == tuple(game.table(p) for p in range(game.players))
             assert view.supply == tuple(game.supply.items())
-            assert (view.flag, view.passes, view.trigger) == (game.flag, game.passes, game.trigger)
-            assert (view.turns_left, view.end_reason) == (game.turns_left, game.end_reason)
+            assert (view.flag, view.passes, view.trigger) == (
+                insides(game).flag,
+                insides(game).passes,
+                insides(game).trigger,
+            )
+            assert (view.turns_left, view.end_reason) == (
+                insides(game).turns_left,
+                insides(game).end_reason,
+            )
             assert view.scores == game.scores()
             assert view.catalogue is game.catalogue
             assert len(view.history) == len(game.history)

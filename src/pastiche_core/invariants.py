@@ -7,11 +7,13 @@ keeps an impossible one out of the engine. It raises
 invariant; the message starts with the JSON path of the offending value in the
 state format (:mod:`pastiche_core.io.state_json`) and names the ruling:
 
+>>> import json
 >>> from pastiche_core import Game
+>>> from pastiche_core.io.state_json import state_to_dict
 >>> game = Game(players=3, seed=7)
 >>> check_invariants(game)
->>> game.supply["kind-5"] = 0
->>> check_invariants(game)
+>>> data = state_to_dict(game); data["supply"]["kind-5"] = 0
+>>> Game.from_json(json.dumps(data))  # the reader checks what it loads
 Traceback (most recent call last):
 ...
 pastiche_core.errors.InvalidStateError: $.supply.kind-5: 0 in the supply and 0 on the tables make 0
@@ -79,6 +81,7 @@ from collections import Counter
 from ._fields import Ledger, fail, member
 from .cards import DECK, format_cards
 from .game import Game
+from .game_internals import insides, stale_summary
 from .moves import Pass
 from .patterns import (
     OfAKind,
@@ -108,12 +111,14 @@ def check_invariants(game: Game) -> None:
     failure starts with the JSON path of the offending value in the state
     format and names the ruling (see the module for the list of invariants).
 
+    >>> import json
     >>> from pastiche_core import Game, play_game
+    >>> from pastiche_core.io.state_json import state_to_dict
     >>> check_invariants(play_game(players=4, seed=3))
     >>> game = Game(players=3, seed=7)
     >>> game.apply("keep MYT1 HOR7 HOR8")
-    >>> game.turn = 4
-    >>> check_invariants(game)
+    >>> data = state_to_dict(game); data["turn"] = 4; del data["history"]
+    >>> Game.from_json(json.dumps(data))  # the reader checks what it loads
     Traceback (most recent call last):
     ...
     pastiche_core.errors.InvalidStateError: $.turn: with no novel published and cards left to
@@ -145,50 +150,54 @@ def check_invariants(game: Game) -> None:
 # ----------------------------------------------------------------------
 def _check_scalars(game: Game) -> None:
     """Plain ranges, for a game built in Python (the JSON readers check them first)."""
+    inside = insides(game)
     players = game.players
     if not isinstance(game.phase, Phase):
         raise fail("$.phase", f"expected a Phase, got {game.phase!r}")
     for name in ("to_move", "current"):
-        value = getattr(game, name)
+        value = getattr(inside.scalars, name)
         if not 0 <= value < players:
             raise fail(f"$.{name}", f"expected a player index from 0 to {players - 1}, got {value}")
-    if game.trigger is not None and not 0 <= game.trigger < players:
+    if inside.trigger is not None and not 0 <= inside.trigger < players:
         raise fail("$.trigger", f"expected a player index from 0 to {players - 1}")
     if game.turn < 0:
         raise fail("$.turn", f"expected an integer >= 0, got {game.turn}")
-    if not 0 <= game.passes <= players:
-        raise fail("$.passes", f"expected an integer from 0 to {players}, got {game.passes}")
-    if game.turns_left is not None and not 0 <= game.turns_left <= 2 * players - 1:
+    if not 0 <= inside.passes <= players:
+        raise fail("$.passes", f"expected an integer from 0 to {players}, got {inside.passes}")
+    if inside.turns_left is not None and not 0 <= inside.turns_left <= 2 * players - 1:
         raise fail(
             "$.turns_left",
-            f"expected an integer from 0 to {2 * players - 1}, got {game.turns_left} (R12)",
+            f"expected an integer from 0 to {2 * players - 1}, got {inside.turns_left} (R12)",
         )
-    if game.end_reason is not None and game.end_reason not in _END_REASONS:
+    if inside.end_reason is not None and inside.end_reason not in _END_REASONS:
         raise fail(
-            "$.end_reason", f"expected null, 'countdown' or 'all-pass', got {game.end_reason!r}"
+            "$.end_reason",
+            f"expected null, 'countdown' or 'all-pass', got {inside.end_reason!r}",
         )
 
 
 def _has_legal_move(game: Game) -> bool:
+    inside = insides(game)
     if game.phase is Phase.ACTION:
         # Write, Read, or else Pass (R11): asked of the engine without listing publishes.
-        return game.can_write() or game.can_read() or game.is_legal(Pass())
+        return inside.can_write() or inside.can_read() or game.is_legal(Pass())
     return bool(game.legal_moves)
 
 
 def _check_cards(game: Game) -> None:
-    cards = [*game.deck, *game.discard, *(game.pending or ())]
+    inside = insides(game)
+    cards = [*inside.deck, *game.discard, *(inside.pending or ())]
     for p in range(game.players):
         cards += game.hand(p)
         for novel in game.table(p):
             cards += novel.cards
-    if game.flag is not None:
-        cards.append(game.flag[1])
+    if inside.flag is not None:
+        cards.append(inside.flag[1])
     if len(cards) == len(DECK) and len(set(cards)) == len(DECK):
         return
     # Something is wrong: go again, noting where each card lies.
     ledger = Ledger()
-    for i, card in enumerate(game.deck):
+    for i, card in enumerate(inside.deck):
         ledger.place(str(card), f"$.deck[{i}]")
     for i, card in enumerate(game.discard):
         ledger.place(str(card), f"$.discard[{i}].card")
@@ -199,23 +208,25 @@ def _check_cards(game: Game) -> None:
         for i, novel in enumerate(game.table(p)):
             for j, card in enumerate(novel.cards):
                 ledger.place(str(card), f"$.tables[{p}][{i}].cards[{j}]")
-    for i, card in enumerate(game.pending or ()):
+    for i, card in enumerate(inside.pending or ()):
         ledger.place(str(card), f"$.pending[{i}]")
-    if game.flag is not None:
-        ledger.place(str(game.flag[1]), "$.flag.card")
+    if inside.flag is not None:
+        ledger.place(str(inside.flag[1]), "$.flag.card")
     ledger.check_complete()
 
 
 def _check_tables(game: Game) -> None:
     cat = game.catalogue
-    stale = game.stale_summary()  # what views and move generation read is kept between changes
+    stale = stale_summary(game)  # what views and move generation read is kept between changes
     if stale is not None:
         raise fail(
             f"$.tables[{stale}]",
             "what the game keeps of this seat (table summary, usable flags, Published novels, "
             "Reads, public texts or history) is out of date",
         )
-    if not game.card_table_is_current():  # the kernels read it: it must say where every card is
+    if not insides(
+        game
+    ).card_table_is_current():  # the kernels read it: it must say where every card is
         raise fail("$", "the kept card table does not say where the cards are")
     for p in range(game.players):
         for i, novel in enumerate(game.table(p)):
@@ -323,32 +334,33 @@ def _check_supply(game: Game) -> None:
 # ----------------------------------------------------------------------
 def _check_phase(game: Game) -> None:
     """Phase, drawn cards, countdown and End Flag agree with one another (R10–R12)."""
-    phase, to_move, trigger = game.phase, game.to_move, game.trigger
-    if phase is Phase.CHOOSE and game.pending is None:
+    inside = insides(game)
+    phase, to_move, trigger = game.phase, game.to_move, inside.trigger
+    if phase is Phase.CHOOSE and inside.pending is None:
         raise fail("$.pending", "the choose phase needs the two drawn cards (R11), got null")
-    if phase is not Phase.CHOOSE and game.pending is not None:
+    if phase is not Phase.CHOOSE and inside.pending is not None:
         raise fail(
             "$.pending",
             f"drawn cards wait only in the choose phase (R11), the phase is {phase.value!r}",
         )
-    if (phase is Phase.OVER) != (game.end_reason is not None):
+    if (phase is Phase.OVER) != (inside.end_reason is not None):
         raise fail(
             "$.end_reason",
             f"an end reason is given exactly when the game is over (R12), "
             f"the phase is {phase.value!r}",
         )
-    if (trigger is None) != (game.turns_left is None):
+    if (trigger is None) != (inside.turns_left is None):
         raise fail("$.turns_left", "the countdown runs exactly when a trigger player exists (R12)")
-    if phase in (Phase.ACTION, Phase.CHOOSE) and to_move != game.current:
+    if phase in (Phase.ACTION, Phase.CHOOSE) and to_move != inside.current:
         raise fail(
             "$.to_move",
-            f"in the {phase.value} phase the current player ({game.current}) is to move, "
+            f"in the {phase.value} phase the current player ({inside.current}) is to move, "
             f"got {to_move}",
         )
-    if phase is Phase.OVER and to_move != game.current:
+    if phase is Phase.OVER and to_move != inside.current:
         raise fail(
             "$.to_move",
-            f"a game ends on the turn of the current player ({game.current}), who stays "
+            f"a game ends on the turn of the current player ({inside.current}), who stays "
             f"to move (R12), got {to_move}",
         )
     if phase is Phase.FLAG:
@@ -362,12 +374,12 @@ def _check_phase(game: Game) -> None:
                 f"$.hands[{to_move}]",
                 "the trigger player needs a card to put under the End Flag (R12)",
             )
-        if game.flag is not None:
+        if inside.flag is not None:
             raise fail("$.flag", "the End Flag is not held while the trigger player takes it (R12)")
-    if game.flag is not None and game.flag[0] != trigger:
+    if inside.flag is not None and inside.flag[0] != trigger:
         raise fail(
             "$.flag.player",
-            f"only the trigger player takes the End Flag (R12): holder {game.flag[0]}, "
+            f"only the trigger player takes the End Flag (R12): holder {inside.flag[0]}, "
             f"trigger {trigger}",
         )
     flag_id = game.catalogue.end_flag.id
@@ -398,6 +410,7 @@ def _setup_discards(players: int, seats_done: int | None = None, rules: Rules = 
 
 def _check_setup(game: Game) -> None:
     """The keep phase: nothing has happened but the deal and the keeps so far (R10)."""
+    inside = insides(game)
     seat = game.to_move
     if game.turn != 0:
         raise fail(
@@ -413,9 +426,10 @@ def _check_setup(game: Game) -> None:
         else:
             which = f"by the seats dealt more than {rules.keep_size} cards {list(keepers)}"
         raise fail("$.to_move", f"setup keeps are made {which} (R10), got {seat}")
-    if game.current != 0:
+    if inside.current != 0:
         raise fail(
-            "$.current", f"seat 0 plays the first turn after setup (R10), got {game.current}"
+            "$.current",
+            f"seat 0 plays the first turn after setup (R10), got {inside.current}",
         )
     for p in range(game.players):
         hand = len(game.hand(p))
@@ -427,7 +441,7 @@ def _check_setup(game: Game) -> None:
                 f"during setup seat {p} holds the {expected} cards {what} (R10), got {hand}",
             )
     for i, card in enumerate(game.discard):
-        if not game.is_face_down(card):
+        if not inside.is_face_down(card):
             raise fail(f"$.discard[{i}].face_up", "setup discards lie face down (R10)")
     discarded = _setup_discards(game.players, seat, rules)
     if len(game.discard) != discarded:
@@ -439,15 +453,16 @@ def _check_setup(game: Game) -> None:
     for p in range(game.players):
         if game.table(p):
             raise fail(f"$.tables[{p}]", "nobody publishes during setup (R10)")
-    if game.passes:
-        raise fail("$.passes", f"nobody passes during setup (R10), got {game.passes}")
-    if game.trigger is not None:
+    if inside.passes:
+        raise fail("$.passes", f"nobody passes during setup (R10), got {inside.passes}")
+    if inside.trigger is not None:
         raise fail("$.trigger", "the end cannot be triggered during setup (R10, R12)")
 
 
 def _check_passes(game: Game) -> None:
-    players, passes = game.players, game.passes
-    if game.end_reason == "all-pass":
+    inside = insides(game)
+    players, passes = game.players, inside.passes
+    if inside.end_reason == "all-pass":
         if passes != players:
             raise fail(
                 "$.passes",
@@ -467,11 +482,11 @@ def _check_passes(game: Game) -> None:
         )
     if passes:
         reason = None
-        if game.deck:
-            reason = f"{len(game.deck)} cards in the deck"
+        if inside.deck:
+            reason = f"{len(inside.deck)} cards in the deck"
         elif game.discard:
             reason = f"{len(game.discard)} cards in the discard pile"
-        elif game.can_read():
+        elif inside.can_read():
             reason = "a Published novel to read"
         if reason is not None:
             raise fail(
@@ -483,10 +498,11 @@ def _check_passes(game: Game) -> None:
 
 
 def _check_countdown(game: Game) -> None:
+    inside = insides(game)
     longest = 2 * game.players - 1
-    left = game.turns_left
-    if game.end_reason == "countdown":
-        if game.trigger is None:
+    left = inside.turns_left
+    if inside.end_reason == "countdown":
+        if inside.trigger is None:
             raise fail("$.end_reason", "a countdown end needs a trigger player (R12)")
         if left != 0:
             raise fail(
@@ -512,10 +528,11 @@ def _check_countdown(game: Game) -> None:
 # Discard pile, turns and the trigger
 # ----------------------------------------------------------------------
 def _check_discard(game: Game) -> None:
+    inside = insides(game)
     face_up_below: int | None = None
     face_down = 0
     for i, card in enumerate(game.discard):
-        if not game.is_face_down(card):
+        if not inside.is_face_down(card):
             if face_up_below is None:
                 face_up_below = i
         elif face_up_below is not None:
@@ -535,7 +552,7 @@ def _check_discard(game: Game) -> None:
             f"got {face_down}",
         )
     dealt_deck = len(DECK) - sum(game.rules.deal_sizes[:players])
-    undrawn = len(game.deck) + len(game.pending or ())
+    undrawn = len(inside.deck) + len(inside.pending or ())
     if face_down and undrawn > dealt_deck:
         raise fail(
             "$.deck",
@@ -546,11 +563,12 @@ def _check_discard(game: Game) -> None:
 
 
 def _check_turns(game: Game) -> None:
+    inside = insides(game)
     players, turn = game.players, game.turn
     # After setup, deck, discard pile and drawn cards only lose cards, one per Write (R11).
     keep = game.rules.keep_size
     after_setup = len(DECK) - keep * players
-    undrawn = len(game.deck) + len(game.discard) + len(game.pending or ())
+    undrawn = len(inside.deck) + len(game.discard) + len(inside.pending or ())
     if undrawn > after_setup:
         raise fail(
             "$.deck",
@@ -559,11 +577,11 @@ def _check_turns(game: Game) -> None:
         )
     writes = after_setup - undrawn
     publishes = sum(len(game.table(p)) for p in range(players))
-    if turn < writes + publishes + game.passes:
+    if turn < writes + publishes + inside.passes:
         raise fail(
             "$.turn",
             f"{turn} turns are too few for the {writes} Writes, {publishes} publishes and "
-            f"{game.passes} passes the state shows, one turn each (R11)",
+            f"{inside.passes} passes the state shows, one turn each (R11)",
         )
     # Reads need a publish first, and passes an empty deck and discard pile (R11).
     if not publishes and undrawn and turn != writes:
@@ -580,7 +598,7 @@ def _check_turns(game: Game) -> None:
                     f"at turn 0 every player holds the {keep} cards kept at setup (R10), "
                     f"got {len(game.hand(p))}",
                 )
-        hidden = sum(1 for card in game.discard if game.is_face_down(card))
+        hidden = sum(1 for card in game.discard if inside.is_face_down(card))
         setup = _setup_discards(players, rules=game.rules)
         if hidden != len(game.discard) or hidden != setup:
             raise fail(
@@ -592,19 +610,20 @@ def _check_turns(game: Game) -> None:
     if ended and turn == 0:
         raise fail("$.turn", f"the {game.phase.value} phase follows a turn, but turn is 0 (R12)")
     seat = (turn - 1) % players if ended else turn % players
-    if game.current != seat:
+    if inside.current != seat:
         which = f"the turn just played, turn {turn - 1}," if ended else f"turn {turn}"
         raise fail(
             "$.current",
             f"seat 0 plays turn 0 and seats follow in order (R10, R11): {which} is "
-            f"seat {seat}'s, got {game.current}",
+            f"seat {seat}'s, got {inside.current}",
         )
 
 
 def _check_trigger(game: Game) -> None:
-    trigger, threshold = game.trigger, game.rules.end_threshold
+    inside = insides(game)
+    trigger, threshold = inside.trigger, game.rules.end_threshold
     if trigger is not None:
-        points = game.masterpiece_points(trigger)
+        points = inside.masterpiece_points(trigger)
         if points < threshold:
             raise fail(
                 "$.trigger",
@@ -613,7 +632,7 @@ def _check_trigger(game: Game) -> None:
             )
         return
     for p in range(game.players):
-        points = game.masterpiece_points(p)
+        points = inside.masterpiece_points(p)
         if points >= threshold:
             raise fail(
                 "$.trigger",

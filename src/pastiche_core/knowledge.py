@@ -70,6 +70,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from .cards import DECK, Card
 from .errors import InvalidArgumentError
 from .game import Game
+from .game_internals import move_record
 from .moves import Move, Publish, Read, TakeFlag
 from .rules import MAX_PLAYERS, Phase
 from .view import MoveRecord, PlayerView, read_public_notation
@@ -200,12 +201,14 @@ class Knowledge:
         )
 
     def renamed(self, cards: Mapping[Card, Card]) -> Knowledge:
-        """The knowledge of the same player in ``game.renamed(cards)``.
+        """The knowledge of the same player in ``renamed(game, cards)``
+        (:func:`~pastiche_core.game_records.renamed`).
 
         >>> from pastiche_core import Card, Game
+        >>> from pastiche_core.game_internals import renamed
         >>> a, b = Card.parse("LOV4"), Card.parse("MYT1")
         >>> Knowledge.of(Game(players=3, seed=7), 0).renamed({a: b, b: a}).seen == (
-        ...     Knowledge.of(Game(players=3, seed=7).renamed({a: b, b: a}), 0).seen)
+        ...     Knowledge.of(renamed(Game(players=3, seed=7), {a: b, b: a}), 0).seen)
         True
         """
         index = {old.index: new.index for old, new in cards.items()}
@@ -278,7 +281,7 @@ class Knowledge:
         pastiche_core.errors.InvalidArgumentError: the knowledge has followed 0 moves and the game has 0: call update once after each move
         """
         self._check(game)
-        self._follow_whole(game.history[-1], game.move_record())
+        self._follow_whole(game.history[-1], move_record(game))
 
     @staticmethod
     def update_all(knowledge: Sequence[Knowledge], game: Game) -> None:
@@ -294,7 +297,7 @@ class Knowledge:
         for each in knowledge:
             each._check(game)
         if knowledge:
-            move, record = game.history[-1], game.move_record()
+            move, record = game.history[-1], move_record(game)
             seat = record.seat
             if move.__class__ is Publish:
                 tos = [gift.to for gift in move.gifts]

@@ -48,7 +48,8 @@ of games, and no rule number is written in C.
 
 >>> from pastiche_core import Game
 >>> game = Game(players=3, seed=7)
->>> table = game.card_table
+>>> from pastiche_core.game_internals import insides
+>>> table = insides(game).card_table
 >>> [hex(table[card.index]) for card in game.hand(0)]
 ['0x10', '0x10', '0x10']
 >>> place_name(table[game.hand(1)[0].index]), rank_of(48)

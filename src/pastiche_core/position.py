@@ -357,7 +357,9 @@ class Position:
             raise InvalidStateError(f"player: expected 0 to {game.players - 1}, got {seat}")
         masterpieces = tuple(
             Masterpiece(str(novel.ref), novel.owner, novel.cards[0])
-            for novel in game.masterpieces()
+            for table in game.tables()
+            for novel in table
+            if novel.masterpiece
         )
         held = frozenset(novel.novel for novel in game.table(seat))
         return cls(

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, Genre
+from .game_internals import insides
 from .options import PublishOption
 from .position import Position
 from .report import PublishReport
@@ -289,13 +290,14 @@ def position_svg(position: Position) -> str:
 
 
 def _player_panel(game: Game, player: int, width: float, *, hands: bool) -> _Box:
+    inside = insides(game)
     pad = 10
     label_col = 62
     inner = width - 2 * pad - label_col
     to_move = game.to_move == player and not game.is_over
     hand = game.hand(player)
     title = f"Player {player}"
-    score = game.score(player)
+    score = game.scores()[player]
     facts = f"{score} point{'' if score == 1 else 's'} · {len(hand)} card{'' if len(hand) == 1 else 's'} in hand"
     if to_move:
         facts += f" · to move ({game.phase.value})"
@@ -319,7 +321,7 @@ def _player_panel(game: Game, player: int, width: float, *, hands: bool) -> _Box
     novels = game.table(player)
     boxes = [_novel_box(n, game.catalogue[n.novel].points, inner) for n in novels]
     extra: list[_Box] = []
-    if game.flag is not None and game.flag[0] == player:
+    if inside.flag is not None and inside.flag[0] == player:
         flag_points = game.catalogue.end_flag.points
         label = f"End Flag · {flag_points} pt"
         w = max(_CARD_W, _text_width(label, 12, bold=True)) + 12
@@ -327,7 +329,7 @@ def _player_panel(game: Game, player: int, width: float, *, hands: bool) -> _Box
             f'<rect width="{_num(w)}" height="{20 + _CARD_H + 6}" rx="7" ry="7" fill="#eef4ff" '
             f'stroke="#5b7fb8" stroke-width="1.5"/>'
             + _text(6, 14, label, bold=True)
-            + _card(game.flag[1], 6, 20, "card flag-card")
+            + _card(inside.flag[1], 6, 20, "card flag-card")
         )  # fmt: skip
         extra.append(_Box(flag_svg, w, 20 + _CARD_H + 6))
     places, _, height = _flow([(b.width, b.height) for b in [*boxes, *extra]], inner, 8)
@@ -371,10 +373,11 @@ def game_svg(game: Game, *, hands: bool = True) -> str:
     >>> "data-card" in game_svg(game, hands=False)
     False
     """
+    inside = insides(game)
     inner = _WIDTH - 2 * _MARGIN
     parts: list[str] = []
     if game.is_over:
-        status = f"game over ({game.end_reason}) · winners: " + ", ".join(
+        status = f"game over ({inside.end_reason}) · winners: " + ", ".join(
             f"player {p}" for p in game.winners()
         )
     else:
@@ -392,15 +395,15 @@ def game_svg(game: Game, *, hands: bool = True) -> str:
         top = game.discard[-1]
         parts.append(_text(x, 64, "top:", size=12.5, fill=_MUTED))
         x += 34
-        if game.is_face_down(top):
+        if inside.is_face_down(top):
             header_cards.append(_card_back(x, 45))
         else:
             header_cards.append(_card(top, x, 45, "card discard-top"))
         x += _CARD_W + 16
-    if game.pending is not None and hands:
+    if inside.pending is not None and hands:
         parts.append(_text(x, 64, f"drawn by player {game.to_move}:", size=12.5, fill=_MUTED))
         x += _text_width(f"drawn by player {game.to_move}:", 12.5) + 6
-        for card in game.pending:
+        for card in inside.pending:
             header_cards.append(_card(card, x, 45, "card pending"))
             x += _CARD_W + _GAP
     parts.extend(header_cards)
@@ -408,7 +411,7 @@ def game_svg(game: Game, *, hands: bool = True) -> str:
     for player in range(game.players):
         panel = _player_panel(game, player, inner, hands=hands)
         attrs = (
-            f' class="player" data-player="{player}" data-score="{game.score(player)}"'
+            f' class="player" data-player="{player}" data-score="{game.scores()[player]}"'
             f' data-hand-size="{len(game.hand(player))}"'
         )
         parts.append(_place(panel, _MARGIN, y, attrs))
@@ -516,15 +519,16 @@ def game_html(game: Game, *, hands: bool = True) -> str:
     >>> page.startswith('<div class="pastiche-game">'), page.count("<svg")
     (True, 1)
     """
+    inside = insides(game)
     rows = []
     for p in range(game.players):
         marker = " ◀" if game.to_move == p and not game.is_over else ""
         cells = [
             f"Player {p}{marker}",
-            str(game.score(p)),
+            str(game.scores()[p]),
             str(len(game.hand(p))),
-            str(game.masterpiece_count(p)),
-            str(len(game.table(p)) - game.masterpiece_count(p)),
+            str(inside.masterpiece_count(p)),
+            str(len(game.table(p)) - inside.masterpiece_count(p)),
         ]
         rows.append(
             f'<tr data-player="{p}">' + "".join(f"<td {_CELL}>{_esc(c)}</td>" for c in cells)
@@ -676,24 +680,25 @@ def _rich_position(position: Position) -> RenderableType:
 
 
 def _rich_game(game: Game) -> RenderableType:
+    inside = insides(game)
     from rich.table import Table
     from rich.text import Text
 
     if game.is_over:
-        status = f"over ({game.end_reason}), winners {', '.join(map(str, game.winners()))}"
+        status = f"over ({inside.end_reason}), winners {', '.join(map(str, game.winners()))}"
     else:
         status = f"{game.phase.value}: player {game.to_move} to move"
     top = game.discard[-1] if game.discard else None
     caption = Text(f"deck {game.deck_size}, discard {len(game.discard)}")
     if top is not None:
         caption.append(", top ")
-        if game.is_face_down(top):
+        if inside.is_face_down(top):
             caption.append("face down")
         else:
             caption.append_text(_rich_card(top))
-    if game.pending is not None:
+    if inside.pending is not None:
         caption.append(", drawn ")
-        caption.append_text(_rich_cards(game.pending))
+        caption.append_text(_rich_cards(inside.pending))
     table = Table(
         title=f"Pastiche, {game.players} players, turn {game.turn}: {status}",
         caption=caption,
@@ -711,16 +716,16 @@ def _rich_game(game: Game) -> RenderableType:
             if index:
                 novels.append("\n")
             novels.append_text(_rich_novel(novel))
-        if game.flag is not None and game.flag[0] == p:
+        if inside.flag is not None and inside.flag[0] == p:
             if novels:
                 novels.append("\n")
             novels.append("End Flag: ", style="bold blue")
-            novels.append_text(_rich_card(game.flag[1]))
+            novels.append_text(_rich_card(inside.flag[1]))
         name = f"P{p}" + (" ◀" if game.to_move == p and not game.is_over else "")
         hand = game.hand(p)
         hand_text = _rich_cards(hand)
         hand_text.append(f" ({len(hand)})", style="dim")
-        table.add_row(name, str(game.score(p)), hand_text, novels or Text("-", style="dim"))
+        table.add_row(name, str(game.scores()[p]), hand_text, novels or Text("-", style="dim"))
     return table
 
 

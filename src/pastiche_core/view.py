@@ -34,13 +34,14 @@ from the pile), as far as the player saw it.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, format_cards
 from .catalogue import Catalogue
 from .errors import InvalidNotationError
+from .game_state import GameState, insides
 from .layout import card_table
 from .moves import NOTATION_SEATS, Choose, Keep, Move, Publish
 from .rules import RULEBOOK, Phase, Rules, setup_discarders
@@ -56,6 +57,7 @@ __all__ = [
     "public_notation",
     "read_public_notation",
     "setup_discarders",
+    "view_of",
 ]
 
 _INDEX = operator.attrgetter("index")
@@ -67,7 +69,7 @@ HIDDEN = "?"
 class MoveRecord(NamedTuple):
     """What one move did to the deck, the discard pile and the hands beyond its notation.
 
-    :meth:`Game.move_record <pastiche_core.game.Game.move_record>` makes the
+    :func:`~pastiche_core.game_records.move_record` makes the
     whole record; :meth:`seen_by` keeps what one player saw (R16), and a view
     carries those (:attr:`PlayerView.records`). Fields a move does not use are
     empty. ``taken`` is the card that left the discard pile for ``seat``'s hand:
@@ -76,12 +78,13 @@ class MoveRecord(NamedTuple):
     ``None`` when it lay face up.
 
     >>> from pastiche_core import Game
+    >>> from pastiche_core.game_internals import move_record
     >>> game = Game(players=3, seed=7)
     >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("draw"); game.apply("choose SCI5")
-    >>> game.move_record(1)
+    >>> move_record(game, 1)
     MoveRecord(seat=0, keyword='draw', drawn=(Card.parse('FAN11'), Card.parse('SCI5')), \
 taken=None, taken_from=None, laid_up=None, laid_down=())
-    >>> game.move_record(2).laid_up, game.move_record(1).seen_by(1).drawn
+    >>> move_record(game, 2).laid_up, move_record(game, 1).seen_by(1).drawn
     (Card.parse('FAN11'), ())
     """
 
@@ -229,60 +232,13 @@ class PlayerView:
 
     @classmethod
     def of(cls, game: Game, player: int, *, history: bool = True) -> PlayerView:
-        """The view of ``player`` in ``game`` (same as ``game.view(player, history=history)``)."""
-        if not 0 <= player < game.players:
-            raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
-        show_pending = game.phase.value == "choose" and game.to_move == player
-        # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
-        pile = game.discard_cards
-        hidden = game.face_down_cards
-        discard: tuple[Card | None, ...]
-        face_down: tuple[int, ...] = ()
-        if hidden:
-            discarders = setup_discarders(game.players, game.rules)
-            shown: list[Card | None] = []
-            down: list[int] = []
-            for index, card in enumerate(pile):
-                if card in hidden:
-                    down.append(index)
-                    mine = index < len(discarders) and discarders[index] == player
-                    shown.append(card if mine else None)
-                else:
-                    shown.append(card)
-            discard, face_down = tuple(shown), tuple(down)
-        else:
-            discard = tuple(pile)
-        # Made at every decision of a game: the fields are set directly by their slots,
-        # in field order, as the dataclass constructor would set them.
-        view = object.__new__(cls)
-        _set_player(view, player)
-        _set_players(view, game.players)
-        _set_phase(view, game.phase)
-        _set_to_move(view, game.to_move)
-        _set_current(view, game.current)
-        _set_turn(view, game.turn)
-        _set_hand(view, game.hand(player))  # sorted by card index
-        _set_hand_sizes(view, game.hand_sizes)
-        _set_deck_size(view, len(game.deck))
-        _set_discard(view, discard)
-        _set_tables(view, game.tables())
-        _set_supply(view, tuple(game.supply.items()))
-        _set_flag(view, game.flag)
-        _set_pending(view, game.pending if show_pending else None)
-        _set_passes(view, game.passes)
-        _set_trigger(view, game.trigger)
-        _set_turns_left(view, game.turns_left)
-        _set_end_reason(view, game.end_reason)
-        _set_scores(view, game.scores())
-        _set_face_down(view, face_down)
-        # Both extend the ones kept with the player's last view.
-        notes, records = game.viewer_public(player) if history else ((), ())
-        _set_records(view, records)
-        _set_history(view, notes)
-        _set_catalogue(view, game.catalogue)
-        _set_rules(view, game.rules)
-        _set_card_table(view, game.viewer_card_table(player, show_pending))
-        return view
+        """The view of ``player`` in ``game`` (same as ``game.view(player, history=history)``).
+
+        >>> from pastiche_core import Game
+        >>> PlayerView.of(Game(players=3, seed=7), 0) == Game(players=3, seed=7).view(0)
+        True
+        """
+        return game.view(player, history=history)
 
     def __repr__(self) -> str:
         return (
@@ -426,3 +382,75 @@ gift 1:SCI9'), hidden_gifts=(2,))
             "cards between two other seats (R16)"
         )
     )
+
+
+def view_of(
+    game: GameState,
+    player: int,
+    public: Callable[[int], tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]] | None,
+) -> PlayerView:
+    """The view of ``player`` in ``game``, with the public history and records ``public``
+    gives for a seat (none when ``public`` is ``None``): what ``Game.view`` returns.
+
+    >>> from pastiche_core import Game
+    >>> view_of(Game(players=3, seed=7), 0, None).history
+    ()
+    >>> view_of(Game(players=3, seed=7), 3, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: player must be from 0 to 2, got 3
+    """
+    inside = insides(game)
+    if not 0 <= player < game.players:
+        raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
+    show_pending = game.phase.value == "choose" and game.to_move == player
+    # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
+    pile = inside.discard
+    hidden = inside.face_down
+    discard: tuple[Card | None, ...]
+    face_down: tuple[int, ...] = ()
+    if hidden:
+        discarders = setup_discarders(game.players, game.rules)
+        shown: list[Card | None] = []
+        down: list[int] = []
+        for index, card in enumerate(pile):
+            if card in hidden:
+                down.append(index)
+                mine = index < len(discarders) and discarders[index] == player
+                shown.append(card if mine else None)
+            else:
+                shown.append(card)
+        discard, face_down = tuple(shown), tuple(down)
+    else:
+        discard = tuple(pile)
+    # Made at every decision of a game: the fields are set directly by their slots,
+    # in field order, as the dataclass constructor would set them.
+    view = object.__new__(PlayerView)
+    _set_player(view, player)
+    _set_players(view, game.players)
+    _set_phase(view, game.phase)
+    _set_to_move(view, game.to_move)
+    _set_current(view, inside.current)
+    _set_turn(view, game.turn)
+    _set_hand(view, game.hand(player))  # sorted by card index
+    _set_hand_sizes(view, inside.hand_sizes)
+    _set_deck_size(view, game.deck_size)
+    _set_discard(view, discard)
+    _set_tables(view, game.tables())
+    _set_supply(view, tuple(game.supply.items()))
+    _set_flag(view, inside.flag)
+    _set_pending(view, inside.pending if show_pending else None)
+    _set_passes(view, inside.passes)
+    _set_trigger(view, inside.trigger)
+    _set_turns_left(view, inside.turns_left)
+    _set_end_reason(view, inside.end_reason)
+    _set_scores(view, game.scores())
+    _set_face_down(view, face_down)
+    # Both extend the ones kept with the player's last view.
+    notes, records = public(player) if public is not None else ((), ())
+    _set_records(view, records)
+    _set_history(view, notes)
+    _set_catalogue(view, game.catalogue)
+    _set_rules(view, game.rules)
+    _set_card_table(view, inside.viewer_card_table(player, show_pending))
+    return view

@@ -19,6 +19,7 @@ import pytest
 from pastiche_core import DECK, Card, Catalogue, Game, Phase
 from pastiche_core.ai import analyse
 from pastiche_core.ai.analyse import CUT_REASONS
+from pastiche_core.game_internals import assemble, insides
 from pastiche_core.invariants import check_invariants
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
 from pastiche_core.view import PlayerView
@@ -78,11 +79,12 @@ def crowded_view(seed: int, *, hand: int = 6, others: int = 2) -> PlayerView:
     supply = {
         spec.id: spec.copies - sum(spec.id in table for table in tables) for spec in catalogue.specs
     }
-    game = Game.assemble(
+    game = assemble(
+        Game,
         catalogue=catalogue,
         players=5,
         seed=seed,
-        rng=Game(players=5, seed=seed, catalogue=catalogue).rng.copy(),
+        rng=insides(Game(players=5, seed=seed, catalogue=catalogue)).rng_copy(),
         deck=cards[hand + 4 * others :],
         discard=[],
         face_down=set(),

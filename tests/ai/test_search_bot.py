@@ -63,6 +63,7 @@ from pastiche_core.ai.search import (
 from pastiche_core.ai.visible import position_of
 from pastiche_core.bots import derive_seed
 from pastiche_core.game import END_THRESHOLD, LegalMoves
+from pastiche_core.game_internals import insides, publish_moves
 from pastiche_core.gifts import to_publish
 from pastiche_core.limits import Deadline
 from pastiche_core.options import PublishOption, option_key
@@ -108,7 +109,7 @@ def test_the_compact_action_set_is_legal_and_covers_every_kind(
     ]
     for move in others:
         assert (move in moves) == (move in game.legal_moves), move
-    if next(game.publish_moves(), None) is not None:
+    if next(publish_moves(game), None) is not None:
         assert any(isinstance(move, Publish) for move in moves)
     # The best publish of every solver goal is a candidate (R8, R9).
     position = position_of(game.view(seat))
@@ -123,7 +124,7 @@ def _key(game: Game, seat: int, move: Publish) -> object:
     """The R8 key of a publish move: Novel, played ranks, (owner or -1, rank) of citations."""
     cited = []
     for ref in move.cited:
-        novel = game.novel(ref)
+        novel = insides(game).novel(ref)
         assert novel is not None
         cited.append((-1 if ref.owner == seat else ref.owner, novel.cards[0].rank))
     played = tuple(sorted(card.rank for card in move.played))
@@ -309,7 +310,7 @@ def _near_end_position() -> Game:
     for seed in range(40):
         game = Game(players=4, seed=seed)
         bots = mixed_bots(4, seed)
-        while not game.is_over and game.turns_left is None:
+        while not game.is_over and insides(game).turns_left is None:
             if max(game.scores()) >= END_THRESHOLD - FINISH_WITHIN:
                 return game
             player = game.to_move

@@ -17,6 +17,7 @@ from pastiche_core.ai.determinize import (
     _ways_counter,
     determinize,
 )
+from pastiche_core.game_internals import insides
 from pastiche_core.knowledge import hidden_cards
 from pastiche_core.view import PlayerView
 
@@ -30,16 +31,16 @@ _PUBLIC = [
 def _places(game: Game) -> list[object]:
     """Where each card lies, for counting: every card once."""
     places: list[object] = []
-    places.extend(game.deck)
+    places.extend(insides(game).deck)
     places.extend(game.discard)
     for seat in range(game.players):
         places.extend(game.hand(seat))
         for novel in game.table(seat):
             places.extend(novel.cards)
-    if game.pending is not None:
-        places.extend(game.pending)
-    if game.flag is not None:
-        places.append(game.flag[1])
+    if game._pending is not None:
+        places.extend(game._pending)
+    if game._flag is not None:
+        places.append(game._flag[1])
     return places
 
 
@@ -193,10 +194,10 @@ def test_the_drawn_cards_of_another_seat_are_sampled() -> None:
         pytest.fail("no choose phase reached")
     other = (game.to_move + 1) % 4
     sample = _check_sample(game, other, 1)
-    assert sample.pending is not None
-    assert set(sample.pending) <= set(hidden_cards(game.view(other)))
+    assert sample._pending is not None
+    assert set(sample._pending) <= set(hidden_cards(game.view(other)))
     mine = _check_sample(game, game.to_move, 1)
-    assert mine.pending == game.pending  # the chooser sees them
+    assert insides(mine).pending == insides(game).pending  # the chooser sees them
 
 
 def test_samples_follow_the_seed() -> None:

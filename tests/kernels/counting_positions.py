@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game
 from pastiche_core.feasibility import kernel_plan, usable_flags
+from pastiche_core.game_internals import insides
 from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, PILE_UP, PUBLISHED, rank_of
 
 DEFAULT_PLAN = kernel_plan(Catalogue.default())
@@ -156,7 +157,7 @@ def game_positions(draw: st.DrawFn) -> Position:
     held = {novel.novel for novel in game.table(player)}
     usable = usable_flags(game.catalogue, game.supply, held)
     assert DEFAULT_PLAN is not None
-    return Position(game.card_table, player, DEFAULT_PLAN, usable)
+    return Position(insides(game).card_table, player, DEFAULT_PLAN, usable)
 
 
 @st.composite

@@ -44,6 +44,7 @@ from pastiche_core.bots import (
     random_game,
 )
 from pastiche_core.game import Phase
+from pastiche_core.game_internals import insides
 from pastiche_core.layout import packed_rules
 from pastiche_core.moves import Draw, Keep, Publish, Read
 from pastiche_core.patterns import OfAKind, Pairs, Straight, Total
@@ -87,7 +88,7 @@ def corners(players: int, seed: int, catalogue: Catalogue | None = None) -> set[
     bots = [RandomBot(derive_seed(seed, "bot", seat)) for seat in range(players)]
     found: set[str] = set()
     while not game.is_over:
-        if game.phase is Phase.FLAG and game.to_move != game.current:
+        if game.phase is Phase.FLAG and game.to_move != insides(game).current:
             found.add("flag to another seat")
         move = bots[game.to_move].choose(game.view(game.to_move), game.legal_moves)
         if isinstance(move, Draw) and game.deck_size + len(game.discard) == 1:
@@ -97,7 +98,7 @@ def corners(players: int, seed: int, catalogue: Catalogue | None = None) -> set[
         elif isinstance(move, Publish) and move.gifts:
             found.add("gifts")
         elif isinstance(move, Read):
-            novel = game.novel(move.source)
+            novel = insides(game).novel(move.source)
             if novel is not None and len(novel.cards) == 2:
                 found.add("read to a masterpiece")
         elif isinstance(move, Keep) and move.discard and len(move.discard) >= 2:
@@ -106,7 +107,7 @@ def corners(players: int, seed: int, catalogue: Catalogue | None = None) -> set[
     result = game.result
     assert result is not None
     found.add(result.reason)
-    if game.flag_lost:
+    if insides(game).flag_lost:
         found.add("flag lost")
     best = max(result.scores)
     if len(result.winners) > 1:

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from support import twin
 
 from pastiche_core import DECK, Card, Catalogue, Game, Phase, _kernels, layout
+from pastiche_core.game_internals import insides
 from pastiche_core.rl import Knowledge, ObservationEncoder, observation
 from pastiche_core.rules import setup_discarders
 
@@ -381,7 +382,7 @@ def test_views_at_the_corners_are_written_alike(name: str, game: Game) -> None:
 def test_the_corners_are_reached() -> None:
     """The corner positions are what their names say (so the test above checks them)."""
     games = dict(corner_games())
-    table = games["every card on the table"].card_table
+    table = insides(games["every card on the table"]).card_table
     assert all(
         code & layout.PLACE_MASK in (layout.MASTER, layout.PUBLISHED, layout.FLAG)
         for code in table[: layout.CARDS]

@@ -23,6 +23,7 @@ from test_game import GAME, game_args
 
 from pastiche_core import RULEBOOK, Catalogue, Rules
 from pastiche_core.bots import play_game, random_game
+from pastiche_core.game_internals import insides
 from pastiche_core.rl.single import Settings
 
 pytestmark = pytest.mark.kernels
@@ -74,8 +75,9 @@ def test_the_threshold_is_the_rules_r12() -> None:
         rules = Rules(end_threshold=threshold)
         for seed in range(4):
             game = play_game(4, seed, rules=rules)
-            if game.trigger is not None:
-                points = game.masterpiece_points(game.trigger)
+            inside = insides(game)
+            if inside.trigger is not None:
+                points = inside.masterpiece_points(inside.trigger)
                 assert points >= threshold
             summary = random_game(4, seed, rules=rules)
             assert summary.scores == game.scores()

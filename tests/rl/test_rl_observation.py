@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions, swap_hidden
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError, Phase
+from pastiche_core.game_internals import renamed
 from pastiche_core.rl import ActionSpace, Field, Knowledge, MoveBuilder, ObservationEncoder
 from pastiche_core.view import setup_discarders
 
@@ -273,7 +274,7 @@ def test_observations_with_knowledge_ignore_unseen_cards(
         unseen = [card for card in DECK if card.index not in knowledge.seen]
         dealt = unseen.copy()
         rng.shuffle(dealt)
-        twin = game.renamed(dict(zip(unseen, dealt, strict=True)))
+        twin = renamed(game, dict(zip(unseen, dealt, strict=True)))
         other = Knowledge.of(twin, player)
         view, twin_view = game.view(player), twin.view(player)
         assert view == twin_view

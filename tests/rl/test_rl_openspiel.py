@@ -14,6 +14,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 from pastiche_core import DECK, Card, Draw, RandomBot
+from pastiche_core.game_internals import history_seats, insides
 from pastiche_core.openspiel import PasticheState, ScoreEvaluator, max_game_length
 from pastiche_core.rl import ActionSpace, ObservationEncoder, Stage
 
@@ -64,7 +65,7 @@ def test_the_deal_is_one_chance_node_per_card() -> None:
     assert game is not None
     assert game.hand(0) == tuple(sorted(DECK[i] for i in dealt[:3]))
     assert state.current_player() == 2
-    assert sorted(game.deck) == sorted(c for c in DECK if c.index not in dealt)
+    assert sorted(insides(game).deck) == sorted(c for c in DECK if c.index not in dealt)
 
 
 def test_draws_are_chance_nodes_including_the_reshuffle() -> None:
@@ -81,7 +82,7 @@ def test_draws_are_chance_nodes_including_the_reshuffle() -> None:
                 and ActionSpace.DRAW in state.legal_actions()
                 and rng.random() < 0.5
             ):
-                deck, pile = set(game.deck), list(game.discard)
+                deck, pile = set(insides(game).deck), list(game.discard)
                 state.apply_action(ActionSpace.DRAW)
                 assert state.is_chance_node()
                 drawn: list[Card] = []
@@ -93,12 +94,12 @@ def test_draws_are_chance_nodes_including_the_reshuffle() -> None:
                     state.apply_action(drawn[-1].index)
                 after = state.game
                 assert after is not None
-                if after.pending is not None:
-                    assert list(after.pending) == drawn
+                if after._pending is not None:
+                    assert list(after._pending) == drawn
                 if any(card not in deck for card in drawn):
                     seen_reshuffle += 1
                     # The game keeps its history and the seat of every move.
-                    assert len(after.history_seats()) == len(after.history)
+                    assert len(history_seats(after)) == len(after.history)
                     assert after.view(0).history[-1][1] in ("draw", "choose ?")
                 else:
                     seen_plain += 1
@@ -174,7 +175,7 @@ def test_resampling_keeps_what_the_player_sees() -> None:
                 # R16: the whole view is the same, public history included, and every
                 # card the player has seen stays where it is.
                 assert other.game.view(player) == state.game.view(player)
-                assert other.game.history_seats() == state.game.history_seats()
+                assert history_seats(other.game) == history_seats(state.game)
                 known = state.knowledge(player)
                 assert known is not None
                 for index, holder in known.holders.items():

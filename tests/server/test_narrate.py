@@ -18,6 +18,7 @@ from service_support import bearer, make_client, new_game, validate_service
 from pastiche_core import Card, Catalogue, Game
 from pastiche_core.ai.roster import make_bot
 from pastiche_core.game import GameResult
+from pastiche_core.game_internals import insides, move_record
 from pastiche_core.moves import Choose, Keep, Publish, Read
 from pastiche_core.rules import END_THRESHOLD
 from pastiche_core.server.narrate import (
@@ -43,7 +44,7 @@ def _played(players: int, seed: int, bot: str = "greedy") -> Game:
 def _hidden_from(game: Game, index: int, viewer: int) -> set[str]:
     """The cards move ``index`` moved out of ``viewer``'s sight (R10, R11, R5, R16)."""
     move = game.history[index]
-    record = game.move_record(index)
+    record = move_record(game, index)
     if record.seat == viewer:
         return set()
     hidden: set[Card] = set()
@@ -52,7 +53,7 @@ def _hidden_from(game: Game, index: int, viewer: int) -> set[str]:
     elif isinstance(move, Choose):
         hidden.add(move.card)
     elif record.keyword == "draw":
-        laid = game.move_record(index + 1).laid_up if index + 1 < len(game.history) else None
+        laid = move_record(game, index + 1).laid_up if index + 1 < len(game.history) else None
         hidden.update(card for card in record.drawn if card != laid)
     elif record.keyword == "take" and record.taken_from not in (None, viewer):
         assert record.taken is not None
@@ -110,8 +111,8 @@ def test_the_log_tells_what_the_viewer_may_see_of_others_moves() -> None:
         if isinstance(move, Read):
             assert str(move.card) in line.text
             assert move.source.novel in line.text
-        if isinstance(move, Choose) and game.move_record(index).seat != 0:
-            laid = game.move_record(index).laid_up
+        if isinstance(move, Choose) and move_record(game, index).seat != 0:
+            laid = move_record(game, index).laid_up
             assert f"laid {laid} face up" in line.text
     assert any("gave you" in text for text in texts) or not any(
         isinstance(move, Publish) and any(gift.to == 0 for gift in move.gifts)
@@ -132,7 +133,7 @@ def test_a_read_of_your_novel_and_a_gift_to_you_are_told_to_you() -> None:
         game.apply(move)
         if isinstance(move, Read) and move.source.owner == 0 and game.history[-1] is move:
             lines = [line.text for line in narrate(game.view(0)) if line.about_you]
-            seat = game.move_record().seat
+            seat = move_record(game).seat
             if seat != 0:
                 expected = f"p{seat} read your {move.source.novel} and took {move.card}"
                 assert any(text.startswith(expected) for text in lines), lines
@@ -150,7 +151,7 @@ def test_gifts_name_the_viewers_cards_and_count_the_others() -> None:
     ]
     assert publishes, "a publish with gifts to two seats"
     index, move = publishes[0]
-    publisher = game.move_record(index).seat
+    publisher = move_record(game, index).seat
     receiver = move.gifts[0].to
     line = next(line for line in narrate(game.view(receiver)) if index in line.moves)
     mine = [str(gift.card) for gift in move.gifts if gift.to == receiver]
@@ -164,7 +165,7 @@ def test_gifts_name_the_viewers_cards_and_count_the_others() -> None:
 def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
     for seed in range(1, 20):
         game = _played(4, seed)
-        if game.flag is not None:
+        if insides(game).flag is not None:
             break
     else:
         raise AssertionError("no game took the End Flag")
@@ -173,7 +174,8 @@ def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
     kinds = [line.kind for line in lines]
     at = kinds.index("end-game")
     assert kinds[at + 1] == "flag"
-    seat, card = game.flag
+    assert game._flag is not None
+    seat, card = game._flag
     assert lines[at].player == seat
     assert f"{END_THRESHOLD} points or more" in lines[at].text
     assert "End Flag" in lines[at].text
@@ -193,7 +195,7 @@ def test_the_end_flag_lost_is_told_r12() -> None:
     game = Game(players=3, seed=7)
     while not game.is_over:  # p1 reaches the threshold with an empty hand
         game.apply(game.legal_moves[0])
-    assert game.flag_lost
+    assert insides(game).flag_lost
     view = game.view(0)
     lines = narrate(view)
     trigger = next(line for line in lines if line.kind == "end-game")

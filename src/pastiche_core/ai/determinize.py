@@ -48,6 +48,7 @@ from collections.abc import Callable, Sequence
 from ..cards import Card
 from ..errors import InvalidStateError
 from ..game import Game
+from ..game_internals import dealt as deal_game
 from ..knowledge import Knowledge, hidden_cards
 from ..rng import GameRng
 from ..rules import Phase
@@ -113,7 +114,8 @@ def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | Non
         pending = (rest.pop(), rest.pop())
     deck = rest  # what is left, in a random order; the top of the deck is the end
     dealt[view.player] = list(view.hand)
-    return Game.dealt(
+    return deal_game(
+        Game,
         view,
         deck=deck,
         discard=discard,

@@ -58,6 +58,7 @@ from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
 from ..catalogue import Catalogue, NovelSpec
 from ..errors import InvalidArgumentError
 from ..feasibility import KIND_CODES, fill_rank, kernel_plan, pattern_code, rank_cost, settle
+from ..game_internals import insides
 from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
 from ..table import is_masterpiece
 from ..view import PlayerView
@@ -245,13 +246,14 @@ class Outlook:
         >>> Outlook.of_game(game, 1) == Outlook.of_view(game.view(1), game.catalogue)
         True
         """
+        inside = insides(game)
         return cls._of_tables(
             player,
-            game.table_cards,
-            game.flag,
+            inside.tables,
+            inside.flag,
             game.supply,
             game.catalogue,
-            _turns_of(player, game.current, game.players, game.turns_left),
+            _turns_of(player, inside.current, game.players, inside.turns_left),
             weights,
         )
 

@@ -65,6 +65,7 @@ from ..catalogue import Catalogue
 from ..errors import InvalidArgumentError
 from ..feasibility import fill_rank, kernel_plan, settle
 from ..game import Game, LegalMoves, keep_moves
+from ..game_internals import insides
 from ..moves import (
     Choose,
     Draw,
@@ -78,7 +79,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..rules import Phase, turn_actions
+from ..rules import RULEBOOK, Phase, Rules, turn_actions
 from ..table import is_masterpiece
 from ..view import PlayerView
 from .heuristics import Outlook, counts_of
@@ -229,6 +230,8 @@ class Situation:
     """Cards in the deck."""
     turns_left: int | None
     """Turns left in the end game (R12), ``None`` before it."""
+    rules: Rules = RULEBOOK
+    """The numbers the game is played by (R10–R12)."""
 
     @classmethod
     def of_game(cls, game: Game, player: int) -> Situation:
@@ -238,23 +241,25 @@ class Situation:
         >>> Situation.of_game(Game(players=3, seed=7), 2).phase
         <Phase.KEEP: 'keep'>
         """
-        discard = game.discard_cards
+        inside = insides(game)
+        discard = inside.discard
         top = discard[-1] if discard else None
-        if top is not None and game.is_face_down(top):
+        if top is not None and inside.is_face_down(top):
             top = None
         return cls(
             player,
             game.players,
             game.phase,
-            tuple(sorted(game.hand_cards(player))),
-            game.table_cards,
+            tuple(sorted(inside.hand(player))),
+            inside.tables,
             game.supply,
             game.catalogue,
-            game.pending if game.to_move == player else None,
+            inside.pending if game.to_move == player else None,
             top,
             len(discard),
-            len(game.deck),
-            game.turns_left,
+            len(inside.deck),
+            inside.turns_left,
+            game.rules,
         )
 
     @classmethod
@@ -278,6 +283,7 @@ class Situation:
             len(view.discard),
             view.deck_size,
             view.turns_left,
+            view.rules,
         )
 
 
@@ -481,7 +487,7 @@ class PlayoutPolicy:
         values: dict[tuple[Card, ...], float] = {}
         scored: list[tuple[float, Move]] = []
         # R15: the discard order matters only to who can take the top card; either will do
-        for move in keep_moves(sit.hand):
+        for move in keep_moves(sit.hand, sit.rules.keep_size):
             value = values.get(move.cards)
             if value is None:
                 value = values[move.cards] = _keep_value(move.cards, counts, self.weights)
@@ -741,13 +747,14 @@ def expected_scores(game: Game) -> list[float]:
     >>> expected_scores(Game(players=3, seed=7))  # 3 or 4 cards, each hand's prospects
     [0.329676, 0.328353, 0.418373]
     """
+    inside = insides(game)
     catalogue = game.catalogue
-    ending = game.turns_left
+    ending = inside.turns_left
     values = []
     for player in range(game.players):
-        hand = game.hand_cards(player)
-        value = float(game.score(player))
-        for novel, cards in game.table_cards[player].items():
+        hand = inside.hand(player)
+        value = float(game.scores()[player])
+        for novel, cards in inside.tables[player].items():
             if len(cards) > 1:
                 share = read_maturity(len(cards), EVAL_MATURITY)
                 if ending is not None and ending < len(cards):

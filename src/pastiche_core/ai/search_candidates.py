@@ -127,7 +127,9 @@ def candidate_moves(
     whole = True
     moves: list[Move] = []
     if view.phase is Phase.KEEP:
-        moves.extend(keep_moves(view.hand))  # R15: the order of two discards included
+        moves.extend(
+            keep_moves(view.hand, view.rules.keep_size)
+        )  # R15: the order of two discards included
     elif view.phase is Phase.CHOOSE:
         assert view.pending is not None
         moves.extend(Choose(card) for card in view.pending)

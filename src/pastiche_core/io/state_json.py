@@ -86,6 +86,7 @@ from ..cards import Card
 from ..catalogue import Catalogue
 from ..errors import IllegalMoveError
 from ..game import Game
+from ..game_internals import assemble, insides
 from ..moves import Move
 from ..rng import GameRng
 from .jsontext import loads
@@ -156,7 +157,7 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     >>> data = state_to_dict(game)
     >>> data["phase"], data["to_move"], data["discard"]
     ('action', 0, [{'card': 'FAN10', 'face_up': False}])
-    >>> data["rng"] == str(game.rng.state), data["history"]
+    >>> data["rng"] == str(insides(game).rng_state), data["history"]
     (True, ['keep MYT1 HOR7 HOR8'])
 
     House rules are written under ``rules`` (left out for the rulebook's, R10, R12):
@@ -165,6 +166,7 @@ def state_to_dict(game: Game) -> dict[str, Any]:
     >>> state_to_dict(Game(players=3, seed=7, rules=Rules(end_threshold=10)))["rules"]["end_threshold"]
     10
     """
+    inside = insides(game)
     players = game.players
     data: dict[str, Any] = {
         "format": STATE_FORMAT,
@@ -172,24 +174,24 @@ def state_to_dict(game: Game) -> dict[str, Any]:
         "catalogue": catalogue_to_json(game.catalogue),
         "players": players,
         "seed": game.seed,
-        "rng": str(game.rng.state),
+        "rng": str(inside.rng_state),
         "phase": game.phase.value,
         "to_move": game.to_move,
-        "current": game.current,
+        "current": inside.current,
         "turn": game.turn,
-        "passes": game.passes,
-        "trigger": game.trigger,
-        "turns_left": game.turns_left,
-        "end_reason": game.end_reason,
-        "deck": [str(card) for card in game.deck],
+        "passes": inside.passes,
+        "trigger": inside.trigger,
+        "turns_left": inside.turns_left,
+        "end_reason": inside.end_reason,
+        "deck": [str(card) for card in inside.deck],
         "discard": [
-            {"card": str(card), "face_up": not game.is_face_down(card)} for card in game.discard
+            {"card": str(card), "face_up": not inside.is_face_down(card)} for card in game.discard
         ],
         "hands": [[str(card) for card in game.hand(p)] for p in range(players)],
         "tables": [[novel_to_json(novel) for novel in game.table(p)] for p in range(players)],
         "supply": dict(game.supply),
-        "flag": flag_to_json(game.flag),
-        "pending": None if game.pending is None else [str(card) for card in game.pending],
+        "flag": flag_to_json(inside.flag),
+        "pending": None if inside.pending is None else [str(card) for card in inside.pending],
         "history": [str(move) for move in game.history],
     }
     rules = rules_to_json(game.rules)
@@ -303,7 +305,8 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     supply = _read_supply(root["supply"], "$.supply", cat)
     history = _read_history(root.get("history", []), "$.history")
 
-    game = Game.assemble(
+    game = assemble(
+        Game,
         catalogue=cat,
         players=players,
         seed=seed,

@@ -91,6 +91,7 @@ from ..cards import DECK, Card
 from ..catalogue import Catalogue
 from ..errors import InvalidNotationError, InvalidStateError, InvalidViewError
 from ..game import Game
+from ..game_internals import dealt
 from ..moves import Move, Publish
 from ..rng import GameRng
 from ..rules import RULEBOOK, Phase, Rules, setup_discarders
@@ -364,7 +365,8 @@ def _check_public_state(view: PlayerView) -> None:
     pending = view.pending
     if view.phase is Phase.CHOOSE and pending is None:
         pending = (hidden.pop(), hidden.pop())
-    game = Game.dealt(
+    game = dealt(
+        Game,
         view,
         deck=hidden,
         discard=discard,

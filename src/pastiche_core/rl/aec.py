@@ -38,6 +38,7 @@ from pettingzoo import AECEnv
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game
+from ..game_internals import apply_built
 from ..knowledge import Knowledge
 from ..rules import Rules, rules_of
 from .encoding import ActionSpace, MoveBuilder
@@ -286,7 +287,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             game = self.game
             # Built from this position's view: legal by construction, so applied unchecked
             # unless the game was changed since (then checked like any move).
-            game.apply_built(move, self._built_at)
+            apply_built(game, move, self._built_at)
             Knowledge.update_all(self._knowledge, game)
             if game.is_over:
                 for seat, value in enumerate(returns(game)):

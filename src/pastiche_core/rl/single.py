@@ -50,6 +50,7 @@ from .._text import quote
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
 from ..game import Game
+from ..game_internals import apply_built
 from ..knowledge import Knowledge
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
 from .aec import winner_returns
@@ -310,7 +311,7 @@ class Episode:
         if move is None:
             return 0.0, False
         game, seat, knowledge = self.game, self.seat, self.knowledge
-        game.apply_built(move, self._built_at)
+        apply_built(game, move, self._built_at)
         knowledge.update(game)
         self.moves += 1 + play_until(game, self.players, seat, knowledge)
         self._decide()

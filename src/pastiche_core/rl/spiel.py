@@ -63,6 +63,7 @@ from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
 from ..errors import InvalidArgumentError
 from ..game import Game, check_deal
+from ..game_internals import insides, renamed, stack_deck
 from ..io.state_json import state_from_dict, state_to_dict
 from ..knowledge import Knowledge
 from ..moves import Draw, Move
@@ -334,7 +335,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         if core.drawn is None:
             return []
         drawn = set(core.drawn)
-        deck = sorted(card.index for card in game.deck if card.index not in drawn)
+        deck = sorted(card.index for card in insides(game).deck if card.index not in drawn)
         if deck:
             return deck
         return sorted(card.index for card in game.discard if card.index not in drawn)
@@ -389,16 +390,17 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         game = core.game
         assert game is not None
         assert core.drawn is not None
+        inside = insides(game)
         drawn = [DECK[index] for index in core.drawn]
         core.drawn = None
         # The deck's cards first, then the discard pile's after a reshuffle (R11), as
         # chance drew them (_chance_cards).
-        game.stack_deck(drawn)
+        stack_deck(game, drawn)
         player = game.to_move
         game.apply(Draw())
         core.applied()
-        if game.pending is not None:
-            got = list(game.pending)
+        if inside.pending is not None:
+            got = list(inside.pending)
         else:
             got = [card for card in drawn if card in game.hand(player)]
         if got != drawn:  # pragma: no cover - the engine's draw order changed
@@ -513,21 +515,22 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         game = mine.game
         if game is None or mine.drawn is not None or game.is_over:
             return self.clone()  # type: ignore[no-any-return]
+        inside = insides(game)
         rng = random.Random(float(sampler()))
         seen = mine.knowledge[player].seen
         hidden: list[Card] = []
         for seat in range(game.players):
             if seat != player:
                 hidden.extend(game.hand(seat))
-        hidden.extend(game.deck)
+        hidden.extend(inside.deck)
         discarders = setup_discarders(game.players)
         for index, card in enumerate(game.discard):
-            if game.is_face_down(card) and not (
+            if inside.is_face_down(card) and not (
                 index < len(discarders) and discarders[index] == player
             ):
                 hidden.append(card)
-        if game.pending is not None and game.to_move != player:
-            hidden.extend(game.pending)
+        if inside.pending is not None and game.to_move != player:
+            hidden.extend(inside.pending)
         unseen = [card for card in hidden if card.index not in seen]
         dealt = unseen.copy()
         rng.shuffle(dealt)
@@ -541,7 +544,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             mine.game, mine.knowledge = game, knowledge
         core: _Core = state._core
         if renaming:
-            core.game = game.renamed(renaming)
+            core.game = renamed(game, renaming)
             core.knowledge = [each.renamed(renaming) for each in knowledge]
             indexes = {old.index: new.index for old, new in renaming.items()}
             core.dealt = [indexes.get(card, card) for card in core.dealt]

@@ -50,6 +50,7 @@ from ..cards import DECK, Card
 from ..catalogue import END_FLAG_ID, Catalogue
 from ..errors import IllegalMoveError, InvalidArgumentError
 from ..game import Game
+from ..game_internals import assemble, insides
 from ..layout import packed_rules
 from ..rng import GameRng
 from ..rules import RULEBOOK, Phase, Rules
@@ -161,29 +162,30 @@ class _PythonEpisodes:
     def state(self, index: int) -> State:
         """Game ``index``'s state, as :data:`State` lays it out."""
         game = self.episodes[index].game
+        inside = insides(game)
         at = {spec.id: where for where, spec in enumerate(game.catalogue.publishable)}
         supply = game.supply
-        ending = game.end_reason
+        ending = inside.end_reason
         return (
-            game.rng.state,
-            _indexes(game.deck),
+            inside.rng_state,
+            _indexes(inside.deck),
             _indexes(game.discard),
-            _indexes(sorted(game.face_down_cards)),
+            _indexes(sorted(inside.face_down)),
             tuple(_indexes(game.hand(seat)) for seat in range(game.players)),
             tuple(
                 tuple((at[novel.novel], _indexes(novel.cards)) for novel in game.table(seat))
                 for seat in range(game.players)
             ),
             tuple(supply[novel] for novel in at),
-            None if game.flag is None else (game.flag[0], game.flag[1].index),
+            None if inside.flag is None else (inside.flag[0], inside.flag[1].index),
             PHASES.index(game.phase),
             game.to_move,
-            game.current,
-            None if game.pending is None else (game.pending[0].index, game.pending[1].index),
+            inside.current,
+            None if inside.pending is None else (inside.pending[0].index, inside.pending[1].index),
             game.turn,
-            game.passes,
-            game.trigger,
-            game.turns_left,
+            inside.passes,
+            inside.trigger,
+            inside.turns_left,
             0 if ending is None else ENDINGS.index(ending) + 1,
         )
 
@@ -226,7 +228,8 @@ def game_of(
         copies[END_FLAG_ID] = 0  # R12: lost for want of a card
     generator = GameRng(0)
     generator.state = rng
-    return Game.assemble(
+    return assemble(
+        Game,
         catalogue=catalogue,
         players=players,
         seed=seed,
