@@ -53,6 +53,7 @@ def test_a_game_shows_at_most_30_public_names_and_exactly_the_listed_ones() -> N
             "position",
             "replayed",
             "result",
+            "rules",
             "scores",
             "seed",
             "supply",

@@ -105,7 +105,8 @@ def read_catalogue(value: object, path: str) -> Catalogue:
 
 
 def read_players(value: object, path: str) -> int:
-    """A player count: an integer from 3 to 5 (R10)."""
+    """A player count: an integer from 3 to 5 (R10), the seats any rules may have; a reader
+    then checks it against the document's own rules (:func:`check_seats`)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail(path, f"expected an integer, got {describe(value)}")
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:

@@ -22,6 +22,10 @@ table and generation consistent, which
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from .cards import Card
 from .game_apply import apply_built, publish_moves, stack_deck
 from .game_records import (
     history_seats,
@@ -32,8 +36,9 @@ from .game_records import (
     stale_summary,
     viewer_public,
 )
-from .game_state import GameInsides, assemble, dealt, insides
+from .game_state import GameInsides, GameState, assemble, insides
 from .game_values import Scalars, new_generation
+from .rng import GameRng
 
 __all__ = [
     "GameInsides",
@@ -53,3 +58,62 @@ __all__ = [
     "stale_summary",
     "viewer_public",
 ]
+
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+_S = TypeVar("_S", bound=GameState)
+
+
+def dealt(
+    kind: type[_S],
+    view: PlayerView,
+    *,
+    deck: list[Card],
+    discard: list[Card],
+    face_down: set[Card],
+    hands: Sequence[Iterable[Card]],
+    pending: tuple[Card, Card] | None,
+    rng: GameRng,
+) -> _S:
+    """A game of class ``kind`` in ``view``'s public state with these hidden cards (see
+    :func:`assemble`).
+
+    The view gives everything public; ``deck``, ``discard`` (the face-down
+    cards filled in), ``hands`` and ``pending`` place the cards the view's
+    player cannot see (R16). Nothing is checked: a determinization or the
+    view reader checks what it deals.
+
+    >>> from pastiche_core import Game
+    >>> game = Game(players=3, seed=7)
+    >>> view = game.view(0)
+    >>> twin = dealt(Game, view, deck=list(insides(game).deck), discard=[], face_down=set(),
+    ...              hands=[game.hand(p) for p in range(3)], pending=None,
+    ...              rng=insides(game).rng_copy())
+    >>> twin.view(0) == view
+    True
+    """
+    return assemble(
+        kind,
+        catalogue=view.catalogue,
+        players=view.players,
+        seed=0,
+        rng=rng,
+        deck=deck,
+        discard=discard,
+        face_down=face_down,
+        hands=[set(hand) for hand in hands],
+        tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
+        supply=dict(view.supply),
+        flag=view.flag,
+        phase=view.phase,
+        to_move=view.to_move,
+        current=view.current,
+        pending=pending,
+        turn=view.turn,
+        passes=view.passes,
+        trigger=view.trigger,
+        turns_left=view.turns_left,
+        end_reason=view.end_reason,
+        rules=view.rules,
+    )

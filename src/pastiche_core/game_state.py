@@ -17,7 +17,7 @@ modules through :func:`insides` (gathered with the other doors of the engine in
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -45,9 +45,9 @@ from .rules import RULEBOOK, Phase, Rules, rules_of, setup_discarders, turn_acti
 from .table import TableNovel, is_masterpiece
 
 if TYPE_CHECKING:
-    from .view import PlayerView
+    pass
 
-__all__ = ["GameInsides", "GameState", "assemble", "dealt", "insides"]
+__all__ = ["GameInsides", "GameState", "assemble", "insides"]
 
 
 class GameState:
@@ -770,60 +770,6 @@ def assemble(
         ),
     )
     return game
-
-
-def dealt(
-    kind: type[_S],
-    view: PlayerView,
-    *,
-    deck: list[Card],
-    discard: list[Card],
-    face_down: set[Card],
-    hands: Sequence[Iterable[Card]],
-    pending: tuple[Card, Card] | None,
-    rng: GameRng,
-) -> _S:
-    """A game of class ``kind`` in ``view``'s public state with these hidden cards (see
-    :func:`assemble`).
-
-    The view gives everything public; ``deck``, ``discard`` (the face-down
-    cards filled in), ``hands`` and ``pending`` place the cards the view's
-    player cannot see (R16). Nothing is checked: a determinization or the
-    view reader checks what it deals.
-
-    >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=7)
-    >>> view = game.view(0)
-    >>> twin = dealt(Game, view, deck=list(insides(game).deck), discard=[], face_down=set(),
-    ...              hands=[game.hand(p) for p in range(3)], pending=None,
-    ...              rng=insides(game).rng_copy())
-    >>> twin.view(0) == view
-    True
-    """
-    return assemble(
-        kind,
-        catalogue=view.catalogue,
-        players=view.players,
-        seed=0,
-        rng=rng,
-        deck=deck,
-        discard=discard,
-        face_down=face_down,
-        hands=[set(hand) for hand in hands],
-        tables=[{novel.novel: novel.cards for novel in table} for table in view.tables],
-        supply=dict(view.supply),
-        flag=view.flag,
-        phase=view.phase,
-        to_move=view.to_move,
-        current=view.current,
-        pending=pending,
-        turn=view.turn,
-        passes=view.passes,
-        trigger=view.trigger,
-        turns_left=view.turns_left,
-        end_reason=view.end_reason,
-        rules=view.rules,
-    )
 
 
 _Published = tuple[int, str, tuple[Card, ...]]

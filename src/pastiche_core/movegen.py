@@ -107,7 +107,8 @@ def publish_segments(
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
-    >>> publish_segments(game.card_table, 0, game.supply, (), game.catalogue)
+    >>> from pastiche_core.game_internals import insides
+    >>> publish_segments(insides(game).card_table, 0, game.supply, (), game.catalogue)
     []
     """
     if usable is None:

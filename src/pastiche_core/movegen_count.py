@@ -535,7 +535,8 @@ def _publish_counts_py(
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
     >>> plan = kernel_plan(game.catalogue)
-    >>> _publish_counts_py(game.card_table, 0, bytes([1] * 10), plan, False)
+    >>> from pastiche_core.game_internals import insides
+    >>> _publish_counts_py(insides(game).card_table, 0, bytes([1] * 10), plan, False)
     []
     """
     return _plan_segments(numbers_of(bytes(table), player), usable, plan, first, _count_group)

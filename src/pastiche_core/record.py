@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ._fields import (
+    check_seats,
     describe,
     fail,
     read_array,
@@ -192,6 +193,7 @@ class GameRecord:
             catalogue if catalogue is not None else read_catalogue(root["catalogue"], "$.catalogue")
         )
         rules = read_rules(root.get("rules"), "$.rules", cat)
+        check_seats(players, rules, "$.players")
         moves = tuple(
             _read_move(value, f"$.moves[{index}]")
             for index, value in enumerate(read_array(root["moves"], "$.moves"))

@@ -49,7 +49,7 @@ from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict, view_to_dict
 from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
 from ..position import Masterpiece, Position
-from ..rules import END_THRESHOLD, Phase
+from ..rules import Phase
 from ..solver import best
 from ..table import is_masterpiece
 from ..view import PlayerView
@@ -691,8 +691,9 @@ def _explain_publish(
             if novel.masterpiece
         )
         text = f"a Masterpiece at once: +{plural(spec.points, 'point')} now (R7)"
-        if view.trigger is None and now < END_THRESHOLD <= now + spec.points:
-            text += f", reaching {END_THRESHOLD}: the end is triggered (R12)"
+        threshold = view.rules.end_threshold  # R12: the game's own, house rules too
+        if view.trigger is None and now < threshold <= now + spec.points:
+            text += f", reaching {threshold}: the end is triggered (R12)"
         parts.append(text)
     else:
         parts.append(

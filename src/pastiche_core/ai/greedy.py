@@ -16,7 +16,7 @@ ties go to its seeded generator, so a seed replays the same game.
   worth the card plus the novel's progress (reading a novel down to one card
   makes it a Masterpiece, worth its points at once); a card from a rival's
   novel is worth the card minus a share of the rival's progress — a large
-  share for the leader and for anyone near 15 points, so the bot never hands a
+  share for the leader and for anyone near the End Flag's threshold, so the bot never hands a
   rival close to the end a Masterpiece (reading can only help a novel's owner,
   so this is how it spoils them).
 * **Publish** (R4–R9): the solver (:func:`~pastiche_core.solver.solve`)
@@ -25,7 +25,7 @@ ties go to its seeded generator, so a seed replays the same game.
   from the listing's fronts by :func:`~pastiche_core.solver.optima`); each
   is worth its points (discounted by the reads it still needs; an instant
   Masterpiece, R7, counts in full) plus the prospects of the cards it keeps,
-  minus its gifts (a gift to the leader or to a player near 15 points costs
+  minus its gifts (a gift to the leader or to a player near the threshold costs
   more). The gifts are chosen by
   :class:`GreedyGiftPolicy`: the cards the player needs least, the leader
   getting those least useful to them.
@@ -33,8 +33,9 @@ ties go to its seeded generator, so a seed replays the same game.
 * **Pass** (R11): worth nothing; legal only when neither Write nor Read is,
   so it is played when no publish is worth more.
 
-Reaching 15 points (R12) earns the End Flag; the bot counts it, plus a point
-when it leads and minus one when it would start the countdown behind. During
+Reaching the End Flag's threshold (R12: 15 points by the rulebook, the view's
+``rules`` under house rules) earns it; the bot counts it, plus a point when it
+leads and minus one when it would start the countdown behind. During
 the countdown, novels and prospects that need more turns than the player has
 left are worth nothing.
 
@@ -64,7 +65,7 @@ from ..limits import Deadline, check_time_limit
 from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..options import Constraints, PublishOption
 from ..position import Position
-from ..rules import END_THRESHOLD, Phase, turn_actions
+from ..rules import Phase, turn_actions
 from ..solver import optima, solve
 from ..table import TableNovel
 from ..view import PlayerView
@@ -102,14 +103,14 @@ def _help_weight(view: PlayerView, owner: int, weights: Weights) -> float:
     """The share of ``owner``'s gain counted against the view's player.
 
     Doubled for the leading rival (with points, and not behind the player); one
-    more share for a rival within 4 points of the end threshold (R12).
+    more share for a rival within 4 points of the game's End Flag threshold (R12).
     """
     scores = view.scores
     rivals = [scores[p] for p in range(view.players) if p != view.player]
     share = weights.help
     if scores[owner] == max(rivals) and scores[owner] >= max(1, scores[view.player]):
         share *= 2
-    if scores[owner] >= END_THRESHOLD - 4:
+    if scores[owner] >= view.rules.end_threshold - 4:  # R12: the game's own threshold
         share += weights.help
     return share
 
@@ -165,7 +166,7 @@ class GreedyGiftPolicy:
     player. The gift cards are chosen one at a time, each time the spare card
     whose loss lowers the prospects least (after the publish: the Novel held,
     an instant Masterpiece on the table). They are then dealt to the owners,
-    the most feared first (the leader, a player near 15 points), each taking
+    the most feared first (the leader, a player near the threshold), each taking
     the cards least related to their own Masterpieces' ranks.
 
     >>> from pastiche_core import Game, Position
@@ -430,11 +431,12 @@ class GreedyBot:
         return points * self.weights.read_factor ** (cards - 1)
 
     def _trigger(self, view: PlayerView, gained: int) -> float:
-        """What reaching 15 points (R12) with ``gained`` more points is worth: flag and lead."""
+        """What reaching the End Flag's threshold (R12, the view's rules) with ``gained`` more
+        points is worth: flag and lead."""
         if view.trigger is not None or not gained:
             return 0.0
         mine = view.scores[view.player]
-        if view.flag is None and mine < END_THRESHOLD <= mine + gained:
+        if view.flag is None and mine < view.rules.end_threshold <= mine + gained:
             best_rival = max(s for p, s in enumerate(view.scores) if p != view.player)
             lead = 1.0 if mine + gained + 1 > best_rival else -1.0
             return float(self.catalogue.end_flag.points) + lead
@@ -456,7 +458,7 @@ class GreedyBot:
             progress = -share * (
                 self._pending(points, n - 1, None) - self._pending(points, n, None)
             )
-            if n == 2 and view.scores[novel.owner] + points >= END_THRESHOLD:
+            if n == 2 and view.scores[novel.owner] + points >= view.rules.end_threshold:
                 progress -= points  # never hand a rival the points that end the game
         scored: list[tuple[float, Move]] = []
         seen: set[int] = set()

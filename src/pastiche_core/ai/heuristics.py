@@ -93,7 +93,7 @@ class Weights:
     * ``prospect``: what a prospect is worth against points on the table;
     * ``gift``: what one card given to an ordinary rival costs;
     * ``help``: the share of a rival's gain counted against the player (reads
-      of rivals' novels, gifts); doubled for the leader, more near 15 points.
+      of rivals' novels, gifts); doubled for the leader, more near the End Flag's threshold.
 
     >>> Weights().missing_factor
     0.5

@@ -99,7 +99,7 @@ from ..moves import (
 )
 from ..options import PublishOption
 from ..position import Position
-from ..rules import END_THRESHOLD, Phase
+from ..rules import Phase
 from ..view import PlayerView
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
@@ -488,13 +488,16 @@ class _Searcher:
 
 
 def _near_end(game: Game, within: int) -> bool:
-    """Whether some seat of ``game`` is within ``within`` points of the End Flag (R12).
+    """Whether some seat of ``game`` is within ``within`` points of the End Flag (R12: the
+    game's own threshold).
 
-    >>> from pastiche_core import Game
+    >>> from pastiche_core import Game, Rules
     >>> _near_end(Game(players=3, seed=7), 15), _near_end(Game(players=3, seed=7), 4)
     (True, False)
+    >>> _near_end(Game(players=3, seed=7, rules=Rules(end_threshold=4)), 4)
+    True
     """
-    return within >= 0 and max(game.scores()) >= END_THRESHOLD - within
+    return within >= 0 and max(game.scores()) >= game.rules.end_threshold - within
 
 
 def _mean(node: _Node | None) -> float:

@@ -72,7 +72,7 @@ HORIZON_ROUNDS = 2
 FINISH_WITHIN = 4
 """Points from the End Flag's threshold (R12) within which a playout runs to the end of the game.
 
-While some seat has at least ``END_THRESHOLD - FINISH_WITHIN`` points, a playout that reaches
+While some seat is within ``FINISH_WITHIN`` points of the game's threshold, a playout that reaches
 its horizon goes on (for at most :data:`FINISH_ROUNDS` rounds in all): the countdown is near,
 and a finished game is scored exactly rather than estimated. Much of the search's edge over
 the greedy bot is won at the end of the game (``benchmarks/bench_countdown.py``), so the

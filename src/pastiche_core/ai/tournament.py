@@ -42,9 +42,9 @@ from typing import Any
 from .._text import quote
 from ..bots import DEFAULT_MAX_DECISIONS
 from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, InvalidRulesError
 from ..game import GameResult
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, rules_of
 from ..simulate import game_seed
 from .roster import check_bot_names, make_bot
 from .runners import GameTask, Progress, run_in_pool, run_on_ray
@@ -367,6 +367,17 @@ def run_tournament(
         )
     if catalogue is not None and not isinstance(catalogue, Catalogue):
         raise InvalidArgumentError(f"catalogue must be a Catalogue, got {quote(catalogue)}")
+    if catalogue is not None:  # R10: the catalogue's [rules] may seat fewer
+        try:
+            rules = rules_of(catalogue)
+        except InvalidRulesError as error:
+            raise InvalidArgumentError(str(error)) from None
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise InvalidArgumentError(
+                f"a tournament needs one bot per seat, {rules.min_players} to "
+                f"{rules.max_players} by the rules of catalogue {catalogue.name!r} (R10), "
+                f"got {len(names)}"
+            )
     extra = dict(options or {})
     if "catalogue" in extra:
         raise InvalidArgumentError("give the catalogue as the catalogue argument, not an option")

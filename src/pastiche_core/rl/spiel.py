@@ -3,7 +3,12 @@
 :func:`register` (run when :mod:`pastiche_core.openspiel` is imported) makes
 ``pyspiel.load_game("python_pastiche(players=4)")`` work; the ``catalogue``
 parameter names a shipped catalogue or a TOML file
-(``python_pastiche(players=3,catalogue=default)``).
+(``python_pastiche(players=3,catalogue=default)``). House rules (R10, R12) are
+parameters too: ``end_threshold``, ``keep_size`` and ``deal_sizes`` (the seats'
+deals as one string, ``"4 4 4"``), each left at ``0`` or ``""`` for the
+catalogue's ``[rules]`` table, else the rulebook's
+(``python_pastiche(players=3,end_threshold=10)``); the deal's chance nodes and
+the setup keeps follow them.
 
 * **Sequential, imperfect information, zero-sum**, terminal rewards as in
   :func:`~pastiche_core.rl.aec.winner_returns`.
@@ -61,13 +66,13 @@ from open_spiel.python import rl_environment
 from ..ai.playout import WIN_TEMPERATURE, expected_scores
 from ..cards import DECK, Card, format_cards
 from ..catalogue import Catalogue, load_catalogue
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, InvalidRulesError
 from ..game import Game, check_deal
 from ..game_internals import insides, renamed, stack_deck
 from ..io.state_json import state_from_dict, state_to_dict
 from ..knowledge import Knowledge
 from ..moves import Draw, Move
-from ..rules import DEAL_SIZES, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, setup_discarders
+from ..rules import SEAT_ROOM, Rules, rules_of, setup_discarders
 from ..view import PlayerView
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
@@ -95,18 +100,26 @@ GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=MIN_PLAYERS,
+    max_num_players=SEAT_ROOM[1],
+    min_num_players=SEAT_ROOM[0],
     provides_information_state_string=False,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 4, "catalogue": "default"},
+    # The rules' parameters: 0 or "" is the catalogue's (R10, R12); OpenSpiel fills in every
+    # default before the game sees them, so an unset one cannot be told apart otherwise.
+    parameter_specification={
+        "players": 4,
+        "catalogue": "default",
+        "end_threshold": 0,
+        "keep_size": 0,
+        "deal_sizes": "",
+    },
 )
 """The OpenSpiel game type of ``python_pastiche``."""
 
 
-def max_game_length(players: int, catalogue: Catalogue) -> int:
+def max_game_length(players: int, catalogue: Catalogue, rules: Rules | None = None) -> int:
     """A bound on the actions of any game, chance nodes included (OpenSpiel needs one).
 
     After setup, cards in hands, on the table and under the End Flag never
@@ -117,19 +130,26 @@ def max_game_length(players: int, catalogue: Catalogue) -> int:
     actions (Novel, cards, confirm, gifts). Passes come only when no Write and
     no Read is possible; once the deck and the discard pile are empty they stay
     empty, so between two other actions there are fewer than ``n`` passes.
+    The deal and the setup keeps are those of ``rules`` (default the
+    catalogue's, R10).
 
     >>> max_game_length(4, Catalogue.default())
     2960
+    >>> max_game_length(4, Catalogue.default(), Rules(keep_size=2, deal_sizes=(5, 5, 5, 5, 5)))
+    2976
     """
+    rules = rules if rules is not None else rules_of(catalogue)
+    deals = rules.deal_sizes[:players]
+    keep = rules.keep_size
     publishes = sum(spec.copies for spec in catalogue.publishable)
     sizes = [spec.pattern.size for spec in catalogue.publishable if spec.pattern is not None]
     largest = _CARDS if any(size is None for size in sizes) else max(s or 0 for s in sizes)
     reads = publishes * largest
-    keeps = sum(size - KEEP_SIZE for size in DEAL_SIZES[:players] if size > KEEP_SIZE)
+    keeps = sum(size - keep for size in deals if size > keep)
     writes = 2 * _CARDS
     publish_actions = publishes * (2 * largest + 2)
     passes = players * (publishes + reads + 2)
-    chance = sum(DEAL_SIZES[:players]) + 2 * _CARDS
+    chance = sum(deals) + 2 * _CARDS
     return keeps + writes + publish_actions + reads + passes + 1 + chance
 
 
@@ -137,25 +157,77 @@ def _catalogue(name: str) -> Catalogue:
     return load_catalogue(name)
 
 
+def _rules(values: dict[str, Any], catalogue: Catalogue) -> Rules:
+    """The rules of the game's parameters: each one set (not 0 or "") replaces the
+    catalogue's; a ``deal_sizes`` of fewer seats than its ``max_players`` seats fewer
+    (R10). Bad values raise :class:`~pastiche_core.errors.InvalidArgumentError`."""
+    base = rules_of(catalogue)
+    fields: dict[str, Any] = base.to_dict()
+    for name in ("end_threshold", "keep_size"):
+        value = values[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
+        if value:
+            fields[name] = value
+    text = values["deal_sizes"]
+    if not isinstance(text, str):
+        raise InvalidArgumentError(
+            f"deal_sizes must be a string of integers such as '4 4 4' (R10), got {text!r}"
+        )
+    words = text.replace(",", " ").split()
+    if words:
+        if not all(word.isdigit() and len(word) <= 4 for word in words):
+            raise InvalidArgumentError(
+                f"deal_sizes must be integers apart by spaces, such as '4 4 4' (R10), "
+                f"got {text[:40]!r}"
+            )
+        deals = [int(word) for word in words]
+        fields["deal_sizes"] = deals
+        if len(deals) < base.max_players:
+            fields["max_players"] = len(deals)
+            fields["min_players"] = min(base.min_players, len(deals))
+    try:
+        return Rules.from_dict(fields, "python_pastiche")
+    except InvalidRulesError as error:
+        raise InvalidArgumentError(str(error)) from None
+
+
 class PasticheGame(pyspiel.Game):  # type: ignore[misc]
-    """The ``python_pastiche`` game: parameters ``players`` (3–5) and ``catalogue``.
+    """The ``python_pastiche`` game: parameters ``players`` (3–5), ``catalogue`` and the
+    rules (``end_threshold``, ``keep_size``, ``deal_sizes``; see the module).
+
+    The game's parameters, as :meth:`get_parameters` gives them and a game string
+    names them, hold the rules played by, so a saved game string loads the same game.
 
     >>> import pyspiel
     >>> register()
     >>> game = pyspiel.load_game("python_pastiche", {"players": 5})
     >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
     (5, 357, 49)
+    >>> house = pyspiel.load_game("python_pastiche(players=3,end_threshold=10,deal_sizes=4 4 4)")
+    >>> house.rules
+    Rules(min_players=3, max_players=3, deal_sizes=(4, 4, 4), keep_size=3, end_threshold=10)
+    >>> sorted(house.get_parameters().items())[:3]
+    [('catalogue', 'default'), ('deal_sizes', '4 4 4'), ('end_threshold', 10)]
+    >>> pyspiel.load_game("python_pastiche(players=4,deal_sizes=4 4 4)")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 3 (R10), got 4
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         values = dict(GAME_TYPE.parameter_specification)
         values.update(params or {})
         players = values["players"]
-        check_deal(players, error=InvalidArgumentError)
         catalogue = _catalogue(str(values["catalogue"]))
+        rules = _rules(values, catalogue)
+        check_deal(players, 0, rules, error=InvalidArgumentError)
         self.catalogue = catalogue
         """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
         file)."""
+        self.rules = rules
+        """The rules every game is played by (R10, R12): the rules' parameters, else the
+        catalogue's ``[rules]`` table, else the rulebook's."""
         self.players: int = players  # checked by check_deal
         """The number of players, 3 to 5 (R10), from the ``players`` parameter."""
         self.space = ActionSpace(catalogue)
@@ -169,9 +241,16 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0 / (players - 1),
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=max_game_length(players, catalogue),
+            max_game_length=max_game_length(players, catalogue, rules),
         )
-        super().__init__(GAME_TYPE, info, {"players": players, "catalogue": values["catalogue"]})
+        played = {
+            "players": players,
+            "catalogue": values["catalogue"],
+            "end_threshold": rules.end_threshold,
+            "keep_size": rules.keep_size,
+            "deal_sizes": " ".join(str(size) for size in rules.deal_sizes),
+        }
+        super().__init__(GAME_TYPE, info, played)
 
     def new_initial_state(self) -> PasticheState:
         """A new game at its first chance node (the first card dealt)."""
@@ -275,7 +354,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         return self._core.spec.players
 
     def _deal_size(self) -> int:
-        return sum(DEAL_SIZES[: self._players()])
+        return sum(self._core.spec.rules.deal_sizes[: self._players()])
 
     def builder(self) -> MoveBuilder:
         """The decision in progress of the player to move.
@@ -371,18 +450,22 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
     def _dealt_game(self) -> Game:
         """The game after the deal: hands as dealt, the deck the cards left (order unused)."""
         players = self._players()
-        template = state_to_dict(Game(players=players, seed=0, catalogue=self._core.spec.catalogue))
+        spec = self._core.spec
+        deals = spec.rules.deal_sizes  # R10: the game's own deal
+        template = state_to_dict(
+            Game(players=players, seed=0, catalogue=spec.catalogue, rules=spec.rules)
+        )
         cards = [DECK[index] for index in self._core.dealt]
         hands: list[list[str]] = []
         start = 0
         for seat in range(players):
-            size = DEAL_SIZES[seat]
+            size = deals[seat]
             hands.append([str(card) for card in sorted(cards[start : start + size])])
             start += size
         dealt = set(self._core.dealt)
         template["hands"] = hands
         template["deck"] = [str(card) for card in DECK if card.index not in dealt]
-        return state_from_dict(template, catalogue=self._core.spec.catalogue)
+        return state_from_dict(template, catalogue=spec.catalogue)
 
     def _finish_draw(self) -> None:
         """Apply Write ① with the cards chance chose, in the order they were drawn."""
@@ -523,7 +606,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             if seat != player:
                 hidden.extend(game.hand(seat))
         hidden.extend(inside.deck)
-        discarders = setup_discarders(game.players)
+        discarders = setup_discarders(game.players, game.rules)
         for index, card in enumerate(game.discard):
             if inside.is_face_down(card) and not (
                 index < len(discarders) and discarders[index] == player
@@ -607,8 +690,9 @@ class PasticheObserver:
 
 def _dealt_to(state: PasticheState, player: int) -> list[Card]:
     dealt = state._core.dealt
-    start = sum(DEAL_SIZES[:player])
-    return [DECK[i] for i in dealt[start : start + DEAL_SIZES[player]]]
+    deals = state._core.spec.rules.deal_sizes
+    start = sum(deals[:player])
+    return [DECK[i] for i in dealt[start : start + deals[player]]]
 
 
 class ScoreEvaluator:

@@ -331,7 +331,9 @@ class GameSession:
                 "reason": result.reason,
             },
             "log": [entry.to_dict() for entry in narrate(view)],
-            "novels": [entry.to_dict() for entry in novel_legend(view.catalogue, view.supply)],
+            "novels": [
+                entry.to_dict() for entry in novel_legend(view.catalogue, view.supply, view.rules)
+            ],
             "outcome": None
             if result is None
             else describe_outcome(view, result, self.names(seat)).to_dict(),

@@ -39,7 +39,7 @@ from ..cards import Card
 from ..catalogue import Catalogue
 from ..game import GameResult
 from ..moves import Choose, Keep, Publish, Read, TakeFlag
-from ..rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, Phase
+from ..rules import END_THRESHOLD, Phase, Rules, rules_of
 from ..table import is_masterpiece
 from ..view import MoveRecord, PlayerView, PublicMove, read_public_notation
 
@@ -162,32 +162,44 @@ ranks', 'points': 1, 'copies': 4, 'left': 4, 'publishable': True}
         }
 
 
-FLAG_RULE = (
-    f"taken by the first player whose Masterpieces are worth {END_THRESHOLD} points or more, "
-    "with a card of their hand under it; never published, read or cited"
-)
-"""How the End Flag is taken, in words (R12): the legend's requirement for it."""
+def _flag_rule(threshold: int) -> str:
+    return (
+        f"taken by the first player whose Masterpieces are worth {threshold} points or more, "
+        "with a card of their hand under it; never published, read or cited"
+    )
+
+
+FLAG_RULE = _flag_rule(END_THRESHOLD)
+"""How the End Flag is taken by the rulebook, in words (R12): the legend's requirement for it
+(a game by house rules says its own threshold)."""
 
 
 def novel_legend(
-    catalogue: Catalogue, supply: Sequence[tuple[str, int]] | None = None
+    catalogue: Catalogue,
+    supply: Sequence[tuple[str, int]] | None = None,
+    rules: Rules | None = None,
 ) -> tuple[LegendEntry, ...]:
     """Every Novel of ``catalogue``, in catalogue order, with the copies ``supply`` has left.
 
     ``supply`` is ``(novel, copies)`` pairs, as a view holds it; without it
-    every copy is left.
+    every copy is left. The End Flag's entry says the threshold of ``rules``
+    (a game's own, house rules too; default the catalogue's, R12).
 
-    >>> from pastiche_core import Game
+    >>> from pastiche_core import Game, Rules
     >>> view = Game(players=3, seed=7).view(0)
     >>> [(e.id, e.requirement, e.points) for e in novel_legend(view.catalogue, view.supply)][4]
     ('kind-3', '3 cards of one rank', 1)
+    >>> novel_legend(view.catalogue, rules=Rules(end_threshold=10))[-1].requirement[:60]
+    'taken by the first player whose Masterpieces are worth 10 po'
     """
     left = dict(supply) if supply is not None else {}
+    rules = rules if rules is not None else rules_of(catalogue)
+    flag_rule = FLAG_RULE if rules.is_rulebook else _flag_rule(rules.end_threshold)
     return tuple(
         LegendEntry(
             spec.id,
             spec.name,
-            spec.requirement if spec.publishable else FLAG_RULE,
+            spec.requirement if spec.publishable else flag_rule,
             spec.points,
             spec.copies,
             left.get(spec.id, spec.copies),
@@ -329,6 +341,7 @@ def describe_outcome(
         else "The game ended when every player passed in a row."
     )
     flag_points = view.catalogue.end_flag.points
+    threshold = view.rules.end_threshold  # R12: the game's own
     flag_player: int | None
     flag_card: Card | None = None
     if view.flag is not None:
@@ -340,13 +353,13 @@ def describe_outcome(
     elif view.trigger is not None:
         flag, flag_player = "lost", view.trigger
         lines.append(
-            f"The End Flag was lost: {names[flag_player]} reached {END_THRESHOLD} points "
+            f"The End Flag was lost: {names[flag_player]} reached {threshold} points "
             "with no card in hand to put under it."
         )
     else:
         flag, flag_player = "untaken", None
         lines.append(
-            f"Nobody's Masterpieces reached {END_THRESHOLD} points: the End Flag was never taken."
+            f"Nobody's Masterpieces reached {threshold} points: the End Flag was never taken."
         )
     return Outcome(
         result.reason,
@@ -473,7 +486,7 @@ def _trigger_line(teller: _Teller, view: PlayerView, turn: int) -> LogEntry:
     mine = seat == teller.me
     name = teller.names[seat]
     whose = "Your" if mine else f"{teller.subject(seat)}'s"
-    text = f"{whose} Masterpieces are now worth {END_THRESHOLD} points or more"
+    text = f"{whose} Masterpieces are now worth {view.rules.end_threshold} points or more"
     if view.flag is not None or view.phase is Phase.FLAG:
         text += f": {name} {'take' if mine else 'takes'} the End Flag"
     else:
@@ -507,16 +520,17 @@ def _tell(
     record = records[index]
     keyword = public.keyword
     if keyword == "keep":
-        # Every seat from 2 on keeps 3 of its dealt cards and lays the rest face down (R10);
-        # another seat's keep shows none of them (R16).
-        down = DEAL_SIZES[seat] - KEEP_SIZE
+        # A seat dealt more than the game's keep size keeps that many and lays the rest face
+        # down (R10: seats 2 on keep 3); another seat's keep shows none of them (R16).
+        rules = teller.view.rules
+        down = rules.deal_sizes[seat] - rules.keep_size
         if isinstance(move, Keep) and mine:
             laid = record.laid_down if record is not None and record.laid_down else move.discard
             parts: list[Part] = [f"{who} kept ", *teller.cards(move.cards)]
             if laid:
                 parts += [" and laid ", *teller.cards(laid), " face down on the discard pile"]
             return [*parts, "."], True
-        text = f"{who} kept {_count(KEEP_SIZE, 'card')}"
+        text = f"{who} kept {_count(rules.keep_size, 'card')}"
         if down > 0:
             text += f" and laid {_count(down, 'card')} face down on the discard pile"
         return [text + "."], False

@@ -44,7 +44,7 @@ from ..io.state_json import STATE_FORMAT
 from ..io.view_json import VIEW_FORMAT, view_from_dict
 from ..moves import Move
 from ..position import Position
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from ..rules import MAX_PLAYERS, Rules, rules_of
 from ..solver import solve
 from ..view import PlayerView
 from .api_errors import (
@@ -429,12 +429,15 @@ class Service:
         except PasticheError as error:
             raise expecting(from_library(error), body, GAME_BODY, "game_create") from None
         try:
-            seats = self._read_seats(root)
+            catalogue = _read_catalogue(root.get("catalogue", "default"))
+            rules = rules_of(catalogue)  # R10: a catalogue's [rules] may seat fewer
+            seats = self._read_seats(root, rules)
+            default = max(rules.min_players, min(4, rules.max_players))
             players = read_int(
-                root.get("players", len(seats) if seats else 4),
+                root.get("players", len(seats) if seats else default),
                 "$.players",
-                MIN_PLAYERS,
-                MAX_PLAYERS,
+                rules.min_players,
+                rules.max_players,
             )
             if seats and len(seats) != players:
                 raise ApiError(
@@ -447,7 +450,6 @@ class Service:
             seed = read_int(
                 root["seed"] if "seed" in root else secrets.randbelow(2**32), "$.seed", 0, MAX_SEED
             )
-            catalogue = _read_catalogue(root.get("catalogue", "default"))
         except PasticheError as error:
             raise from_library(error) from None
         self.quota.reserve(client, self.store.live_games)
@@ -473,14 +475,15 @@ class Service:
             self.quota.release(client)
         return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
 
-    def _read_seats(self, root: Mapping[str, Any]) -> list[str]:
+    def _read_seats(self, root: Mapping[str, Any], rules: Rules) -> list[str]:
         if "seats" not in root:
             return []
         seats = read_array(root["seats"], "$.seats")
-        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        low, high = rules.min_players, rules.max_players
+        if not low <= len(seats) <= high:
             raise ApiError(
                 BAD_REQUEST,
-                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (R10), got {len(seats)} seats",
+                f"a game has {low} to {high} players (R10), got {len(seats)} seats",
                 "$.seats",
             )
         kinds = (HUMAN, *self.bots)

@@ -42,6 +42,7 @@ from ..catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..errors import PasticheError
 from ..game import check_deal
 from ..record import GameRecord
+from ..rules import RULEBOOK, Rules, rules_of
 from .games import BOTS, HUMAN, GameSession
 
 __all__ = ["GameStore", "MemoryStore", "SqliteStore", "StoreError", "StoreFullError"]
@@ -457,9 +458,11 @@ class SqliteStore:
 _TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 
 
-def _check_row(players: object, seats: object, tokens: object) -> tuple[list[str], list[Any]]:
+def _check_row(
+    players: object, seats: object, tokens: object, rules: Rules = RULEBOOK
+) -> tuple[list[str], list[Any]]:
     """The seats and token hashes of a stored row, checked like a request's."""
-    check_deal(players)
+    check_deal(players, 0, rules)  # R10: the seats of the game's catalogue's rules
     if not isinstance(seats, list) or len(seats) != players:
         raise ValueError(f"seats must be a list of {players} seat kinds")
     for index, kind in enumerate(seats):
@@ -481,7 +484,8 @@ def _restore(game_id: str, row: tuple[Any, ...]) -> GameSession:
     try:
         data = json.loads(catalogue_text)
         catalogue = SHIPPED_CATALOGUES[data] if isinstance(data, str) else Catalogue.from_dict(data)
-        seat_kinds, hashes = _check_row(players, json.loads(seats), json.loads(tokens))
+        rules = rules_of(catalogue)
+        seat_kinds, hashes = _check_row(players, json.loads(seats), json.loads(tokens), rules)
         if not (math.isfinite(float(created)) and math.isfinite(float(touched))):
             raise ValueError("created and touched must be finite times")
         record = GameRecord(int(players), int(seed), catalogue, tuple(json.loads(moves)))
