@@ -71,7 +71,7 @@ def _chunk(mode: str) -> Callable[[int], float]:
     """The work of ``mode``: a function that does ``n`` units and returns their CPU seconds."""
     clock = time.process_time
     if mode.startswith("pettingzoo"):
-        from pastiche_core.pettingzoo import env
+        from pastiche_core.rl.pettingzoo import env
 
         environment = env(players=4)
         stepping = (None for seed in itertools.count() for _ in random_env_game(environment, seed))

@@ -60,8 +60,8 @@ from typing import Any
 from benchkit import aligned, process_memory_kib, stop_process
 
 from pastiche_core import DECK, Catalogue, Game, Phase, RandomBot
-from pastiche_core.game_internals import assemble, insides
-from pastiche_core.invariants import check_invariants
+from pastiche_core.engine.game_internals import assemble, insides
+from pastiche_core.io.invariants import check_invariants
 from pastiche_core.io.position_json import position_to_dict
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
 

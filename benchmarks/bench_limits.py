@@ -6,8 +6,8 @@ For each example position (``examples/positions/*.json``) and a crowded
 position (a 19-card hand and 30 Masterpieces: every card in play), one row with
 the median over ``R`` runs of:
 
-* ``exact ms``: :func:`pastiche_core.solver_fast.options` plus
-  :func:`~pastiche_core.solver_fast.pareto`, unbounded, as the solver answered
+* ``exact ms``: :func:`pastiche_core.solver.fast.options` plus
+  :func:`~pastiche_core.solver.fast.pareto`, unbounded, as the solver answered
   before it had limits (the baseline);
 * ``unbounded ms``: :func:`pastiche_core.solve` with ``time_limit=None`` and
   ``max_options=None``: the same answer plus the counts per Novel;
@@ -33,10 +33,10 @@ from pathlib import Path
 from benchkit import pin_one_core
 
 from pastiche_core import CLI_MAX_OPTIONS, DECK, DEFAULT_TIME_LIMIT, Masterpiece, Position, solve
+from pastiche_core.engine.movegen import clear_caches
 from pastiche_core.io import load_query
-from pastiche_core.movegen import clear_caches
-from pastiche_core.options import Constraints
-from pastiche_core.solver_fast import options, pareto
+from pastiche_core.solver.fast import options, pareto
+from pastiche_core.solver.options import Constraints
 
 ROOT = Path(__file__).resolve().parent.parent
 

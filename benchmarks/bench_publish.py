@@ -13,7 +13,7 @@ For each size, one table row with the median over ``R`` runs of the time per
 position (all engines interleaved run by run, so they share the machine's
 conditions):
 
-* ``fast``: :func:`pastiche_core.solver_fast.options`, every distinct option
+* ``fast``: :func:`pastiche_core.solver.fast.options`, every distinct option
   (R8), with the counting caches cleared before each position (cold);
 * ``µs/opt``: the fast engine's time per emitted option;
 * ``brute``: a reference written from the rulings, every combination of hand
@@ -21,7 +21,7 @@ conditions):
   ``pattern.matches`` (``itertools``), deduplicated by R8 key; ``n/a`` where its
   estimated time (from the combinations to test and a calibrated rate) exceeds
   ``--budget`` seconds for the row;
-* ``cpsat``: :func:`pastiche_core.solver_cpsat.options` (``n/a`` without it);
+* ``cpsat``: :func:`pastiche_core.solver.cpsat.options` (``n/a`` without it);
 * ``pareto``: every Pareto front of the position (R9), fast engine and CP-SAT;
 * ratios ``brute/fast`` and ``cpsat/fast`` measured in the same run.
 
@@ -50,11 +50,11 @@ from typing import Any
 from benchkit import aligned, pin_one_core
 
 from pastiche_core import DECK, Catalogue
-from pastiche_core.movegen import clear_caches
-from pastiche_core.options import PublishOption, make_option, option_key
-from pastiche_core.position import Masterpiece, Position
-from pastiche_core.solver_fast import options as fast_options
-from pastiche_core.solver_fast import pareto as fast_pareto
+from pastiche_core.engine.movegen import clear_caches
+from pastiche_core.solver.fast import options as fast_options
+from pastiche_core.solver.fast import pareto as fast_pareto
+from pastiche_core.solver.options import PublishOption, make_option, option_key
+from pastiche_core.solver.position import Masterpiece, Position
 
 SIZES = ((5, 3), (8, 5), (10, 8), (12, 10), (15, 12))
 PLAYERS = 4
@@ -63,7 +63,7 @@ CPSAT_TIME_LIMIT = 120.0
 
 OptionKey = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]
 
-HAS_CPSAT = importlib.util.find_spec("pastiche_core.solver_cpsat") is not None
+HAS_CPSAT = importlib.util.find_spec("pastiche_core.solver.cpsat") is not None
 
 
 # ----------------------------------------------------------------------
@@ -183,7 +183,7 @@ def brute_work(position: Position) -> int:
 # ----------------------------------------------------------------------
 def cpsat_options(position: Position) -> list[PublishOption]:
     """Every option through CP-SAT (the run must complete)."""
-    from pastiche_core import solver_cpsat
+    from pastiche_core.solver import cpsat as solver_cpsat
 
     result = solver_cpsat.options(position, time_limit=CPSAT_TIME_LIMIT)
     assert result.complete, result.status
@@ -193,7 +193,7 @@ def cpsat_options(position: Position) -> list[PublishOption]:
 
 def cpsat_pareto(position: Position) -> dict[str, list[tuple[int, int]]]:
     """Every Pareto front through CP-SAT (the run must complete)."""
-    from pastiche_core import solver_cpsat
+    from pastiche_core.solver import cpsat as solver_cpsat
 
     result = solver_cpsat.pareto(position, time_limit=CPSAT_TIME_LIMIT)
     assert result.complete, result.status

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_state_load.py [--games N] [--repeats R]``.
 
-States come from ``N`` real 4-player games (:func:`pastiche_core.bots.play_game`,
+States come from ``N`` real 4-player games (:func:`pastiche_core.play.bots.play_game`,
 seeds 0 to N - 1), taken after 0, 25, 50, 75 and 100 moves and at each game's
 end, written with :func:`~pastiche_core.io.state_json.state_to_json`. One table row
 per length, every figure the median over ``R`` runs of the time per state (the
@@ -10,8 +10,8 @@ modes interleaved run by run, so they share the machine's conditions):
 
 * ``no history``: :func:`~pastiche_core.io.state_json.state_from_json` of the state
   with ``"history": []``, a composed position: parsing, reading and
-  :func:`~pastiche_core.invariants.check_invariants`; the baseline;
-* ``invariants``: :func:`~pastiche_core.invariants.check_invariants` alone, on
+  :func:`~pastiche_core.io.invariants.check_invariants`; the baseline;
+* ``invariants``: :func:`~pastiche_core.io.invariants.check_invariants` alone, on
   the loaded game;
 * ``history``: the same state with its history: the baseline's work plus
   parsing the moves, replaying them from the deal (R14) and comparing every

@@ -196,7 +196,7 @@ def scan(package: Path) -> Tags:
         found = python_tags(file.relative_to(package).as_posix(), file.read_text("utf-8"))
         homes += found.homes
         errors += found.errors
-    for file in sorted([*package.glob("csrc/*.c"), *package.glob("csrc/*.h")]):
+    for file in sorted([*package.glob("**/csrc/*.c"), *package.glob("**/csrc/*.h")]):
         found = c_tags(file.relative_to(package).as_posix(), file.read_text("utf-8"))
         homes += found.homes
         errors += found.errors

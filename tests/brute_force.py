@@ -13,11 +13,11 @@ the rules one by one, in the words of the rulings:
 * the hint constraints (kept cards, excluded owners, maximum gifts, minimum points).
 
 Options are then identified as R8 says, through ``option_key``. Only
-:func:`~pastiche_core.options.make_option`, :func:`~pastiche_core.options.option_key`
-and :class:`~pastiche_core.position.Position` come from the library. Exponential:
+:func:`~pastiche_core.solver.options.make_option`, :func:`~pastiche_core.solver.options.option_key`
+and :class:`~pastiche_core.solver.position.Position` come from the library. Exponential:
 keep hands to about 10 cards and tables to about 8 Masterpieces.
 
->>> from pastiche_core.position import Position
+>>> from pastiche_core.solver.position import Position
 >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 >>> brute_pareto(pos)["kind-5"]
 [(2, 2)]
@@ -29,9 +29,15 @@ from __future__ import annotations
 
 import itertools
 
-from pastiche_core.cards import Card
-from pastiche_core.options import Constraints, OptionKey, PublishOption, make_option, option_key
-from pastiche_core.position import Position
+from pastiche_core.data.cards import Card
+from pastiche_core.solver.options import (
+    Constraints,
+    OptionKey,
+    PublishOption,
+    make_option,
+    option_key,
+)
+from pastiche_core.solver.position import Position
 
 __all__ = [
     "CardLevelKey",

@@ -41,9 +41,9 @@ from pastiche_core import (
     TakeFlag,
     parse_cards,
 )
-from pastiche_core.game_internals import assemble, insides
-from pastiche_core.rng import GameRng
-from pastiche_core.table import TableNovel
+from pastiche_core.data.rng import GameRng
+from pastiche_core.engine.game_internals import assemble, insides
+from pastiche_core.engine.table import TableNovel
 
 __all__ = [
     "MINI",

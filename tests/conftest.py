@@ -30,7 +30,8 @@ from custom_patterns import AllOdd, SumOfAnySize
 from hypothesis import HealthCheck, settings
 from position_strategies import Sandwich, SmallSum
 
-from pastiche_core import _kernels, register_pattern
+from pastiche_core import register_pattern
+from pastiche_core.engine import _kernels
 
 TEST_KINDS = {
     "all-odd": AllOdd,

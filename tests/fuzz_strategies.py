@@ -44,7 +44,7 @@ from pastiche_core import (
     TakeDiscard,
     TakeFlag,
 )
-from pastiche_core.moves import Move
+from pastiche_core.engine.moves import Move
 
 __all__ = [
     "HUGE_NUMBERS",

@@ -8,7 +8,7 @@ for :meth:`Position.quick`).
 
 Run as a script (``python hostile_loaders.py FILE``) it first caps its own
 memory, loads the file and prints one word: ``clean`` for a
-:class:`~pastiche_core.errors.PasticheError`, ``valid`` for a value, or
+:class:`~pastiche_core.data.errors.PasticheError`, ``valid`` for a value, or
 ``other`` and the exception's type for anything else; input that kills the
 process prints nothing. The tests run the dangerous cases (code named in data,
 endless device files) this way.
@@ -48,21 +48,21 @@ def load_view(path: Path) -> object:
 
 
 def load_record(path: Path) -> object:
-    from pastiche_core.record import GameRecord
+    from pastiche_core.io.record import GameRecord
 
     return GameRecord.from_json(path.read_bytes()).replay()
 
 
 def load_catalogue(path: Path) -> object:
-    from pastiche_core.catalogue import load_catalogue as load
+    from pastiche_core.data.catalogue import load_catalogue as load
 
     return load(path)
 
 
 def load_moves(path: Path) -> object:
     """Every line must fail: one that parses is returned (and reported ``valid``)."""
-    from pastiche_core.errors import PasticheError
-    from pastiche_core.moves import Move
+    from pastiche_core.data.errors import PasticheError
+    from pastiche_core.engine.moves import Move
 
     for line in _lines(path):
         try:
@@ -74,8 +74,8 @@ def load_moves(path: Path) -> object:
 
 def load_quick(path: Path) -> object:
     """Every ``HAND | TABLE`` line must fail, as for :func:`load_moves`."""
-    from pastiche_core.errors import PasticheError
-    from pastiche_core.position import Position
+    from pastiche_core.data.errors import PasticheError
+    from pastiche_core.solver.position import Position
 
     for line in _lines(path):
         hand, _, table = line.partition("|")
@@ -119,7 +119,7 @@ def load(path: Path) -> object:
 
 def outcome(path: Path) -> str:
     """``clean``, ``valid`` or ``other TYPE: MESSAGE`` for loading ``path``."""
-    from pastiche_core.errors import PasticheError
+    from pastiche_core.data.errors import PasticheError
 
     try:
         load(path)

@@ -1,6 +1,6 @@
 """Hypothesis strategies for publish positions, hint constraints and a custom catalogue.
 
-* :func:`positions` — a :class:`~pastiche_core.position.Position` drawn from the
+* :func:`positions` — a :class:`~pastiche_core.solver.position.Position` drawn from the
   real deck (R1): distinct cards across the hand and the Masterpieces, owners
   and the player among 3 to 5 seats (no owner with more Masterpieces than the
   catalogue has Novels, no more than its copies in all), random held Novels and
@@ -39,9 +39,9 @@ from pastiche_core import (
     Straight,
     Total,
 )
-from pastiche_core.catalogue import END_FLAG_ID
-from pastiche_core.options import Constraints
-from pastiche_core.position import Masterpiece, Position
+from pastiche_core.data.catalogue import END_FLAG_ID
+from pastiche_core.solver.options import Constraints
+from pastiche_core.solver.position import Masterpiece, Position
 
 __all__ = [
     "CUSTOM_CATALOGUE",

@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from pastiche_core import Game, IllegalMoveError, LegalMoves, Move, Pass, PasticheError, Phase
-from pastiche_core.bots import (  # _LazyView: the view play_game passes
+from pastiche_core.engine.view import PlayerView
+from pastiche_core.play.bots import (  # _LazyView: the view play_game passes
     Bot,
     DecisionLimitError,
     RandomBot,
@@ -17,8 +18,7 @@ from pastiche_core.bots import (  # _LazyView: the view play_game passes
     derive_seed,
     play_game,
 )
-from pastiche_core.simulate import ENDINGS
-from pastiche_core.view import PlayerView
+from pastiche_core.play.simulate import ENDINGS
 
 
 def _chi2_critical(df: int, z: float = 3.09) -> float:

@@ -31,13 +31,13 @@ from pastiche_core import (
     Pattern,
     Straight,
     Total,
-    limits,
     load_catalogue,
     pattern_factory,
     register_pattern,
     registered_patterns,
     unregister_pattern,
 )
+from pastiche_core.data import limits
 
 TESTS_DIR = Path(__file__).resolve().parent
 VARIANT = TESTS_DIR.parent / "examples" / "catalogues" / "variant.toml"

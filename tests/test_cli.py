@@ -15,15 +15,16 @@ from pathlib import Path
 import pytest
 
 import pastiche_core
-from pastiche_core import _version, cli, cli_commands
-from pastiche_core._kernels import KernelReport
+from pastiche_core import _version, cli
 from pastiche_core.cli import COMMANDS, Command, ProgressBar, build_parser, main
-from pastiche_core.errors import (
+from pastiche_core.cli import commands as cli_commands
+from pastiche_core.data.errors import (
     InvalidCatalogueError,
     InvalidNotationError,
     InvalidStateError,
     PasticheError,
 )
+from pastiche_core.engine._kernels import KernelReport
 
 SIMULATE = ["simulate", "--players", "3", "--games", "2", "--seed", "5"]
 
@@ -346,7 +347,7 @@ def test_version_says_why_the_compiled_kernels_are_off(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A long reason stays on one line, as it is (argparse's version action would rewrap it).
-    reason = "not built (No module named 'pastiche_core._speedups'" + ", and more" * 20 + ")"
+    reason = "not built (No module named 'pastiche_core.engine._speedups'" + ", and more" * 20 + ")"
     monkeypatch.setattr(cli, "compiled_kernels", lambda: _report(False, reason))
     status, out, err = _run(capsys, ["--version"])
     assert (status, err) == (0, "")
@@ -384,7 +385,7 @@ def test_version_in_a_pure_python_process_says_off() -> None:
 def test_version_in_a_process_tells_the_truth_about_the_build() -> None:
     completed = _version_in_a_process()
     assert (completed.returncode, completed.stderr) == (0, "")
-    built = importlib.util.find_spec("pastiche_core._speedups") is not None
+    built = importlib.util.find_spec("pastiche_core.engine._speedups") is not None
     if built or os.environ.get("PASTICHE_REQUIRE_SPEEDUPS"):
         expected = "(compiled kernels: in use)"
     else:

@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError, cli_commands, solver
+from pastiche_core import CLI_MAX_OPTIONS, Card, InvalidStateError
 from pastiche_core.cli import COMMANDS, ENGINES, build_parser, main
+from pastiche_core.cli import commands as cli_commands
 from pastiche_core.io.position_json import load_query, position_to_dict, schema
-from pastiche_core.options import Constraints, PublishOption, check_option, option_key
-from pastiche_core.position import Position
+from pastiche_core.solver import queries as solver
+from pastiche_core.solver.options import Constraints, PublishOption, check_option, option_key
+from pastiche_core.solver.position import Position
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 

@@ -162,7 +162,7 @@ def test_a_view_on_standard_input(
 def test_a_bad_view_is_refused_before_any_search(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pastiche_core import cli_commands
+    from pastiche_core.cli import commands as cli_commands
 
     def unreachable(*args: object, **kwargs: object) -> None:
         raise AssertionError("searched a bad view")

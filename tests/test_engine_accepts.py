@@ -5,13 +5,13 @@ random legal moves (``legal[rng.randrange(len(legal))]``), taken at every turn
 action. On each of them:
 
 * every option of the fast engine (a sample, capped per position), turned into
-  a move by :func:`~pastiche_core.gifts.to_publish`, is legal in the game, and
+  a move by :func:`~pastiche_core.solver.gifts.to_publish`, is legal in the game, and
   applying it moves exactly the played cards under the new Novel, the gift
   cards to the right hands, makes the Novel a Masterpiece iff one card was
   played (R7) and takes one copy from the supply (R6);
 * near misses of those options — an extra card, a Published novel cited, a gift
   missing or sent to the wrong player, an unavailable Novel — are rejected by
-  both :func:`~pastiche_core.options.check_option` and the game, naming the
+  both :func:`~pastiche_core.solver.options.check_option` and the game, naming the
   same ruling;
 * the R8 keys of the game's card-level publishes are exactly the keys of the
   solver's options: the rules engine and the solver agree on what can be
@@ -31,11 +31,11 @@ import pytest
 from builders import assert_illegal
 
 from pastiche_core import Card, Game, Gift, NovelRef, Phase, Publish
-from pastiche_core.game_internals import insides, publish_moves
-from pastiche_core.gifts import GiftPolicy, LowestCardsPolicy, MostOptionsPolicy, to_publish
-from pastiche_core.options import PublishOption, check_option, option_key
-from pastiche_core.position import Position
-from pastiche_core.solver_fast import options
+from pastiche_core.engine.game_internals import insides, publish_moves
+from pastiche_core.solver.fast import options
+from pastiche_core.solver.gifts import GiftPolicy, LowestCardsPolicy, MostOptionsPolicy, to_publish
+from pastiche_core.solver.options import PublishOption, check_option, option_key
+from pastiche_core.solver.position import Position
 
 GAMES = [(players, seed) for players in (3, 4, 5) for seed in (11, 12, 13)]
 """(players, seed) of the random games the positions come from."""

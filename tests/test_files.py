@@ -1,10 +1,10 @@
 """Files are read safely: regular files only, bounded, never hanging, never quoted (R3).
 
 Every entry point that reads a file goes through
-:func:`pastiche_core.files.read_file`: ``load_catalogue``, ``load_query`` /
+:func:`pastiche_core.data.files.read_file`: ``load_catalogue``, ``load_query`` /
 ``load_position`` (and the catalogue a position names), ``GameRecord.load``.
 Each special file must be refused with a clean
-:class:`~pastiche_core.errors.PasticheError` naming the file and the reason, at
+:class:`~pastiche_core.data.errors.PasticheError` naming the file and the reason, at
 once (an alarm fails any read that would hang), and a catalogue named by a
 position is read only from inside the position's folder, its content never
 quoted in an error.
@@ -33,7 +33,7 @@ from pastiche_core import (
     load_query,
     position_from_dict,
 )
-from pastiche_core.files import MAX_FILE_BYTES, read_file, read_text
+from pastiche_core.data.files import MAX_FILE_BYTES, read_file, read_text
 from pastiche_core.io.jsontext import MAX_JSON_BYTES
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX special files")

@@ -3,7 +3,7 @@
 Every notation parser (cards, card lists, moves, novel references, gifts,
 :meth:`Position.quick`) and every JSON reader (positions, states, views,
 records) is fed text from Hypothesis and mutations of valid input. The only
-exception allowed is a :class:`~pastiche_core.errors.PasticheError`; a value
+exception allowed is a :class:`~pastiche_core.data.errors.PasticheError`; a value
 that parses must round-trip, a loaded state must write back to itself and a
 loaded position must solve. The corpus in ``tests/data/hostile`` keeps the
 inputs that escaped as something else (its ``manifest.json`` says what each
@@ -48,15 +48,15 @@ from pastiche_core import (
     parse_cards,
     solve,
 )
-from pastiche_core.errors import InvalidNotationError, PasticheError
-from pastiche_core.game import MAX_PLAYERS
+from pastiche_core.data.errors import InvalidNotationError, PasticheError
+from pastiche_core.engine.game import MAX_PLAYERS
+from pastiche_core.engine.moves import NOTATION_SEATS
 from pastiche_core.io.position_json import position_to_dict, query_from_dict, query_from_json
+from pastiche_core.io.record import GameRecord
 from pastiche_core.io.state_json import state_from_dict, state_from_json, state_to_dict
 from pastiche_core.io.view_json import view_from_dict, view_from_json, view_to_dict
-from pastiche_core.moves import NOTATION_SEATS
-from pastiche_core.options import Constraints
-from pastiche_core.position import Position
-from pastiche_core.record import GameRecord
+from pastiche_core.solver.options import Constraints
+from pastiche_core.solver.position import Position
 
 T = TypeVar("T")
 
@@ -158,7 +158,7 @@ def test_fuzz_novel_ref_parse(text: str) -> None:
 def test_parsed_novel_references_are_kept_a_bounded_number_and_answer_as_parsed() -> None:
     # R6's references: parsing one again gives the same value; a subclass gets its own
     # instance; a bad one is still refused after good ones; strangers' texts cannot grow it.
-    from pastiche_core import moves
+    from pastiche_core.engine import moves
 
     class Tagged(NovelRef):
         __slots__ = ()

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from pastiche_core import Game, Move
-from pastiche_core.errors import IllegalMoveError
-from pastiche_core.game import PUBLIC_NAMES
-from pastiche_core.game_internals import apply_built, insides
-from pastiche_core.invariants import check_invariants
-from pastiche_core.moves import Choose, Publish
+from pastiche_core.data.errors import IllegalMoveError
+from pastiche_core.engine.game import PUBLIC_NAMES
+from pastiche_core.engine.game_internals import apply_built, insides
+from pastiche_core.engine.moves import Choose, Publish
+from pastiche_core.io.invariants import check_invariants
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -173,8 +173,8 @@ def test_r1_a_game_pickled_in_one_process_is_not_trusted_with_old_moves_in_anoth
         f"""
         import pickle
         from pastiche_core import Game
-        from pastiche_core.errors import IllegalMoveError
-        from pastiche_core.invariants import check_invariants
+        from pastiche_core.data.errors import IllegalMoveError
+        from pastiche_core.io.invariants import check_invariants
         with open({str(saved)!r}, "rb") as f:
             g = pickle.load(f)
         legal = g.legal_moves; len(legal)

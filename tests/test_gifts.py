@@ -1,6 +1,6 @@
 """Gift policies and options turned into moves (R5, R7).
 
-The search of :class:`~pastiche_core.gifts.MostOptionsPolicy` works on rank
+The search of :class:`~pastiche_core.solver.gifts.MostOptionsPolicy` works on rank
 multisets; here it is checked against a plain search over every set of cards
 (``itertools.combinations``), including its tie-break.
 """
@@ -14,8 +14,10 @@ from collections import Counter
 import pytest
 
 from pastiche_core import DECK, Card, IllegalMoveError, InvalidNotationError, InvalidStateError
-from pastiche_core.cards import parse_cards
-from pastiche_core.gifts import (
+from pastiche_core.data.cards import parse_cards
+from pastiche_core.engine.moves import Gift, Publish
+from pastiche_core.solver.fast import options
+from pastiche_core.solver.gifts import (
     GiftPolicy,
     LowestCardsPolicy,
     MostOptionsPolicy,
@@ -23,10 +25,8 @@ from pastiche_core.gifts import (
     position_after,
     to_publish,
 )
-from pastiche_core.moves import Gift, Publish
-from pastiche_core.options import Constraints, PublishOption, make_option
-from pastiche_core.position import Masterpiece, Position
-from pastiche_core.solver_fast import options
+from pastiche_core.solver.options import Constraints, PublishOption, make_option
+from pastiche_core.solver.position import Masterpiece, Position
 
 JEROME = Position.quick(
     "MYS7 FAN7 MYT6 SCI9", table="0:pairs-3=0:SCI7 1:straight-5=1:HOR7 1:kind-3=1:MYT7"

@@ -43,10 +43,10 @@ from typing import Any
 import pytest
 
 from pastiche_core import Card, Catalogue
-from pastiche_core.options import Constraints, PublishOption, option_key
-from pastiche_core.position import Masterpiece, Position
-from pastiche_core.solver import solve
-from pastiche_core.solver_fast import options, pareto
+from pastiche_core.solver.fast import options, pareto
+from pastiche_core.solver.options import Constraints, PublishOption, option_key
+from pastiche_core.solver.position import Masterpiece, Position
+from pastiche_core.solver.queries import solve
 
 GOLDEN = Path(__file__).parent / "data" / "golden_positions.json"
 
@@ -263,7 +263,7 @@ def test_fast_engine_lists_the_brute_force_options(entry: dict[str, Any]) -> Non
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("pastiche_core.solver_cpsat") is None,
+    importlib.util.find_spec("pastiche_core.solver.cpsat") is None,
     reason="the CP-SAT engine is not available",
 )
 @pytest.mark.parametrize("entry", golden_entries())

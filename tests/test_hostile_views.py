@@ -4,7 +4,7 @@ A view is untrusted input. The named cases are views a hostile client sent:
 a keep-phase hand far beyond its deal (R10), a supply without a Novel's key
 (R6), a table Novel missing from the embedded catalogue (R2, R3), a keep phase
 naming a seat with no move (R10). Each must be an
-:class:`~pastiche_core.errors.InvalidViewError` naming its JSON path, from the
+:class:`~pastiche_core.data.errors.InvalidViewError` naming its JSON path, from the
 library and from the command line (exit 2, one line on stderr), and never a
 ``KeyError``, an ``IndexError``, a plain ``ValueError`` or a traceback. The
 fuzzer mutates real views (made by playing random games) where the checks
@@ -38,7 +38,7 @@ from pastiche_core import (
 from pastiche_core.ai.analyse import analyse
 from pastiche_core.ai.determinize import determinize
 from pastiche_core.cli import main
-from pastiche_core.game_internals import assemble, insides
+from pastiche_core.engine.game_internals import assemble, insides
 from pastiche_core.io import view_from_dict, view_from_json, view_to_dict
 
 # ----------------------------------------------------------------------

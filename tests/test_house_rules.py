@@ -33,11 +33,11 @@ from pastiche_core import (
     play_game,
     rules_of,
 )
-from pastiche_core.game_internals import insides
-from pastiche_core.invariants import check_invariants
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.rules import setup_discarders
+from pastiche_core.io.invariants import check_invariants
 from pastiche_core.io.state_json import state_from_json, state_to_dict, state_to_json
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
-from pastiche_core.rules import setup_discarders
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "catalogues" / "house-rules.toml"
 

@@ -13,11 +13,11 @@ import pytest
 from pastiche_core import Rules, load_catalogue
 from pastiche_core.ai.tournament import run_tournament
 from pastiche_core.cli import main
-from pastiche_core.errors import InvalidArgumentError, InvalidStateError
-from pastiche_core.record import GameRecord
+from pastiche_core.data.errors import InvalidArgumentError, InvalidStateError
+from pastiche_core.io.record import GameRecord
+from pastiche_core.play.simulate import simulate
 from pastiche_core.server import Service, SqliteStore
 from pastiche_core.server.api_errors import ApiError
-from pastiche_core.simulate import simulate
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "catalogues" / "house-rules.toml"
 QUICK = Rules(max_players=4, deal_sizes=(3, 3, 4, 4), keep_size=2, end_threshold=10)

@@ -1,6 +1,6 @@
 """The gate to the compiled kernels: one registry, honest counts, no quiet fallback.
 
-A kernel's twin is reached only through :mod:`pastiche_core._kernels`; these tests
+A kernel's twin is reached only through :mod:`pastiche_core.engine._kernels`; these tests
 check the gate itself with stand-in twins (so they run with or without a C
 compiler) and that the gate, the extension and its type stub name the same kernels.
 """
@@ -16,17 +16,18 @@ from typing import Any
 import pytest
 
 import pastiche_core
-from pastiche_core import _kernels
-from pastiche_core._kernels import Fallback, Kernel, compiled_kernels, kernel, switched_off
+import pastiche_core.engine
+from pastiche_core.engine import _kernels
+from pastiche_core.engine._kernels import Fallback, Kernel, compiled_kernels, kernel, switched_off
 
 # The modules whose rules register the twelve kernels (the engine's, rl's and ai's).
 _RULE_MODULES = (
-    "pastiche_core.movegen",
-    "pastiche_core.bots",
+    "pastiche_core.engine.movegen",
+    "pastiche_core.play.bots",
     "pastiche_core.ai.playout",
     "pastiche_core.ai.heuristics",
 )
-_STUB = Path(pastiche_core.__file__).with_name("_speedups.pyi")
+_STUB = Path(pastiche_core.__file__).parent / "engine" / "_speedups.pyi"
 
 
 def _all_kernels() -> set[str]:
@@ -34,6 +35,7 @@ def _all_kernels() -> set[str]:
         importlib.import_module(name)
     pytest.importorskip("numpy")
     importlib.import_module("pastiche_core.rl.observation")
+    importlib.import_module("pastiche_core.rl.vector")
     return set(compiled_kernels().names())
 
 
@@ -57,7 +59,7 @@ def test_the_gate_the_stub_and_the_extension_name_the_same_kernels() -> None:
     registered = _all_kernels()
     assert registered == _stub_functions()
     if compiled_kernels().available:
-        extension = importlib.import_module("pastiche_core._speedups")
+        extension = importlib.import_module("pastiche_core.engine._speedups")
         exported = {name for name in dir(extension) if callable(getattr(extension, name))}
         assert registered == exported - {"OutOfRange", "Reentrant"}
         assert all(stats.built for stats in compiled_kernels().kernels)
@@ -135,11 +137,11 @@ def test_switched_off_sends_every_call_to_python_and_restores_the_twins() -> Non
 def test_an_extension_built_for_another_layout_is_not_loaded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    stale = type(importlib)("pastiche_core._speedups")
+    stale = type(importlib)("pastiche_core.engine._speedups")
     stale.LAYOUT_VERSION = _kernels.LAYOUT_VERSION + 1  # type: ignore[attr-defined]
     stale.CARD_TABLE_SIZE = _kernels.CARD_TABLE_SIZE  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pastiche_core._speedups", stale)
-    monkeypatch.setattr(pastiche_core, "_speedups", stale, raising=False)
+    monkeypatch.setitem(sys.modules, "pastiche_core.engine._speedups", stale)
+    monkeypatch.setattr(pastiche_core.engine, "_speedups", stale, raising=False)
     monkeypatch.setattr(_kernels, "PURE_PYTHON", False)
     extension, reason = _kernels._load()
     assert extension is None

@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError, RandomBot, check_invariants
 from pastiche_core.ai.playout import PolicyBot
-from pastiche_core.bots import Bot, derive_seed
-from pastiche_core.errors import InvalidNotationError
-from pastiche_core.game_internals import (
+from pastiche_core.data.errors import InvalidNotationError
+from pastiche_core.engine.game_internals import (
     history_seats,
     insides,
     move_record,
     public_records,
     stack_deck,
 )
-from pastiche_core.knowledge import Knowledge, hidden_cards
-from pastiche_core.moves import Draw, Move, Publish, TakeDiscard
-from pastiche_core.view import MoveRecord, PlayerView, public_notation, read_public_notation
+from pastiche_core.engine.knowledge import Knowledge, hidden_cards
+from pastiche_core.engine.moves import Draw, Move, Publish, TakeDiscard
+from pastiche_core.engine.view import MoveRecord, PlayerView, public_notation, read_public_notation
+from pastiche_core.play.bots import Bot, derive_seed
 
 
 def _state(known: Knowledge) -> tuple[object, ...]:

@@ -29,86 +29,32 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "pastiche_core"
 # --8<-- [start:layers]
 LAYERS: dict[str, tuple[str, ...]] = {
     # 0. data: cards, Novels and catalogues, limits, errors; no rule of play
-    "data": (
-        "_text",
-        "_version",
-        "errors",
-        "limits",
-        "files",
-        "cards",
-        "patterns",
-        "registry",
-        "catalogue",
-        "rng",
-    ),
+    "data": ("data",),
     # 1. engine: moves, the rules of play, the game; the compiled kernels' gate beside it
-    "engine": (
-        "moves",
-        "table",
-        "rules",
-        "layout",
-        "_kernels",
-        "_speedups",
-        "feasibility",
-        "recognition",
-        "movegen_count",
-        "movegen_decode",
-        "movegen",
-        "game_values",
-        "game_state",
-        "view",
-        "game_apply",
-        "game_records",
-        "game",
-        "game_internals",
-        "knowledge",
-    ),
+    "engine": ("engine",),
     # 2. solver: "what can I publish?" and how to give the gifts
-    "solver": (
-        "position",
-        "constraints",
-        "options",
-        "report",
-        "solver_fast",
-        "solver_cpsat",
-        "solver",
-        "gifts",
-    ),
+    "solver": ("solver",),
     # 3. documents and pictures: JSON in and out, records, the invariants, rendering
-    "documents": ("_fields", "io", "invariants", "record", "render"),
-    # 4. capabilities: each with one public face
-    "capabilities": (
-        "bots",
-        "simulate",
-        "ai",
-        "rl",
-        "server",
-        "cli_progress",
-        "cli_commands",
-        "cli",
-        "__main__",
-        "pettingzoo",
-        "openspiel",
-        "gymnasium",
-        "__init__",
-    ),
+    "documents": ("io",),
+    # 4. capabilities, a folder each with one public face; the package's face at the root
+    "capabilities": ("play", "ai", "rl", "server", "cli", "__main__", "__init__", "_version"),
 }
-"""Layer name -> the top-level modules and subpackages in it, lowest layer first."""
+"""Layer name -> its folders (the root's face modules in the top layer), lowest layer first."""
 
 CONVENIENCES: frozenset[tuple[str, str, str]] = frozenset(
     {
         # (importing module, function that imports, imported module)
-        ("cards", "Card._repr_svg_", "render"),
-        ("cards", "Card.__rich__", "render"),
-        ("game", "Game._repr_html_", "render"),
-        ("game", "Game.__rich__", "render"),
-        ("game", "Game.position", "position"),
-        ("game", "Game.to_json", "io.state_json"),
-        ("game", "Game.from_json", "io.state_json"),
-        ("position", "Position._repr_svg_", "render"),
-        ("position", "Position.__rich__", "render"),
-        ("report", "PublishReport._repr_html_", "render"),
-        ("report", "PublishReport.__rich__", "render"),
+        ("data.cards", "Card._repr_svg_", "io.render"),
+        ("data.cards", "Card.__rich__", "io.render"),
+        ("engine.game", "Game._repr_html_", "io.render"),
+        ("engine.game", "Game.__rich__", "io.render"),
+        ("engine.game", "Game.position", "solver.position"),
+        ("engine.game", "Game.to_json", "io.state_json"),
+        ("engine.game", "Game.from_json", "io.state_json"),
+        ("solver.position", "Position._repr_svg_", "io.render"),
+        ("solver.position", "Position.__rich__", "io.render"),
+        ("solver.report", "PublishReport._repr_html_", "io.render"),
+        ("solver.report", "PublishReport.__rich__", "io.render"),
     }
 )
 """The only imports that go up a layer: conveniences on core objects, imported when called."""
@@ -121,7 +67,9 @@ def _layer_of(module: str) -> int:
     for index, members in enumerate(LAYERS.values()):
         if top in members:
             return index
-    raise AssertionError(f"pastiche_core.{module} is in no layer: add it to LAYERS")
+    raise AssertionError(
+        f"pastiche_core.{module} is in no layer's folder: move it into one (LAYERS)"
+    )
 
 
 @dataclass(frozen=True)
@@ -285,6 +233,20 @@ def test_every_module_has_a_layer() -> None:
         _layer_of(module)
 
 
+def test_the_folders_are_the_layers() -> None:
+    """The package root holds the layers' folders and the package's face, no flat module."""
+    folders = {name for members in LAYERS.values() for name in members}
+    root = {
+        path.stem if path.is_file() else path.name
+        for path in PACKAGE.iterdir()
+        if (path.is_dir() and (path / "__init__.py").exists()) or path.suffix in (".py", ".pyi")
+    }
+    assert root == folders, sorted(root ^ folders)
+    flat = {"__init__", "__main__", "_version"}
+    for name in folders - flat:
+        assert (PACKAGE / name / "__init__.py").is_file(), f"{name} is a layer folder"
+
+
 def test_no_import_goes_up_but_the_listed_conveniences() -> None:
     upward = [
         f"pastiche_core.{edge.source}:{edge.line} ({edge.where or 'module level'}) imports "
@@ -344,7 +306,7 @@ def test_importing_the_package_loads_no_optional_extra() -> None:
         "import sys, pastiche_core\n"
         "heavy = ['ortools', 'rich', 'starlette', 'uvicorn', 'ray', 'numpy', 'gymnasium',"
         " 'pettingzoo', 'pyspiel', 'open_spiel', 'jsonschema', 'playwright',"
-        " 'pastiche_core.gymnasium']\n"
+        " 'pastiche_core.rl.gymnasium']\n"
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run(

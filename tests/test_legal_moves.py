@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Game, Gift, IllegalMoveError, Keep, Move, Phase, Publish
-from pastiche_core.game_internals import insides, publish_moves
+from pastiche_core.engine.game_internals import insides, publish_moves
 
 CAP = 2500
 """Positions with at most this many legal moves are enumerated completely."""

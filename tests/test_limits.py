@@ -32,13 +32,13 @@ from pastiche_core import (
     SearchLimitError,
     best,
     solve,
-    solver_cpsat,
-    solver_fast,
 )
 from pastiche_core.io.position_json import position_to_dict
-from pastiche_core.options import PublishOption, check_option, option_key, sorted_options
-from pastiche_core.report import goal_key
-from pastiche_core.solver import optima
+from pastiche_core.solver import cpsat as solver_cpsat
+from pastiche_core.solver import fast as solver_fast
+from pastiche_core.solver.options import PublishOption, check_option, option_key, sorted_options
+from pastiche_core.solver.queries import optima
+from pastiche_core.solver.report import goal_key
 
 CATALOGUES = pytest.mark.parametrize(
     "catalogue", [Catalogue.default(), CUSTOM_CATALOGUE], ids=["default", "custom"]

@@ -15,10 +15,10 @@ from position_strategies import CUSTOM_CATALOGUE, positions
 from rich.console import Console
 
 from pastiche_core import Move, Position, solve
-from pastiche_core.errors import InvalidNotationError
-from pastiche_core.options import OPTION_NOTATION, PublishOption, make_option
-from pastiche_core.render import options_html, rich_text
-from pastiche_core.report import format_report
+from pastiche_core.data.errors import InvalidNotationError
+from pastiche_core.io.render import options_html, rich_text
+from pastiche_core.solver.options import OPTION_NOTATION, PublishOption, make_option
+from pastiche_core.solver.report import format_report
 
 JEROME = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
 

@@ -23,7 +23,7 @@ from pastiche_core import _version
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "pastiche_core"
-CSRC = PACKAGE / "csrc"
+CSRC = PACKAGE / "engine" / "csrc"
 PYPROJECT: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS: dict[str, Any] = PYPROJECT["tool"]["setuptools"]
 setuptools = pytest.importorskip("setuptools")  # in every build environment; not always in a venv
@@ -56,7 +56,7 @@ def test_the_openapi_document_states_the_version() -> None:
 def test_setup_py_builds_every_c_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
     extensions = _extensions(monkeypatch)
     names = [ext.name for ext in extensions]
-    assert "pastiche_core._speedups" in names
+    assert "pastiche_core.engine._speedups" in names
     assert len(set(names)) == len(names)
     sources = [Path(source) for ext in extensions for source in ext.sources]
     assert all((ROOT / source).is_file() for source in sources), sources
@@ -70,7 +70,8 @@ def test_manifest_brings_every_c_source_and_header_into_the_sdist() -> None:
     patterns = [
         line.split()[2:]
         for line in lines
-        if line.startswith("recursive-include ") and line.split()[1] == "src/pastiche_core/csrc"
+        if line.startswith("recursive-include ")
+        and line.split()[1] == "src/pastiche_core/engine/csrc"
     ]
     files = sorted(CSRC.glob("*.[ch]"))
     assert any(path.suffix == ".h" for path in files)
@@ -93,7 +94,7 @@ def _data_files() -> list[Path]:
 def test_package_data_names_every_data_file_of_the_package() -> None:
     patterns = SETUPTOOLS["package-data"]["pastiche_core"]
     files = _data_files()
-    for required in ("py.typed", "_speedups.pyi"):
+    for required in ("py.typed", "engine/_speedups.pyi"):
         assert Path(required) in files
     assert any(path.parts[0] == "server" and path.parent.name == "static" for path in files)
     for path in files:

@@ -17,13 +17,16 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pastiche_core import Game, layout
-from pastiche_core.cards import DECK
-from pastiche_core.feasibility import KIND_CODES, OWED_BITS
-from pastiche_core.game_internals import insides
-from pastiche_core.patterns import OfAKind, Pairs, Straight, Total
+from pastiche_core import Game
+from pastiche_core.data.cards import DECK
+from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
+from pastiche_core.engine import layout
+from pastiche_core.engine.feasibility import KIND_CODES, OWED_BITS
+from pastiche_core.engine.game_internals import insides
 
-HEADER = Path(__file__).resolve().parents[1] / "src" / "pastiche_core" / "csrc" / "layout.h"
+HEADER = (
+    Path(__file__).resolve().parents[1] / "src" / "pastiche_core" / "engine" / "csrc" / "layout.h"
+)
 
 
 def _defines() -> dict[str, int]:

@@ -36,7 +36,7 @@ from pastiche_core import (
     rank_counts,
     sub_multisets,
 )
-from pastiche_core.limits import MAX_PATTERN_CARDS
+from pastiche_core.data.limits import MAX_PATTERN_CARDS
 
 # Every built-in pattern of the default catalogue (R2), tested one by one.
 R2_PATTERNS: list[BuiltinPattern] = [
@@ -486,8 +486,9 @@ def test_r3_any_object_following_the_protocol_is_a_pattern() -> None:
 
 def test_r3_a_pattern_giving_lists_is_solved_as_one_giving_tuples() -> None:
     # The protocol asks for tuples; a duck-typed pattern that yields lists still works.
-    from pastiche_core import Catalogue, NovelSpec, Position, solver_fast
-    from pastiche_core.catalogue import END_FLAG_ID
+    from pastiche_core import Catalogue, NovelSpec, Position
+    from pastiche_core.data.catalogue import END_FLAG_ID
+    from pastiche_core.solver import fast as solver_fast
 
     class ListedPairs(EvenPair):
         def combinations(self, available: tuple[int, ...]) -> Iterator[tuple[int, ...]]:

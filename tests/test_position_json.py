@@ -29,8 +29,8 @@ from pastiche_core.io.position_json import (
     query_from_json,
     schema,
 )
-from pastiche_core.options import Constraints, check_option, make_option
-from pastiche_core.position import Masterpiece, Position
+from pastiche_core.solver.options import Constraints, check_option, make_option
+from pastiche_core.solver.position import Masterpiece, Position
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 

@@ -21,7 +21,7 @@ from pastiche_core import (
     Move,
 )
 from pastiche_core.io import state_from_dict, state_to_dict
-from pastiche_core.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from pastiche_core.io.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
 
 
 def opening() -> GameRecord:

@@ -15,8 +15,8 @@ import pytest
 from builders import build_game
 
 from pastiche_core import Card, Game, Genre, Phase, Position, parse_cards, solve
-from pastiche_core.game_internals import insides
-from pastiche_core.render import (
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.io.render import (
     PALETTE,
     cards_svg,
     game_html,
@@ -313,7 +313,7 @@ def test_rich_options_and_colours() -> None:
 
 def test_importing_does_not_import_rich() -> None:
     code = (
-        "import sys, pastiche_core, pastiche_core.render as r\n"
+        "import sys, pastiche_core, pastiche_core.io.render as r\n"
         "from pastiche_core import Game, Position, parse_cards, solve\n"
         "g = Game(players=3, seed=1)\n"
         "r.game_svg(g); r.game_html(g); r.cards_svg(parse_cards('SCI9'))\n"

@@ -69,9 +69,9 @@ def test_every_ruling_has_a_python_home_and_c_homes_are_tagged() -> None:
     python = {home.ruling for home in homes if home.language == "python"}
     assert python == {f"R{number}" for number in range(1, 17)}
     assert {home.path for home in homes if home.language == "c"} >= {
-        "csrc/game.c",
-        "csrc/episode.c",
-        "csrc/feasibility.h",
+        "engine/csrc/game.c",
+        "engine/csrc/episode.c",
+        "engine/csrc/feasibility.h",
     }
 
 
@@ -105,9 +105,9 @@ def test_r13_a_ruling_without_a_python_home_fails() -> None:
 
 def test_r9_a_deliberate_home_tagged_no_more_fails() -> None:
     homes = rule_map.scan(PACKAGE).homes
-    kept = tuple(home for home in homes if home.name != "solver_cpsat.pareto")
+    kept = tuple(home for home in homes if home.name != "solver.cpsat.pareto")
     assert _problems_of(rule_map.Tags(kept, ())) == [
-        "the deliberate home solver_cpsat.pareto of R9.pareto is tagged no more"
+        "the deliberate home solver.cpsat.pareto of R9.pareto is tagged no more"
     ]
 
 

@@ -37,7 +37,7 @@ from pastiche_core import (
     Read,
     TakeFlag,
 )
-from pastiche_core.game_internals import insides
+from pastiche_core.engine.game_internals import insides
 
 
 def card(text: str) -> Card:

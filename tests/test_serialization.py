@@ -30,8 +30,10 @@ from pastiche_core import (
     PlayerView,
     check_invariants,
 )
-from pastiche_core.game_internals import history_seats, insides
-from pastiche_core.game_state import GameState
+from pastiche_core.engine.game_internals import history_seats, insides
+from pastiche_core.engine.game_state import GameState
+from pastiche_core.engine.moves import Publish, Read, TakeFlag
+from pastiche_core.engine.view import setup_discarders
 from pastiche_core.io import (
     MAX_HISTORY,
     STATE_FORMAT,
@@ -45,8 +47,6 @@ from pastiche_core.io import (
     view_from_dict,
     view_to_dict,
 )
-from pastiche_core.moves import Publish, Read, TakeFlag
-from pastiche_core.view import setup_discarders
 
 PLAYERS = st.sampled_from([3, 4, 5])
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -19,9 +19,15 @@ from hypothesis import strategies as st
 from position_strategies import CUSTOM_CATALOGUE, constraints_for, positions
 
 from pastiche_core import Catalogue, parse_cards
-from pastiche_core.options import Constraints, OptionKey, PublishOption, check_option, option_key
-from pastiche_core.position import Position
-from pastiche_core.solver_cpsat import CpSatResult, optimum, options, pareto
+from pastiche_core.solver.cpsat import CpSatResult, optimum, options, pareto
+from pastiche_core.solver.options import (
+    Constraints,
+    OptionKey,
+    PublishOption,
+    check_option,
+    option_key,
+)
+from pastiche_core.solver.position import Position
 
 CATALOGUES = pytest.mark.parametrize(
     "catalogue", [Catalogue.default(), CUSTOM_CATALOGUE], ids=["default", "custom"]
@@ -194,7 +200,7 @@ def test_the_smallest_time_limit_gives_an_incomplete_answer() -> None:
 # ----------------------------------------------------------------------
 def test_importing_the_package_does_not_load_ortools() -> None:
     code = (
-        "import sys, pastiche_core, pastiche_core.solver_cpsat; "
+        "import sys, pastiche_core, pastiche_core.solver.cpsat; "
         "assert not any(m.split('.')[0] == 'ortools' for m in sys.modules), 'ortools loaded'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -3,7 +3,7 @@
 A Hypothesis state machine plays legal moves chosen by a drawn index, and tries
 plausible moves that must either be legal or be rejected without changing
 anything. After every step the state passes the library's invariants
-(:func:`~pastiche_core.invariants.check_invariants`) and loads back from its
+(:func:`~pastiche_core.io.invariants.check_invariants`) and loads back from its
 JSON without its history. At the end it finishes the game (which always
 terminates), loads its state with the history (replayed, R14) and replays it
 from the seed and the history.
@@ -34,7 +34,7 @@ from hypothesis.stateful import (
 )
 
 from pastiche_core import Game, Keep, Move, Phase, Publish, check_invariants
-from pastiche_core.game_internals import insides
+from pastiche_core.engine.game_internals import insides
 from pastiche_core.io import state_from_dict, state_to_dict
 
 

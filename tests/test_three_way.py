@@ -1,6 +1,6 @@
 """Fast engine, CP-SAT engine and brute force: the same options, fronts and optima (R4–R9).
 
-Both engines build options with :func:`~pastiche_core.options.make_option`, so
+Both engines build options with :func:`~pastiche_core.solver.options.make_option`, so
 they must agree option for option (same cards, ids and gifts), not only on R8
 keys; both break ties between optima by the smallest key. The brute force is
 the judge when they differ.
@@ -14,9 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from position_strategies import CUSTOM_CATALOGUE, constraints_for, positions
 
-from pastiche_core import Catalogue, solver_cpsat, solver_fast
-from pastiche_core.options import Constraints, OptionKey, PublishOption, option_key
-from pastiche_core.position import Position
+from pastiche_core import Catalogue
+from pastiche_core.solver import cpsat as solver_cpsat
+from pastiche_core.solver import fast as solver_fast
+from pastiche_core.solver.options import Constraints, OptionKey, PublishOption, option_key
+from pastiche_core.solver.position import Position
 
 CATALOGUES = pytest.mark.parametrize(
     "catalogue", [Catalogue.default(), CUSTOM_CATALOGUE], ids=["default", "custom"]

@@ -16,16 +16,16 @@ from pastiche_core import (
     InvalidStateError,
     Publish,
 )
-from pastiche_core.game_internals import (
+from pastiche_core.engine.game_internals import (
     history_seats,
     insides,
     public_history,
     renamed,
     stale_summary,
 )
+from pastiche_core.engine.movegen import ReadSegment
+from pastiche_core.engine.view import public_notation
 from pastiche_core.io import state_from_json, state_to_json
-from pastiche_core.movegen import ReadSegment
-from pastiche_core.view import public_notation
 
 
 def play(game: Game, rng: random.Random, moves: int) -> None:

@@ -4,7 +4,7 @@ Before, an entry ``{"kind": "custom", "factory": "module:callable"}`` imported t
 module and called the callable, so a stranger's position, state or record could
 run ``os:system``. Each hostile factory below is fed, in every entry form that
 could smuggle it in, through every loader that accepts a catalogue. Each load
-must fail with a clean :class:`~pastiche_core.errors.PasticheError`, having
+must fail with a clean :class:`~pastiche_core.data.errors.PasticheError`, having
 called none of the targets (they are replaced by recorders while the loader
 runs) and imported no module at all.
 """
@@ -62,7 +62,7 @@ HOSTILE_FACTORIES = [
     "pty:spawn",
     "code:interact",
     "os.path:join",
-    "pastiche_core.patterns:Straight",  # even a harmless pattern class is not named by data
+    "pastiche_core.data.patterns:Straight",  # even a harmless pattern class is not named by data
     "custom_patterns:AllOdd",
 ]
 """``module:callable`` paths a stranger might put in a catalogue."""

@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastiche_core import Card, Catalogue, Game, InvalidStateError, Move, Phase
-from pastiche_core.game_internals import history_seats, insides
+from pastiche_core.engine.game_internals import history_seats, insides
+from pastiche_core.engine.view import PlayerView, public_notation, setup_discarders
 from pastiche_core.io import view_from_dict, view_to_dict
-from pastiche_core.view import PlayerView, public_notation, setup_discarders
 
 
 def hidden_cards(game: Game, player: int) -> list[Card]:

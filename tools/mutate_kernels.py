@@ -1,6 +1,6 @@
 """Mutation testing of the compiled kernels: does every change of the C that changes an answer fail a test?
 
-Each *mutant* is the C of ``src/pastiche_core/csrc/`` with one small change, of the
+Each *mutant* is the C of ``src/pastiche_core/engine/csrc/`` with one small change, of the
 kinds a slip of the pen makes:
 
 * ``delete``: an increment or decrement statement removed (``x++;``, ``x += y;``, ``x -= 1;``);
@@ -55,7 +55,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "pastiche_core"
-CSRC = PACKAGE / "csrc"
+CSRC = PACKAGE / "engine" / "csrc"
 MODULE_SOURCES = (
     "module.c",
     "counting.c",
@@ -65,7 +65,7 @@ MODULE_SOURCES = (
     "game.c",
     "episode.c",
 )
-"""The sources of ``pastiche_core._speedups`` (as ``setup.py`` lists them)."""
+"""The sources of ``pastiche_core.engine._speedups`` (as ``setup.py`` lists them)."""
 DEFAULT_FILES = (
     "counting.c",
     "masks.c",
@@ -174,7 +174,7 @@ class Outcome:
 
 def _flags(package: Path) -> list[str]:
     include = sysconfig.get_paths()["include"]
-    return ["-O1", "-fPIC", "-w", f"-I{include}", f"-I{package / 'csrc'}"]
+    return ["-O1", "-fPIC", "-w", f"-I{include}", f"-I{package / 'engine' / 'csrc'}"]
 
 
 def _objects(package: Path, compiler: str, into: Path) -> subprocess.CompletedProcess[str] | None:
@@ -186,7 +186,7 @@ def _objects(package: Path, compiler: str, into: Path) -> subprocess.CompletedPr
                 compiler,
                 *_flags(package),
                 "-c",
-                str(package / "csrc" / name),
+                str(package / "engine" / "csrc" / name),
                 "-o",
                 str(into / f"{name}.o"),
             ],
@@ -214,7 +214,14 @@ def _build(
         target = objects / f"{name}.o"
         if name in fresh:
             done = subprocess.run(
-                [compiler, *_flags(package), "-c", str(package / "csrc" / name), "-o", str(target)],
+                [
+                    compiler,
+                    *_flags(package),
+                    "-c",
+                    str(package / "engine" / "csrc" / name),
+                    "-o",
+                    str(target),
+                ],
                 capture_output=True,
                 text=True,
                 timeout=300,
@@ -232,7 +239,7 @@ def _build(
             *(str(objects / f"{n}.o") for n in MODULE_SOURCES),
             "-lm",
             "-o",
-            str(package / f"_speedups{suffix}"),
+            str(package / "engine" / f"_speedups{suffix}"),
         ],
         capture_output=True,
         text=True,
@@ -291,7 +298,7 @@ def _mutated(mutant: Mutant, work: Path) -> Path:
     shutil.copytree(
         PACKAGE, package, ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info")
     )
-    target = package / "csrc" / mutant.file
+    target = package / "engine" / "csrc" / mutant.file
     lines = target.read_text().splitlines(keepends=True)
     ending = "\n" if lines[mutant.line - 1].endswith("\n") else ""
     lines[mutant.line - 1] = mutant.after + ending

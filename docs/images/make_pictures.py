@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pastiche_core import Game, solve
 from pastiche_core.io import load_query
-from pastiche_core.render import game_svg, options_html, position_svg
+from pastiche_core.io.render import game_svg, options_html, position_svg
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent.parent / "examples" / "positions"

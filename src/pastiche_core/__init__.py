@@ -10,12 +10,10 @@ True
 
 from __future__ import annotations
 
-from ._kernels import KernelReport, compiled_kernels
 from ._version import __version__ as __version__  # the one home of the version
-from .bots import DEFAULT_MAX_DECISIONS, Bot, DecisionLimitError, RandomBot, derive_seed, play_game
-from .cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
-from .catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue, NovelSpec, load_catalogue
-from .errors import (
+from .data.cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
+from .data.catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue, NovelSpec, load_catalogue
+from .data.errors import (
     IllegalMoveError,
     InvalidArgumentError,
     InvalidCatalogueError,
@@ -26,17 +24,58 @@ from .errors import (
     PasticheError,
     SearchLimitError,
 )
-from .game import Game, GameResult, LegalMoves
-from .gifts import (
-    DEFAULT_SEARCH_LIMIT,
-    GiftPolicy,
-    LowestCardsPolicy,
-    MostOptionsPolicy,
-    gift_candidates,
-    position_after,
-    to_publish,
+from .data.limits import CLI_MAX_OPTIONS, DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline
+from .data.patterns import (
+    CountingPattern,
+    CustomPattern,
+    OfAKind,
+    Pairs,
+    Pattern,
+    RankCounts,
+    Straight,
+    Total,
+    combination_count,
+    rank_counts,
+    sub_multisets,
 )
-from .invariants import check_invariants
+from .data.registry import (
+    BUILTIN_KINDS,
+    PatternFactory,
+    pattern_factory,
+    register_pattern,
+    registered_patterns,
+    unregister_pattern,
+)
+from .data.rng import GameRng
+from .engine._kernels import KernelReport, compiled_kernels
+from .engine.game import Game, GameResult, LegalMoves
+from .engine.moves import (
+    Choose,
+    Draw,
+    Gift,
+    Keep,
+    Move,
+    NovelRef,
+    Pass,
+    Publish,
+    Read,
+    TakeDiscard,
+    TakeFlag,
+)
+from .engine.recognition import novel_combinations, recognize, satisfied_novels
+from .engine.rules import (
+    DEAL_SIZES,
+    END_THRESHOLD,
+    KEEP_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULEBOOK,
+    Phase,
+    Rules,
+    rules_of,
+)
+from .engine.table import TableNovel
+from .engine.view import PlayerView
 from .io import (
     STATE_FORMAT,
     STATE_VERSION,
@@ -58,46 +97,9 @@ from .io import (
     view_from_dict,
     view_to_dict,
 )
-from .limits import CLI_MAX_OPTIONS, DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline
-from .moves import (
-    Choose,
-    Draw,
-    Gift,
-    Keep,
-    Move,
-    NovelRef,
-    Pass,
-    Publish,
-    Read,
-    TakeDiscard,
-    TakeFlag,
-)
-from .options import Constraints, PublishOption, check_option, make_option, option_key
-from .patterns import (
-    CountingPattern,
-    CustomPattern,
-    OfAKind,
-    Pairs,
-    Pattern,
-    RankCounts,
-    Straight,
-    Total,
-    combination_count,
-    rank_counts,
-    sub_multisets,
-)
-from .position import Masterpiece, Position
-from .recognition import novel_combinations, recognize, satisfied_novels
-from .record import RECORD_FORMAT, RECORD_VERSION, GameRecord
-from .registry import (
-    BUILTIN_KINDS,
-    PatternFactory,
-    pattern_factory,
-    register_pattern,
-    registered_patterns,
-    unregister_pattern,
-)
-from .render import (
+from .io.invariants import check_invariants
+from .io.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from .io.render import (
     PALETTE,
     Swatch,
     cards_svg,
@@ -108,24 +110,29 @@ from .render import (
     print_rich,
     rich_text,
 )
-from .report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
-from .rng import GameRng
-from .rules import (
-    DEAL_SIZES,
-    END_THRESHOLD,
-    KEEP_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    RULEBOOK,
-    Phase,
-    Rules,
-    rules_of,
+from .play.bots import (
+    DEFAULT_MAX_DECISIONS,
+    Bot,
+    DecisionLimitError,
+    RandomBot,
+    derive_seed,
+    play_game,
 )
-from .simulate import ENDINGS, SimulationSummary, game_seed, simulate
-from .solver import ENGINES, best, is_publishable, solve, why_not
-from .solver_cpsat import CpSatResult
-from .table import TableNovel
-from .view import PlayerView
+from .play.simulate import ENDINGS, SimulationSummary, game_seed, simulate
+from .solver.cpsat import CpSatResult
+from .solver.gifts import (
+    DEFAULT_SEARCH_LIMIT,
+    GiftPolicy,
+    LowestCardsPolicy,
+    MostOptionsPolicy,
+    gift_candidates,
+    position_after,
+    to_publish,
+)
+from .solver.options import Constraints, PublishOption, check_option, make_option, option_key
+from .solver.position import Masterpiece, Position
+from .solver.queries import ENGINES, best, is_publishable, solve, why_not
+from .solver.report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
 
 __all__ = [
     "BUILTIN_KINDS",

@@ -40,11 +40,11 @@ from pastiche_core.ai import (
     position_of,
     unseen_ranks,
 )
-from pastiche_core.bots import Bot, RandomBot, derive_seed, play_game
-from pastiche_core.errors import InvalidArgumentError
-from pastiche_core.options import Constraints, make_option
-from pastiche_core.solver_fast import options
-from pastiche_core.view import PlayerView
+from pastiche_core.data.errors import InvalidArgumentError
+from pastiche_core.engine.view import PlayerView
+from pastiche_core.play.bots import Bot, RandomBot, derive_seed, play_game
+from pastiche_core.solver.fast import options
+from pastiche_core.solver.options import Constraints, make_option
 
 
 class OpaqueLegal:

@@ -19,10 +19,10 @@ import pytest
 from pastiche_core import DECK, Card, Catalogue, Game, Phase
 from pastiche_core.ai import analyse
 from pastiche_core.ai.analyse import CUT_REASONS
-from pastiche_core.game_internals import assemble, insides
-from pastiche_core.invariants import check_invariants
+from pastiche_core.engine.game_internals import assemble, insides
+from pastiche_core.engine.view import PlayerView
+from pastiche_core.io.invariants import check_invariants
 from pastiche_core.io.view_json import view_from_dict, view_to_dict
-from pastiche_core.view import PlayerView
 
 SLACK = 0.5
 """Seconds an analysis may run past its budget: the last solver call or simulation ending."""
@@ -59,7 +59,7 @@ def crowded_view(seed: int, *, hand: int = 6, others: int = 2) -> PlayerView:
 
     Every seat holds six Masterpieces (30 in all), seat 0 holds ``hand`` cards and the others
     ``others`` each; the rest is the deck. The state passes
-    :func:`~pastiche_core.invariants.check_invariants`, and its view document passes
+    :func:`~pastiche_core.io.invariants.check_invariants`, and its view document passes
     :func:`~pastiche_core.io.view_json.view_from_dict`.
     """
     catalogue = crowded_catalogue()

@@ -9,12 +9,12 @@ from pastiche_core import DECK, Game, Publish, RandomBot, Rules, play_game
 from pastiche_core.ai import GreedyBot
 from pastiche_core.ai.analyse import explain
 from pastiche_core.ai.greedy import GreedyGiftPolicy
-from pastiche_core.cards import Card
-from pastiche_core.game_internals import insides
+from pastiche_core.data.cards import Card
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.knowledge import Knowledge
+from pastiche_core.engine.table import TableNovel
 from pastiche_core.io.state_json import state_from_dict, state_to_dict
-from pastiche_core.knowledge import Knowledge
 from pastiche_core.server.narrate import describe_outcome, narrate, novel_legend
-from pastiche_core.table import TableNovel
 
 QUICK = Rules(end_threshold=10)
 

@@ -27,7 +27,7 @@ from pastiche_core import (
 from pastiche_core.ai import Analysis, analyse
 from pastiche_core.ai.analyse import explain
 from pastiche_core.ai.determinize import Knowledge
-from pastiche_core.view import PlayerView
+from pastiche_core.engine.view import PlayerView
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 _VALIDATOR = jsonschema.Draft202012Validator(schema("hint"))

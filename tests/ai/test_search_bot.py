@@ -61,16 +61,16 @@ from pastiche_core.ai.search import (
     simulations_for,
 )
 from pastiche_core.ai.visible import position_of
-from pastiche_core.bots import derive_seed
-from pastiche_core.game import END_THRESHOLD, LegalMoves
-from pastiche_core.game_internals import insides, publish_moves
-from pastiche_core.gifts import to_publish
-from pastiche_core.limits import Deadline
-from pastiche_core.options import PublishOption, option_key
-from pastiche_core.position import Position
-from pastiche_core.report import GOALS
-from pastiche_core.solver import best, solve
-from pastiche_core.view import PlayerView
+from pastiche_core.data.limits import Deadline
+from pastiche_core.engine.game import END_THRESHOLD, LegalMoves
+from pastiche_core.engine.game_internals import insides, publish_moves
+from pastiche_core.engine.view import PlayerView
+from pastiche_core.play.bots import derive_seed
+from pastiche_core.solver.gifts import to_publish
+from pastiche_core.solver.options import PublishOption, option_key
+from pastiche_core.solver.position import Position
+from pastiche_core.solver.queries import best, solve
+from pastiche_core.solver.report import GOALS
 
 search_module = importlib.import_module("pastiche_core.ai.search")
 

@@ -17,9 +17,9 @@ from pastiche_core.ai.determinize import (
     _ways_counter,
     determinize,
 )
-from pastiche_core.game_internals import insides
-from pastiche_core.knowledge import hidden_cards
-from pastiche_core.view import PlayerView
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.knowledge import hidden_cards
+from pastiche_core.engine.view import PlayerView
 
 _PUBLIC = [
     field.name

@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 from search_support import played
 
-from pastiche_core import Game, Move, schema, solver_fast
+from pastiche_core import Game, Move, schema
 from pastiche_core.ai import Analysis, SearchBot, analyse
 from pastiche_core.ai.analyse import CUT_REASONS, RIVAL_CHECKS, explain
 from pastiche_core.ai.determinize import Knowledge
 from pastiche_core.ai.search import candidate_moves, search, simulations_for
-from pastiche_core.moves import Publish
-from pastiche_core.view import PlayerView
+from pastiche_core.engine.moves import Publish
+from pastiche_core.engine.view import PlayerView
+from pastiche_core.solver import fast as solver_fast
 
 jsonschema: Any = pytest.importorskip("jsonschema")
 _VALIDATOR = jsonschema.Draft202012Validator(schema("hint"))

@@ -1,6 +1,6 @@
 """Card tables and plans aimed at the corners of the counting and mask kernels (R4-R7).
 
-A built position is a card table (:mod:`pastiche_core.layout`) made card by card:
+A built position is a card table (:mod:`pastiche_core.engine.layout`) made card by card:
 the kernels read only where each card lies, so the tables need not come from a
 game (any number of Masterpieces per seat, hands of 0 to 20 cards, five seats).
 The strategies aim at what the rules of R4 and R5 turn on: the ranks of a
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game
-from pastiche_core.feasibility import kernel_plan, usable_flags
-from pastiche_core.game_internals import insides
-from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, PILE_UP, PUBLISHED, rank_of
+from pastiche_core.engine.feasibility import kernel_plan, usable_flags
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.layout import CARDS, HAND, MASTER, NO_NOVEL, PILE_UP, PUBLISHED, rank_of
 
 DEFAULT_PLAN = kernel_plan(Catalogue.default())
 """The plan of the default catalogue."""

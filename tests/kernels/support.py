@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import _kernels
+from pastiche_core.engine import _kernels
 
 REQUIRED = bool(os.environ.get("PASTICHE_REQUIRE_SPEEDUPS"))
 """Set by CI where a C compiler built the extension: a kernel test must not skip there."""

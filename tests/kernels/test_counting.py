@@ -29,9 +29,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import agree, leaked, starved, twin
 
-from pastiche_core import feasibility, movegen
-from pastiche_core._kernels import Kernel
-from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, rank_of
+from pastiche_core.engine import feasibility, movegen
+from pastiche_core.engine._kernels import Kernel
+from pastiche_core.engine.layout import CARDS, HAND, MASTER, NO_NOVEL, rank_of
 
 pytestmark = pytest.mark.kernels
 

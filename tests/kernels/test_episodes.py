@@ -3,7 +3,7 @@
 ``episodes`` is :class:`pastiche_core.rl.vector._PythonEpisodes`: one
 :class:`~pastiche_core.rl.single.Episode` per game (the game, the learner's
 :class:`~pastiche_core.rl.encoding.MoveBuilder` and
-:class:`~pastiche_core.knowledge.Knowledge`, the other seats' random bots, the
+:class:`~pastiche_core.engine.knowledge.Knowledge`, the other seats' random bots, the
 observation encoder). Its twin (``csrc/episode.c``) keeps every game packed.
 Both are driven with the same deals and the same atomic actions, legal ones
 drawn at random from the masks and illegal ones among them, and must agree
@@ -32,13 +32,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import leaked, twin
 
-from pastiche_core._kernels import Kernel, switched_off
-from pastiche_core.bots import derive_seed
-from pastiche_core.errors import IllegalMoveError
-from pastiche_core.gymnasium import vector_env
-from pastiche_core.invariants import check_invariants
+from pastiche_core.data.errors import IllegalMoveError
+from pastiche_core.engine._kernels import Kernel, switched_off
+from pastiche_core.io.invariants import check_invariants
+from pastiche_core.play.bots import derive_seed
 from pastiche_core.rl import vector as vector_module
 from pastiche_core.rl.encoding import Stage
+from pastiche_core.rl.gymnasium import vector_env
 from pastiche_core.rl.single import Settings
 
 pytestmark = pytest.mark.kernels

@@ -26,8 +26,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import agree, starved, twin
 
-from pastiche_core._kernels import Kernel
-from pastiche_core.layout import CARDS, HAND, MASTER, NO_NOVEL, PUBLISHED, rank_of
+from pastiche_core.engine._kernels import Kernel
+from pastiche_core.engine.layout import CARDS, HAND, MASTER, NO_NOVEL, PUBLISHED, rank_of
 
 pytest.importorskip("numpy")  # the rl extra
 from pastiche_core.rl import encoding_masks

@@ -29,10 +29,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import twin
 
-from pastiche_core import DECK, Card, Catalogue, Game, Phase, _kernels, layout
-from pastiche_core.game_internals import insides
+from pastiche_core import DECK, Card, Catalogue, Game, Phase
+from pastiche_core.engine import _kernels, layout
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.rules import setup_discarders
 from pastiche_core.rl import Knowledge, ObservationEncoder, observation
-from pastiche_core.rules import setup_discarders
 
 pytestmark = pytest.mark.kernels
 
@@ -631,7 +632,7 @@ def test_values_beyond_their_fields_are_errors() -> None:
 def out_of_range() -> type[BaseException]:
     """The compiled module's refusal of an input beyond a kernel's ranges."""
     twin(KERNEL)  # skips (or fails where required) when the extension is not built
-    from pastiche_core import _speedups
+    from pastiche_core.engine import _speedups
 
     refused: type[BaseException] = vars(_speedups)["OutOfRange"]
     return refused

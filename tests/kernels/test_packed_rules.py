@@ -1,7 +1,7 @@
 """Games by house rules are the same compiled and pure, decision by decision (R10, R12, R15).
 
 The C reads every rule number from the packed rules Python builds
-(:func:`pastiche_core.layout.packed_rules`), so a game by other rules - an End
+(:func:`pastiche_core.engine.layout.packed_rules`), so a game by other rules - an End
 Flag threshold of 10 or 25, a keep of 2 (every seat then keeps, seats 0 and 1
 included), other deal sizes, fewer seats - must be played by the game kernel
 (``random_game``, with ``play_game``'s bots) and by the episodes of the vector
@@ -22,8 +22,8 @@ from test_episodes import Pair, run
 from test_game import GAME, game_args
 
 from pastiche_core import RULEBOOK, Catalogue, Rules
-from pastiche_core.bots import play_game, random_game
-from pastiche_core.game_internals import insides
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.play.bots import play_game, random_game
 from pastiche_core.rl.single import Settings
 
 pytestmark = pytest.mark.kernels
@@ -38,7 +38,7 @@ HOUSE_RULES = {
 }
 """House rules, by what they change (R10, R12)."""
 
-CSRC = Path(__file__).resolve().parents[2] / "src" / "pastiche_core" / "csrc"
+CSRC = Path(__file__).resolve().parents[2] / "src" / "pastiche_core" / "engine" / "csrc"
 
 
 @pytest.mark.parametrize("name", list(HOUSE_RULES))

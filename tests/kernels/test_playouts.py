@@ -4,7 +4,7 @@
 (:func:`pastiche_core.ai.playout_publishes._policy_publishes_py` is its rule) and
 ``prospects`` values a hand's publishing prospects
 (:func:`pastiche_core.ai.heuristics._prospects_py`). Both read the packed layout:
-rank vectors, a plan (:func:`~pastiche_core.feasibility.kernel_plan`), its usable
+rank vectors, a plan (:func:`~pastiche_core.engine.feasibility.kernel_plan`), its usable
 flags and plain numbers. The inputs are aimed at the rules' corners: Totals at
 the edges of the sums the cards can make, straights of every length, pairs and
 of-a-kind; own and other players' Masterpieces of one rank; hands of 0 to 20
@@ -32,17 +32,17 @@ from hypothesis import strategies as st
 from support import agree, starved, twin
 
 from pastiche_core import Catalogue, Game, NovelSpec
-from pastiche_core._kernels import Kernel, switched_off
 from pastiche_core.ai import analyse, playout_publishes
 from pastiche_core.ai import heuristics as heuristics_module
 from pastiche_core.ai.heuristics import Outlook, Weights, counts_of
 from pastiche_core.ai.playout import PlayoutPolicy, PolicyWeights, Situation, evaluate
 from pastiche_core.ai.visible import RANK_COPIES
-from pastiche_core.errors import InvalidArgumentError
-from pastiche_core.feasibility import KIND_CODES, kernel_plan
-from pastiche_core.limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
-from pastiche_core.patterns import OfAKind, Pairs, Straight, Total
-from pastiche_core.view import PlayerView
+from pastiche_core.data.errors import InvalidArgumentError
+from pastiche_core.data.limits import MAX_OF_A_KIND, MAX_PAIRS, MAX_PATTERN_CARDS
+from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
+from pastiche_core.engine._kernels import Kernel, switched_off
+from pastiche_core.engine.feasibility import KIND_CODES, kernel_plan
+from pastiche_core.engine.view import PlayerView
 
 pytestmark = pytest.mark.kernels
 

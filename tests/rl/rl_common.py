@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from pastiche_core import Catalogue, Game, Move, state_from_dict, state_to_dict
+from pastiche_core.engine.view import setup_discarders
 from pastiche_core.rl import ActionSpace, MoveBuilder
-from pastiche_core.view import setup_discarders
 
 __all__ = ["atomic_moves", "atomic_positions", "complete_moves", "hidden_slots", "swap_hidden"]
 

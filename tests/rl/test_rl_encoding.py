@@ -27,8 +27,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rl_common import atomic_moves, atomic_positions, complete_moves
 
-import pastiche_core.movegen
-import pastiche_core.solver_fast
+import pastiche_core.engine.movegen
+import pastiche_core.solver.fast
 from pastiche_core import (
     Card,
     Catalogue,
@@ -211,7 +211,7 @@ def test_every_option_with_every_gift_choice_is_reachable(players: int, seed: in
             continue
         position = game.position()
         builder = builder_for(game)
-        for option in pastiche_core.solver_fast.options(position)[:15]:
+        for option in pastiche_core.solver.fast.options(position)[:15]:
             refs = tuple(NovelRef.parse(ident) for ident in option.cited)
             spare = [card for card in position.hand if card not in option.played]
             for gifts in _gift_choices(spare, option.gifts)[:12]:
@@ -366,7 +366,7 @@ def _huge_position() -> Game:
 def test_masks_never_list_publishes(monkeypatch: pytest.MonkeyPatch) -> None:
     game = _huge_position()
     assert len(game.legal_moves) > 1_000_000  # card-level publishes
-    publishable = sorted(pastiche_core.solver_fast.counts(game.position()))
+    publishable = sorted(pastiche_core.solver.fast.counts(game.position()))
     made: list[Publish] = []
     original = Publish.__post_init__
 
@@ -386,9 +386,9 @@ def test_masks_never_list_publishes(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Publish, "__post_init__", counting)
     monkeypatch.setattr(Publish, "canonical", counting_canonical)
-    monkeypatch.setattr(pastiche_core.movegen, "publish_segments", forbidden)
-    monkeypatch.setattr(pastiche_core.solver_fast, "options", forbidden)
-    monkeypatch.setattr(pastiche_core.solver_fast, "search", forbidden)
+    monkeypatch.setattr(pastiche_core.engine.movegen, "publish_segments", forbidden)
+    monkeypatch.setattr(pastiche_core.solver.fast, "options", forbidden)
+    monkeypatch.setattr(pastiche_core.solver.fast, "search", forbidden)
     builder = builder_for(game)
     rng = random.Random(3)
     novels = [a for a in builder.legal_actions() if SPACE.decode(a)[0] == "novel"]

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game
-from pastiche_core._kernels import compiled_kernels, switched_off
+from pastiche_core.engine._kernels import compiled_kernels, switched_off
 from pastiche_core.rl import ActionSpace, MoveBuilder, Stage
 
 _MASKS = ("start_actions", "publish_start", "feasible_combos", "cards_mask")

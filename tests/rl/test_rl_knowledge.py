@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError
-from pastiche_core.game_internals import renamed
+from pastiche_core.engine.game_internals import renamed
+from pastiche_core.engine.view import setup_discarders
 from pastiche_core.rl import Knowledge
-from pastiche_core.view import setup_discarders
 
 
 def visible(game: Game, player: int) -> set[Card]:
@@ -198,7 +198,7 @@ def test_the_environments_and_the_search_share_one_knowledge() -> None:
     """One class follows a move for the observation and for the determinizer (R16)."""
     import importlib
 
-    shared = importlib.import_module("pastiche_core.knowledge").Knowledge
+    shared = importlib.import_module("pastiche_core.engine.knowledge").Knowledge
     assert Knowledge is shared is importlib.import_module("pastiche_core.ai.determinize").Knowledge
     game = Game(4, seed=11)
     followed = [Knowledge.of(game, seat) for seat in range(4)]

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from rl_common import atomic_positions, swap_hidden
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError, Phase
-from pastiche_core.game_internals import renamed
+from pastiche_core.engine.game_internals import renamed
+from pastiche_core.engine.view import setup_discarders
 from pastiche_core.rl import ActionSpace, Field, Knowledge, MoveBuilder, ObservationEncoder
-from pastiche_core.view import setup_discarders
 
 ENCODER = ObservationEncoder(players=4)
 

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastiche_core import Catalogue, Game, Phase
-from pastiche_core._kernels import switched_off
+from pastiche_core.engine._kernels import switched_off
+from pastiche_core.engine.view import PlayerView
 from pastiche_core.rl import ActionSpace, Knowledge, MoveBuilder, ObservationEncoder
 from pastiche_core.rl.encoding import Stage
-from pastiche_core.view import PlayerView
 
 _PHASES = [Phase.KEEP, Phase.ACTION, Phase.CHOOSE, Phase.FLAG, Phase.OVER]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pastiche_core import Catalogue, Masterpiece, Phase, PlayerView, Position, solve
-from pastiche_core.gifts import LowestCardsPolicy, to_publish
+from pastiche_core.solver.gifts import LowestCardsPolicy, to_publish
 
 HINT_FORMAT = "pastiche-hint"
 

@@ -17,10 +17,10 @@ from service_support import bearer, make_client, new_game, validate_service
 
 from pastiche_core import Card, Catalogue, Game
 from pastiche_core.ai.roster import make_bot
-from pastiche_core.game import GameResult
-from pastiche_core.game_internals import insides, move_record
-from pastiche_core.moves import Choose, Keep, Publish, Read
-from pastiche_core.rules import END_THRESHOLD
+from pastiche_core.engine.game import GameResult
+from pastiche_core.engine.game_internals import insides, move_record
+from pastiche_core.engine.moves import Choose, Keep, Publish, Read
+from pastiche_core.engine.rules import END_THRESHOLD
 from pastiche_core.server.narrate import (
     LogEntry,
     describe_outcome,

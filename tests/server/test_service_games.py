@@ -20,7 +20,7 @@ from fake_analysis import fake_analyse
 from service_support import bearer, new_game
 from starlette.testclient import TestClient
 
-from pastiche_core.catalogue import SHIPPED_CATALOGUES
+from pastiche_core.data.catalogue import SHIPPED_CATALOGUES
 from pastiche_core.server import (
     GameSession,
     MemoryStore,

@@ -35,7 +35,7 @@ from pastiche_core import (
     solve,
     view_to_dict,
 )
-from pastiche_core.limits import CLI_MAX_OPTIONS
+from pastiche_core.data.limits import CLI_MAX_OPTIONS
 from pastiche_core.server import (
     BOTS,
     MemoryStore,

@@ -15,7 +15,7 @@ from fake_analysis import fake_analyse
 from starlette.testclient import TestClient
 
 from pastiche_core.cli import main
-from pastiche_core.limits import MAX_JSON_BYTES
+from pastiche_core.data.limits import MAX_JSON_BYTES
 from pastiche_core.server import ServerLimits, Service, create_app
 from pastiche_core.server.stdio import handle_line, serve_stdio
 

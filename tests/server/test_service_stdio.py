@@ -16,8 +16,8 @@ from fake_analysis import fake_analyse
 from service_support import validate_library, validate_service
 
 from pastiche_core import Move, solve
+from pastiche_core.data.limits import CLI_MAX_OPTIONS
 from pastiche_core.io import load_query
-from pastiche_core.limits import CLI_MAX_OPTIONS
 from pastiche_core.server import ServerLimits, Service
 from pastiche_core.server.stdio import handle_line, serve_stdio
 

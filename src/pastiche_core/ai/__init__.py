@@ -12,7 +12,7 @@
   (:mod:`~pastiche_core.ai.greedy`); the publishing prospects of a hand
   (:class:`Outlook`) and their :class:`Weights`
   (:mod:`~pastiche_core.ai.heuristics`); what a bot sees from a
-  :class:`~pastiche_core.view.PlayerView` alone
+  :class:`~pastiche_core.engine.view.PlayerView` alone
   (:mod:`~pastiche_core.ai.visible`);
 * the bots by name (:data:`BOTS`, :func:`make_bot`,
   :mod:`~pastiche_core.ai.roster`); one game between named bots from a seed

@@ -40,19 +40,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .._text import fit_line, plural
-from ..cards import Card, format_cards
-from ..errors import InvalidArgumentError, InvalidStateError
-from ..files import read_file
+from ..data._text import fit_line, plural
+from ..data.cards import Card, format_cards
+from ..data.errors import InvalidArgumentError, InvalidStateError
+from ..data.files import read_file
+from ..engine.moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
+from ..engine.rules import Phase
+from ..engine.table import is_masterpiece
+from ..engine.view import PlayerView
 from ..io.jsontext import MAX_JSON_BYTES, loads
 from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict, view_to_dict
-from ..moves import Choose, Draw, Keep, Move, Pass, Publish, Read, TakeDiscard, TakeFlag
-from ..position import Masterpiece, Position
-from ..rules import Phase
-from ..solver import best
-from ..table import is_masterpiece
-from ..view import PlayerView
+from ..solver.position import Masterpiece, Position
+from ..solver.queries import best
 from .determinize import Knowledge
 from .playout import PlayoutPolicy
 from .search import (
@@ -371,7 +371,7 @@ def load_view(
     :func:`~pastiche_core.io.state_json.state_from_dict` and needs ``player``: only
     ``game.view(player)`` is used, so the hint is exactly the one the view
     would get. Anything else raises
-    :class:`~pastiche_core.errors.InvalidStateError` naming the problem.
+    :class:`~pastiche_core.data.errors.InvalidStateError` naming the problem.
 
     >>> import io
     >>> from pastiche_core import Game
@@ -381,7 +381,7 @@ def load_view(
     >>> load_view("-", stdin=io.StringIO(state))
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: a state holds every player's cards: say whose hint it is with --player
+    pastiche_core.data.errors.InvalidStateError: a state holds every player's cards: say whose hint it is with --player
     """
     if str(source) == "-":
         stream = sys.stdin if stdin is None else stdin
@@ -448,13 +448,13 @@ def analyse(
     between solver calls, simulations and rival checks, and stops them, never
     anything else). A view with nothing to decide for its player gives an
     empty ranking. Bad arguments raise
-    :class:`~pastiche_core.errors.InvalidArgumentError`.
+    :class:`~pastiche_core.data.errors.InvalidArgumentError`.
 
     >>> from pastiche_core import Game
     >>> analyse(Game(players=3, seed=7).view(2), seed=-1)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: seed must be an integer from 0 to 2**64 - 1, got -1
+    pastiche_core.data.errors.InvalidArgumentError: seed must be an integer from 0 to 2**64 - 1, got -1
     """
     budget = check_budget(budget_ms)
     seed = _check_seed(seed)
@@ -793,7 +793,7 @@ def _spread(entry: RankedMove) -> float:
 
 
 def _wrapped(lines: list[str], width: int | None) -> str:
-    """``lines`` joined, each fitted to ``width`` columns (:func:`~pastiche_core._text.fit_line`)."""
+    """``lines`` joined, each fitted to ``width`` columns (:func:`~pastiche_core.data._text.fit_line`)."""
     if width is None:
         return "\n".join(lines)
     return "\n".join(fit_line(line, width) for line in lines)

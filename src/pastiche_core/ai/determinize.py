@@ -2,16 +2,16 @@
 
 A player sees their own hand, the table, the supply, the face-up discards,
 their own face-down discards, the hand sizes and the public history
-(:class:`~pastiche_core.view.PlayerView`). Everything else — the other hands,
+(:class:`~pastiche_core.engine.view.PlayerView`). Everything else — the other hands,
 the order of the deck, the other seats' face-down discards and the two cards
 another seat is choosing between — is hidden. A *determinization* deals the
 hidden cards at random, consistently with everything the player has seen, and
-builds a full :class:`~pastiche_core.game.Game` from the result, so that the
+builds a full :class:`~pastiche_core.engine.game.Game` from the result, so that the
 rules engine applies as it does to a real game. It is one possible truth, not
 the truth: a search averages over many of them.
 
 What the player has seen constrains the deal beyond the visible cards:
-:class:`~pastiche_core.knowledge.Knowledge` reads the view's public history
+:class:`~pastiche_core.engine.knowledge.Knowledge` reads the view's public history
 (replayed through the engine's records and notation reader) and places some
 hidden cards in other hands:
 
@@ -45,14 +45,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..cards import Card
-from ..errors import InvalidStateError
-from ..game import Game
-from ..game_internals import dealt as deal_game
-from ..knowledge import Knowledge, hidden_cards
-from ..rng import GameRng
-from ..rules import Phase
-from ..view import PlayerView
+from ..data.cards import Card
+from ..data.errors import InvalidStateError
+from ..data.rng import GameRng
+from ..engine.game import Game
+from ..engine.game_internals import dealt as deal_game
+from ..engine.knowledge import Knowledge, hidden_cards
+from ..engine.rules import Phase
+from ..engine.view import PlayerView
 
 __all__ = ["Knowledge", "determinize"]
 
@@ -68,14 +68,14 @@ def _slots(view: PlayerView) -> tuple[list[int], list[int], int, int]:
 def determinize(view: PlayerView, rng: random.Random, knowledge: Knowledge | None = None) -> Game:
     """A full game consistent with ``view``: the hidden cards dealt at random (see the module).
 
-    ``knowledge`` is :meth:`Knowledge.of(view) <pastiche_core.knowledge.Knowledge.of>`,
+    ``knowledge`` is :meth:`Knowledge.of(view) <pastiche_core.engine.knowledge.Knowledge.of>`,
     given to save reading the view again when sampling many times. Each of the 49 cards is in exactly one
     place; the player's hand, the table, the supply, the face-up discards,
     the phase and the counters are the view's; cards the history places in a
     seat's hand are dealt there; the game's generator (which decides future
     reshuffles, R14) is seeded from ``rng``. The game has no history. A view
     whose cards do not add up to the 49 (one built by hand) raises
-    :class:`~pastiche_core.errors.InvalidStateError`.
+    :class:`~pastiche_core.data.errors.InvalidStateError`.
 
     >>> import random
     >>> from pastiche_core import Game

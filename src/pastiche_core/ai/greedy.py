@@ -1,6 +1,6 @@
 """The greedy bot: one documented heuristic for every decision, looking one move ahead.
 
-:class:`GreedyBot` sees only its player's :class:`~pastiche_core.view.PlayerView`
+:class:`GreedyBot` sees only its player's :class:`~pastiche_core.engine.view.PlayerView`
 and the legal moves. Each decision it scores the candidate moves by what they
 are worth right after they are played — points on the table, Published novels
 on their way to becoming Masterpieces, and the hand's publishing prospects
@@ -19,10 +19,10 @@ ties go to its seeded generator, so a seed replays the same game.
   share for the leader and for anyone near the End Flag's threshold, so the bot never hands a
   rival close to the end a Masterpiece (reading can only help a novel's owner,
   so this is how it spoils them).
-* **Publish** (R4–R9): the solver (:func:`~pastiche_core.solver.solve`)
+* **Publish** (R4–R9): the solver (:func:`~pastiche_core.solver.queries.solve`)
   lists the options (when there are more than ``max_options``, a fair share
   of each Novel plus the best for points, fewest gifts and points per card, read
-  from the listing's fronts by :func:`~pastiche_core.solver.optima`); each
+  from the listing's fronts by :func:`~pastiche_core.solver.queries.optima`); each
   is worth its points (discounted by the reads it still needs; an instant
   Masterpiece, R7, counts in full) plus the prospects of the cards it keeps,
   minus its gifts (a gift to the leader or to a player near the threshold costs
@@ -43,7 +43,7 @@ The bot is deterministic for a seed: the solver runs without a time limit,
 bounded by ``max_options`` instead, so no decision depends on the clock.
 
 >>> from pastiche_core import play_game
->>> from pastiche_core.bots import RandomBot
+>>> from pastiche_core.play.bots import RandomBot
 >>> game = play_game(players=4, seed=3, bots=[GreedyBot(1), RandomBot(2), RandomBot(3), RandomBot(4)])
 >>> game.is_over
 True
@@ -56,19 +56,19 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 
-from ..cards import MAX_RANK, MIN_RANK, Card
-from ..catalogue import Catalogue
-from ..errors import IllegalMoveError, InvalidArgumentError
-from ..game import LegalMoves
-from ..gifts import gift_candidates, to_publish
-from ..limits import Deadline, check_time_limit
-from ..moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
-from ..options import Constraints, PublishOption
-from ..position import Position
-from ..rules import Phase, turn_actions
-from ..solver import optima, solve
-from ..table import TableNovel
-from ..view import PlayerView
+from ..data.cards import MAX_RANK, MIN_RANK, Card
+from ..data.catalogue import Catalogue
+from ..data.errors import IllegalMoveError, InvalidArgumentError
+from ..data.limits import Deadline, check_time_limit
+from ..engine.game import LegalMoves
+from ..engine.moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
+from ..engine.rules import Phase, turn_actions
+from ..engine.table import TableNovel
+from ..engine.view import PlayerView
+from ..solver.gifts import gift_candidates, to_publish
+from ..solver.options import Constraints, PublishOption
+from ..solver.position import Position
+from ..solver.queries import optima, solve
 from .heuristics import Outlook, Weights, counts_of
 from .visible import position_of, unseen_ranks
 
@@ -162,7 +162,7 @@ def _least_useful(
 class GreedyGiftPolicy:
     """Gives away the cards the player needs least; the leader gets those least useful to them.
 
-    A :class:`~pastiche_core.gifts.GiftPolicy` for the publishes of the view's
+    A :class:`~pastiche_core.solver.gifts.GiftPolicy` for the publishes of the view's
     player. The gift cards are chosen one at a time, each time the spare card
     whose loss lowers the prospects least (after the publish: the Novel held,
     an instant Masterpiece on the table). They are then dealt to the owners,
@@ -170,7 +170,7 @@ class GreedyGiftPolicy:
     the cards least related to their own Masterpieces' ranks.
 
     >>> from pastiche_core import Game, Position
-    >>> from pastiche_core.options import make_option
+    >>> from pastiche_core.solver.options import make_option
     >>> game = Game(players=3, seed=7)
     >>> policy = GreedyGiftPolicy.of_view(game.view(0))
     >>> pos = Position.quick("SCI7 HOR7 MYS11 LOV7", table="1:kind-3=1:MYS7")
@@ -229,7 +229,7 @@ class GreedyGiftPolicy:
         """The gift cards of ``option``, per owner (R5).
 
         >>> from pastiche_core import Game, Position
-        >>> from pastiche_core.options import make_option
+        >>> from pastiche_core.solver.options import make_option
         >>> pos = Position.quick("SCI7 HOR7 MYS7")
         >>> GreedyGiftPolicy.of_view(Game(players=3, seed=7).view(0)).choose(
         ...     pos, make_option(pos, "kind-3", [7, 7, 7], []))

@@ -31,12 +31,12 @@ test otherwise); a user-defined pattern (R3) has no prospects, though the bot
 still publishes it when the solver finds it. A subclass of a built-in pattern
 is valued as its kind.
 
-The prospects are the ``prospects`` kernel (:mod:`pastiche_core._kernels`): its
+The prospects are the ``prospects`` kernel (:mod:`pastiche_core.engine._kernels`): its
 Python rule here reads the rank vectors, the catalogue's plan
-(:func:`~pastiche_core.feasibility.kernel_plan`, the playout policy's too) and
+(:func:`~pastiche_core.engine.feasibility.kernel_plan`, the playout policy's too) and
 its usable flags, as the compiled twin does; each rank's fill is
-:func:`~pastiche_core.feasibility.fill_rank` and the R4 step
-:func:`~pastiche_core.feasibility.settle`.
+:func:`~pastiche_core.engine.feasibility.fill_rank` and the R4 step
+:func:`~pastiche_core.engine.feasibility.settle`.
 
 >>> from pastiche_core import Game
 >>> outlook = Outlook.of_view(Game(players=4, seed=1).view(0))
@@ -53,19 +53,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .._kernels import kernel
-from ..cards import MAX_RANK, MIN_RANK, Card, parse_cards
-from ..catalogue import Catalogue, NovelSpec
-from ..errors import InvalidArgumentError
-from ..feasibility import KIND_CODES, fill_rank, kernel_plan, pattern_code, rank_cost, settle
-from ..game_internals import insides
-from ..patterns import OfAKind, Pairs, RankCounts, Straight, Total
-from ..table import is_masterpiece
-from ..view import PlayerView
+from ..data.cards import MAX_RANK, MIN_RANK, Card, parse_cards
+from ..data.catalogue import Catalogue, NovelSpec
+from ..data.errors import InvalidArgumentError
+from ..data.patterns import OfAKind, Pairs, RankCounts, Straight, Total
+from ..engine._kernels import kernel
+from ..engine.feasibility import KIND_CODES, fill_rank, kernel_plan, pattern_code, rank_cost, settle
+from ..engine.game_internals import insides
+from ..engine.table import is_masterpiece
+from ..engine.view import PlayerView
 from .visible import RANK_COPIES
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..engine.game import Game
 
 __all__ = ["DEFAULT_WEIGHTS", "Outlook", "Weights", "counts_of", "horizon_of"]
 
@@ -100,7 +100,7 @@ class Weights:
     >>> Weights(read_factor=2.0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: weights.read_factor must be a number from 0 to 1, got 2.0
+    pastiche_core.data.errors.InvalidArgumentError: weights.read_factor must be a number from 0 to 1, got 2.0
     """
 
     missing_factor: float = 0.5
@@ -206,7 +206,7 @@ class Outlook:
     """The heuristic's :class:`Weights`."""
     catalogue: Catalogue | None = field(default=None, repr=False, compare=False)
     """The catalogue ``novels`` come from, ``None`` if unknown: the prospects then read its
-    plan (:func:`~pastiche_core.feasibility.kernel_plan`, the one the playout policy reads),
+    plan (:func:`~pastiche_core.engine.feasibility.kernel_plan`, the one the playout policy reads),
     the novels flagged in it, rather than a plan of the novels alone."""
     _memo: dict[tuple[int, ...], float] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -388,7 +388,7 @@ _Weights = tuple[float, float, float, float, float]
 _Packed = tuple[bytes, bytes, _Weights, int]
 """The prospects kernel's arguments but the rank vectors: plan, usable flags, weights, horizon."""
 _Entry = tuple[int, int, int, int, int]
-"""A plan entry: kind, first, second, size, points (:mod:`pastiche_core.layout`)."""
+"""A plan entry: kind, first, second, size, points (:mod:`pastiche_core.engine.layout`)."""
 _LOOSE: dict[int, tuple[NovelSpec, bytes]] = {}
 """Each Novel's plan entry as the outlook codes it, by the spec's identity (the spec is kept)."""
 _ENTRIES: dict[bytes, tuple[_Entry, ...]] = {}
@@ -476,7 +476,7 @@ def _prospects_py(
 
     ``hand``, ``own``, ``rival`` and ``pool`` are the rank vectors of
     :class:`Outlook`; ``plan`` and ``usable`` a plan and its usable flags
-    (:mod:`pastiche_core.layout`); ``weights`` is (prospect, missing_factor,
+    (:mod:`pastiche_core.engine.layout`); ``weights`` is (prospect, missing_factor,
     read_factor, spread, rival_cite); ``horizon`` the player's turns left, -1
     before the countdown. The flagged Novels are valued (see the module), and
     the values summed best first, each weighted by ``spread`` to the power of
@@ -575,7 +575,7 @@ class _Needs:
         """Per rank (index 0 unused), (cost, played, missing) to have ``count`` cards of it.
 
         Own Masterpieces first, then hand cards, then other players' Masterpieces
-        (:func:`~pastiche_core.feasibility.fill_rank`); the rest is missing, possible
+        (:func:`~pastiche_core.engine.feasibility.fill_rank`); the rest is missing, possible
         while the rank has enough cards not locked away.
         """
         found = self._tables.get(count)
@@ -631,7 +631,7 @@ class _Needs:
         return cost, played, missing
 
     def total(self, count: int, target: int) -> tuple[float, int, int]:
-        """A :class:`~pastiche_core.patterns.Total`: exact from the free cards, else a range test."""
+        """A :class:`~pastiche_core.data.patterns.Total`: exact from the free cards, else a range test."""
         # Free items: own Masterpieces (cited) and hand cards (played); rivals' are left out.
         own, hand = self.own, self.hand
         items = [rank for rank in _RANKS for _ in range(own[rank])]

@@ -2,7 +2,7 @@
 
 :func:`play_match` deals a game from ``seed`` (R10, R14), gives seat ``i`` the
 bot ``make_bot(bots[i], derive_seed(seed, "bot", i))``, plays it to its end and
-returns its :class:`~pastiche_core.record.GameRecord`. It is pure: the same
+returns its :class:`~pastiche_core.io.record.GameRecord`. It is pure: the same
 arguments give the same record, in any process or on any machine (it pickles
 for process pools and Ray), as long as the bots are deterministic — the
 registered ones are, whatever time they are given.
@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._text import quote
-from ..bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
-from ..game import Game, GameResult, check_deal
-from ..record import GameRecord
+from ..data._text import quote
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError
+from ..engine.game import Game, GameResult, check_deal
+from ..io.record import GameRecord
+from ..play.bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
 from .roster import check_bot_names, check_options, make_bot
 
 __all__ = ["match_result", "play_match"]
@@ -83,8 +83,8 @@ def play_match(
     ``options`` go to every bot (:data:`~pastiche_core.ai.roster.BOT_OPTIONS`,
     e.g. ``{"budget_ms": 300}``; each bot takes those it uses), and so does the
     catalogue. The game is bounded: past ``max_decisions`` decisions it raises
-    :class:`~pastiche_core.bots.DecisionLimitError`. Bad arguments raise
-    :class:`~pastiche_core.errors.InvalidArgumentError` before any card is dealt.
+    :class:`~pastiche_core.play.bots.DecisionLimitError`. Bad arguments raise
+    :class:`~pastiche_core.data.errors.InvalidArgumentError` before any card is dealt.
 
     >>> record = play_match(3, ["random"] * 4, options={"budget_ms": 50})
     >>> len(record.moves) > 20
@@ -92,7 +92,7 @@ def play_match(
     >>> play_match(3, ["random", "random"])
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
+    pastiche_core.data.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
     """
     return GameRecord.of(_play(seed, bots, players, catalogue, options, max_decisions))
 

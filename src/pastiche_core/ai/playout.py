@@ -30,9 +30,9 @@ matches of the policy against itself.
 
 The costing of the publishes is the ``policy_publishes`` kernel: its Python
 rule in :mod:`pastiche_core.ai.playout_publishes`, a compiled twin when the extension is
-built (:mod:`pastiche_core._kernels`);
-each fill's R4 and R5 steps are :func:`~pastiche_core.feasibility.fill_rank` and
-:func:`~pastiche_core.feasibility.settle`.
+built (:mod:`pastiche_core.engine._kernels`);
+each fill's R4 and R5 steps are :func:`~pastiche_core.engine.feasibility.fill_rank` and
+:func:`~pastiche_core.engine.feasibility.settle`.
 
 A truncated playout is valued by :func:`evaluate`: each player's expected
 final score is their score plus each Published novel's points times
@@ -60,13 +60,13 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..cards import Card
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
-from ..feasibility import fill_rank, kernel_plan, settle
-from ..game import Game, LegalMoves, keep_moves
-from ..game_internals import insides
-from ..moves import (
+from ..data.cards import Card
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError
+from ..engine.feasibility import fill_rank, kernel_plan, settle
+from ..engine.game import Game, LegalMoves, keep_moves
+from ..engine.game_internals import insides
+from ..engine.moves import (
     Choose,
     Draw,
     Gift,
@@ -79,9 +79,9 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..rules import RULEBOOK, Phase, Rules, turn_actions
-from ..table import is_masterpiece
-from ..view import PlayerView
+from ..engine.rules import RULEBOOK, Phase, Rules, turn_actions
+from ..engine.table import is_masterpiece
+from ..engine.view import PlayerView
 from .heuristics import Outlook, counts_of
 from .playout_publishes import (
     Runs,
@@ -378,7 +378,7 @@ class PlayoutPolicy:
     def _publishable(self, catalogue: Catalogue) -> tuple[tuple[Spec, ...], bytes | None]:
         """The catalogue's publishable Novels as ``(id, (points, pattern, size))``, kept per policy.
 
-        With them, the catalogue's plan (:func:`~pastiche_core.feasibility.kernel_plan`,
+        With them, the catalogue's plan (:func:`~pastiche_core.engine.feasibility.kernel_plan`,
         in the same order), which the ``policy_publishes`` kernel reads; ``None``
         when a pattern is of a kind only Python lists (a user-defined one).
 
@@ -701,7 +701,7 @@ def _fill(
 
 
 class PolicyBot:
-    """A :class:`~pastiche_core.bots.Bot` that plays the playout policy from its view alone.
+    """A :class:`~pastiche_core.play.bots.Bot` that plays the playout policy from its view alone.
 
     It is the opponent of the benchmarks before a stronger baseline exists,
     and the search's fallback. Reproducible for a seed (the exploration draws

@@ -5,7 +5,7 @@ rank combinations of the hand and the Masterpieces on the table, each filled the
 fewest-gifts way and, when it cites another player's Masterpiece, the
 most-citations way, valued in points (:func:`publish_value`): the
 ``policy_publishes`` kernel, whose Python rule is here and whose compiled twin
-is reached through :mod:`pastiche_core._kernels`. The policy itself is
+is reached through :mod:`pastiche_core.engine._kernels`. The policy itself is
 :class:`~pastiche_core.ai.playout.PlayoutPolicy`.
 
 >>> publish_value(3, 1, 0, -1, (0.67, 0.25, 0.03))
@@ -20,10 +20,10 @@ import itertools
 from collections.abc import Callable, Hashable, Sequence
 from typing import cast
 
-from .._kernels import kernel
-from ..errors import InvalidArgumentError
-from ..feasibility import KIND_CODES, fill_rank, rank_cost, rank_runs, settle
-from ..patterns import OfAKind, Pairs, Pattern, Straight, Total
+from ..data.errors import InvalidArgumentError
+from ..data.patterns import OfAKind, Pairs, Pattern, Straight, Total
+from ..engine._kernels import kernel
+from ..engine.feasibility import KIND_CODES, fill_rank, rank_cost, rank_runs, settle
 
 __all__ = [
     "Runs",
@@ -75,7 +75,7 @@ def _policy_publishes_py(
     """The publishes the policy considers, costed from counts, best first (the kernel's rule).
 
     The ``policy_publishes`` kernel in Python: :func:`costed_publishes` over the Novels of
-    ``plan`` (:mod:`pastiche_core.layout`). ``in_hand``, ``own`` and ``others``
+    ``plan`` (:mod:`pastiche_core.engine.layout`). ``in_hand``, ``own`` and ``others``
     count the hand cards and the player's and the other players' Masterpieces
     per rank; ``usable`` flags the Novels the player may publish (R6);
     ``weights`` is ``(maturity, gift_cost, card_cost)``; ``turns_left`` is -1
@@ -83,7 +83,7 @@ def _policy_publishes_py(
 
     >>> import math
     >>> from pastiche_core import Catalogue
-    >>> from pastiche_core.feasibility import kernel_plan
+    >>> from pastiche_core.engine.feasibility import kernel_plan
     >>> plan = kernel_plan(Catalogue.default())
     >>> usable = bytes([0, 0, 0, 0, 1, 0, 0, 0, 0, 0])  # kind-3 alone
     >>> hand = [0] * 14; hand[7] = 3
@@ -198,7 +198,7 @@ _PATTERNS: dict[int, Callable[[int, int], Pattern]] = {
 
 
 def _plan_novels(plan: bytes) -> tuple[_Novel, ...]:
-    """The Novels of a plan (:mod:`pastiche_core.layout`) as the costing reads them.
+    """The Novels of a plan (:mod:`pastiche_core.engine.layout`) as the costing reads them.
 
     >>> _plan_novels(array.array("i", [3, 5, 49, 5, 2]).tobytes())
     ((2, Total(count=5, target=49), 5),)
@@ -248,10 +248,10 @@ def _total_combinations(
     """Up to ``limit`` multisets of ``count`` available ranks adding up to ``target``.
 
     A depth-first search from the highest rank that stops at ``limit``
-    answers: the built-in walk of :class:`~pastiche_core.patterns.Total` lists
+    answers: the built-in walk of :class:`~pastiche_core.data.patterns.Total` lists
     them all in sorted order, which a playout does not need.
 
-    >>> from pastiche_core.patterns import rank_counts
+    >>> from pastiche_core.data.patterns import rank_counts
     >>> _total_combinations(2, 5, rank_counts([1, 2, 3, 4]), 9)
     ((1, 4), (2, 3))
     """
@@ -314,9 +314,9 @@ def _costs(
 ) -> tuple[int, int] | None:
     """``(cards played, gifts)`` of filling ``runs`` one way, or ``None`` if R4 or R5 fails.
 
-    Each rank is filled by :func:`~pastiche_core.feasibility.fill_rank` (own
+    Each rank is filled by :func:`~pastiche_core.engine.feasibility.fill_rank` (own
     Masterpieces, then the hand or, with ``cite_first``, other players'
-    Masterpieces first); :func:`~pastiche_core.feasibility.settle` applies R4
+    Masterpieces first); :func:`~pastiche_core.engine.feasibility.settle` applies R4
     (an own Masterpiece gives way to a hand card of its rank when none is
     played) and R5 (the gifts fit the cards not played).
 

@@ -1,7 +1,7 @@
 """The bots by name: the registry that matches, tournaments and the command line use.
 
 :data:`BOTS` maps a name to a factory called as ``factory(seed, **options)``
-that returns a :class:`~pastiche_core.bots.Bot`. A factory takes the options
+that returns a :class:`~pastiche_core.play.bots.Bot`. A factory takes the options
 it uses as keyword parameters; :func:`make_bot` passes it only those (the
 others are for other bots: a time budget means nothing to a random player).
 Adding a bot is one entry in :data:`BOTS`.
@@ -20,10 +20,10 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .._text import quote
-from ..bots import Bot, RandomBot
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
+from ..data._text import quote
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError
+from ..play.bots import Bot, RandomBot
 from .greedy import GreedyBot
 from .search import (
     DEFAULT_BUDGET_MS,
@@ -77,7 +77,7 @@ BOT_OPTIONS = ("budget_ms", "catalogue")
 """The options :func:`make_bot` accepts: each bot takes those it uses and ignores the rest.
 
 ``budget_ms`` is a thinking budget per decision in milliseconds (for bots that
-search); ``catalogue`` is the game's :class:`~pastiche_core.catalogue.Catalogue`."""
+search); ``catalogue`` is the game's :class:`~pastiche_core.data.catalogue.Catalogue`."""
 
 
 def check_bot_names(names: object) -> tuple[str, ...]:
@@ -88,7 +88,7 @@ def check_bot_names(names: object) -> tuple[str, ...]:
     >>> check_bot_names(["greedy", "grumpy"])
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
+    pastiche_core.data.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
     """
     if isinstance(names, str | bytes) or not hasattr(names, "__iter__"):
         raise InvalidArgumentError(f"bots must be a list of bot names, got {quote(names)}")
@@ -109,7 +109,7 @@ def check_options(options: dict[str, Any]) -> None:
     >>> check_options({"depth": 3})
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot option 'depth': expected one of ...
+    pastiche_core.data.errors.InvalidArgumentError: unknown bot option 'depth': expected one of ...
     """
     for key, value in options.items():
         if key not in BOT_OPTIONS:
@@ -142,22 +142,22 @@ def make_bot(name: str, seed: int, **options: Any) -> Bot:
     """The bot registered as ``name``, seeded with ``seed``, with the options it takes.
 
     Unknown names and options, and option values out of range, raise
-    :class:`~pastiche_core.errors.InvalidArgumentError` naming them.
+    :class:`~pastiche_core.data.errors.InvalidArgumentError` naming them.
 
     >>> make_bot("search", 1, budget_ms=100)
     SearchBot(seed=1, simulations=...)
     >>> make_bot("grumpy", 1)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
+    pastiche_core.data.errors.InvalidArgumentError: unknown bot 'grumpy': expected one of random, greedy, search
     >>> make_bot("greedy", 1, budget_ms=0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
+    pastiche_core.data.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
     >>> make_bot("greedy", 1, depth=3)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot option 'depth': expected one of budget_ms, catalogue
+    pastiche_core.data.errors.InvalidArgumentError: unknown bot option 'depth': expected one of budget_ms, catalogue
     """
     (checked,) = check_bot_names([name])
     if isinstance(seed, bool) or not isinstance(seed, int):

@@ -29,11 +29,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._text import quote
-from ..bots import DEFAULT_MAX_DECISIONS
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
-from ..game import GameResult
+from ..data._text import quote
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError
+from ..engine.game import GameResult
+from ..play.bots import DEFAULT_MAX_DECISIONS
 from .match import match_result
 
 __all__ = [
@@ -197,7 +197,7 @@ def run_on_ray(
     instance ``"auto"`` or ``"ray://head:10001"``) or, with ``address=None``,
     starts a local instance, and shuts it down at the end. Without the Ray
     extra, or when Ray cannot start or reach the cluster, it raises
-    :class:`~pastiche_core.errors.InvalidArgumentError`. (Ray may retry a
+    :class:`~pastiche_core.data.errors.InvalidArgumentError`. (Ray may retry a
     connection for a while before it gives up.) No task, no Ray:
 
     >>> run_on_ray([])

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search over determinizations, and the bot that uses it.
 
 The search answers one decision of one player from their
-:class:`~pastiche_core.view.PlayerView` alone (R16); it never sees the hidden
+:class:`~pastiche_core.engine.view.PlayerView` alone (R16); it never sees the hidden
 state. Each *simulation*:
 
 1. samples a determinization of the view (:func:`~pastiche_core.ai.determinize.determinize`):
@@ -49,11 +49,11 @@ simulated on, its mean win probability beats the anchor's by more than
 **Compact action set.** Keeps, chooses, End Flag cards, Writes, Reads and Pass
 are the decision's moves as they are. Publishes are not the card-level
 publishes (there can be millions) but R8 options: the solver's options
-(:func:`~pastiche_core.solver.solve` with ``max_options`` =
+(:func:`~pastiche_core.solver.queries.solve` with ``max_options`` =
 :data:`PUBLISH_OPTIONS`), the best option for each goal of
-:func:`~pastiche_core.solver.best` (found from the same report's Pareto fronts,
+:func:`~pastiche_core.solver.queries.best` (found from the same report's Pareto fronts,
 R9), and the policy's own best publishes, each
-turned into a move by :func:`~pastiche_core.gifts.to_publish` with
+turned into a move by :func:`~pastiche_core.solver.gifts.to_publish` with
 :class:`LeastFitPolicy` choosing the gifts; and the anchor, the greedy bot's
 move (with its own gifts).
 
@@ -89,18 +89,18 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..bots import derive_seed
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError, PasticheError
-from ..game import Game, LegalMoves
-from ..limits import Deadline
-from ..moves import (
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError, PasticheError
+from ..data.limits import Deadline
+from ..engine.game import Game, LegalMoves
+from ..engine.moves import (
     Move,
 )
-from ..options import PublishOption
-from ..position import Position
-from ..rules import Phase
-from ..view import PlayerView
+from ..engine.rules import Phase
+from ..engine.view import PlayerView
+from ..play.bots import derive_seed
+from ..solver.options import PublishOption
+from ..solver.position import Position
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
 from .heuristics import Outlook
@@ -638,7 +638,7 @@ def _rank(
 # The bot
 # ----------------------------------------------------------------------
 class SearchBot:
-    """A :class:`~pastiche_core.bots.Bot` that plays the move :func:`search` ranks first.
+    """A :class:`~pastiche_core.play.bots.Bot` that plays the move :func:`search` ranks first.
 
     Give ``budget_ms`` (turned into simulations by :func:`simulations_for`,
     with the milliseconds as a wall-clock ceiling) or ``simulations`` (no

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from ..errors import InvalidArgumentError
+from ..data.errors import InvalidArgumentError
 
 __all__ = [
     "ANCHOR_MARGIN",
@@ -140,7 +140,7 @@ class Settings:
     >>> Settings(root="best-first")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: root must be 'halving' or 'ucb', got 'best-first'
+    pastiche_core.data.errors.InvalidArgumentError: root must be 'halving' or 'ucb', got 'best-first'
     """
 
     root: str = "halving"
@@ -246,7 +246,7 @@ def check_budget(budget_ms: object) -> int:
     >>> check_budget(0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
+    pastiche_core.data.errors.InvalidArgumentError: budget_ms must be an integer from 1 to 10000, got 0
     """
     return _whole_number("budget_ms", budget_ms, MAX_BUDGET_MS)
 
@@ -257,7 +257,7 @@ def check_simulations(simulations: object) -> int:
     >>> check_simulations(-1)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
+    pastiche_core.data.errors.InvalidArgumentError: simulations must be an integer from 1 to 5000, got -1
     """
     return _whole_number("simulations", simulations, MAX_SIMULATIONS)
 

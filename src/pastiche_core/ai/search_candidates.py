@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import Card
-from ..game import keep_moves
-from ..gifts import deal_gifts, gift_candidates, to_publish
-from ..moves import (
+from ..data.cards import Card
+from ..engine.game import keep_moves
+from ..engine.moves import (
     Choose,
     Draw,
     Gift,
@@ -30,12 +29,13 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..options import Constraints, PublishOption, option_key
-from ..position import Position
-from ..report import GOALS
-from ..rules import Phase, turn_actions
-from ..solver import optima, solve
-from ..view import PlayerView
+from ..engine.rules import Phase, turn_actions
+from ..engine.view import PlayerView
+from ..solver.gifts import deal_gifts, gift_candidates, to_publish
+from ..solver.options import Constraints, PublishOption, option_key
+from ..solver.position import Position
+from ..solver.queries import optima, solve
+from ..solver.report import GOALS
 from .determinize import Knowledge
 from .playout import PlayoutPolicy, Situation, card_fit
 from .search_budget import PUBLISH_OPTIONS, time_left
@@ -57,7 +57,7 @@ class LeastFitPolicy:
     go to the owners in ascending seat order.
 
     >>> from pastiche_core import Position
-    >>> from pastiche_core.options import make_option
+    >>> from pastiche_core.solver.options import make_option
     >>> pos = Position.quick("SCI7 HOR7 MYT1 FAN9 MYS9", table="1:kind-3=1:MYS7")
     >>> option = make_option(pos, "kind-3", [7, 7], [(1, 7)])
     >>> LeastFitPolicy().choose(pos, option)
@@ -70,7 +70,7 @@ class LeastFitPolicy:
         """The spare cards that fit least, per owner (R5).
 
         >>> from pastiche_core import Position
-        >>> from pastiche_core.options import make_option
+        >>> from pastiche_core.solver.options import make_option
         >>> pos = Position.quick("SCI7 HOR7 MYT1 MAG13 LOV2", table="1:kind-3=1:MYS7 2:pairs-3=2:FAN7")
         >>> LeastFitPolicy().choose(pos, make_option(pos, "kind-3", [7], [(1, 7), (2, 7)]))
         (Gift(to=1, card=Card.parse('MYT1')), Gift(to=2, card=Card.parse('MAG13')))

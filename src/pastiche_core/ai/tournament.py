@@ -2,7 +2,7 @@
 
 **The scheme.** With ``n`` players the bot list names one bot per seat. Games
 come in groups of ``n`` that share one deal: game ``g`` is dealt from
-``game_seed(seed, g // n)`` (the seeds of :func:`~pastiche_core.simulate.simulate`)
+``game_seed(seed, g // n)`` (the seeds of :func:`~pastiche_core.play.simulate.simulate`)
 and seats the list rotated by ``g mod n`` — seat ``i`` plays
 ``bots[(i + g) mod n]``. So each bot plays each seat equally often (exactly,
 when ``games`` is a multiple of ``n``), and on the same cards as its rivals
@@ -19,7 +19,7 @@ other score of the game, averaged. Parity is ``1/n``.
 
 **Bounds.** At most :data:`MAX_TOURNAMENT_GAMES` games; bot names and options
 are checked before any game starts; each game is bounded by
-:data:`~pastiche_core.bots.DEFAULT_MAX_DECISIONS` decisions.
+:data:`~pastiche_core.play.bots.DEFAULT_MAX_DECISIONS` decisions.
 
 The result is the same for a seed whatever runs the games (in process, a
 process pool, Ray): :meth:`TournamentResult.to_dict` is the
@@ -39,13 +39,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._text import quote
-from ..bots import DEFAULT_MAX_DECISIONS
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError, InvalidRulesError
-from ..game import GameResult
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, rules_of
-from ..simulate import game_seed
+from ..data._text import quote
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError, InvalidRulesError
+from ..engine.game import GameResult
+from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, rules_of
+from ..play.bots import DEFAULT_MAX_DECISIONS
+from ..play.simulate import game_seed
 from .roster import check_bot_names, make_bot
 from .runners import GameTask, Progress, run_in_pool, run_on_ray
 
@@ -340,16 +340,16 @@ def run_tournament(
     them to Ray (a local instance, or the cluster at ``address``; see
     :func:`~pastiche_core.ai.runners.run_on_ray`). ``progress(done, games)``
     is called as games finish. Names, options and bounds are checked before
-    any game starts; errors are :class:`~pastiche_core.errors.InvalidArgumentError`.
+    any game starts; errors are :class:`~pastiche_core.data.errors.InvalidArgumentError`.
 
     >>> run_tournament(["greedy", "random", "robot"], games=3)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: unknown bot 'robot': expected one of random, greedy, search
+    pastiche_core.data.errors.InvalidArgumentError: unknown bot 'robot': expected one of random, greedy, search
     >>> run_tournament(["greedy", "random", "random"], games=0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: games must be from 1 to 100,000, got 0
+    pastiche_core.data.errors.InvalidArgumentError: games must be from 1 to 100,000, got 0
     """
     names = check_bot_names(bots)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:

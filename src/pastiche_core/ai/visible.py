@@ -1,11 +1,11 @@
 """What a bot can see: a publish position and card counts, from a player's view alone.
 
-A :class:`~pastiche_core.view.PlayerView` holds only what its player may know
+A :class:`~pastiche_core.engine.view.PlayerView` holds only what its player may know
 (R16). :func:`position_of` turns it into the
-:class:`~pastiche_core.position.Position` the solver answers, with the game's
+:class:`~pastiche_core.solver.position.Position` the solver answers, with the game's
 novel references (``"1:kind-3"``) as Masterpiece ids, so an option of that
-position becomes a legal :class:`~pastiche_core.moves.Publish` through
-:func:`~pastiche_core.gifts.to_publish`. :func:`unseen_ranks` counts, per rank,
+position becomes a legal :class:`~pastiche_core.engine.moves.Publish` through
+:func:`~pastiche_core.solver.gifts.to_publish`. :func:`unseen_ranks` counts, per rank,
 the cards the player has not seen anywhere: the cards a draw may bring.
 
 >>> from pastiche_core import Game
@@ -21,18 +21,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from .._fields import document_kind
-from .._text import quote
-from ..cards import MAX_RANK, MIN_RANK
-from ..catalogue import Catalogue
-from ..constraints import Constraints
-from ..errors import InvalidArgumentError, InvalidStateError
+from ..data._text import quote
+from ..data.cards import MAX_RANK, MIN_RANK
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError, InvalidStateError
+from ..data.patterns import RankCounts
+from ..engine.view import PlayerView
+from ..io._fields import document_kind
 from ..io.position_json import query_from_dict
 from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict
-from ..patterns import RankCounts
-from ..position import Masterpiece, Position
-from ..view import PlayerView
+from ..solver.constraints import Constraints
+from ..solver.position import Masterpiece, Position
 
 __all__ = ["RANK_COPIES", "position_of", "publish_query", "unseen_ranks"]
 
@@ -50,19 +50,19 @@ def position_of(view: PlayerView, catalogue: Catalogue | None = None) -> Positio
     into moves); the player's own novels are held (R6); the supply is the
     view's publishable Novels. The catalogue is the view's unless ``catalogue``
     is given. A view that does not match the catalogue raises
-    :class:`~pastiche_core.errors.InvalidArgumentError` naming the Novel.
+    :class:`~pastiche_core.data.errors.InvalidArgumentError` naming the Novel.
 
     >>> from pastiche_core import Game, parse_cards
     >>> game = Game(players=3, seed=7)
     >>> position_of(game.view(1)) == game.position(1)
     True
     >>> from dataclasses import replace
-    >>> from pastiche_core.table import TableNovel
+    >>> from pastiche_core.engine.table import TableNovel
     >>> odd = replace(game.view(0), tables=((TableNovel(0, "run-9", tuple(parse_cards("SCI7"))),), (), ()))
     >>> position_of(odd)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: the view's table holds novel 'run-9', which catalogue 'default' does not have: give the game's catalogue
+    pastiche_core.data.errors.InvalidArgumentError: the view's table holds novel 'run-9', which catalogue 'default' does not have: give the game's catalogue
     """
     cat = catalogue if catalogue is not None else view.catalogue
     masterpieces = []
@@ -151,11 +151,11 @@ def publish_query(
     >>> publish_query(state_to_dict(game), player=3)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: player: expected a seat of this 3-player game, 0 to 2, got 3
+    pastiche_core.data.errors.InvalidStateError: player: expected a seat of this 3-player game, 0 to 2, got 3
     >>> publish_query({"format": "pastiche-record"})
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.format: expected a position (no format), 'pastiche-view' or 'pastiche-state' document, got 'pastiche-record': this is a game record: it replays with GameRecord
+    pastiche_core.data.errors.InvalidStateError: $.format: expected a position (no format), 'pastiche-view' or 'pastiche-state' document, got 'pastiche-record': this is a game record: it replays with GameRecord
     """
     kind = data.get("format") if isinstance(data, Mapping) else None
     if kind is None or not isinstance(data, Mapping):

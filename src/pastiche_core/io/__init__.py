@@ -5,7 +5,7 @@ game states (:mod:`~pastiche_core.io.state_json`), players' views
 (:mod:`~pastiche_core.io.view_json`) and publish positions
 (:mod:`~pastiche_core.io.position_json`), all decoded by
 :func:`~pastiche_core.io.jsontext.loads` under the same limits. Game records
-live with :class:`~pastiche_core.record.GameRecord`.
+live with :class:`~pastiche_core.io.record.GameRecord`.
 
 >>> from pastiche_core import Game
 >>> from pastiche_core.io import state_from_json, state_to_json

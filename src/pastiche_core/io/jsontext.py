@@ -4,7 +4,7 @@ Every JSON reader of the library decodes through :func:`loads`, so every
 document gets the same checks before any field is read: a size cap, a nesting
 cap, no field given twice in one object, no ``NaN`` or ``Infinity``, no integer
 too long to be a game value, no lone surrogate in a string, and UTF-8 bytes.
-Each failure is an :class:`~pastiche_core.errors.InvalidStateError` whose
+Each failure is an :class:`~pastiche_core.data.errors.InvalidStateError` whose
 message starts with the JSON path of the offending value:
 
 >>> loads('{"player": 0, "hand": ["SCI9"]}')
@@ -12,15 +12,15 @@ message starts with the JSON path of the offending value:
 >>> loads('{"player": 0, "player": 1}')
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidStateError: $.player: field given twice in one object
+pastiche_core.data.errors.InvalidStateError: $.player: field given twice in one object
 >>> loads('{"seed": ' + "9" * 400 + '}')
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidStateError: $.seed: an integer of 400 digits is out of range (at most 20 digits)
+pastiche_core.data.errors.InvalidStateError: $.seed: an integer of 400 digits is out of range (at most 20 digits)
 >>> loads("[" * 100 + "]" * 100)
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidStateError: $: nested deeper than 32 levels
+pastiche_core.data.errors.InvalidStateError: $: nested deeper than 32 levels
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ import math
 import re
 from typing import Any
 
-from .._fields import fail, member
-from ..limits import MAX_INT_DIGITS, MAX_JSON_BYTES, MAX_JSON_DEPTH
+from ..data.limits import MAX_INT_DIGITS, MAX_JSON_BYTES, MAX_JSON_DEPTH
+from ._fields import fail, member
 
 __all__ = ["MAX_INT_DIGITS", "MAX_JSON_BYTES", "MAX_JSON_DEPTH", "loads"]
 
@@ -103,18 +103,18 @@ def loads(
     ``text`` is a string or UTF-8 bytes; ``expected`` names the document in the
     error for empty input. Objects come back as dicts, arrays as
     lists; every check failure raises
-    :class:`~pastiche_core.errors.InvalidStateError` naming the JSON path.
+    :class:`~pastiche_core.data.errors.InvalidStateError` naming the JSON path.
 
     >>> loads(b'{"rng": "12"}')
     {'rng': '12'}
     >>> loads('{"x": NaN}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.x: NaN is not a JSON number
+    pastiche_core.data.errors.InvalidStateError: $.x: NaN is not a JSON number
     >>> loads('{"id": "\\\\ud800"}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.id: the string '\\ud800' holds a lone surrogate (not Unicode text)
+    pastiche_core.data.errors.InvalidStateError: $.id: the string '\\ud800' holds a lone surrogate (not Unicode text)
     """
     if isinstance(text, bytes | bytearray):
         if len(text) > max_bytes:

@@ -16,11 +16,11 @@ Novels the player already holds (R6); ``supply`` gives the copies left of some
 Novels (the others keep all their copies); ``catalogue`` is ``"default"`` (R2), an
 embedded catalogue object (R3) or, for a document read from a file, the
 relative path of a TOML catalogue inside that file's folder (``base_dir``);
-``constraints`` restricts the answer (:class:`~pastiche_core.options.Constraints`)
+``constraints`` restricts the answer (:class:`~pastiche_core.solver.options.Constraints`)
 and is returned by the ``query_*`` and :func:`load_query` functions. Cards are written in
 notation (``"SCI9"``, R1). The schema ships with the package: :func:`schema`.
 
-Every error raises :class:`~pastiche_core.errors.InvalidStateError` whose message
+Every error raises :class:`~pastiche_core.data.errors.InvalidStateError` whose message
 starts with the JSON path of the offending value:
 
 >>> pos = position_from_json('{"player": 0, "hand": ["MYS7", "FAN7"], "masterpieces": []}')
@@ -31,7 +31,7 @@ Position.quick('MYS7 FAN7', player=0)
 >>> position_from_json('{"player": 0, "hand": ["MYS7", "LOV1"], "masterpieces": []}')
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidStateError: $.hand[1]: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
+pastiche_core.data.errors.InvalidStateError: $.hand[1]: invalid card 'LOV1': LOVE STORY has ranks 2-8 (R1)
 """
 
 from __future__ import annotations
@@ -44,7 +44,15 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from .._fields import (
+from ..data._text import quote
+from ..data.cards import Card
+from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..data.errors import InvalidCatalogueError, InvalidStateError
+from ..data.files import read_file, read_text
+from ..engine.rules import MAX_PLAYERS
+from ..solver.options import Constraints
+from ..solver.position import Masterpiece, Position
+from ._fields import (
     describe,
     document_kind,
     fail,
@@ -54,14 +62,6 @@ from .._fields import (
     read_int,
     read_object,
 )
-from .._text import quote
-from ..cards import Card
-from ..catalogue import SHIPPED_CATALOGUES, Catalogue
-from ..errors import InvalidCatalogueError, InvalidStateError
-from ..files import read_file, read_text
-from ..options import Constraints
-from ..position import Masterpiece, Position
-from ..rules import MAX_PLAYERS
 from .jsontext import loads
 
 __all__ = [
@@ -91,10 +91,10 @@ _CONSTRAINT_FIELDS = ("keep", "no_cite", "max_gifts", "min_points")
 # Reading
 # ----------------------------------------------------------------------
 def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> Position:
-    """The :class:`~pastiche_core.position.Position` a decoded position document describes.
+    """The :class:`~pastiche_core.solver.position.Position` a decoded position document describes.
 
     A ``constraints`` field becomes the position's own
-    (:attr:`~pastiche_core.position.Position.constraints`), so solving the loaded
+    (:attr:`~pastiche_core.solver.position.Position.constraints`), so solving the loaded
     position answers what the document asks.
     A catalogue path is read only when ``base_dir`` is given, and only from inside
     that folder. Errors name the JSON path.
@@ -110,7 +110,7 @@ def position_from_dict(data: object, *, base_dir: str | Path | None = None) -> P
     >>> position_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.masterpieces[1].card: card MYS7 listed twice (also at $.hand[0])
+    pastiche_core.data.errors.InvalidStateError: $.masterpieces[1].card: card MYS7 listed twice (also at $.hand[0])
     """
     return query_from_dict(data, base_dir=base_dir)[0]
 
@@ -132,7 +132,7 @@ def query_from_dict(
     ...                  "constraints": {"keep": ["SCI9"]}})
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.constraints.keep[0]: card SCI9 is not in the hand
+    pastiche_core.data.errors.InvalidStateError: $.constraints.keep[0]: card SCI9 is not in the hand
     """
     if isinstance(data, Mapping) and "format" in data:
         kind = document_kind(data)
@@ -167,11 +167,11 @@ def position_from_json(text: str | bytes, *, base_dir: str | Path | None = None)
     >>> position_from_json('{"player": 1, "hand": ["SCI9"], "masterpieces": [], "seat": 2}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.seat: unknown field
+    pastiche_core.data.errors.InvalidStateError: $.seat: unknown field
     >>> position_from_json('{"player": 1,')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 14)
+    pastiche_core.data.errors.InvalidStateError: $: not valid JSON: Expecting property name enclosed in double quotes (line 1, column 14)
     """
     return position_from_dict(loads(text, expected="a position JSON object"), base_dir=base_dir)
 
@@ -185,7 +185,7 @@ def query_from_json(
     ...                 '"constraints": {"no_cite": [1, 1]}}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.constraints.no_cite[1]: player 1 listed twice (also at $.constraints.no_cite[0])
+    pastiche_core.data.errors.InvalidStateError: $.constraints.no_cite[1]: player 1 listed twice (also at $.constraints.no_cite[0])
     """
     return query_from_dict(loads(text, expected="a position JSON object"), base_dir=base_dir)
 
@@ -196,7 +196,7 @@ def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Positi
     A catalogue path in the file is read from inside the file's folder; a document
     on standard input has no folder, so it names ``"default"`` or embeds its
     catalogue. The file is read safely
-    (:func:`~pastiche_core.files.read_file`).
+    (:func:`~pastiche_core.data.files.read_file`).
 
     >>> import io
     >>> load_position("-", stdin=io.StringIO('{"player": 2, "hand": ["HOR7"], "masterpieces": []}'))
@@ -204,11 +204,11 @@ def load_position(source: str | Path, *, stdin: IO[Any] | None = None) -> Positi
     >>> load_position("-", stdin=io.StringIO(""))
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $: no input: expected a position JSON object
+    pastiche_core.data.errors.InvalidStateError: $: no input: expected a position JSON object
     >>> load_position("no/such/position.json")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: position file 'no/such/position.json': no such file
+    pastiche_core.data.errors.InvalidStateError: position file 'no/such/position.json': no such file
     """
     return load_query(source, stdin=stdin)[0]
 

@@ -1,6 +1,6 @@
 """Versioned JSON for a full game state (format ``pastiche-state``).
 
-A *state* holds everything a :class:`~pastiche_core.game.Game` knows, the
+A *state* holds everything a :class:`~pastiche_core.engine.game.Game` knows, the
 generator's state included, so that ``state_from_dict(state_to_dict(game)) ==
 game`` and play goes on exactly as it would have (R14). It is a plain JSON
 object that names its format and version::
@@ -12,7 +12,7 @@ The catalogue is the string ``"default"`` for the default catalogue (R2) and is
 embedded in full otherwise (R3).
 
 Loading checks the data and rejects a state that cannot occur with
-:class:`~pastiche_core.errors.InvalidStateError`, whose message starts with the
+:class:`~pastiche_core.data.errors.InvalidStateError`, whose message starts with the
 JSON path of the offending value:
 
 >>> from pastiche_core import Game
@@ -26,14 +26,14 @@ True
 >>> state_from_dict(data)
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidStateError: $.hands[2][1]: card SCI7 appears twice (also at $.deck[4])
+pastiche_core.data.errors.InvalidStateError: $.hands[2][1]: card SCI7 appears twice (also at $.deck[4])
 
 **What a loaded state guarantees.** Whatever the document, a game that :func:`state_from_dict` returns
 
 * is well formed: every field has its type and range, each of the 49 Story
   cards is in exactly one place (R1), every Novel is one of the catalogue's
   (R2, R3);
-* passes :func:`~pastiche_core.invariants.check_invariants`: it could occur in
+* passes :func:`~pastiche_core.io.invariants.check_invariants`: it could occur in
   play as far as the state itself tells (cards, supply, phase, seats, turn
   counter, passes, countdown, End Flag, discard pile, the cards under each
   novel), and the player to move has a legal move unless the game is over;
@@ -55,7 +55,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._fields import (
+from ..data._text import quote
+from ..data.cards import Card
+from ..data.catalogue import Catalogue
+from ..data.errors import IllegalMoveError
+from ..data.rng import GameRng
+from ..engine.game import Game
+from ..engine.game_internals import assemble, insides
+from ..engine.moves import Move
+from ._fields import (
     Ledger,
     catalogue_to_json,
     check_seats,
@@ -81,14 +89,6 @@ from .._fields import (
     read_table,
     rules_to_json,
 )
-from .._text import quote
-from ..cards import Card
-from ..catalogue import Catalogue
-from ..errors import IllegalMoveError
-from ..game import Game
-from ..game_internals import assemble, insides
-from ..moves import Move
-from ..rng import GameRng
 from .jsontext import loads
 
 __all__ = [
@@ -221,12 +221,12 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     field may then be left out). ``history`` is optional; when present and not
     empty it is replayed from the deal and must lead to exactly this state
     (R14). Any impossible state raises
-    :class:`~pastiche_core.errors.InvalidStateError` naming the JSON path and,
+    :class:`~pastiche_core.data.errors.InvalidStateError` naming the JSON path and,
     where one applies, the ruling: a wrong format or version, a field of the
     wrong type or out of range, bad card notation, a card in two places or in
     none, an unknown or unpublishable Novel, a novel held twice, a
     Masterpiece/Published ``status`` that disagrees with the card count, then
-    any broken invariant (:func:`~pastiche_core.invariants.check_invariants`),
+    any broken invariant (:func:`~pastiche_core.io.invariants.check_invariants`),
     then an illegal or inconsistent history (see the module).
 
     >>> from pastiche_core import Game
@@ -240,22 +240,22 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
     >>> state_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.phase: the history replays to "action", the state says "choose"
+    pastiche_core.data.errors.InvalidStateError: $.phase: the history replays to "action", the state says "choose"
     >>> data["history"][1] = "keep MYT1 MYT2 MYT3"
     >>> state_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.history[1]: illegal move 'keep MYT1 MYT2 MYT3': ...
+    pastiche_core.data.errors.InvalidStateError: $.history[1]: illegal move 'keep MYT1 MYT2 MYT3': ...
     >>> data["supply"]["kind-3"] = 9
     >>> state_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.supply.kind-3: expected an integer from 0 to 5, got 9
+    pastiche_core.data.errors.InvalidStateError: $.supply.kind-3: expected an integer from 0 to 5, got 9
     >>> data["version"] = 2
     >>> state_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.version: unsupported version 2 ...
+    pastiche_core.data.errors.InvalidStateError: $.version: unsupported version 2 ...
     """
     optional = ("history", "rules", "catalogue") if catalogue is not None else ("history", "rules")
     required = tuple(name for name in _STATE_FIELDS if name not in optional)
@@ -329,7 +329,7 @@ def state_from_dict(data: Mapping[str, Any], *, catalogue: Catalogue | None = No
         end_reason=end_reason,
         rules=rules,
     )
-    from ..invariants import check_invariants  # here: it imports this package in turn
+    from .invariants import check_invariants  # here: it imports this package in turn
 
     check_invariants(game)
     if history:
@@ -344,11 +344,11 @@ def state_from_json(text: str | bytes, *, catalogue: Catalogue | None = None) ->
     >>> state_from_json('{"format": "pastiche-record", "version": 1}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $.format: expected 'pastiche-state', got ...
+    pastiche_core.data.errors.InvalidStateError: $.format: expected 'pastiche-state', got ...
     >>> state_from_json("{")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidStateError: $: not valid JSON: Expecting ... (line 1, column 2)
+    pastiche_core.data.errors.InvalidStateError: $: not valid JSON: Expecting ... (line 1, column 2)
     """
     return state_from_dict(loads(text, expected="a state JSON object"), catalogue=catalogue)
 

@@ -1,7 +1,7 @@
 """Versioned JSON for a player's view (format ``pastiche-view``).
 
 A *view* holds only what one player may know
-(:class:`~pastiche_core.view.PlayerView`): other hands are sizes, face-down
+(:class:`~pastiche_core.engine.view.PlayerView`): other hands are sizes, face-down
 discards are ``null`` (R10). It is a plain JSON object that names its format and
 version::
 
@@ -16,7 +16,7 @@ True
 request), so :func:`view_from_dict` checks it as :func:`state_from_dict
 <pastiche_core.io.state_json.state_from_dict>` checks a state, as far as one
 seat's side allows, and refuses it with
-:class:`~pastiche_core.errors.InvalidViewError`, whose message starts with the
+:class:`~pastiche_core.data.errors.InvalidViewError`, whose message starts with the
 JSON path (``$.hand``, ``$.supply.kind-3``) and names the rule:
 
 * every field has its type and range; no card is seen twice, and the cards
@@ -26,7 +26,7 @@ JSON path (``$.hand``, ``$.supply.kind-3``) and names the rule:
   supply has a count for every Novel of the catalogue and no other key (R2,
   R3, R6);
 * every invariant of a game that does not depend on hidden cards holds
-  (:func:`~pastiche_core.invariants.check_invariants`, on a game with the
+  (:func:`~pastiche_core.io.invariants.check_invariants`, on a game with the
   hidden cards dealt in card order): a keep-phase hand holds the cards dealt
   to its seat (3, 3, 4, 4, 5, R10) and a seat done keeping holds 3, keeps run
   from seat 2 on, the supply and the tables make every Novel's copies, the
@@ -63,7 +63,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._fields import (
+from ..data._text import quote
+from ..data.cards import DECK, Card
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidNotationError, InvalidStateError, InvalidViewError
+from ..data.rng import GameRng
+from ..engine.game import Game
+from ..engine.game_internals import dealt
+from ..engine.moves import Move, Publish
+from ..engine.rules import RULEBOOK, Phase, Rules, setup_discarders
+from ..engine.table import TableNovel
+from ..engine.view import HIDDEN, PlayerView, PublicMove, read_public_notation
+from ._fields import (
     DEFAULT_CATALOGUE,
     Ledger,
     catalogue_to_json,
@@ -86,17 +97,6 @@ from .._fields import (
     read_seat,
     read_table,
 )
-from .._text import quote
-from ..cards import DECK, Card
-from ..catalogue import Catalogue
-from ..errors import InvalidNotationError, InvalidStateError, InvalidViewError
-from ..game import Game
-from ..game_internals import dealt
-from ..moves import Move, Publish
-from ..rng import GameRng
-from ..rules import RULEBOOK, Phase, Rules, setup_discarders
-from ..table import TableNovel
-from ..view import HIDDEN, PlayerView, PublicMove, read_public_notation
 from .jsontext import loads
 from .state_json import MAX_HISTORY
 
@@ -185,11 +185,11 @@ def view_to_dict(view: PlayerView) -> dict[str, Any]:
 
 
 def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
-    """The :class:`~pastiche_core.view.PlayerView` that :func:`view_to_dict` wrote, once checked.
+    """The :class:`~pastiche_core.engine.view.PlayerView` that :func:`view_to_dict` wrote, once checked.
 
     A view is untrusted input: it is checked as far as one seat's side allows
     (see the module) before anything plays from it. Errors raise
-    :class:`~pastiche_core.errors.InvalidViewError` whose message starts with
+    :class:`~pastiche_core.data.errors.InvalidViewError` whose message starts with
     the JSON path and names the rule.
 
     >>> from pastiche_core import Game
@@ -201,13 +201,13 @@ def view_from_dict(data: Mapping[str, Any]) -> PlayerView:
     >>> view_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidViewError: $.hand_sizes[1]: the player's hand has 3 cards, not 4
+    pastiche_core.data.errors.InvalidViewError: $.hand_sizes[1]: the player's hand has 3 cards, not 4
     >>> data = view_to_dict(Game(players=3, seed=7).view(2))
     >>> del data["supply"]["kind-3"]
     >>> view_from_dict(data)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidViewError: $.supply.kind-3: missing: every Novel of the catalogue has a supply count (R6)
+    pastiche_core.data.errors.InvalidViewError: $.supply.kind-3: missing: every Novel of the catalogue has a supply count (R6)
     """
     try:
         return _read_view(data)
@@ -338,12 +338,12 @@ def _check_public_state(view: PlayerView) -> None:
     """Every invariant of a game that one seat can see, on a game made of the view (R1-R12).
 
     The hidden cards are dealt in card order to the hidden places: the
-    invariants (:func:`~pastiche_core.invariants.check_invariants`) read only
+    invariants (:func:`~pastiche_core.io.invariants.check_invariants`) read only
     what the seat sees and how many cards lie where, so any deal answers alike.
     Their state paths are told as the view's (``$.hands[2]`` is
     ``$.hand_sizes[2]``, ``$.deck`` is ``$.deck_size``).
     """
-    from ..invariants import check_invariants  # here: it imports this package in turn
+    from .invariants import check_invariants  # here: it imports this package in turn
 
     seen = {*view.hand, *(view.pending or ()), *(c for c in view.discard if c is not None)}
     seen.update(card for table in view.tables for novel in table for card in novel.cards)
@@ -604,11 +604,11 @@ def view_from_json(text: str | bytes) -> PlayerView:
     >>> view_from_json('{"format": "pastiche-view", "version": 1, "x": 1}')
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidViewError: $.x: unknown field
+    pastiche_core.data.errors.InvalidViewError: $.x: unknown field
     >>> view_from_json("[")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidViewError: $: not valid JSON: Expecting value (line 1, column 2)
+    pastiche_core.data.errors.InvalidViewError: $: not valid JSON: Expecting value (line 1, column 2)
     """
     try:
         data = loads(text, expected="a view JSON object")

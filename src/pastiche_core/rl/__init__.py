@@ -9,13 +9,13 @@ The one public face of the subpackage (it needs the ``rl`` extra:
 * :class:`ObservationEncoder`, :class:`Field`
   (:mod:`pastiche_core.rl.observation`): a player's view as a fixed-size array
   with a documented layout, and as text;
-* :class:`Knowledge` (:mod:`pastiche_core.knowledge`, shared with the search): what a player has
+* :class:`Knowledge` (:mod:`pastiche_core.engine.knowledge`, shared with the search): what a player has
   seen of the cards over the game, and the other hands they know cards of (R16).
 
 The environments built on them live behind their own faces:
-:mod:`pastiche_core.pettingzoo` (an AEC environment),
-:mod:`pastiche_core.openspiel` (the ``python_pastiche`` game) and
-:mod:`pastiche_core.gymnasium` (single-agent and vector environments).
+:mod:`pastiche_core.rl.pettingzoo` (an AEC environment),
+:mod:`pastiche_core.rl.openspiel` (the ``python_pastiche`` game) and
+:mod:`pastiche_core.rl.gymnasium` (single-agent and vector environments).
 
 >>> from pastiche_core import Game
 >>> from pastiche_core.rl import ActionSpace, MoveBuilder, ObservationEncoder
@@ -29,8 +29,8 @@ The environments built on them live behind their own faces:
 
 from __future__ import annotations
 
-from ..errors import missing_extra
-from ..knowledge import Knowledge
+from ..data.errors import missing_extra
+from ..engine.knowledge import Knowledge
 from .encoding import ActionSpace, MoveBuilder, Stage
 
 try:

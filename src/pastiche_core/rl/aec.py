@@ -35,12 +35,12 @@ import numpy as np
 import numpy.typing as npt
 from pettingzoo import AECEnv
 
-from ..catalogue import Catalogue, load_catalogue
-from ..errors import InvalidArgumentError
-from ..game import Game
-from ..game_internals import apply_built
-from ..knowledge import Knowledge
-from ..rules import Rules, rules_of
+from ..data.catalogue import Catalogue, load_catalogue
+from ..data.errors import InvalidArgumentError
+from ..engine.game import Game
+from ..engine.game_internals import apply_built
+from ..engine.knowledge import Knowledge
+from ..engine.rules import Rules, rules_of
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
 
@@ -86,7 +86,7 @@ def _catalogue(catalogue: str | Catalogue) -> Catalogue:
 class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """Pastiche as a PettingZoo AEC environment (see the module docstring).
 
-    ``catalogue`` is a :class:`~pastiche_core.catalogue.Catalogue`, a shipped
+    ``catalogue`` is a :class:`~pastiche_core.data.catalogue.Catalogue`, a shipped
     catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
     ``"ansi"`` (:meth:`render` then returns the whole table as text) or
     ``"human"`` (:meth:`render` prints that text to standard output).
@@ -94,7 +94,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     >>> PasticheEnv(players=2)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
+    pastiche_core.data.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 2
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's convention
@@ -272,7 +272,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def step(self, action: SupportsIndex | None) -> None:
         """Play one atomic action for :attr:`agent_selection` (``None`` once it is done).
 
-        An illegal action raises :class:`~pastiche_core.errors.IllegalMoveError`.
+        An illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError`.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

@@ -8,7 +8,7 @@ the mask of the legal atomic actions at every step.
 
 **Layout.** With ``k`` publishable Novels in the catalogue (10 in the default
 one), there are ``347 + k`` atomic actions (357 by default); ``c`` is a card's
-index in :data:`~pastiche_core.cards.DECK` (0 for ``MYT1`` to 48 for ``MAG13``):
+index in :data:`~pastiche_core.data.cards.DECK` (0 for ``MYT1`` to 48 for ``MAG13``):
 
 ==================  ==================================================================
 action              meaning
@@ -63,15 +63,15 @@ from __future__ import annotations
 import bisect
 from typing import TYPE_CHECKING, SupportsIndex
 
-from ..cards import DECK, Card
-from ..catalogue import NovelSpec
-from ..errors import IllegalMoveError, InvalidArgumentError
-from ..feasibility import (
+from ..data.cards import DECK, Card
+from ..data.catalogue import NovelSpec
+from ..data.errors import IllegalMoveError, InvalidArgumentError
+from ..engine.feasibility import (
     kernel_plan,
     usable_flags,
 )
-from ..movegen import payable_groups
-from ..moves import (
+from ..engine.movegen import payable_groups
+from ..engine.moves import (
     Choose,
     Draw,
     Gift,
@@ -84,7 +84,7 @@ from ..moves import (
     TakeDiscard,
     TakeFlag,
 )
-from ..rules import Phase, turn_actions
+from ..engine.rules import Phase, turn_actions
 from .encoding_masks import (
     Partial,
     Table,
@@ -111,7 +111,7 @@ from .encoding_space import (
 )
 
 if TYPE_CHECKING:
-    from ..view import PlayerView
+    from ..engine.view import PlayerView
 
 __all__ = ["ActionSpace", "MoveBuilder", "Stage", "action_index", "illegal_action"]
 
@@ -124,7 +124,7 @@ class MoveBuilder:
     Made from the view of the player to move (``game.view(game.to_move)``), so
     the mask never depends on what the player cannot see. :meth:`legal_actions`
     lists the legal atomic actions; :meth:`push` plays one and returns the
-    finished :class:`~pastiche_core.moves.Move` (for the caller to apply to the
+    finished :class:`~pastiche_core.engine.moves.Move` (for the caller to apply to the
     game) or ``None`` while the decision goes on. Use a new builder for each
     new position.
 
@@ -507,7 +507,7 @@ class MoveBuilder:
     def push(self, action: SupportsIndex) -> Move | None:
         """Play one atomic action; return the finished move, or ``None`` if more are needed.
 
-        An illegal action raises :class:`~pastiche_core.errors.IllegalMoveError`
+        An illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError`
         and changes nothing. The move returned is legal in the game the view was
         taken from; apply it there, then build the next decision with a new builder.
 
@@ -516,7 +516,7 @@ class MoveBuilder:
         >>> builder.push(ActionSpace.DRAW)
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
+        pastiche_core.data.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
         """
         space = self.space
         try:
@@ -642,7 +642,7 @@ class MoveBuilder:
     def actions_for(self, move: Move | str) -> list[int]:
         """The one sequence of atomic actions that ends in ``move`` (from the start).
 
-        Raises :class:`~pastiche_core.errors.IllegalMoveError` if ``move`` is not
+        Raises :class:`~pastiche_core.data.errors.IllegalMoveError` if ``move`` is not
         legal in this position, or if this builder has already started a decision.
 
         >>> from pastiche_core import Game

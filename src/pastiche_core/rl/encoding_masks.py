@@ -5,10 +5,10 @@ the legal next actions are found here: the Novels and reads a player may start,
 the rank multisets a partial publish can still complete, and the plays, cites
 and confirm that keep one of them within reach. The four kernels
 (``start_actions``, ``publish_start``, ``feasible_combos``, ``cards_mask``) have
-compiled twins (:mod:`pastiche_core._kernels`).
+compiled twins (:mod:`pastiche_core.engine._kernels`).
 
 >>> from pastiche_core import Game
->>> from pastiche_core.feasibility import kernel_plan
+>>> from pastiche_core.engine.feasibility import kernel_plan
 >>> view = Game(players=3, seed=7).view(0)
 >>> publish_start(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue))
 []
@@ -21,10 +21,11 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 
-from .._kernels import kernel
-from ..cards import DECK
-from ..catalogue import NovelSpec
-from ..feasibility import (
+from ..data.cards import DECK
+from ..data.catalogue import NovelSpec
+from ..data.patterns import Total
+from ..engine._kernels import kernel
+from ..engine.feasibility import (
     CostTally,
     PayableTotals,
     cost_add,
@@ -32,9 +33,8 @@ from ..feasibility import (
     cost_tally,
     least_cost,
 )
-from ..layout import HAND, MASTER, PLACE_MASK, PUBLISHED
-from ..movegen import payable_groups
-from ..patterns import Total
+from ..engine.layout import HAND, MASTER, PLACE_MASK, PUBLISHED
+from ..engine.movegen import payable_groups
 from .encoding_space import CITE, PLAY
 
 __all__ = [
@@ -161,7 +161,7 @@ class Table:
 
     @property
     def hand_size(self) -> int:
-        """The hand's cards in all (:class:`~pastiche_core.movegen.Holdings`)."""
+        """The hand's cards in all (:class:`~pastiche_core.engine.movegen.Holdings`)."""
         return self.limit
 
     def payable(self) -> PayableTotals:
@@ -225,7 +225,7 @@ def _feasible(
     ``owed`` gifts so far. Later cards come after ``last`` in the canonical
     order, so ranks below the last one are closed, and at its rank only later
     hand cards (after a play) or later Masterpieces remain. What the ranks
-    still short cost is :func:`~pastiche_core.feasibility.least_cost` (own
+    still short cost is :func:`~pastiche_core.engine.feasibility.least_cost` (own
     Masterpieces free, every other card a card of the hand, at least one hand
     card played: R4, R5); it must fit in the hand.
     """
@@ -263,7 +263,7 @@ def _fits(
     limit: int,
 ) -> bool:
     """The last step of :func:`_feasible`: one rank's ``need`` added to the ``tally`` of the
-    other ranks (:func:`~pastiche_core.feasibility.cost_add`), within the hand."""
+    other ranks (:func:`~pastiche_core.engine.feasibility.cost_add`), within the hand."""
     added = cost_add(tally, need, hand, mine, others)
     if added is None:
         return False
@@ -314,10 +314,10 @@ def _start_actions_py(
     From the card ``table`` of the player's view: ``read_base + c`` for every
     card ``c`` under a Published novel (R11), ascending, then ``novel_base +
     i`` for every usable entry ``i`` of ``plan`` with a publish
-    (:func:`~pastiche_core.movegen.payable_groups`, R4-R7), ascending.
+    (:func:`~pastiche_core.engine.movegen.payable_groups`, R4-R7), ascending.
 
     >>> from pastiche_core import Game
-    >>> from pastiche_core.feasibility import kernel_plan
+    >>> from pastiche_core.engine.feasibility import kernel_plan
     >>> view = Game(players=3, seed=7).view(0)
     >>> _start_actions_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue),
     ...                   151, 347)
@@ -337,11 +337,11 @@ def _publish_start_py(table: bytes, player: int, usable: bytes, plan: bytes) -> 
 
     Every rank multiset with a publish (R4-R7) of the plan's usable entries
     (the caller sets the one Novel started), in the counting kernel's order
-    (:func:`~pastiche_core.movegen.payable_groups`),
+    (:func:`~pastiche_core.engine.movegen.payable_groups`),
     each as 14 bytes: its cards per rank.
 
     >>> from pastiche_core import Game
-    >>> from pastiche_core.feasibility import kernel_plan
+    >>> from pastiche_core.engine.feasibility import kernel_plan
     >>> view = Game(players=3, seed=7).view(0)
     >>> _publish_start_py(view.card_table, 0, bytes([1] * 10), kernel_plan(view.catalogue))
     []

@@ -15,10 +15,10 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import SupportsIndex
 
-from ..cards import DECK, Card
-from ..catalogue import Catalogue, NovelSpec
-from ..errors import InvalidArgumentError, InvalidNotationError
-from ..rules import Phase
+from ..data.cards import DECK, Card
+from ..data.catalogue import Catalogue, NovelSpec
+from ..data.errors import InvalidArgumentError, InvalidNotationError
+from ..engine.rules import Phase
 
 __all__ = [
     "CITE",
@@ -186,7 +186,7 @@ class ActionSpace:
         >>> ActionSpace().novel("end-flag")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: 'end-flag' is not a publishable Novel of catalogue 'default'
+        pastiche_core.data.errors.InvalidArgumentError: 'end-flag' is not a publishable Novel of catalogue 'default'
         """
         try:
             return _FIRST_BLOCK + len(_BLOCKS) * _CARDS + self._novel_index[novel]
@@ -203,7 +203,7 @@ class ActionSpace:
         >>> ActionSpace().decode(357)
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: action must be an integer from 0 to 356, got 357
+        pastiche_core.data.errors.InvalidArgumentError: action must be an integer from 0 to 356, got 357
         """
         try:
             index = as_index(action, self.size)
@@ -245,7 +245,7 @@ class ActionSpace:
         >>> ActionSpace().parse("hop SCI7")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidNotationError: invalid atomic action 'hop SCI7': expected draw, take, pass, confirm, or discard/choose/flag/read/play/cite/gift CARD, or novel ID
+        pastiche_core.data.errors.InvalidNotationError: invalid atomic action 'hop SCI7': expected draw, take, pass, confirm, or discard/choose/flag/read/play/cite/gift CARD, or novel ID
         """
         words = text.split() if isinstance(text, str) else []
         kind = words[0].lower() if words else ""
@@ -264,7 +264,7 @@ class ActionSpace:
 def illegal_action(
     space: ActionSpace, action: object, player: int, phase: Phase, stage: Stage
 ) -> str:
-    """What :class:`~pastiche_core.errors.IllegalMoveError` says of an atomic action that
+    """What :class:`~pastiche_core.data.errors.IllegalMoveError` says of an atomic action that
     is not legal in ``player``'s decision at ``phase`` and ``stage``.
 
     >>> illegal_action(ActionSpace(), 0, 2, Phase.KEEP, Stage.START)

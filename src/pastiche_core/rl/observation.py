@@ -1,6 +1,6 @@
 """Observations: what one player may know, as a fixed-size array and as text.
 
-An observation is made from the player's :class:`~pastiche_core.view.PlayerView`
+An observation is made from the player's :class:`~pastiche_core.engine.view.PlayerView`
 (``game.view(player)``) and, for the player to move, the decision they are
 building (:class:`~pastiche_core.rl.encoding.MoveBuilder`), so it never depends on
 hidden cards. :class:`ObservationEncoder` fixes the layout for a number of
@@ -8,13 +8,13 @@ players and a catalogue; :meth:`~ObservationEncoder.encode` fills a ``float32``
 vector and :meth:`~ObservationEncoder.text` writes the same information as text.
 The encoder runs at every step of a learning environment: all but the decision
 in progress is written by the kernel ``fill_public`` (compiled in
-``csrc/observe.c`` when built, see :mod:`pastiche_core._kernels`) from the
-view's card table (:mod:`pastiche_core.layout`) and a few counts.
+``csrc/observe.c`` when built, see :mod:`pastiche_core.engine._kernels`) from the
+view's card table (:mod:`pastiche_core.engine.layout`) and a few counts.
 
 **Layout.** Seats are *relative*: seat ``s`` of the observation is the player
 ``s`` places after the observer (``s = 0`` is the observer). ``n`` is the
 number of players, ``k`` the number of publishable Novels; card planes hold 49
-values, one per card in :data:`~pastiche_core.cards.DECK` order; all values
+values, one per card in :data:`~pastiche_core.data.cards.DECK` order; all values
 are 0/1 except the counts.
 
 ==========================  ===========  =============================================
@@ -58,7 +58,7 @@ field                       shape        content
 The ``building_*``, ``stage``, ``building_novel`` and ``gifts_owed`` fields are
 the player's own decision in progress; they stay empty in any other player's
 observation. ``known_hands`` comes from the player's
-:class:`~pastiche_core.knowledge.Knowledge` (what the public history and
+:class:`~pastiche_core.engine.knowledge.Knowledge` (what the public history and
 their own moves showed: a card taken face up from the discard pile, a card
 read, a gift they gave); it stays empty when none is given.
 
@@ -86,13 +86,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .._kernels import kernel
-from ..cards import DECK, format_cards
-from ..catalogue import Catalogue
-from ..errors import InvalidArgumentError
-from ..game import check_deal
-from ..knowledge import Knowledge
-from ..layout import (
+from ..data.cards import DECK, format_cards
+from ..data.catalogue import Catalogue
+from ..data.errors import InvalidArgumentError
+from ..engine._kernels import kernel
+from ..engine.game import check_deal
+from ..engine.knowledge import Knowledge
+from ..engine.layout import (
     CARD_TABLE_SIZE,
     CARDS,
     DRAWN,
@@ -106,11 +106,11 @@ from ..layout import (
     SEAT_MASK,
     UNSEEN,
 )
-from ..rules import Phase
+from ..engine.rules import Phase
 from .encoding import MoveBuilder, Stage
 
 if TYPE_CHECKING:
-    from ..view import PlayerView
+    from ..engine.view import PlayerView
 
 __all__ = ["PHASES", "Field", "ObservationEncoder"]
 
@@ -207,8 +207,8 @@ def _fill_public_py(
       fields written, in layout order (``hand`` ... ``flag_lost``); the size of
       ``hand_sizes`` is the number of players ``n``, that of ``supply`` the
       number of Novel slots ``k``, and every other size must be its shape's;
-    * ``table``: the observer's card table (:mod:`pastiche_core.layout`, the
-      view's :attr:`~pastiche_core.view.PlayerView.card_table`): their hand,
+    * ``table``: the observer's card table (:mod:`pastiche_core.engine.layout`, the
+      view's :attr:`~pastiche_core.engine.view.PlayerView.card_table`): their hand,
       the drawn cards while they choose, the face-up discards, their own
       face-down discards, the End Flag's card and holder, every novel's cards,
       owner and Novel; another seat's hand or face-down card is an error (R16);
@@ -248,7 +248,7 @@ def _fill_public_py(
     ...                 (3, *state[1:]))
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: fill_public: the observer's seat is beyond the players
+    pastiche_core.data.errors.InvalidArgumentError: fill_public: the observer's seat is beyond the players
     """
     floats = _float_buffer(out)
     at, n, k, plans = _public_layout(_packed(fields, _FIELDS_BYTES, "fields"), len(floats))
@@ -531,7 +531,7 @@ class ObservationEncoder:
     >>> ObservationEncoder(players=6)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 6
+    pastiche_core.data.errors.InvalidArgumentError: players must be from 3 to 5 (R10), got 6
     """
 
     __slots__ = (
@@ -669,7 +669,7 @@ class ObservationEncoder:
         >>> ObservationEncoder().field("nothing")
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: no observation field 'nothing'
+        pastiche_core.data.errors.InvalidArgumentError: no observation field 'nothing'
         """
         for field in self.fields:
             if field.name == name:
@@ -752,7 +752,7 @@ class ObservationEncoder:
         >>> encoder.encode(Game(players=4, seed=1).view(0))
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: this encoder is for 3 players, the view has 4
+        pastiche_core.data.errors.InvalidArgumentError: this encoder is for 3 players, the view has 4
         """
         if view.players != self.players:
             raise InvalidArgumentError(

@@ -1,18 +1,18 @@
 """The players of the other seats in a single-agent environment: bots by name, or callables.
 
-The ``opponents`` option of :func:`pastiche_core.gymnasium.env` is one bot name
+The ``opponents`` option of :func:`pastiche_core.rl.gymnasium.env` is one bot name
 of :data:`~pastiche_core.ai.roster.BOTS` (``"random"``, ``"greedy"``,
 ``"search"``), a list with one entry per other seat, or a callable. A callable
 (a *policy*) is called as ``policy(view, legal)`` with the
-:class:`~pastiche_core.view.PlayerView` of the seat to move and the game's
-:class:`~pastiche_core.game.LegalMoves`, and returns one of those moves (a
-:class:`~pastiche_core.bots.Bot`'s ``choose`` is such a callable; a bot itself
+:class:`~pastiche_core.engine.view.PlayerView` of the seat to move and the game's
+:class:`~pastiche_core.engine.game.LegalMoves`, and returns one of those moves (a
+:class:`~pastiche_core.play.bots.Bot`'s ``choose`` is such a callable; a bot itself
 is taken too). In a list, entry ``i`` plays the seat ``i + 1`` places after the
 learner's, so the list reads in turn order from the learner's left whatever seat
 the learner draws.
 
 Named bots are made anew at every deal with :func:`~pastiche_core.ai.roster.make_bot`,
-seeded from the deal's seed and their seat (:func:`~pastiche_core.bots.derive_seed`),
+seeded from the deal's seed and their seat (:func:`~pastiche_core.play.bots.derive_seed`),
 so a reset seed replays the same game. The search bot thinks
 :data:`SEARCH_BUDGET_MS` per move: a few simulations, enough to play sensibly
 while an environment step stays in the milliseconds.
@@ -28,7 +28,7 @@ while an environment step stays in the milliseconds.
 >>> Opponents("grumpy", players=4)
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidArgumentError: opponents must be a bot name (random, greedy, search), a callable or a list of 3 of them, got 'grumpy'
+pastiche_core.data.errors.InvalidArgumentError: opponents must be a bot name (random, greedy, search), a callable or a list of 3 of them, got 'grumpy'
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from .._text import quote
-from ..bots import Bot, RandomBot, derive_seed
-from ..errors import InvalidArgumentError
-from ..game import Game, LegalMoves
-from ..knowledge import Knowledge
-from ..moves import Move
+from ..data._text import quote
+from ..data.errors import InvalidArgumentError
+from ..engine.game import Game, LegalMoves
+from ..engine.knowledge import Knowledge
+from ..engine.moves import Move
+from ..play.bots import Bot, RandomBot, derive_seed
 
 if TYPE_CHECKING:
-    from ..view import PlayerView
+    from ..engine.view import PlayerView
 
 __all__ = ["SEARCH_BUDGET_MS", "Opponents", "Policy", "SeatPlayer", "play_until"]
 
@@ -73,7 +73,7 @@ class Opponents:
     >>> Opponents(["random"], players=3)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: opponents must list one entry per other seat (2), got 1
+    pastiche_core.data.errors.InvalidArgumentError: opponents must list one entry per other seat (2), got 1
     """
 
     __slots__ = ("entries", "names")
@@ -151,8 +151,8 @@ def play_until(
     """Play the other seats' moves until ``learner`` is to move or the game is over.
 
     Each bot or policy gets its seat's view and the legal moves; a move that is
-    not legal raises :class:`~pastiche_core.errors.IllegalMoveError`. A
-    :class:`~pastiche_core.bots.RandomBot` never reads the view (its documented
+    not legal raises :class:`~pastiche_core.data.errors.IllegalMoveError`. A
+    :class:`~pastiche_core.play.bots.RandomBot` never reads the view (its documented
     behaviour), so none is built for it. ``knowledge`` (the learner's) follows
     every move. Returns the number of moves played.
 

@@ -6,14 +6,14 @@ it completes a move, the move is applied and the other seats play (see
 :mod:`pastiche_core.rl.opponents`) until the learner is to move again or the
 game is over. The observation is the learner's
 :class:`~pastiche_core.rl.observation.ObservationEncoder` vector (with what the
-learner has seen over the game, :class:`~pastiche_core.knowledge.Knowledge`);
+learner has seen over the game, :class:`~pastiche_core.engine.knowledge.Knowledge`);
 :meth:`PasticheGymEnv.action_masks` and ``info["action_mask"]`` give the legal
 actions as booleans (the sb3-contrib convention).
 
 **Rewards** are zero until the end, then the learner's zero-sum return of the
 PettingZoo environment (:func:`~pastiche_core.rl.aec.winner_returns`): 1 for a
 sole winner, ``-1/(n - 1)`` for a loser. An illegal action raises
-:class:`~pastiche_core.errors.IllegalMoveError` (``illegal="raise"``) or ends
+:class:`~pastiche_core.data.errors.IllegalMoveError` (``illegal="raise"``) or ends
 the episode with reward -1 and ``info["illegal"] = True`` (``"penalty"``).
 
 **Seeds.** ``reset(seed=s)`` deals ``Game(players, seed=s)`` and, with
@@ -46,13 +46,13 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from .._text import quote
-from ..catalogue import Catalogue, load_catalogue
-from ..errors import IllegalMoveError, InvalidArgumentError
-from ..game import Game
-from ..game_internals import apply_built
-from ..knowledge import Knowledge
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
+from ..data._text import quote
+from ..data.catalogue import Catalogue, load_catalogue
+from ..data.errors import IllegalMoveError, InvalidArgumentError
+from ..engine.game import Game
+from ..engine.game_internals import apply_built
+from ..engine.knowledge import Knowledge
+from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 ILLEGAL_MODES = ("raise", "penalty")
-"""What an illegal action does: raise :class:`~pastiche_core.errors.IllegalMoveError`,
+"""What an illegal action does: raise :class:`~pastiche_core.data.errors.IllegalMoveError`,
 or end the episode with reward -1."""
 
 RENDER_MODES = ("ansi", "human")
@@ -93,8 +93,8 @@ def _choice(name: str, value: object, valid: tuple[object, ...]) -> None:
 class Settings:
     """The checked options of a single-agent or vector environment.
 
-    :meth:`of` checks the options as :func:`pastiche_core.gymnasium.env` takes
-    them; a bad one raises :class:`~pastiche_core.errors.InvalidArgumentError`
+    :meth:`of` checks the options as :func:`pastiche_core.rl.gymnasium.env` takes
+    them; a bad one raises :class:`~pastiche_core.data.errors.InvalidArgumentError`
     naming it and its valid values.
 
     >>> Settings.of(players=3).opponents.names
@@ -102,7 +102,7 @@ class Settings:
     >>> Settings.of(illegal="ignore")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: illegal must be one of 'raise', 'penalty', got 'ignore'
+    pastiche_core.data.errors.InvalidArgumentError: illegal must be one of 'raise', 'penalty', got 'ignore'
     """
 
     players: int
@@ -148,17 +148,17 @@ class Settings:
     ) -> Settings:
         """The options checked, with the catalogue loaded and the opponents resolved.
 
-        ``rules`` are house rules (:class:`~pastiche_core.rules.Rules`); without them
+        ``rules`` are house rules (:class:`~pastiche_core.engine.rules.Rules`); without them
         the games follow the catalogue's ``[rules]`` table, or the rulebook.
 
         >>> Settings.of(players=6)
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: players must be one of 3, 4, 5, got 6
+        pastiche_core.data.errors.InvalidArgumentError: players must be one of 3, 4, 5, got 6
         >>> Settings.of(players=3, seat=3)
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.InvalidArgumentError: seat must be one of None, 0, 1, 2, got 3
+        pastiche_core.data.errors.InvalidArgumentError: seat must be one of None, 0, 1, 2, got 3
         >>> Settings.of(players=3, rules=Rules(end_threshold=10)).rules.end_threshold
         10
         """
@@ -295,7 +295,7 @@ class Episode:
     def step(self, action: SupportsIndex) -> tuple[float, bool]:
         """Play one atomic action for the learner: (reward, whether the episode ended).
 
-        An illegal action raises :class:`~pastiche_core.errors.IllegalMoveError`
+        An illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError`
         and changes nothing (the environments apply their ``illegal`` mode).
 
         >>> episode = Episode(Settings.of(players=3, opponents="random", seat=2))
@@ -303,7 +303,7 @@ class Episode:
         >>> episode.step(0)
         Traceback (most recent call last):
         ...
-        pastiche_core.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
+        pastiche_core.data.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
         """
         if self.over:
             raise InvalidArgumentError("the episode is over: call reset() before step()")
@@ -389,7 +389,7 @@ def observation_space(encoder: ObservationEncoder, normalize: bool) -> gymnasium
 class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """Pastiche for one learning seat as a :class:`gymnasium.Env` (see the module docstring).
 
-    The options are those of :func:`pastiche_core.gymnasium.env`.
+    The options are those of :func:`pastiche_core.rl.gymnasium.env`.
 
     >>> env = PasticheGymEnv(players=4, opponents=["random", "greedy", "random"])
     >>> env.action_space, env.observation_space.shape
@@ -397,7 +397,7 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     >>> PasticheGymEnv(opponents="nobody")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: opponents must be a bot name (random, greedy, search), a callable or a list of 3 of them, got 'nobody'
+    pastiche_core.data.errors.InvalidArgumentError: opponents must be a bot name (random, greedy, search), a callable or a list of 3 of them, got 'nobody'
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012 - gymnasium's convention

@@ -1,6 +1,6 @@
 """Pastiche as an OpenSpiel game, ``python_pastiche``, with explicit chance nodes.
 
-:func:`register` (run when :mod:`pastiche_core.openspiel` is imported) makes
+:func:`register` (run when :mod:`pastiche_core.rl.openspiel` is imported) makes
 ``pyspiel.load_game("python_pastiche(players=4)")`` work; the ``catalogue``
 parameter names a shipped catalogue or a TOML file
 (``python_pastiche(players=3,catalogue=default)``). House rules (R10, R12) are
@@ -32,7 +32,7 @@ the setup keeps follow them.
   face-down discards and drawn cards), so OpenSpiel's ISMCTS bot can search.
   Every card the player has seen stays where it is — a card taken face up
   from the discard pile stays in the taker's hand — and the history is
-  renamed with the cards (:meth:`~pastiche_core.game.Game.renamed`), so the
+  renamed with the cards (:meth:`~pastiche_core.engine.game.Game.renamed`), so the
   sampled state is a whole game the player cannot tell from this one. (A seen
   card that a later hidden move may have moved — a gift between two other
   players, a draw after the pile was reshuffled into the deck — also stays:
@@ -64,16 +64,16 @@ import pyspiel
 from open_spiel.python import rl_environment
 
 from ..ai.playout import WIN_TEMPERATURE, expected_scores
-from ..cards import DECK, Card, format_cards
-from ..catalogue import Catalogue, load_catalogue
-from ..errors import InvalidArgumentError, InvalidRulesError
-from ..game import Game, check_deal
-from ..game_internals import insides, renamed, stack_deck
+from ..data.cards import DECK, Card, format_cards
+from ..data.catalogue import Catalogue, load_catalogue
+from ..data.errors import InvalidArgumentError, InvalidRulesError
+from ..engine.game import Game, check_deal
+from ..engine.game_internals import insides, renamed, stack_deck
+from ..engine.knowledge import Knowledge
+from ..engine.moves import Draw, Move
+from ..engine.rules import SEAT_ROOM, Rules, rules_of, setup_discarders
+from ..engine.view import PlayerView
 from ..io.state_json import state_from_dict, state_to_dict
-from ..knowledge import Knowledge
-from ..moves import Draw, Move
-from ..rules import SEAT_ROOM, Rules, rules_of, setup_discarders
-from ..view import PlayerView
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
@@ -160,7 +160,7 @@ def _catalogue(name: str) -> Catalogue:
 def _rules(values: dict[str, Any], catalogue: Catalogue) -> Rules:
     """The rules of the game's parameters: each one set (not 0 or "") replaces the
     catalogue's; a ``deal_sizes`` of fewer seats than its ``max_players`` seats fewer
-    (R10). Bad values raise :class:`~pastiche_core.errors.InvalidArgumentError`."""
+    (R10). Bad values raise :class:`~pastiche_core.data.errors.InvalidArgumentError`."""
     base = rules_of(catalogue)
     fields: dict[str, Any] = base.to_dict()
     for name in ("end_threshold", "keep_size"):
@@ -212,7 +212,7 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
     >>> pyspiel.load_game("python_pastiche(players=4,deal_sizes=4 4 4)")
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: players must be from 3 to 3 (R10), got 4
+    pastiche_core.data.errors.InvalidArgumentError: players must be from 3 to 3 (R10), got 4
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -347,7 +347,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
     # ------------------------------------------------------------------
     @property
     def game(self) -> Game | None:
-        """The pastiche :class:`~pastiche_core.game.Game`, once the deal is complete."""
+        """The pastiche :class:`~pastiche_core.engine.game.Game`, once the deal is complete."""
         return self._core.game
 
     def _players(self) -> int:
@@ -515,7 +515,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         """The view of ``player`` and, if they are to move, their decision in progress.
 
         ``history=False`` leaves the view's public history empty (the observations
-        do not read it: the player's :class:`~pastiche_core.knowledge.Knowledge`
+        do not read it: the player's :class:`~pastiche_core.engine.knowledge.Knowledge`
         carries what it taught them).
 
         >>> register()
@@ -587,7 +587,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         players' face-down discards, drawn cards they do not choose from) that
         ``player`` has never seen are shuffled among those places; the seen ones
         stay (see the module docstring). The whole game is renamed with them
-        (:meth:`~pastiche_core.game.Game.renamed`): history, undo records and
+        (:meth:`~pastiche_core.engine.game.Game.renamed`): history, undo records and
         every player's knowledge. Only states where a player is to move are
         resampled; any other is returned as a copy.
 

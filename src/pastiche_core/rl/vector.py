@@ -44,17 +44,17 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .._kernels import kernel
-from ..bots import derive_seed, packed_catalogue
-from ..cards import DECK, Card
-from ..catalogue import END_FLAG_ID, Catalogue
-from ..errors import IllegalMoveError, InvalidArgumentError
-from ..game import Game
-from ..game_internals import assemble, insides
-from ..layout import packed_rules
-from ..rng import GameRng
-from ..rules import RULEBOOK, Phase, Rules
-from ..simulate import ENDINGS
+from ..data.cards import DECK, Card
+from ..data.catalogue import END_FLAG_ID, Catalogue
+from ..data.errors import IllegalMoveError, InvalidArgumentError
+from ..data.rng import GameRng
+from ..engine._kernels import kernel
+from ..engine.game import Game
+from ..engine.game_internals import assemble, insides
+from ..engine.layout import packed_rules
+from ..engine.rules import RULEBOOK, Phase, Rules
+from ..play.bots import derive_seed, packed_catalogue
+from ..play.simulate import ENDINGS
 from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .observation import PHASES, ObservationEncoder
 from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
@@ -69,7 +69,7 @@ class _PythonEpisodes:
 
     The arguments after ``settings`` pack the settings for the twin (this rule reads
     ``settings`` alone): the number of games, the catalogue and the rules as
-    :func:`~pastiche_core.bots.random_game` packs them, the players, whether the games may be
+    :func:`~pastiche_core.play.bots.random_game` packs them, the players, whether the games may be
     packed, the encoder's layout (its fields, size, decision fields and Novel slots) and the
     action space's size. The methods play the games as the vector environment asks:
 
@@ -207,7 +207,7 @@ def _indexes(cards: Iterable[Card]) -> tuple[int, ...]:
 def game_of(
     state: State, players: int, seed: int, catalogue: Catalogue, rules: Rules = RULEBOOK
 ) -> Game:
-    """The :class:`~pastiche_core.game.Game` in ``state`` (a spectator's copy, no history),
+    """The :class:`~pastiche_core.engine.game.Game` in ``state`` (a spectator's copy, no history),
     played by ``rules``.
 
     >>> from pastiche_core import Game
@@ -300,7 +300,7 @@ class PasticheVectorEnv(
 ):
     """``num_envs`` single-agent Pastiche games as a :class:`gymnasium.vector.VectorEnv`.
 
-    The options after ``num_envs`` are those of :func:`pastiche_core.gymnasium.env`.
+    The options after ``num_envs`` are those of :func:`pastiche_core.rl.gymnasium.env`.
 
     >>> envs = PasticheVectorEnv(2, players=4, opponents="random", normalize=True)
     >>> envs.single_observation_space.shape, envs.observation_space.shape, envs.action_space
@@ -308,7 +308,7 @@ class PasticheVectorEnv(
     >>> PasticheVectorEnv(0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: num_envs must be a positive integer, got 0
+    pastiche_core.data.errors.InvalidArgumentError: num_envs must be a positive integer, got 0
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - gymnasium's convention

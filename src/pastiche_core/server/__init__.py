@@ -44,7 +44,7 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import InvalidArgumentError
+from ..data.errors import InvalidArgumentError
 from .api_errors import ApiError
 from .games import BOTS, HUMAN, GameSession
 from .openapi import openapi, schema
@@ -172,7 +172,7 @@ def serve(
     >>> serve(port=70000)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: port must be from 0 to 65535, got 70000
+    pastiche_core.data.errors.InvalidArgumentError: port must be from 0 to 65535, got 70000
     """
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise InvalidArgumentError(f"port must be from 0 to 65535, got {port!r}")

@@ -9,7 +9,7 @@ transport turns it into an error object (see :mod:`~pastiche_core.server.stdio`)
 The library's errors start their message with the JSON path of the bad value;
 :func:`from_library` splits it off:
 
->>> from pastiche_core.errors import InvalidStateError
+>>> from pastiche_core.data.errors import InvalidStateError
 >>> error = from_library(InvalidStateError("$.hand[1]: invalid card 'LOV1'"))
 >>> error.status, error.path, error.message
 (400, '$.hand[1]', "invalid card 'LOV1'")
@@ -130,7 +130,7 @@ def from_library(
 
     A message without a path of its own gets ``path`` (default: ``under``).
 
-    >>> from pastiche_core.errors import IllegalMoveError
+    >>> from pastiche_core.data.errors import IllegalMoveError
     >>> from_library(IllegalMoveError("illegal move 'take'"), status=409, under="$.move")
     ApiError(409, "illegal move 'take'", path='$.move')
     """

@@ -53,8 +53,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..cards import Genre
-from ..render import PALETTE
+from ..data.cards import Genre
+from ..io.render import PALETTE
 from .api_errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .openapi import openapi
 from .quotas import ServerLimits
@@ -72,7 +72,7 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def palette_css() -> str:
-    """The genre colours of :data:`~pastiche_core.render.PALETTE` as CSS classes.
+    """The genre colours of :data:`~pastiche_core.io.render.PALETTE` as CSS classes.
 
     >>> print(palette_css().splitlines()[0])
     .card.MYT { background: #8a5a2b; color: #ffffff; border-color: #5c3b1a; }

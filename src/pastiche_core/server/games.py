@@ -1,6 +1,6 @@
 """Games played through the service: seats, bots, tokens, and what one seat is shown.
 
-A :class:`GameSession` is one :class:`~pastiche_core.game.Game` with a kind per
+A :class:`GameSession` is one :class:`~pastiche_core.engine.game.Game` with a kind per
 seat (``"human"`` or a bot name of :data:`BOTS`) and, for each human seat, the
 hash of its secret token (:func:`new_token`, :func:`token_hash`): the service
 never stores a token itself. After each human move the bots play until a human
@@ -40,15 +40,15 @@ from types import MappingProxyType
 from typing import Any
 
 from ..ai.roster import make_bot
-from ..bots import Bot, derive_seed
-from ..catalogue import Catalogue
-from ..game import Game
-from ..gifts import LowestCardsPolicy, to_publish
+from ..data.catalogue import Catalogue
+from ..engine.game import Game
+from ..engine.moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
+from ..engine.rules import Phase
+from ..io.record import GameRecord
 from ..io.view_json import view_to_dict
-from ..moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
-from ..record import GameRecord
-from ..rules import Phase
-from ..solver import solve
+from ..play.bots import Bot, derive_seed
+from ..solver.gifts import LowestCardsPolicy, to_publish
+from ..solver.queries import solve
 from .api_errors import TOO_MANY, ApiError
 from .narrate import describe_outcome, narrate, novel_legend, seat_names
 from .quotas import ServerLimits
@@ -77,7 +77,7 @@ BOTS: Mapping[str, BotFactory] = MappingProxyType(
 )
 """The bots a game may seat, by name (:mod:`pastiche_core.ai`): adding one is one line here.
 
->>> from pastiche_core.catalogue import SHIPPED_CATALOGUES
+>>> from pastiche_core.data.catalogue import SHIPPED_CATALOGUES
 >>> BOTS["greedy"](3, catalogue=SHIPPED_CATALOGUES["default"])
 GreedyBot(...)
 """
@@ -116,7 +116,7 @@ class LegalListing:
 
     ``moves`` lists every legal move that is not a publish, then one publish per
     distinct option (R8), its gifts chosen by
-    :class:`~pastiche_core.gifts.LowestCardsPolicy`, at most
+    :class:`~pastiche_core.solver.gifts.LowestCardsPolicy`, at most
     ``ServerLimits.legal_publishes`` of them. ``count`` is the number of every
     legal move card by card (publishes with their gift choices included),
     ``publish_options`` the number of distinct publish options (R8) and

@@ -11,7 +11,7 @@ follow the game without reading move notation or the rulebook's numbers:
 * :func:`describe_outcome` says who won a finished game, by which tie-break, and
   what became of the End Flag (:class:`Outcome`).
 
-Everything is built from a :class:`~pastiche_core.view.PlayerView`, which
+Everything is built from a :class:`~pastiche_core.engine.view.PlayerView`, which
 holds only what its player may know (R16): the public history hides the cards
 another seat kept at setup or after drawing and the gifts between two other
 seats, and the view's move records show a card taken from the discard pile
@@ -34,14 +34,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._text import plural
-from ..cards import Card
-from ..catalogue import Catalogue
-from ..game import GameResult
-from ..moves import Choose, Keep, Publish, Read, TakeFlag
-from ..rules import END_THRESHOLD, Phase, Rules, rules_of
-from ..table import is_masterpiece
-from ..view import MoveRecord, PlayerView, PublicMove, read_public_notation
+from ..data._text import plural
+from ..data.cards import Card
+from ..data.catalogue import Catalogue
+from ..engine.game import GameResult
+from ..engine.moves import Choose, Keep, Publish, Read, TakeFlag
+from ..engine.rules import END_THRESHOLD, Phase, Rules, rules_of
+from ..engine.table import is_masterpiece
+from ..engine.view import MoveRecord, PlayerView, PublicMove, read_public_notation
 
 __all__ = [
     "LegendEntry",

@@ -20,7 +20,7 @@ the service itself in memory: :class:`ServerLimits` holds the numbers, and
 >>> ServerLimits(max_games=0)
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidArgumentError: max_games must be at least 1, got 0
+pastiche_core.data.errors.InvalidArgumentError: max_games must be at least 1, got 0
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-from ..errors import InvalidArgumentError
-from ..limits import CLI_MAX_OPTIONS, MAX_JSON_BYTES, MAX_TIME_LIMIT
+from ..data.errors import InvalidArgumentError
+from ..data.limits import CLI_MAX_OPTIONS, MAX_JSON_BYTES, MAX_TIME_LIMIT
 
 __all__ = ["ServerLimits"]
 
@@ -82,7 +82,7 @@ class ServerLimits:
     >>> ServerLimits(time_limit=20.0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: time_limit must be at most max_time_limit (10 s), got 20.0
+    pastiche_core.data.errors.InvalidArgumentError: time_limit must be at most max_time_limit (10 s), got 20.0
     """
 
     max_body_bytes: int = MAX_JSON_BYTES
@@ -98,7 +98,7 @@ class ServerLimits:
     """Seconds a publishes request searches unless it asks for another time limit."""
     max_time_limit: float = 10.0
     """The longest time limit a publishes request may ask for, in seconds (at most
-    :data:`~pastiche_core.limits.MAX_TIME_LIMIT`)."""
+    :data:`~pastiche_core.data.limits.MAX_TIME_LIMIT`)."""
     max_options: int = CLI_MAX_OPTIONS
     """Options a publishes request lists unless it asks for another number."""
     max_max_options: int = 10_000
@@ -174,7 +174,7 @@ def check_settings(settings: object, *, may_be_zero: tuple[str, ...] = ()) -> No
     >>> ServerLimits(keep_alive=0)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: keep_alive must be more than 0 seconds, got 0
+    pastiche_core.data.errors.InvalidArgumentError: keep_alive must be more than 0 seconds, got 0
     """
     for item in fields(settings):  # type: ignore[arg-type]
         value = getattr(settings, item.name)

@@ -34,19 +34,19 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .._fields import describe, document_kind, read_array, read_int, read_object
-from ..catalogue import SHIPPED_CATALOGUES, Catalogue
-from ..constraints import Constraints
-from ..errors import IllegalMoveError, InvalidCatalogueError, PasticheError
+from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..data.errors import IllegalMoveError, InvalidCatalogueError, PasticheError
+from ..engine.moves import Move
+from ..engine.rules import MAX_PLAYERS, Rules, rules_of
+from ..engine.view import PlayerView
+from ..io._fields import describe, document_kind, read_array, read_int, read_object
 from ..io.jsontext import loads
 from ..io.position_json import position_to_dict
 from ..io.state_json import STATE_FORMAT
 from ..io.view_json import VIEW_FORMAT, view_from_dict
-from ..moves import Move
-from ..position import Position
-from ..rules import MAX_PLAYERS, Rules, rules_of
-from ..solver import solve
-from ..view import PlayerView
+from ..solver.constraints import Constraints
+from ..solver.position import Position
+from ..solver.queries import solve
 from .api_errors import (
     BAD_REQUEST,
     CONFLICT,

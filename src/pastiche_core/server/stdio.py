@@ -45,8 +45,8 @@ import logging
 from collections.abc import Callable
 from typing import IO, Any
 
-from .._fields import describe, read_object
-from ..errors import PasticheError
+from ..data.errors import PasticheError
+from ..io._fields import describe, read_object
 from .api_errors import (
     FORBIDDEN,
     INTERNAL,

@@ -38,11 +38,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ..catalogue import SHIPPED_CATALOGUES, Catalogue
-from ..errors import PasticheError
-from ..game import check_deal
-from ..record import GameRecord
-from ..rules import RULEBOOK, Rules, rules_of
+from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
+from ..data.errors import PasticheError
+from ..engine.game import check_deal
+from ..engine.rules import RULEBOOK, Rules, rules_of
+from ..io.record import GameRecord
 from .games import BOTS, HUMAN, GameSession
 
 __all__ = ["GameStore", "MemoryStore", "SqliteStore", "StoreError", "StoreFullError"]

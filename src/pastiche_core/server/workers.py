@@ -41,7 +41,7 @@ tests make a request that overruns or allocates.
 >>> PoolSettings(workers=0)
 Traceback (most recent call last):
 ...
-pastiche_core.errors.InvalidArgumentError: workers must be at least 1, got 0
+pastiche_core.data.errors.InvalidArgumentError: workers must be at least 1, got 0
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ from multiprocessing import get_context
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..errors import InvalidArgumentError
-from ..game import Game
+from ..data.errors import InvalidArgumentError
+from ..engine.game import Game
 from ..io.view_json import view_to_dict
 from .api_errors import INTERNAL, TOO_MANY, UNAVAILABLE, ApiError
 from .quotas import ServerLimits, check_settings
@@ -99,7 +99,7 @@ class PoolSettings:
     >>> PoolSettings(client_share=20, queue=8, workers=2)
     Traceback (most recent call last):
     ...
-    pastiche_core.errors.InvalidArgumentError: client_share must be at most workers + queue (10), got 20
+    pastiche_core.data.errors.InvalidArgumentError: client_share must be at most workers + queue (10), got 20
     """
 
     workers: int = 2

@@ -1,0 +1,115 @@
+"""gymnasium: Pastiche for one learning seat, alone or many games at once (the ``rl`` extra).
+
+``env(...)`` makes a :class:`gymnasium.Env` for one learning seat
+(:class:`~pastiche_core.rl.single.PasticheGymEnv`), the other seats played by
+bots or callables (:mod:`pastiche_core.rl.opponents`); ``vector_env(num_envs, ...)``
+steps ``num_envs`` such games at once as a :class:`gymnasium.vector.VectorEnv`
+(:class:`~pastiche_core.rl.vector.PasticheVectorEnv`, autoreset ``NEXT_STEP``).
+Actions are the atomic actions of :class:`~pastiche_core.rl.encoding.ActionSpace`
+and observations :class:`~pastiche_core.rl.observation.ObservationEncoder`
+vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention).
+
+>>> from pastiche_core.rl.gymnasium import env, vector_env
+>>> game_env = env(players=3, opponents="random")
+>>> observation, info = game_env.reset(seed=42)
+>>> observation.shape, bool(game_env.action_masks().any())
+((1541,), True)
+>>> envs = vector_env(4, players=3, opponents="random")
+>>> observations, infos = envs.reset(seed=42)
+>>> observations.shape, envs.action_masks().shape
+((4, 1541), (4, 357))
+"""
+
+from __future__ import annotations
+
+from ..data.errors import missing_extra
+
+try:
+    import gymnasium  # noqa: F401 - the extra's check: the environments below need it
+    import numpy  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
+    raise missing_extra("pastiche_core.rl.gymnasium", error) from error
+
+from ..data.catalogue import Catalogue
+from ..engine.rules import Rules
+from .aec import returns, winner_returns
+from .opponents import SEARCH_BUDGET_MS, Opponents, Policy
+from .single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
+from .vector import PasticheVectorEnv
+
+__all__ = [
+    "ILLEGAL_MODES",
+    "RENDER_MODES",
+    "SEARCH_BUDGET_MS",
+    "Opponents",
+    "PasticheGymEnv",
+    "PasticheVectorEnv",
+    "Policy",
+    "env",
+    "returns",
+    "vector_env",
+    "winner_returns",
+]
+
+
+def env(
+    players: int = 4,
+    catalogue: str | Catalogue = "default",
+    opponents: object = "greedy",
+    seat: int | None = None,
+    illegal: str = "raise",
+    normalize: bool = False,
+    render_mode: str | None = None,
+    rules: Rules | None = None,
+) -> PasticheGymEnv:
+    """A single-agent Pastiche environment for ``players`` seats (3–5).
+
+    ``catalogue`` is a :class:`~pastiche_core.data.catalogue.Catalogue`, a shipped
+    catalogue's name or a TOML catalogue file. ``opponents`` is a bot name
+    (``"random"``, ``"greedy"``, ``"search"``; the search thinks
+    :data:`~pastiche_core.rl.opponents.SEARCH_BUDGET_MS` a move), a callable
+    ``policy(view, legal) -> Move``, or a list of them, one per other seat from
+    the learner's left. ``seat`` fixes the learner's seat (``None``: drawn at each
+    reset, from the reset seed). ``illegal`` is ``"raise"``
+    (:class:`~pastiche_core.data.errors.IllegalMoveError`) or ``"penalty"`` (the
+    episode ends with reward -1 and ``info["illegal"] = True``).
+    ``normalize=True`` scales observations into [0, 1]. ``render_mode`` is
+    ``None``, ``"ansi"`` or ``"human"``. ``rules`` are house rules
+    (:class:`~pastiche_core.engine.rules.Rules`; by default the catalogue's, else the rulebook's).
+
+    >>> env(players=4).action_space
+    Discrete(357)
+    >>> env(illegal="maybe")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.data.errors.InvalidArgumentError: illegal must be one of 'raise', 'penalty', got 'maybe'
+    """
+    return PasticheGymEnv(
+        players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+    )
+
+
+def vector_env(
+    num_envs: int,
+    players: int = 4,
+    catalogue: str | Catalogue = "default",
+    opponents: object = "greedy",
+    seat: int | None = None,
+    illegal: str = "raise",
+    normalize: bool = False,
+    render_mode: str | None = None,
+    rules: Rules | None = None,
+) -> PasticheVectorEnv:
+    """``num_envs`` games of :func:`env` (same options) stepped at once, with autoreset.
+
+    ``reset(seed=s)`` deals game ``i`` as ``env(...).reset(seed=s + i)`` would;
+    a finished game is dealt anew at the next step (gymnasium's ``NEXT_STEP``).
+
+    >>> vector_env(8, opponents="random").action_space.shape
+    (8,)
+    >>> vector_env(2, opponents="random", rules=Rules(keep_size=2)).settings.rules.keep_size
+    2
+    """
+    return PasticheVectorEnv(
+        num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+    )

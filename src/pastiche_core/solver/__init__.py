@@ -1,0 +1,37 @@
+"""Layer 2, solver: "what can I publish?" and how to give the gifts (R4-R9).
+
+The public face is :mod:`pastiche_core.solver.queries` (``solve``, ``best``,
+``why_not`` ...), re-exported here so ``pastiche_core.solver.queries`` and
+``from pastiche_core.solver import solve`` both work; ``fast`` is the exact
+enumerator, ``cpsat`` the OR-Tools model that checks it.
+
+>>> from pastiche_core.solver import ENGINES
+>>> ENGINES
+('fast', 'cpsat')
+"""
+
+from __future__ import annotations
+
+from .queries import (
+    ENGINES,
+    PUBLISHES_FORMAT,
+    PUBLISHES_VERSION,
+    best,
+    is_publishable,
+    novel_id,
+    optima,
+    solve,
+    why_not,
+)
+
+__all__ = [
+    "ENGINES",
+    "PUBLISHES_FORMAT",
+    "PUBLISHES_VERSION",
+    "best",
+    "is_publishable",
+    "novel_id",
+    "optima",
+    "solve",
+    "why_not",
+]
