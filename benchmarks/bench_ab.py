@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from benchkit import aligned, random_env_game
+from benchkit import aligned, package_module, random_env_game
 
 MODES = {  # mode -> units per chunk
     "engine": 500,
@@ -71,9 +71,7 @@ def _chunk(mode: str) -> Callable[[int], float]:
     """The work of ``mode``: a function that does ``n`` units and returns their CPU seconds."""
     clock = time.process_time
     if mode.startswith("pettingzoo"):
-        from pastiche_core.rl.pettingzoo import env
-
-        environment = env(players=4)
+        environment = package_module("rl.pettingzoo", "pettingzoo").env(players=4)
         stepping = (None for seed in itertools.count() for _ in random_env_game(environment, seed))
 
         def run_steps(n: int) -> float:

@@ -45,16 +45,23 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchkit import aligned, pin_one_core
+from benchkit import aligned, package_module, pin_one_core
 
-from pastiche_core import DECK, Catalogue
-from pastiche_core.engine.movegen import clear_caches
-from pastiche_core.solver.fast import options as fast_options
-from pastiche_core.solver.fast import pareto as fast_pareto
-from pastiche_core.solver.options import PublishOption, make_option, option_key
-from pastiche_core.solver.position import Masterpiece, Position
+from pastiche_core import DECK, Catalogue, Masterpiece, Position
+
+if TYPE_CHECKING:
+    from pastiche_core.solver.options import PublishOption
+
+# Read by module so bench_ab.py can time a checkout from before the layer folders too.
+_OPTIONS = package_module("solver.options", "options")
+_FAST = package_module("solver.fast", "solver_fast")
+clear_caches = package_module("engine.movegen", "movegen").clear_caches
+fast_options = _FAST.options
+fast_pareto = _FAST.pareto
+make_option = _OPTIONS.make_option
+option_key = _OPTIONS.option_key
 
 SIZES = ((5, 3), (8, 5), (10, 8), (12, 10), (15, 12))
 PLAYERS = 4
@@ -63,7 +70,7 @@ CPSAT_TIME_LIMIT = 120.0
 
 OptionKey = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]
 
-HAS_CPSAT = importlib.util.find_spec("pastiche_core.solver.cpsat") is not None
+HAS_CPSAT = importlib.util.find_spec("ortools") is not None  # the CP-SAT model needs OR-Tools
 
 
 # ----------------------------------------------------------------------
@@ -204,13 +211,15 @@ def cpsat_pareto(position: Position) -> dict[str, list[tuple[int, int]]]:
 def cold_fast_options(position: Position) -> list[PublishOption]:
     """Every option through the fast engine, its counting caches emptied first."""
     clear_caches()
-    return fast_options(position)
+    found: list[PublishOption] = fast_options(position)
+    return found
 
 
 def cold_fast_pareto(position: Position) -> dict[str, list[tuple[int, int]]]:
     """Every Pareto front through the fast engine, its counting caches emptied first."""
     clear_caches()
-    return fast_pareto(position)
+    fronts: dict[str, list[tuple[int, int]]] = fast_pareto(position)
+    return fronts
 
 
 def time_all(run: Callable[[Position], Any], positions: Sequence[Position]) -> float:

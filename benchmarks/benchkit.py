@@ -8,6 +8,7 @@ beside them.
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import subprocess
@@ -98,3 +99,12 @@ def random_env_game(game_env: Any, seed: int) -> Iterator[None]:
         legal = np.flatnonzero(observation["action_mask"])
         game_env.step(int(legal[rng.randrange(len(legal))]))
         yield
+
+
+def package_module(path: str, before: str) -> Any:
+    """``pastiche_core.<path>``, or ``pastiche_core.<before>`` in a checkout from before the
+    layer folders: ``bench_ab.py`` runs one script against two checkouts."""
+    try:
+        return importlib.import_module(f"pastiche_core.{path}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"pastiche_core.{before}")
