@@ -46,7 +46,7 @@ from .game_apply import Answer, LegalMoves, keep_moves
 from .game_records import GameRecords
 from .game_values import GameResult, check_deal
 from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
-from .view import PlayerView, view_of
+from .view import PlayerView
 
 if TYPE_CHECKING:
     from ..solver.position import Position
@@ -151,7 +151,7 @@ class Game(GameRecords):
         >>> game.view(0).history, game.view(0, history=False).history
         (((2, 'keep ? ? ?'),), ())
         """
-        return view_of(self, player, self._viewer_public if history else None)
+        return self._view(player, history)
 
     def position(self, player: int | None = None) -> Position:
         """The publish position of ``player`` (default: the player to move).

@@ -674,17 +674,15 @@ class GameMoves(GameState):
             return [ListSegment([TakeFlag(card) for card in sorted(self._hands[player])])]
         if phase is not Phase.ACTION:
             return []
-        segments: list[Segment] = []
         reads = self._read_segment()
         draw, take, may_pass = turn_actions(len(self._deck), len(self._discard), reads.count)
-        writes: list[Move] = [move for move, legal in ((_DRAW, draw), (_TAKE, take)) if legal]
-        if writes:
-            segments.append(ListSegment(writes))
+        writes = _WRITES.get((draw, take))
+        segments: list[Segment] = [] if writes is None else [writes]
         if reads.count:
             segments.append(reads)
-        segments.extend(self._publish_segments())
+        segments += self._publish_segments()
         if may_pass:
-            segments.append(ListSegment([_PASS]))
+            segments.append(_PASSES)
         return segments
 
     def _publish_segments(self) -> list[PublishSegment]:
@@ -843,6 +841,13 @@ def publish_moves(game: GameMoves) -> Iterator[Publish]:
 _DRAW = Draw()
 _TAKE = TakeDiscard()
 _PASS = Pass()
+# The writes and the pass as segments, made once: a segment is never changed once made.
+_WRITES = {
+    (True, False): ListSegment((_DRAW,)),
+    (True, True): ListSegment((_DRAW, _TAKE)),
+    (False, True): ListSegment((_TAKE,)),
+}
+_PASSES = ListSegment((_PASS,))
 
 
 def _as_move(move: object) -> Move:

@@ -17,6 +17,7 @@ functions below are the engine's doors to them (gathered in
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
@@ -24,8 +25,10 @@ from ..data.cards import Card
 from ..data.errors import IllegalMoveError, InvalidArgumentError, InvalidStateError
 from .game_apply import GameMoves
 from .game_values import Text, Undo
+from .layout import viewer_table
 from .moves import Choose, Draw, Gift, Keep, Move, Publish, Read, TakeDiscard, TakeFlag
-from .view import MoveRecord, public_notation
+from .rules import Phase, setup_discarders
+from .view import MoveRecord, PlayerView, make_view, public_notation
 
 __all__ = [
     "GameRecords",
@@ -37,6 +40,9 @@ __all__ = [
     "stale_summary",
     "viewer_public",
 ]
+
+
+_INDEX = operator.attrgetter("index")
 
 
 class GameRecords(GameMoves):
@@ -72,6 +78,70 @@ class GameRecords(GameMoves):
                 f"replaying them from seed {self._seed} fails ({error})"
             ) from None
         return replayed._undo_from(start)
+
+    def _view(self, player: int, history: bool) -> PlayerView:
+        """What ``player`` may know (see ``Game.view``), read straight from the state: a view
+        is made at every decision.
+
+        >>> from pastiche_core import Game
+        >>> Game(players=3, seed=7).view(3)
+        Traceback (most recent call last):
+        ...
+        ValueError: player must be from 0 to 2, got 3
+        """
+        players = self._players
+        if player.__class__ is not int or not 0 <= player < players:
+            raise ValueError(f"player must be from 0 to {players - 1}, got {player}")
+        phase, to_move, pending = self._phase, self._to_move, self._pending
+        show_pending = phase is Phase.CHOOSE and to_move == player
+        # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
+        pile = self._discard
+        hidden = self._face_down
+        discard: tuple[Card | None, ...]
+        face_down: tuple[int, ...] = ()
+        if hidden:
+            discarders = setup_discarders(players, self._rules)
+            shown: list[Card | None] = []
+            down: list[int] = []
+            for index, card in enumerate(pile):
+                if card in hidden:
+                    down.append(index)
+                    mine = index < len(discarders) and discarders[index] == player
+                    shown.append(card if mine else None)
+                else:
+                    shown.append(card)
+            discard, face_down = tuple(shown), tuple(down)
+        else:
+            discard = tuple(pile)
+        # Both extend the ones kept with the player's last view.
+        notes, records = self._viewer_public(player) if history else ((), ())
+        return make_view(
+            player,
+            players,
+            phase,
+            to_move,
+            self._current,
+            self._turn,
+            tuple(sorted(self._hands[player], key=_INDEX)),
+            tuple(map(len, self._hands)),
+            len(self._deck),
+            discard,
+            self.tables(),
+            tuple(self._supply.items()),
+            self._flag,
+            pending if show_pending else None,
+            self._passes,
+            self._trigger,
+            self._turns_left,
+            self._end_reason,
+            self.scores(),
+            face_down,
+            notes,
+            self._catalogue,
+            self._rules,
+            records,
+            viewer_table(self._cards, player, show_pending),
+        )
 
     def _viewer_public(
         self, viewer: int

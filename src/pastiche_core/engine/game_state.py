@@ -211,19 +211,22 @@ class GameState:
 
     def _scalars(self) -> Scalars:
         """The counters and single values now (what an undo record keeps before a move)."""
-        return Scalars(
-            self._phase,
-            self._to_move,
-            self._current,
-            self._pending,
-            self._turn,
-            self._passes,
-            self._trigger,
-            self._turns_left,
-            self._end_reason,
-            self._flag,
-            self._rng.state,
-            self._supply.get(END_FLAG_ID, 0),
+        return _new_scalars(
+            Scalars,
+            (
+                self._phase,
+                self._to_move,
+                self._current,
+                self._pending,
+                self._turn,
+                self._passes,
+                self._trigger,
+                self._turns_left,
+                self._end_reason,
+                self._flag,
+                self._rng.state,
+                self._supply.get(END_FLAG_ID, 0),
+            ),
         )
 
     def _restore(self, scalars: Scalars, *, rng: bool = True) -> None:
@@ -694,6 +697,8 @@ _PICKLED = (
 """The slots a pickle keeps; the others are caches, the supply's window and the generation."""
 
 _S = TypeVar("_S", bound=GameState)
+
+_new_scalars = tuple.__new__  # Scalars of a tuple, without the keyword parsing (every apply)
 
 
 def assemble(

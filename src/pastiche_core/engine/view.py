@@ -34,14 +34,13 @@ from the pile), as far as the player saw it.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..data.cards import Card, format_cards
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidNotationError
-from .game_state import GameState, insides
 from .layout import card_table
 from .moves import NOTATION_SEATS, Choose, Keep, Move, Publish
 from .rules import RULEBOOK, Phase, Rules, setup_discarders
@@ -54,10 +53,10 @@ __all__ = [
     "MoveRecord",
     "PlayerView",
     "PublicMove",
+    "make_view",
     "public_notation",
     "read_public_notation",
     "setup_discarders",
-    "view_of",
 ]
 
 _INDEX = operator.attrgetter("index")
@@ -247,7 +246,7 @@ class PlayerView:
         )
 
 
-# The slot setters of PlayerView's fields, in field order (for PlayerView.of).
+# The slot setters of PlayerView's fields, in field order (for make_view).
 (
     _set_player,
     _set_players,
@@ -384,73 +383,66 @@ gift 1:SCI9'), hidden_gifts=(2,))
     )
 
 
-def view_of(
-    game: GameState,
+def make_view(
     player: int,
-    public: Callable[[int], tuple[tuple[tuple[int, str], ...], tuple[MoveRecord, ...]]] | None,
+    players: int,
+    phase: Phase,
+    to_move: int,
+    current: int,
+    turn: int,
+    hand: tuple[Card, ...],
+    hand_sizes: tuple[int, ...],
+    deck_size: int,
+    discard: tuple[Card | None, ...],
+    tables: tuple[tuple[TableNovel, ...], ...],
+    supply: tuple[tuple[str, int], ...],
+    flag: tuple[int, Card] | None,
+    pending: tuple[Card, Card] | None,
+    passes: int,
+    trigger: int | None,
+    turns_left: int | None,
+    end_reason: str | None,
+    scores: tuple[int, ...],
+    face_down: tuple[int, ...],
+    history: tuple[tuple[int, str], ...],
+    catalogue: Catalogue,
+    rules: Rules,
+    records: tuple[MoveRecord, ...],
+    card_table: bytes,
 ) -> PlayerView:
-    """The view of ``player`` in ``game``, with the public history and records ``public``
-    gives for a seat (none when ``public`` is ``None``): what ``Game.view`` returns.
+    """A view of these fields, in :class:`PlayerView`'s field order, unchecked: the game's
+    fast constructor (a view is made at every decision; the dataclass's own constructor
+    sets its frozen fields one by one through ``object.__setattr__``).
 
     >>> from pastiche_core import Game
-    >>> view_of(Game(players=3, seed=7), 0, None).history
-    ()
-    >>> view_of(Game(players=3, seed=7), 3, None)
-    Traceback (most recent call last):
-    ...
-    ValueError: player must be from 0 to 2, got 3
+    >>> view = Game(players=3, seed=7).view(0)
+    >>> make_view(*(getattr(view, name) for name in PlayerView.__dataclass_fields__)) == view
+    True
     """
-    inside = insides(game)
-    if not 0 <= player < game.players:
-        raise ValueError(f"player must be from 0 to {game.players - 1}, got {player}")
-    show_pending = game.phase.value == "choose" and game.to_move == player
-    # Face-down cards are setup discards, a bottom block in seat order (R10, R15).
-    pile = inside.discard
-    hidden = inside.face_down
-    discard: tuple[Card | None, ...]
-    face_down: tuple[int, ...] = ()
-    if hidden:
-        discarders = setup_discarders(game.players, game.rules)
-        shown: list[Card | None] = []
-        down: list[int] = []
-        for index, card in enumerate(pile):
-            if card in hidden:
-                down.append(index)
-                mine = index < len(discarders) and discarders[index] == player
-                shown.append(card if mine else None)
-            else:
-                shown.append(card)
-        discard, face_down = tuple(shown), tuple(down)
-    else:
-        discard = tuple(pile)
-    # Made at every decision of a game: the fields are set directly by their slots,
-    # in field order, as the dataclass constructor would set them.
     view = object.__new__(PlayerView)
     _set_player(view, player)
-    _set_players(view, game.players)
-    _set_phase(view, game.phase)
-    _set_to_move(view, game.to_move)
-    _set_current(view, inside.current)
-    _set_turn(view, game.turn)
-    _set_hand(view, game.hand(player))  # sorted by card index
-    _set_hand_sizes(view, inside.hand_sizes)
-    _set_deck_size(view, game.deck_size)
+    _set_players(view, players)
+    _set_phase(view, phase)
+    _set_to_move(view, to_move)
+    _set_current(view, current)
+    _set_turn(view, turn)
+    _set_hand(view, hand)
+    _set_hand_sizes(view, hand_sizes)
+    _set_deck_size(view, deck_size)
     _set_discard(view, discard)
-    _set_tables(view, game.tables())
-    _set_supply(view, tuple(game.supply.items()))
-    _set_flag(view, inside.flag)
-    _set_pending(view, inside.pending if show_pending else None)
-    _set_passes(view, inside.passes)
-    _set_trigger(view, inside.trigger)
-    _set_turns_left(view, inside.turns_left)
-    _set_end_reason(view, inside.end_reason)
-    _set_scores(view, game.scores())
+    _set_tables(view, tables)
+    _set_supply(view, supply)
+    _set_flag(view, flag)
+    _set_pending(view, pending)
+    _set_passes(view, passes)
+    _set_trigger(view, trigger)
+    _set_turns_left(view, turns_left)
+    _set_end_reason(view, end_reason)
+    _set_scores(view, scores)
     _set_face_down(view, face_down)
-    # Both extend the ones kept with the player's last view.
-    notes, records = public(player) if public is not None else ((), ())
+    _set_history(view, history)
+    _set_catalogue(view, catalogue)
+    _set_rules(view, rules)
     _set_records(view, records)
-    _set_history(view, notes)
-    _set_catalogue(view, game.catalogue)
-    _set_rules(view, game.rules)
-    _set_card_table(view, inside.viewer_card_table(player, show_pending))
+    _set_card_table(view, card_table)
     return view
