@@ -12,9 +12,9 @@ import importlib.util
 _NEEDS = {
     "src/pastiche_core/rl": ("numpy",),
     "src/pastiche_core/rl/aec.py": ("gymnasium", "pettingzoo"),
-    "src/pastiche_core/rl/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
+    "src/pastiche_core/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
     "src/pastiche_core/rl/spiel.py": ("pyspiel",),
-    "src/pastiche_core/rl/openspiel.py": ("numpy", "pyspiel"),
+    "src/pastiche_core/openspiel.py": ("numpy", "pyspiel"),
 }
 
 

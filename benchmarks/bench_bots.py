@@ -21,8 +21,8 @@ Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games 
    dealt and drawn by a generator seeded per deal), the search in seat
    ``game % 4`` (four games per deal) and OpenSpiel's Python ``ISMCTSBot`` in
    the three others, with the evaluator ``--ismcts-evaluator`` names:
-   ``heuristic`` (:class:`~pastiche_core.rl.openspiel.HeuristicEvaluator`, the
-   default), ``score`` (:class:`~pastiche_core.rl.openspiel.ScoreEvaluator`) or
+   ``heuristic`` (:class:`~pastiche_core.openspiel.HeuristicEvaluator`, the
+   default), ``score`` (:class:`~pastiche_core.openspiel.ScoreEvaluator`) or
    ``rollout`` (OpenSpiel's ``RandomRolloutEvaluator``, one random playout to
    the end). **Equal CPU time per decision**: the search runs at
    ``--ismcts-budget-ms``; each ISMCTS decision runs simulations until it has
@@ -49,9 +49,9 @@ from benchkit import aligned, pin_one_core
 
 from pastiche_core import Game, LegalMoves, Move, PlayerView
 from pastiche_core.ai import default_workers, make_bot, run_tournament
+from pastiche_core.bots.play import Bot, derive_seed, play_game
+from pastiche_core.bots.simulate import game_seed
 from pastiche_core.engine.movegen import clear_caches
-from pastiche_core.play.bots import Bot, derive_seed, play_game
-from pastiche_core.play.simulate import game_seed
 
 PLAYERS = 4
 
@@ -275,7 +275,7 @@ def _evaluator(name: str, seed: int) -> Any:
     import numpy as np
     from open_spiel.python.algorithms import mcts
 
-    from pastiche_core.rl.openspiel import HeuristicEvaluator, ScoreEvaluator
+    from pastiche_core.openspiel import HeuristicEvaluator, ScoreEvaluator
 
     if name == "heuristic":
         return HeuristicEvaluator()
@@ -328,7 +328,7 @@ def ismcts_match(
     """The search against three ISMCTS bots: the table's rows and the CPU times."""
     import pyspiel
 
-    import pastiche_core.rl.openspiel  # noqa: F401 - registers python_pastiche
+    import pastiche_core.openspiel  # noqa: F401 - registers python_pastiche
     from pastiche_core.ai.tournament import wilson_interval
 
     spiel = pyspiel.load_game(f"python_pastiche(players={PLAYERS})")

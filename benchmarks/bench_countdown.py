@@ -36,11 +36,11 @@ from benchkit import aligned
 from pastiche_core import Game
 from pastiche_core.ai import GreedyBot, SearchBot
 from pastiche_core.ai.search import FINISH_WITHIN, Settings, simulations_for
+from pastiche_core.bots.play import Bot, derive_seed
 from pastiche_core.engine.game import LegalMoves
 from pastiche_core.engine.game_internals import insides
 from pastiche_core.engine.moves import Move
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import Bot, derive_seed
 
 HEROES = ("search", "greedy", "hybrid")
 

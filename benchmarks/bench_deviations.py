@@ -42,9 +42,9 @@ from benchkit import aligned
 from pastiche_core import Game, Move, Publish, Read
 from pastiche_core.ai import GreedyBot, SearchBot
 from pastiche_core.ai.search import greedy_move, simulations_for
+from pastiche_core.bots.play import derive_seed
 from pastiche_core.engine.game import LegalMoves
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import derive_seed
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ One run measures, side by side and interleaved repeat by repeat (the median of
 2. **encoding**: random legal atomic actions through
    :class:`~pastiche_core.rl.MoveBuilder` with no observation; a decision is an
    atomic action;
-3. **PettingZoo env**: ``pastiche_core.rl.pettingzoo.env(players=4)`` stepped with a
+3. **PettingZoo env**: ``pastiche_core.pettingzoo.env(players=4)`` stepped with a
    random legal action from the ``action_mask`` of ``env.last()``, so the mask and
    the observation vector are built at every step; a decision is an ``env.step``;
    when the compiled kernels are built, the same environment with every kernel
    switched off is measured too;
-4. **gymnasium single env**: ``pastiche_core.rl.gymnasium.env(players=4,
+4. **gymnasium single env**: ``pastiche_core.gymnasium.env(players=4,
    opponents="random")``, ``K`` of them stepped one after the other in a Python
    loop, a decision is one learner ``env.step`` (the other seats' moves are played
    inside it); the masks of the ``K`` environments are stacked and one batched
@@ -148,7 +148,7 @@ def encoding_runner(seconds: float) -> Counts:
 def pettingzoo_runner(seconds: float) -> Counts:
     """The PettingZoo environment: a random legal action from each observation's mask."""
 
-    from pastiche_core.rl.pettingzoo import env
+    from pastiche_core.pettingzoo import env
 
     game_env = env(players=PLAYERS)
     decisions = moves = 0
@@ -175,7 +175,7 @@ def singles_runner(num_envs: int) -> Runner:
     def run(seconds: float) -> Counts:
         import numpy as np
 
-        from pastiche_core.rl.gymnasium import env
+        from pastiche_core.gymnasium import env
 
         envs = [env(players=PLAYERS, opponents="random") for _ in range(num_envs)]
         for index, each in enumerate(envs):
@@ -209,7 +209,7 @@ def sync_vector_runner(num_envs: int) -> Runner:
         import numpy as np
         from gymnasium.vector import SyncVectorEnv
 
-        from pastiche_core.rl.gymnasium import env
+        from pastiche_core.gymnasium import env
 
         singles = [env(players=PLAYERS, opponents="random") for _ in range(num_envs)]
         envs = SyncVectorEnv([functools.partial(_same, each) for each in singles])
@@ -237,7 +237,7 @@ def vector_runner(num_envs: int, opponents: str = "random", engine: bool = False
     def run(seconds: float) -> Counts:
         import numpy as np
 
-        from pastiche_core.rl.gymnasium import vector_env
+        from pastiche_core.gymnasium import vector_env
 
         with switched_off("episodes") if engine else contextlib.nullcontext():
             envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)

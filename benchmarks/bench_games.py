@@ -9,7 +9,7 @@ Two tables, each the median (and min/max) of ``R`` runs over fixed game seeds
    them: :class:`RandomBot` choosing by index (``legal[rng.randrange(len(legal))]``)
    with the lazily built view of :func:`play_game`, next to the same games with
    a full :class:`PlayerView` built every decision, and the same games played by
-   :func:`~pastiche_core.play.bots.random_game` (the compiled game kernel when it is
+   :func:`~pastiche_core.bots.play.random_game` (the compiled game kernel when it is
    built: no :class:`Game` is made; it answers each game's summary). Ratio:
    against the first row.
 2. The baseline: the same random choices made by enumerating every legal move
@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 from benchkit import pin_one_core
 
+from pastiche_core.bots.play import Bot, RandomBot, derive_seed, play_game, random_game
+from pastiche_core.bots.simulate import game_seed
 from pastiche_core.engine.game import Game, LegalMoves
 from pastiche_core.engine.movegen import clear_caches
 from pastiche_core.engine.moves import Move
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import Bot, RandomBot, derive_seed, play_game, random_game
-from pastiche_core.play.simulate import game_seed
 
 PLAYERS = 4
 

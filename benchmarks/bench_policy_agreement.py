@@ -27,8 +27,8 @@ from benchkit import aligned
 from pastiche_core import Game, Move, Phase, Publish
 from pastiche_core.ai import GreedyBot, PlayoutPolicy
 from pastiche_core.ai.playout import PolicyWeights, Situation
+from pastiche_core.bots.play import derive_seed
 from pastiche_core.engine.moves import Choose, Read, TakeFlag
-from pastiche_core.play.bots import derive_seed
 
 
 def same(greedy: Move, policy: Move) -> bool:

@@ -54,9 +54,9 @@ from pastiche_core.ai.search import (
     settings_for,
     simulations_for,
 )
+from pastiche_core.bots.play import Bot, derive_seed, play_game
 from pastiche_core.engine.game import LegalMoves
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import Bot, derive_seed, play_game
 
 PLAYERS = 4
 OPPONENTS: dict[str, Callable[[int], Bot]] = {

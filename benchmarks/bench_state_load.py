@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_state_load.py [--games N] [--repeats R]``.
 
-States come from ``N`` real 4-player games (:func:`pastiche_core.play.bots.play_game`,
+States come from ``N`` real 4-player games (:func:`pastiche_core.bots.play.play_game`,
 seeds 0 to N - 1), taken after 0, 25, 50, 75 and 100 moves and at each game's
 end, written with :func:`~pastiche_core.io.state_json.state_to_json`. One table row
 per length, every figure the median over ``R`` runs of the time per state (the

@@ -36,7 +36,7 @@ from benchkit import aligned
 
 from pastiche_core.ai import SearchBot
 from pastiche_core.ai.search import DEFAULT_SETTINGS, Settings, simulations_for
-from pastiche_core.play.bots import derive_seed
+from pastiche_core.bots.play import derive_seed
 
 
 def parse_variant(text: str, simulations: int) -> tuple[Settings, int]:

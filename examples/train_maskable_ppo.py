@@ -1,6 +1,6 @@
 """Train sb3-contrib's MaskablePPO on Pastiche's single-agent environment, then measure it.
 
-The learner plays one seat of ``pastiche_core.rl.gymnasium.env`` (observations scaled into
+The learner plays one seat of ``pastiche_core.gymnasium.env`` (observations scaled into
 [0, 1], the seat drawn at every deal) against bots; the environment's own
 ``action_masks()`` gives MaskablePPO the legal actions. After training, the policy
 (masked, deterministic) plays fresh deals against random and against greedy
@@ -67,7 +67,7 @@ def train(
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
 
-    from pastiche_core.rl.gymnasium import env
+    from pastiche_core.gymnasium import env
 
     torch.set_num_threads(1)
 
@@ -161,7 +161,7 @@ def evaluate(
     Game ``g`` deals ``seed + g // players`` and seats the learner at ``g % players``:
     each deal is played from every seat, which cancels much of the luck of the cards.
     """
-    from pastiche_core.rl.gymnasium import env
+    from pastiche_core.gymnasium import env
 
     seats = [
         env(players=players, opponents=opponents, seat=s, normalize=True) for s in range(players)

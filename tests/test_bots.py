@@ -9,8 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from pastiche_core import Game, IllegalMoveError, LegalMoves, Move, Pass, PasticheError, Phase
-from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import (  # _LazyView: the view play_game passes
+from pastiche_core.bots.play import (  # _LazyView: the view play_game passes
     Bot,
     DecisionLimitError,
     RandomBot,
@@ -18,7 +17,8 @@ from pastiche_core.play.bots import (  # _LazyView: the view play_game passes
     derive_seed,
     play_game,
 )
-from pastiche_core.play.simulate import ENDINGS
+from pastiche_core.bots.simulate import ENDINGS
+from pastiche_core.engine.view import PlayerView
 
 
 def _chi2_critical(df: int, z: float = 3.09) -> float:

@@ -11,9 +11,9 @@ import pytest
 @pytest.mark.parametrize(
     ("face", "blocked"),
     [
-        ("pastiche_core.rl.gymnasium", "gymnasium"),
-        ("pastiche_core.rl.openspiel", "pyspiel"),
-        ("pastiche_core.rl.pettingzoo", "pettingzoo"),
+        ("pastiche_core.gymnasium", "gymnasium"),
+        ("pastiche_core.openspiel", "pyspiel"),
+        ("pastiche_core.pettingzoo", "pettingzoo"),
         ("pastiche_core.rl", "numpy"),
     ],
 )

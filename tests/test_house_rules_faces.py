@@ -12,10 +12,10 @@ import pytest
 
 from pastiche_core import Rules, load_catalogue
 from pastiche_core.ai.tournament import run_tournament
+from pastiche_core.bots.simulate import simulate
 from pastiche_core.cli import main
 from pastiche_core.data.errors import InvalidArgumentError, InvalidStateError
 from pastiche_core.io.record import GameRecord
-from pastiche_core.play.simulate import simulate
 from pastiche_core.server import Service, SqliteStore
 from pastiche_core.server.api_errors import ApiError
 

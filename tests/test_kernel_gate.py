@@ -23,7 +23,7 @@ from pastiche_core.engine._kernels import Fallback, Kernel, compiled_kernels, ke
 # The modules whose rules register the twelve kernels (the engine's, rl's and ai's).
 _RULE_MODULES = (
     "pastiche_core.engine.movegen",
-    "pastiche_core.play.bots",
+    "pastiche_core.bots.play",
     "pastiche_core.ai.playout",
     "pastiche_core.ai.heuristics",
 )

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from pastiche_core import DECK, Card, Game, InvalidArgumentError, RandomBot, check_invariants
 from pastiche_core.ai.playout import PolicyBot
+from pastiche_core.bots.play import Bot, derive_seed
 from pastiche_core.data.errors import InvalidNotationError
 from pastiche_core.engine.game_internals import (
     history_seats,
@@ -27,7 +28,6 @@ from pastiche_core.engine.game_internals import (
 from pastiche_core.engine.knowledge import Knowledge, hidden_cards
 from pastiche_core.engine.moves import Draw, Move, Publish, TakeDiscard
 from pastiche_core.engine.view import MoveRecord, PlayerView, public_notation, read_public_notation
-from pastiche_core.play.bots import Bot, derive_seed
 
 
 def _state(known: Knowledge) -> tuple[object, ...]:

@@ -36,8 +36,20 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "solver": ("solver",),
     # 3. documents and pictures: JSON in and out, records, the invariants, rendering
     "documents": ("io",),
-    # 4. capabilities, a folder each with one public face; the package's face at the root
-    "capabilities": ("play", "ai", "rl", "server", "cli", "__main__", "__init__", "_version"),
+    # 4. capabilities, a folder each; the package's face and the environments' at the root
+    "capabilities": (
+        "bots",
+        "ai",
+        "rl",
+        "server",
+        "cli",
+        "gymnasium",
+        "pettingzoo",
+        "openspiel",
+        "__main__",
+        "__init__",
+        "_version",
+    ),
 }
 """Layer name -> its folders (the root's face modules in the top layer), lowest layer first."""
 
@@ -234,7 +246,7 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_the_folders_are_the_layers() -> None:
-    """The package root holds the layers' folders and the package's face, no flat module."""
+    """The package root holds the layers' folders and the package's faces, no other module."""
     folders = {name for members in LAYERS.values() for name in members}
     root = {
         path.stem if path.is_file() else path.name
@@ -242,7 +254,8 @@ def test_the_folders_are_the_layers() -> None:
         if (path.is_dir() and (path / "__init__.py").exists()) or path.suffix in (".py", ".pyi")
     }
     assert root == folders, sorted(root ^ folders)
-    flat = {"__init__", "__main__", "_version"}
+    # The package's face, and the environments' faces the contracts name at the root.
+    flat = {"__init__", "__main__", "_version", "gymnasium", "pettingzoo", "openspiel"}
     for name in folders - flat:
         assert (PACKAGE / name / "__init__.py").is_file(), f"{name} is a layer folder"
 
@@ -306,7 +319,7 @@ def test_importing_the_package_loads_no_optional_extra() -> None:
         "import sys, pastiche_core\n"
         "heavy = ['ortools', 'rich', 'starlette', 'uvicorn', 'ray', 'numpy', 'gymnasium',"
         " 'pettingzoo', 'pyspiel', 'open_spiel', 'jsonschema', 'playwright',"
-        " 'pastiche_core.rl.gymnasium']\n"
+        " 'pastiche_core.gymnasium']\n"
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run(

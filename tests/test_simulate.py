@@ -7,8 +7,8 @@ import json
 import pytest
 
 from pastiche_core import Catalogue, InvalidStateError, PasticheError
-from pastiche_core.play.bots import play_game
-from pastiche_core.play.simulate import ENDINGS, SimulationSummary, game_seed, simulate
+from pastiche_core.bots.play import play_game
+from pastiche_core.bots.simulate import ENDINGS, SimulationSummary, game_seed, simulate
 
 # Every novel worth 5 points: random games often end with every player passing (R11).
 QUICK_TOML = """

@@ -11,6 +11,15 @@ True
 from __future__ import annotations
 
 from ._version import __version__ as __version__  # the one home of the version
+from .bots.play import (
+    DEFAULT_MAX_DECISIONS,
+    Bot,
+    DecisionLimitError,
+    RandomBot,
+    derive_seed,
+    play_game,
+)
+from .bots.simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .data.cards import DECK, MAX_RANK, MIN_RANK, Card, Genre, format_cards, parse_cards
 from .data.catalogue import END_FLAG_ID, SHIPPED_CATALOGUES, Catalogue, NovelSpec, load_catalogue
 from .data.errors import (
@@ -110,15 +119,6 @@ from .io.render import (
     print_rich,
     rich_text,
 )
-from .play.bots import (
-    DEFAULT_MAX_DECISIONS,
-    Bot,
-    DecisionLimitError,
-    RandomBot,
-    derive_seed,
-    play_game,
-)
-from .play.simulate import ENDINGS, SimulationSummary, game_seed, simulate
 from .solver.cpsat import CpSatResult
 from .solver.gifts import (
     DEFAULT_SEARCH_LIMIT,

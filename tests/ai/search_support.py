@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pastiche_core import Game, RandomBot
 from pastiche_core.ai.playout import PolicyBot
-from pastiche_core.play.bots import Bot, derive_seed
+from pastiche_core.bots.play import Bot, derive_seed
 
 
 def mixed_bots(players: int, seed: int) -> list[Bot]:

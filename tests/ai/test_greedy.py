@@ -40,9 +40,9 @@ from pastiche_core.ai import (
     position_of,
     unseen_ranks,
 )
+from pastiche_core.bots.play import Bot, RandomBot, derive_seed, play_game
 from pastiche_core.data.errors import InvalidArgumentError
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import Bot, RandomBot, derive_seed, play_game
 from pastiche_core.solver.fast import options
 from pastiche_core.solver.options import Constraints, make_option
 

@@ -12,8 +12,8 @@ from search_support import played
 from pastiche_core import Phase, play_game
 from pastiche_core.ai import GreedyBot
 from pastiche_core.ai.search import ceiling, search
+from pastiche_core.bots.play import Bot, RandomBot
 from pastiche_core.data.errors import InvalidArgumentError
-from pastiche_core.play.bots import Bot, RandomBot
 
 GREEDY = importlib.import_module("pastiche_core.ai.greedy")
 SEARCH = importlib.import_module("pastiche_core.ai.search")

@@ -19,9 +19,9 @@ from pastiche_core.ai import (
     roster,
     simulations_for,
 )
+from pastiche_core.bots.play import Bot, DecisionLimitError, RandomBot, derive_seed
 from pastiche_core.data.errors import InvalidArgumentError, PasticheError
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import Bot, DecisionLimitError, RandomBot, derive_seed
 
 
 class FirstMove:

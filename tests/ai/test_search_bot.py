@@ -61,11 +61,11 @@ from pastiche_core.ai.search import (
     simulations_for,
 )
 from pastiche_core.ai.visible import position_of
+from pastiche_core.bots.play import derive_seed
 from pastiche_core.data.limits import Deadline
 from pastiche_core.engine.game import END_THRESHOLD, LegalMoves
 from pastiche_core.engine.game_internals import insides, publish_moves
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import derive_seed
 from pastiche_core.solver.gifts import to_publish
 from pastiche_core.solver.options import PublishOption, option_key
 from pastiche_core.solver.position import Position

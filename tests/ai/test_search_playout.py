@@ -24,8 +24,8 @@ from pastiche_core.ai.playout import (
     playout,
 )
 from pastiche_core.ai.playout_publishes import _total_combinations
+from pastiche_core.bots.play import derive_seed
 from pastiche_core.data.patterns import rank_counts
-from pastiche_core.play.bots import derive_seed
 
 
 @given(

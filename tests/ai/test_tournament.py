@@ -26,11 +26,11 @@ from pastiche_core.ai import (
     tournament,
     wilson_interval,
 )
+from pastiche_core.bots.play import DecisionLimitError
+from pastiche_core.bots.simulate import game_seed
 from pastiche_core.cli import main
 from pastiche_core.data.errors import InvalidArgumentError
 from pastiche_core.engine.game import GameResult
-from pastiche_core.play.bots import DecisionLimitError
-from pastiche_core.play.simulate import game_seed
 
 BOTS = ["greedy", "random", "random"]
 HAS_RAY = importlib.util.find_spec("ray") is not None

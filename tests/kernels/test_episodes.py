@@ -32,13 +32,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import leaked, twin
 
+from pastiche_core.bots.play import derive_seed
 from pastiche_core.data.errors import IllegalMoveError
 from pastiche_core.engine._kernels import Kernel, switched_off
+from pastiche_core.gymnasium import vector_env
 from pastiche_core.io.invariants import check_invariants
-from pastiche_core.play.bots import derive_seed
 from pastiche_core.rl import vector as vector_module
 from pastiche_core.rl.encoding import Stage
-from pastiche_core.rl.gymnasium import vector_env
 from pastiche_core.rl.single import Settings
 
 pytestmark = pytest.mark.kernels

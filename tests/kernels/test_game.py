@@ -1,7 +1,7 @@
 """The game kernel plays the engine's games, decision by decision (R4-R15).
 
-``random_game`` is :func:`pastiche_core.play.bots._random_game_py`: ``play_game``
-between :class:`~pastiche_core.play.bots.RandomBot` players on
+``random_game`` is :func:`pastiche_core.bots.play._random_game_py`: ``play_game``
+between :class:`~pastiche_core.bots.play.RandomBot` players on
 :class:`~pastiche_core.engine.game.Game`, summarised. Its twin (``csrc/game.c``) keeps
 the game packed and draws the same indexes with the same generators. With
 ``trace`` both answer every decision's count of legal moves and the index
@@ -33,14 +33,7 @@ from hypothesis import strategies as st
 from support import agree, leaked, starved, twin
 
 from pastiche_core import RULEBOOK, Catalogue, Game, NovelSpec, Rules
-from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
-from pastiche_core.data.rng import GameRng
-from pastiche_core.engine._kernels import Kernel, switched_off
-from pastiche_core.engine.game import Phase
-from pastiche_core.engine.game_internals import insides
-from pastiche_core.engine.layout import packed_rules
-from pastiche_core.engine.moves import Draw, Keep, Publish, Read
-from pastiche_core.play.bots import (
+from pastiche_core.bots.play import (
     DEFAULT_MAX_DECISIONS,
     DecisionLimitError,
     RandomBot,
@@ -49,7 +42,14 @@ from pastiche_core.play.bots import (
     packed_catalogue,
     random_game,
 )
-from pastiche_core.play.simulate import simulate
+from pastiche_core.bots.simulate import simulate
+from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
+from pastiche_core.data.rng import GameRng
+from pastiche_core.engine._kernels import Kernel, switched_off
+from pastiche_core.engine.game import Phase
+from pastiche_core.engine.game_internals import insides
+from pastiche_core.engine.layout import packed_rules
+from pastiche_core.engine.moves import Draw, Keep, Publish, Read
 
 pytestmark = pytest.mark.kernels
 
@@ -209,7 +209,7 @@ def test_a_catalogue_of_other_patterns_copies_points_and_positions_r6_r12_r13(
 
 
 def test_the_summary_is_the_engines_game() -> None:
-    from pastiche_core.play.bots import play_game
+    from pastiche_core.bots.play import play_game
 
     for seed in range(5):
         game = play_game(players=4, seed=seed)

@@ -22,8 +22,8 @@ from test_episodes import Pair, run
 from test_game import GAME, game_args
 
 from pastiche_core import RULEBOOK, Catalogue, Rules
+from pastiche_core.bots.play import play_game, random_game
 from pastiche_core.engine.game_internals import insides
-from pastiche_core.play.bots import play_game, random_game
 from pastiche_core.rl.single import Settings
 
 pytestmark = pytest.mark.kernels

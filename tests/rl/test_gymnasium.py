@@ -18,12 +18,12 @@ from builders import MINI
 from gymnasium.utils.env_checker import check_env
 
 from pastiche_core import Game, IllegalMoveError, InvalidArgumentError, Move
+from pastiche_core.bots.play import RandomBot
 from pastiche_core.engine.game import LegalMoves
 from pastiche_core.engine.knowledge import Knowledge
 from pastiche_core.engine.view import PlayerView
-from pastiche_core.play.bots import RandomBot
+from pastiche_core.gymnasium import PasticheGymEnv, env, winner_returns
 from pastiche_core.rl import ObservationEncoder
-from pastiche_core.rl.gymnasium import PasticheGymEnv, env, winner_returns
 
 # check_env cannot find the alternative render modes of an environment made without
 # gymnasium.make (it reads them from the registry's spec); the modes are tested below.

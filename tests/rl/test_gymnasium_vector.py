@@ -15,7 +15,7 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
 from pastiche_core import IllegalMoveError, InvalidArgumentError
-from pastiche_core.rl.gymnasium import env, vector_env
+from pastiche_core.gymnasium import env, vector_env
 
 
 def random_actions(masks: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[Any]:

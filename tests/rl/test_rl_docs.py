@@ -26,7 +26,7 @@ def test_the_page_has_examples_for_every_part() -> None:
     bodies = [match["body"] for match in FENCE.finditer(text)]
     assert len(bodies) >= 5
     joined = "\n".join(bodies)
-    for needle in ("MoveBuilder", "ObservationEncoder", "pastiche_core.rl.pettingzoo", "pyspiel"):
+    for needle in ("MoveBuilder", "ObservationEncoder", "pastiche_core.pettingzoo", "pyspiel"):
         assert needle in joined
 
 

@@ -15,8 +15,8 @@ from open_spiel.python.algorithms import ismcts
 
 from pastiche_core import DECK, Card, Draw, RandomBot
 from pastiche_core.engine.game_internals import history_seats, insides
+from pastiche_core.openspiel import PasticheState, ScoreEvaluator, max_game_length
 from pastiche_core.rl import ActionSpace, ObservationEncoder, Stage
-from pastiche_core.rl.openspiel import PasticheState, ScoreEvaluator, max_game_length
 
 
 def load(players: int = 4) -> pyspiel.Game:

@@ -17,8 +17,8 @@ import pyspiel
 from pastiche_core import DECK, Draw, Game, Rules
 from pastiche_core.data.errors import InvalidArgumentError
 from pastiche_core.io.state_json import state_from_dict, state_to_dict
+from pastiche_core.openspiel import PasticheGame, PasticheState, max_game_length
 from pastiche_core.rl.aec import winner_returns
-from pastiche_core.rl.openspiel import PasticheGame, PasticheState, max_game_length
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "catalogues" / "house-rules.toml"
 

@@ -17,14 +17,14 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts
 
 from pastiche_core import Game, InvalidArgumentError, state_from_dict, state_to_dict
-from pastiche_core.rl import ObservationEncoder
-from pastiche_core.rl.openspiel import (
+from pastiche_core.openspiel import (
     HeuristicEvaluator,
     PasticheEnvironment,
     PasticheState,
     ScoreEvaluator,
 )
-from pastiche_core.rl.pettingzoo import winner_returns
+from pastiche_core.pettingzoo import winner_returns
+from pastiche_core.rl import ObservationEncoder
 
 
 def load(players: int = 4) -> pyspiel.Game:

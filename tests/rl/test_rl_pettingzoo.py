@@ -16,7 +16,7 @@ from builders import MINI
 from pettingzoo import test as pettingzoo_test
 
 from pastiche_core import Catalogue, IllegalMoveError, InvalidArgumentError, InvalidCatalogueError
-from pastiche_core.rl.pettingzoo import PasticheEnv, env, raw_env, winner_returns
+from pastiche_core.pettingzoo import PasticheEnv, env, raw_env, winner_returns
 
 
 def play_out(game_env: PasticheEnv, rng: random.Random) -> int:

@@ -43,7 +43,7 @@ The bot is deterministic for a seed: the solver runs without a time limit,
 bounded by ``max_options`` instead, so no decision depends on the clock.
 
 >>> from pastiche_core import play_game
->>> from pastiche_core.play.bots import RandomBot
+>>> from pastiche_core.bots.play import RandomBot
 >>> game = play_game(players=4, seed=3, bots=[GreedyBot(1), RandomBot(2), RandomBot(3), RandomBot(4)])
 >>> game.is_over
 True

@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..bots.play import DEFAULT_MAX_DECISIONS, derive_seed, play_game
 from ..data._text import quote
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
 from ..engine.game import Game, GameResult, check_deal
 from ..io.record import GameRecord
-from ..play.bots import DEFAULT_MAX_DECISIONS, derive_seed, play_game
 from .roster import check_bot_names, check_options, make_bot
 
 __all__ = ["match_result", "play_match"]
@@ -83,7 +83,7 @@ def play_match(
     ``options`` go to every bot (:data:`~pastiche_core.ai.roster.BOT_OPTIONS`,
     e.g. ``{"budget_ms": 300}``; each bot takes those it uses), and so does the
     catalogue. The game is bounded: past ``max_decisions`` decisions it raises
-    :class:`~pastiche_core.play.bots.DecisionLimitError`. Bad arguments raise
+    :class:`~pastiche_core.bots.play.DecisionLimitError`. Bad arguments raise
     :class:`~pastiche_core.data.errors.InvalidArgumentError` before any card is dealt.
 
     >>> record = play_match(3, ["random"] * 4, options={"budget_ms": 50})

@@ -701,7 +701,7 @@ def _fill(
 
 
 class PolicyBot:
-    """A :class:`~pastiche_core.play.bots.Bot` that plays the playout policy from its view alone.
+    """A :class:`~pastiche_core.bots.play.Bot` that plays the playout policy from its view alone.
 
     It is the opponent of the benchmarks before a stronger baseline exists,
     and the search's fallback. Reproducible for a seed (the exploration draws

@@ -1,7 +1,7 @@
 """The bots by name: the registry that matches, tournaments and the command line use.
 
 :data:`BOTS` maps a name to a factory called as ``factory(seed, **options)``
-that returns a :class:`~pastiche_core.play.bots.Bot`. A factory takes the options
+that returns a :class:`~pastiche_core.bots.play.Bot`. A factory takes the options
 it uses as keyword parameters; :func:`make_bot` passes it only those (the
 others are for other bots: a time budget means nothing to a random player).
 Adding a bot is one entry in :data:`BOTS`.
@@ -20,10 +20,10 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from ..bots.play import Bot, RandomBot
 from ..data._text import quote
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
-from ..play.bots import Bot, RandomBot
 from .greedy import GreedyBot
 from .search import (
     DEFAULT_BUDGET_MS,

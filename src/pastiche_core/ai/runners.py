@@ -29,11 +29,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.play import DEFAULT_MAX_DECISIONS
 from ..data._text import quote
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
 from ..engine.game import GameResult
-from ..play.bots import DEFAULT_MAX_DECISIONS
 from .match import match_result
 
 __all__ = [

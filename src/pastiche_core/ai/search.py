@@ -89,6 +89,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from ..bots.play import derive_seed
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError, PasticheError
 from ..data.limits import Deadline
@@ -98,7 +99,6 @@ from ..engine.moves import (
 )
 from ..engine.rules import Phase
 from ..engine.view import PlayerView
-from ..play.bots import derive_seed
 from ..solver.options import PublishOption
 from ..solver.position import Position
 from .determinize import Knowledge, determinize
@@ -638,7 +638,7 @@ def _rank(
 # The bot
 # ----------------------------------------------------------------------
 class SearchBot:
-    """A :class:`~pastiche_core.play.bots.Bot` that plays the move :func:`search` ranks first.
+    """A :class:`~pastiche_core.bots.play.Bot` that plays the move :func:`search` ranks first.
 
     Give ``budget_ms`` (turned into simulations by :func:`simulations_for`,
     with the milliseconds as a wall-clock ceiling) or ``simulations`` (no

@@ -2,7 +2,7 @@
 
 **The scheme.** With ``n`` players the bot list names one bot per seat. Games
 come in groups of ``n`` that share one deal: game ``g`` is dealt from
-``game_seed(seed, g // n)`` (the seeds of :func:`~pastiche_core.play.simulate.simulate`)
+``game_seed(seed, g // n)`` (the seeds of :func:`~pastiche_core.bots.simulate.simulate`)
 and seats the list rotated by ``g mod n`` — seat ``i`` plays
 ``bots[(i + g) mod n]``. So each bot plays each seat equally often (exactly,
 when ``games`` is a multiple of ``n``), and on the same cards as its rivals
@@ -19,7 +19,7 @@ other score of the game, averaged. Parity is ``1/n``.
 
 **Bounds.** At most :data:`MAX_TOURNAMENT_GAMES` games; bot names and options
 are checked before any game starts; each game is bounded by
-:data:`~pastiche_core.play.bots.DEFAULT_MAX_DECISIONS` decisions.
+:data:`~pastiche_core.bots.play.DEFAULT_MAX_DECISIONS` decisions.
 
 The result is the same for a seed whatever runs the games (in process, a
 process pool, Ray): :meth:`TournamentResult.to_dict` is the
@@ -39,13 +39,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.play import DEFAULT_MAX_DECISIONS
+from ..bots.simulate import game_seed
 from ..data._text import quote
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError, InvalidRulesError
 from ..engine.game import GameResult
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, rules_of
-from ..play.bots import DEFAULT_MAX_DECISIONS
-from ..play.simulate import game_seed
 from .roster import check_bot_names, make_bot
 from .runners import GameTask, Progress, run_in_pool, run_on_ray
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bots.simulate import simulate
 from ..data._text import quote, too_long
 from ..data.cards import Card, format_cards, parse_cards
 from ..data.catalogue import load_catalogue
@@ -28,7 +29,6 @@ from ..data.files import read_file
 from ..data.limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_JSON_BYTES, MAX_TIME_LIMIT
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..io.jsontext import loads
-from ..play.simulate import simulate
 from ..solver.options import Constraints
 from ..solver.position import Position
 from ..solver.queries import ENGINES, solve

@@ -127,9 +127,9 @@ def missing_extra(face: str, error: ModuleNotFoundError, extra: str = "rl") -> M
     It names the face, the missing package and the install command, and keeps
     the package's name for ``except ModuleNotFoundError`` handlers.
 
-    >>> error = missing_extra("pastiche_core.rl.gymnasium", ModuleNotFoundError(name="gymnasium"))
+    >>> error = missing_extra("pastiche_core.gymnasium", ModuleNotFoundError(name="gymnasium"))
     >>> str(error), error.name
-    ("pastiche_core.rl.gymnasium needs gymnasium: install the rl extra, pip install 'pastiche-core[rl]'", 'gymnasium')
+    ("pastiche_core.gymnasium needs gymnasium: install the rl extra, pip install 'pastiche-core[rl]'", 'gymnasium')
     """
     return ModuleNotFoundError(
         f"{face} needs {error.name}: install the {extra} extra, "

@@ -13,9 +13,9 @@ The one public face of the subpackage (it needs the ``rl`` extra:
   seen of the cards over the game, and the other hands they know cards of (R16).
 
 The environments built on them live behind their own faces:
-:mod:`pastiche_core.rl.pettingzoo` (an AEC environment),
-:mod:`pastiche_core.rl.openspiel` (the ``python_pastiche`` game) and
-:mod:`pastiche_core.rl.gymnasium` (single-agent and vector environments).
+:mod:`pastiche_core.pettingzoo` (an AEC environment),
+:mod:`pastiche_core.openspiel` (the ``python_pastiche`` game) and
+:mod:`pastiche_core.gymnasium` (single-agent and vector environments).
 
 >>> from pastiche_core import Game
 >>> from pastiche_core.rl import ActionSpace, MoveBuilder, ObservationEncoder

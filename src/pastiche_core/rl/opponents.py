@@ -1,18 +1,18 @@
 """The players of the other seats in a single-agent environment: bots by name, or callables.
 
-The ``opponents`` option of :func:`pastiche_core.rl.gymnasium.env` is one bot name
+The ``opponents`` option of :func:`pastiche_core.gymnasium.env` is one bot name
 of :data:`~pastiche_core.ai.roster.BOTS` (``"random"``, ``"greedy"``,
 ``"search"``), a list with one entry per other seat, or a callable. A callable
 (a *policy*) is called as ``policy(view, legal)`` with the
 :class:`~pastiche_core.engine.view.PlayerView` of the seat to move and the game's
 :class:`~pastiche_core.engine.game.LegalMoves`, and returns one of those moves (a
-:class:`~pastiche_core.play.bots.Bot`'s ``choose`` is such a callable; a bot itself
+:class:`~pastiche_core.bots.play.Bot`'s ``choose`` is such a callable; a bot itself
 is taken too). In a list, entry ``i`` plays the seat ``i + 1`` places after the
 learner's, so the list reads in turn order from the learner's left whatever seat
 the learner draws.
 
 Named bots are made anew at every deal with :func:`~pastiche_core.ai.roster.make_bot`,
-seeded from the deal's seed and their seat (:func:`~pastiche_core.play.bots.derive_seed`),
+seeded from the deal's seed and their seat (:func:`~pastiche_core.bots.play.derive_seed`),
 so a reset seed replays the same game. The search bot thinks
 :data:`SEARCH_BUDGET_MS` per move: a few simulations, enough to play sensibly
 while an environment step stays in the milliseconds.
@@ -36,12 +36,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from ..bots.play import Bot, RandomBot, derive_seed
 from ..data._text import quote
 from ..data.errors import InvalidArgumentError
 from ..engine.game import Game, LegalMoves
 from ..engine.knowledge import Knowledge
 from ..engine.moves import Move
-from ..play.bots import Bot, RandomBot, derive_seed
 
 if TYPE_CHECKING:
     from ..engine.view import PlayerView
@@ -152,7 +152,7 @@ def play_until(
 
     Each bot or policy gets its seat's view and the legal moves; a move that is
     not legal raises :class:`~pastiche_core.data.errors.IllegalMoveError`. A
-    :class:`~pastiche_core.play.bots.RandomBot` never reads the view (its documented
+    :class:`~pastiche_core.bots.play.RandomBot` never reads the view (its documented
     behaviour), so none is built for it. ``knowledge`` (the learner's) follows
     every move. Returns the number of moves played.
 

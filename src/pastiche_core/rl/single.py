@@ -93,7 +93,7 @@ def _choice(name: str, value: object, valid: tuple[object, ...]) -> None:
 class Settings:
     """The checked options of a single-agent or vector environment.
 
-    :meth:`of` checks the options as :func:`pastiche_core.rl.gymnasium.env` takes
+    :meth:`of` checks the options as :func:`pastiche_core.gymnasium.env` takes
     them; a bad one raises :class:`~pastiche_core.data.errors.InvalidArgumentError`
     naming it and its valid values.
 
@@ -389,7 +389,7 @@ def observation_space(encoder: ObservationEncoder, normalize: bool) -> gymnasium
 class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """Pastiche for one learning seat as a :class:`gymnasium.Env` (see the module docstring).
 
-    The options are those of :func:`pastiche_core.rl.gymnasium.env`.
+    The options are those of :func:`pastiche_core.gymnasium.env`.
 
     >>> env = PasticheGymEnv(players=4, opponents=["random", "greedy", "random"])
     >>> env.action_space, env.observation_space.shape

@@ -1,6 +1,6 @@
 """Pastiche as an OpenSpiel game, ``python_pastiche``, with explicit chance nodes.
 
-:func:`register` (run when :mod:`pastiche_core.rl.openspiel` is imported) makes
+:func:`register` (run when :mod:`pastiche_core.openspiel` is imported) makes
 ``pyspiel.load_game("python_pastiche(players=4)")`` work; the ``catalogue``
 parameter names a shipped catalogue or a TOML file
 (``python_pastiche(players=3,catalogue=default)``). House rules (R10, R12) are

@@ -44,6 +44,8 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..bots.play import derive_seed, packed_catalogue
+from ..bots.simulate import ENDINGS
 from ..data.cards import DECK, Card
 from ..data.catalogue import END_FLAG_ID, Catalogue
 from ..data.errors import IllegalMoveError, InvalidArgumentError
@@ -53,8 +55,6 @@ from ..engine.game import Game
 from ..engine.game_internals import assemble, insides
 from ..engine.layout import packed_rules
 from ..engine.rules import RULEBOOK, Phase, Rules
-from ..play.bots import derive_seed, packed_catalogue
-from ..play.simulate import ENDINGS
 from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .observation import PHASES, ObservationEncoder
 from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
@@ -69,7 +69,7 @@ class _PythonEpisodes:
 
     The arguments after ``settings`` pack the settings for the twin (this rule reads
     ``settings`` alone): the number of games, the catalogue and the rules as
-    :func:`~pastiche_core.play.bots.random_game` packs them, the players, whether the games may be
+    :func:`~pastiche_core.bots.play.random_game` packs them, the players, whether the games may be
     packed, the encoder's layout (its fields, size, decision fields and Novel slots) and the
     action space's size. The methods play the games as the vector environment asks:
 
@@ -300,7 +300,7 @@ class PasticheVectorEnv(
 ):
     """``num_envs`` single-agent Pastiche games as a :class:`gymnasium.vector.VectorEnv`.
 
-    The options after ``num_envs`` are those of :func:`pastiche_core.rl.gymnasium.env`.
+    The options after ``num_envs`` are those of :func:`pastiche_core.gymnasium.env`.
 
     >>> envs = PasticheVectorEnv(2, players=4, opponents="random", normalize=True)
     >>> envs.single_observation_space.shape, envs.observation_space.shape, envs.action_space

@@ -40,13 +40,13 @@ from types import MappingProxyType
 from typing import Any
 
 from ..ai.roster import make_bot
+from ..bots.play import Bot, derive_seed
 from ..data.catalogue import Catalogue
 from ..engine.game import Game
 from ..engine.moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
 from ..engine.rules import Phase
 from ..io.record import GameRecord
 from ..io.view_json import view_to_dict
-from ..play.bots import Bot, derive_seed
 from ..solver.gifts import LowestCardsPolicy, to_publish
 from ..solver.queries import solve
 from .api_errors import TOO_MANY, ApiError

@@ -26,13 +26,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..bots.play import RandomBot
 from ..engine.game import Game
 from ..engine.rules import Phase
 from ..io.position_json import position_to_dict
 from ..io.position_json import schema as library_schema
 from ..io.state_json import state_to_dict
 from ..io.view_json import view_to_dict
-from ..play.bots import RandomBot
 from ..solver.position import Position
 from .quotas import ServerLimits
 

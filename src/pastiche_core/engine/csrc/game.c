@@ -1,6 +1,6 @@
 /*
  * The game kernel: whole games between random bots (random_game, the twin of
- * pastiche_core.play.bots._random_game_py, which plays play_game's default RandomBots on game.Game),
+ * pastiche_core.bots.play._random_game_py, which plays play_game's default RandomBots on game.Game),
  * and the packed game (game.h) it plays on: the rules engine's moves and legal-move indexing
  * over the card table of layout.h (as Game._cards keeps it), the deck and the discard pile in
  * order, each seat's Novels in publish order, the supply and the scalars of Game. Publishes are

@@ -6,7 +6,7 @@ deal and the draws, the atomic actions of
 of a player's view, and a resampler for OpenSpiel's ISMCTS bot.
 
 >>> import pyspiel
->>> import pastiche_core.rl.openspiel
+>>> import pastiche_core.openspiel
 >>> game = pyspiel.load_game("python_pastiche(players=4)")
 >>> game.num_players(), game.get_type().short_name
 (4, 'python_pastiche')
@@ -14,14 +14,14 @@ of a player's view, and a resampler for OpenSpiel's ISMCTS bot.
 
 from __future__ import annotations
 
-from ..data.errors import missing_extra
+from .data.errors import missing_extra
 
 try:
     import pyspiel  # noqa: F401 - fail early, with the extra named
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise missing_extra("pastiche_core.rl.openspiel", error) from error
+    raise missing_extra("pastiche_core.openspiel", error) from error
 
-from .spiel import (
+from .rl.spiel import (
     GAME_TYPE,
     HeuristicEvaluator,
     PasticheEnvironment,

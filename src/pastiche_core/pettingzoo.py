@@ -8,7 +8,7 @@ itself. Observations are dicts with ``"observation"`` (a
 ``"action_mask"`` (the legal atomic actions of
 :class:`~pastiche_core.rl.encoding.ActionSpace`).
 
->>> from pastiche_core.rl.pettingzoo import env
+>>> from pastiche_core.pettingzoo import env
 >>> game_env = env(players=3)
 >>> game_env.reset(seed=42)
 >>> observation, reward, terminated, truncated, info = game_env.last()
@@ -18,7 +18,7 @@ itself. Observations are dicts with ``"observation"`` (a
 
 from __future__ import annotations
 
-from ..data.errors import missing_extra
+from .data.errors import missing_extra
 
 try:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
@@ -27,13 +27,13 @@ try:
         AECOrderEnforcingIterator,
     )
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise missing_extra("pastiche_core.rl.pettingzoo", error) from error
+    raise missing_extra("pastiche_core.pettingzoo", error) from error
 
 from typing import Any
 
-from ..data.catalogue import Catalogue
-from ..engine.rules import Rules
-from .aec import Observation, PasticheEnv, returns, winner_returns
+from .data.catalogue import Catalogue
+from .engine.rules import Rules
+from .rl.aec import Observation, PasticheEnv, returns, winner_returns
 
 __all__ = ["OrderEnforcing", "PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
 

@@ -1,6 +1,6 @@
 """Many random games at once: who wins, by how much, and how games end.
 
-:func:`simulate` plays ``games`` games between :class:`~pastiche_core.play.bots.RandomBot`
+:func:`simulate` plays ``games`` games between :class:`~pastiche_core.bots.play.RandomBot`
 players; game ``i`` is dealt from ``derive_seed(seed, "game", i)``, so one seed
 reproduces the whole run. The :class:`SimulationSummary` it returns is plain
 data: :meth:`SimulationSummary.to_dict` is deterministic (no timings, no dates)
@@ -21,7 +21,7 @@ from ..data.catalogue import Catalogue
 from ..data.errors import PasticheError
 from ..engine.game import check_deal
 from ..engine.rules import Rules, rules_of
-from .bots import derive_seed, random_game
+from .play import derive_seed, random_game
 
 __all__ = ["ENDINGS", "SimulationSummary", "game_seed", "simulate"]
 
@@ -158,8 +158,8 @@ def simulate(
     """Play ``games`` random games of ``players`` seats and summarise them.
 
     Game ``i`` uses :func:`game_seed` ``(seed, i)`` and the default bots of
-    :func:`~pastiche_core.play.bots.play_game`, played by
-    :func:`~pastiche_core.play.bots.random_game` (the compiled game kernel when it is
+    :func:`~pastiche_core.bots.play.play_game`, played by
+    :func:`~pastiche_core.bots.play.random_game` (the compiled game kernel when it is
     built). ``progress(done, games)`` is called after each game. ``rules`` are
     house rules (:class:`~pastiche_core.engine.rules.Rules`; by default the catalogue's,
     else the rulebook's).

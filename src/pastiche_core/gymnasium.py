@@ -9,7 +9,7 @@ Actions are the atomic actions of :class:`~pastiche_core.rl.encoding.ActionSpace
 and observations :class:`~pastiche_core.rl.observation.ObservationEncoder`
 vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention).
 
->>> from pastiche_core.rl.gymnasium import env, vector_env
+>>> from pastiche_core.gymnasium import env, vector_env
 >>> game_env = env(players=3, opponents="random")
 >>> observation, info = game_env.reset(seed=42)
 >>> observation.shape, bool(game_env.action_masks().any())
@@ -22,20 +22,20 @@ vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention)
 
 from __future__ import annotations
 
-from ..data.errors import missing_extra
+from .data.errors import missing_extra
 
 try:
     import gymnasium  # noqa: F401 - the extra's check: the environments below need it
     import numpy  # noqa: F401
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
-    raise missing_extra("pastiche_core.rl.gymnasium", error) from error
+    raise missing_extra("pastiche_core.gymnasium", error) from error
 
-from ..data.catalogue import Catalogue
-from ..engine.rules import Rules
-from .aec import returns, winner_returns
-from .opponents import SEARCH_BUDGET_MS, Opponents, Policy
-from .single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
-from .vector import PasticheVectorEnv
+from .data.catalogue import Catalogue
+from .engine.rules import Rules
+from .rl.aec import returns, winner_returns
+from .rl.opponents import SEARCH_BUDGET_MS, Opponents, Policy
+from .rl.single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
+from .rl.vector import PasticheVectorEnv
 
 __all__ = [
     "ILLEGAL_MODES",

@@ -284,7 +284,7 @@ def random_game(
     The same game as :func:`play_game` with ``bots=None`` (a
     :class:`RandomBot` seeded ``derive_seed(seed, "bot", seat)`` per seat),
     played by the compiled game kernel when it is built, without making a
-    :class:`~pastiche_core.engine.game.Game`; :func:`~pastiche_core.play.simulate.simulate`
+    :class:`~pastiche_core.engine.game.Game`; :func:`~pastiche_core.bots.simulate.simulate`
     plays its games so. Raises :class:`DecisionLimitError` as :func:`play_game` does.
     ``rules`` are house rules, as :func:`play_game` takes them.
 
