@@ -7,7 +7,10 @@ each kernel's range refusals, which the gate answers in Python.
 
 Every cost these kernels count comes from ``csrc/feasibility.h``, so they compare
 its C homes of rulings too (their tags name this file): ``pk_rank_cost`` (R5) and
-``pk_cost_finish`` (R4).
+``pk_cost_finish`` (R4). The other C homes of rulings compared here: ``pc_read`` (R6:
+only Masterpieces are cited), ``count_group`` and ``pk_decode_group`` (R4: the cards
+of a publish), ``gift_ways`` and ``pick_cards`` (R5: the gifts, from the cards not
+played) and ``pk_next_straight`` (R2: the Straights, in ``csrc/kernels.h``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@
 ``counting_positions``: publishes built card by card along the masks' own
 choices, partial publishes made up at random (closed ranks, the last card's
 rank, own and others' Masterpieces), and the ranges each kernel refuses.
+
+The C homes of rulings compared here (their tags name this file): ``pk_mask_table``
+(R6: only Masterpieces are cited), ``pk_combo_feasible`` (R4: a partial publish
+that can still meet its Novel), ``pk_cards_choices`` (R4, R5: the plays, cites and
+confirm, the gifts paid from the hand) and ``start_actions`` (R11: the reads).
 """
 
 from __future__ import annotations

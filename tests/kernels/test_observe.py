@@ -11,6 +11,9 @@ comparison is bit for bit over the whole buffer, which starts full of garbage,
 so a value left unwritten or written twice shows. Malformed input raises the
 same exception from both twins and leaves the buffer as it was; an input beyond
 the kernel's ranges is refused (``OutOfRange``) and the gate answers in Python.
+
+The C home of a ruling compared here (its tag names this file): ``pk_fill_public``,
+the core of ``fill_public`` (R16: no other seat's hidden card is shown).
 """
 
 from __future__ import annotations

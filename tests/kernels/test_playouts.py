@@ -13,6 +13,10 @@ R5 (gifts that just fit the cards not played, and just do not); the countdown
 (R12) at its edges; floors and bounds at an answer's value; the combinations'
 limit; weights of every kind. Each kernel's ranges are tested at their edges,
 and random games and analyses are the same with and without the kernels.
+
+The C homes of rulings compared here (their tags name this file): ``policy_costs``
+(R4, R5: the cards a fill plays and the gifts it owes), ``novel_value`` (R4: a
+completion plays a hand card) and ``need_straight`` (R2: the Straights).
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ typedef struct {
     int hand[PK_CARDS];             /* the hand's cards, ascending */
 } PcPosition;
 
+/* Only Masterpieces are counted as citable, never a Published novel or the End Flag (R6). */
+/* home: R6.cite; twin test: tests/kernels/test_counting.py */
 static int pc_read(PyObject *module, const unsigned char *table, long player, PcPosition *pos) {
     if (player < 0 || player >= PC_SEATS) {
         pk_refuse(module, "a player beyond seat 5");
@@ -344,6 +346,7 @@ static void states_add(PcWork *work, int layer, uint64_t key, uint64_t weight) {
 }
 
 /* Ways to give the gifts packed in `code` from `cards` unplayed cards (feasibility.gift_ways). */
+/* home: R5.gifts; twin test: tests/kernels/test_counting.py */
 static uint64_t gift_ways(PcWork *work, long cards, uint64_t code) {
     uint64_t ways = 1;
     for (; code; code >>= PK_OWED_BITS) {
@@ -471,6 +474,7 @@ static uint64_t count_tables(PcWork *work, PcTable **tables, int width, long lim
 }
 
 /* movegen_count._count_group: the publishes of one rank multiset of a usable Novel (R4, R5). */
+/* home: R4.check; twin test: tests/kernels/test_counting.py */
 static uint64_t count_group(PcWork *work, const PcPosition *pos, const int *ranks,
                             const int *needs, int width) {
     int touches_hand = 0, touches_others = 0;
@@ -1053,6 +1057,7 @@ static int ascending(const void *a, const void *b) {
 /* The cards of the index-th move of a shape (movegen_decode._Walk._pick), into *out: the hand cards
  * per rank, then the Masterpieces per (rank, owner), each a combination, then the gifts; the
  * gifts vary fastest. */
+/* home: R5.gifts; twin test: tests/kernels/test_counting.py */
 static void pick_cards(PcWork *work, const PcPosition *pos, const unsigned char *table,
                        const int *ranks, int width, const int *from_hand,
                        const signed char *const *split, uint64_t code, uint64_t index,
@@ -1182,6 +1187,7 @@ static int read_index(PyObject *module, PyObject *index_arg, uint64_t *index) {
 
 /* The shape of each rank by the descent over completion counts, then its cards (pick_cards).
  * The ranks and needs are trusted: within read_group's ranges, as pk_count_plan gives them. */
+/* home: R4.check; twin test: tests/kernels/test_counting.py */
 int pk_decode_group(PyObject *module, const unsigned char *table, long player, const int *ranks,
                     const int *needs, int width, uint64_t index, PkPick *out) {
     PcPosition pos;

@@ -84,9 +84,10 @@ static inline int pk_rank_vector(PyObject *module, PyObject *source, long low, l
 }
 
 /* The Straights of `length` ranks (patterns.Straight's combinations): the runs of that many
- * consecutive ranks 1-13 each with counts[rank] > 0, by their top rank ascending. Start with
- * *top = 0 and *run = 0; each call writes the next run's ranks (ascending) to ranks[0..length)
- * and returns 1, or returns 0 when no run is left. */
+ * consecutive ranks 1-13 each with counts[rank] > 0, by their top rank ascending; 13 and 1 are
+ * not consecutive (R2). Start with *top = 0 and *run = 0; each call writes the next run's ranks
+ * (ascending) to ranks[0..length) and returns 1, or returns 0 when no run is left. */
+/* home: R2; twin test: tests/kernels/test_counting.py */
 static inline int pk_next_straight(const int *counts, int length, int *top, int *run,
                                    int *ranks) {
     while (++*top < PK_RANKS) {

@@ -30,6 +30,8 @@
 
 #include <string.h>
 
+/* Only Masterpieces are counted as citable, the player's own apart from others' (R6). */
+/* home: R6.cite; twin test: tests/kernels/test_masks.py */
 void pk_mask_table(const unsigned char *table, long player, MkTable *t) {
     int hand_after[PK_RANKS] = {0}, own_after[PK_RANKS] = {0}, oth_after[PK_RANKS] = {0};
     memset(t, 0, sizeof *t);
@@ -122,6 +124,7 @@ static const unsigned char *mk_combo(PyObject *module, PyObject *combo) {
     return (const unsigned char *)PyBytes_AS_STRING(combo);
 }
 
+/* home: R4.check; twin test: tests/kernels/test_masks.py */
 int pk_combo_feasible(const MkTable *t, const MkPartial *p, const unsigned char *combo) {
     PkCost tally;
     pk_cost_start(&tally, p->played + p->owed);
@@ -195,6 +198,7 @@ static int mk_fits(long need, long hand, long mine, long others, const PkCost *t
     return cost >= 0 && cost <= limit;
 }
 
+/* home: R4.check, R5.gifts; twin test: tests/kernels/test_masks.py */
 void pk_cards_choices(const MkTable *t, const MkPartial *p, const unsigned char *combos,
                       Py_ssize_t count, char *plays, char *cites, int *confirm) {
     long base_cost = p->played + p->owed;
@@ -347,6 +351,7 @@ int pk_start_novels(PyObject *module, const unsigned char *table, long player,
 
 /* start_actions(table, player, usable, plan, read_base, novel_base):
  * encoding_masks._start_actions_py. */
+/* home: R11.reads; twin test: tests/kernels/test_masks.py */
 static PyObject *start_actions(PyObject *module, PyObject *args) {
     PyObject *table, *player_arg, *usable, *plan, *read_arg, *novel_arg;
     long player, read_base, novel_base;

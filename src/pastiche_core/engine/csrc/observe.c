@@ -165,6 +165,7 @@ int pk_obs_layout(PyObject *module, const int32_t *pairs, Py_ssize_t length, Py_
 }
 
 /* The observation from checked inputs (observe.h): the data checked first, then written. */
+/* home: R16.cards; twin test: tests/kernels/test_observe.py */
 int pk_fill_public(float *out, Py_ssize_t size, const int32_t *pairs, int players, int novels,
                    const unsigned char *table, const unsigned char *slots, Py_ssize_t positions,
                    const unsigned char *known, const long *supply, const long *sizes,

@@ -158,6 +158,7 @@ static double policy_value(const Policy *p, long played, long gifts) {
 }
 
 /* playout_publishes._costs: (played, gifts) of one fill, or 0 when R4 or R5 fails. */
+/* home: R4.cost, R5.gifts; twin test: tests/kernels/test_playouts.py */
 static int policy_costs(const Policy *p, const int *rank, const int *count, int width,
                         int cite_first, long *played_out, long *gifts_out) {
     long played = 0, gifts = 0, fill[4];
@@ -526,6 +527,7 @@ static void need_table(const Outlook *o, long count, Need *out) {
 }
 
 /* _Needs.straight: the cheapest run of `length` ranks, by prefix sums. */
+/* home: R2; twin test: tests/kernels/test_playouts.py */
 static Need need_straight(Outlook *o, int length) {
     if (!o->have_singles) {
         need_table(o, 1, o->singles);
@@ -642,6 +644,7 @@ static Need need_total(const Outlook *o, int count, int target) {
 }
 
 /* heuristics._novel_value: what completing a Novel is worth; 0 if it cannot be. */
+/* home: R4.cost; twin test: tests/kernels/test_playouts.py */
 static double novel_value(Outlook *o, const int32_t *entry) {
     int kind = entry[0], first = entry[1], second = entry[2];
     Need n;
