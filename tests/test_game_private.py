@@ -30,44 +30,10 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 def test_a_game_shows_at_most_30_public_names_and_exactly_the_listed_ones() -> None:
     public = sorted(name for name in dir(Game) if not name.startswith("_"))
-    assert len(public) <= 30
-    # Adding a public name is a deliberate act: it goes on this list too.
-    assert (
-        public
-        == sorted(PUBLIC_NAMES)
-        == [
-            "apply",
-            "catalogue",
-            "copy",
-            "deck_size",
-            "discard",
-            "from_json",
-            "generation",
-            "hand",
-            "history",
-            "is_legal",
-            "is_over",
-            "legal_moves",
-            "phase",
-            "players",
-            "position",
-            "replayed",
-            "result",
-            "rules",
-            "scores",
-            "seed",
-            "supply",
-            "table",
-            "tables",
-            "to_json",
-            "to_move",
-            "turn",
-            "undo",
-            "view",
-            "violation",
-            "winners",
-        ]
-    )
+    # Adding a public name is a deliberate act: it goes on game.PUBLIC_NAMES, the one list.
+    assert public == list(PUBLIC_NAMES)
+    assert len(PUBLIC_NAMES) == len(set(PUBLIC_NAMES)) <= 30
+    assert list(PUBLIC_NAMES) == sorted(PUBLIC_NAMES)
 
 
 def test_no_public_name_can_be_assigned() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+import struct
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -23,17 +24,31 @@ from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
 from pastiche_core.engine import layout
 from pastiche_core.engine.feasibility import KIND_CODES, OWED_BITS
 from pastiche_core.engine.game_internals import insides
+from pastiche_core.rl import encoding_space
+from pastiche_core.rl.encoding_space import ActionSpace, Stage
+from pastiche_core.rl.observation import PHASES, ObservationEncoder
 
-HEADER = (
-    Path(__file__).resolve().parents[1] / "src" / "pastiche_core" / "engine" / "csrc" / "layout.h"
-)
+CSRC = Path(__file__).resolve().parents[1] / "src" / "pastiche_core" / "engine" / "csrc"
+HEADER = CSRC / "layout.h"
 
 
-def _defines() -> dict[str, int]:
+def _defines(path: Path = HEADER, prefix: str = "PK_") -> dict[str, int]:
+    """The ``#define NAME number`` lines of ``path`` whose name starts with ``prefix``."""
     found = {}
-    for name, value in re.findall(r"#define (PK_\w+) (0x[0-9A-Fa-f]+|\d+)\b", HEADER.read_text()):
+    pattern = rf"#define ({prefix}\w+) (0x[0-9A-Fa-f]+|\d+)\b"
+    for name, value in re.findall(pattern, path.read_text()):
         found[name] = int(value, 0)
     return found
+
+
+def _enum(path: Path, first: str) -> list[str]:
+    """The names of the C ``enum { ... }`` of ``path`` that starts with ``first``, in order
+    (each worth its position: these enums give no values)."""
+    found = re.search(rf"enum\s*{{\s*({first}\b[^}}]*)}}", path.read_text())
+    assert found is not None, f"no enum starting with {first} in {path.name}"
+    names = [name.strip() for name in found.group(1).split(",")]
+    assert all(re.fullmatch(r"[A-Z_]+", name) for name in names), names
+    return names
 
 
 def test_the_c_header_states_the_layout_of_layout_py() -> None:
@@ -85,3 +100,62 @@ def test_r16_a_views_card_table_is_the_one_its_fields_describe(
         hidden |= {layout.PILE_DOWN | other for other in range(players) if other != seat}
         assert not hidden & set(table[: layout.CARDS])  # nothing of another hand (R16)
         assert sorted(layout.hand_of(table, seat)) == [card.index for card in view.hand]
+
+
+def test_r16_the_c_episodes_number_the_actions_as_the_action_space_does() -> None:
+    # episode.c copies rl/encoding_space.py's action layout: a change on one side fails here.
+    episode = CSRC / "episode.c"
+    defines = _defines(episode, "EP_")
+    for name in ("DRAW", "TAKE", "PASS", "CONFIRM"):
+        assert defines[f"EP_{name}"] == getattr(ActionSpace, name), name
+    blocks = _enum(episode, "EP_DISCARD")
+    assert blocks[-1] == "EP_BLOCK_COUNT"
+    cards = _defines()["PK_CARDS"]
+    for at, block in enumerate(blocks[:-1]):
+        # EP_BASE(block): EP_BLOCKS + block * PK_CARDS
+        start = defines["EP_BLOCKS"] + at * cards
+        assert start == ActionSpace.block_start(block.removeprefix("EP_").lower()), block
+    # EP_NOVEL_BASE: EP_BLOCKS + EP_BLOCK_COUNT * PK_CARDS
+    novel_base = defines["EP_BLOCKS"] + (len(blocks) - 1) * cards
+    assert novel_base == encoding_space.NOVEL_BASE == ActionSpace.block_start("novel")
+    for name in ("READ", "PLAY", "CITE"):
+        start = defines["EP_BLOCKS"] + blocks.index(f"EP_{name}") * cards
+        assert start == getattr(encoding_space, f"{name}_BASE"), name
+    stages = _enum(episode, "EP_START")
+    assert [stage.removeprefix("EP_") for stage in stages] == [stage.name for stage in Stage]
+    assert [stages.index(f"EP_{stage.name}") for stage in Stage] == [int(s) for s in Stage]
+
+
+def test_r16_the_c_kernels_number_phases_and_components_as_python_does() -> None:
+    # masks.h: the kinds of a builder's last card, encoding_space.PLAY and CITE.
+    masks = _defines(CSRC / "masks.h", "MK_")
+    assert (masks["MK_PLAY"], masks["MK_CITE"]) == (encoding_space.PLAY, encoding_space.CITE)
+    # game.h: the phases, in the order the observation one-hots them (observation.PHASES).
+    phases = _enum(CSRC / "game.h", "GM_KEEP_PHASE")
+    named = [phase.removeprefix("GM_").removesuffix("_PHASE").lower() for phase in phases]
+    assert named == [phase.value for phase in PHASES]
+    # observe.c: the phase count and the two phases it tests for.
+    observe = _defines(CSRC / "observe.c", "OBS_PHASE")
+    assert observe["OBS_PHASES"] == len(PHASES)
+    assert observe["OBS_PHASE_FLAG"] == [phase.name for phase in PHASES].index("FLAG")
+    assert observe["OBS_PHASE_OVER"] == [phase.name for phase in PHASES].index("OVER")
+
+
+def test_r16_the_c_observation_writes_the_fields_in_the_encoders_order() -> None:
+    # observe.c's field enum and episode.c's decision enum name the encoder's fields by position.
+    encoder = ObservationEncoder(players=4)
+    fields = _enum(CSRC / "observe.c", "F_HAND")
+    assert fields[-1] == "OBS_FIELDS"
+    pairs = encoder.layout()
+    assert len(pairs) // 8 == len(fields) - 1
+    for at, name in enumerate(fields[:-1]):
+        field = encoder.field(name.removeprefix("F_").lower())
+        assert struct.unpack_from("=ii", pairs, 8 * at) == (field.offset, field.size), name
+    building = _enum(CSRC / "episode.c", "B_STAGE")
+    assert building[-1] == "B_FIELDS"
+    names = ["stage", *(f"building_{n}" for n in ("played", "cited", "gifts", "discards"))]
+    names += ["building_novel", "gifts_owed"]
+    assert [name.removeprefix("B_").lower() for name in building[:-1]] == [
+        name.split("_")[-1] for name in names
+    ]
+    assert encoder.decision_fields() == tuple(encoder.field(name).offset for name in names)

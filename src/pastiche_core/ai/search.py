@@ -101,37 +101,20 @@ from ..engine.rules import Phase
 from ..engine.view import PlayerView
 from ..solver.options import PublishOption
 from ..solver.position import Position
+from . import search_budget
 from .determinize import Knowledge, determinize
 from .greedy import GreedyBot
 from .heuristics import Outlook
 from .playout import PlayoutPolicy, Situation, evaluate
+from .search_budget import *  # noqa: F403  # re-exported: their home before the split
 from .search_budget import (
-    ANCHOR_MARGIN,
     DEFAULT_BUDGET_MS,
     DEFAULT_SETTINGS,
-    EXPLORATION,
-    FINISH_ROUNDS,
-    FINISH_WITHIN,
-    HORIZON_ROUNDS,
-    MAX_BUDGET_MS,
-    MAX_SIMULATIONS,
-    PUBLISH_OPTIONS,
-    RIVAL_BUDGET_MS,
-    RIVAL_COUNTED_COST,
-    RIVAL_DECISION_COST,
-    RIVAL_LISTING_COST,
     RIVAL_MEMO,
-    RIVAL_ROUNDS,
-    RIVAL_WEIGHED_COST,
-    SHRINK,
-    SIMULATIONS_PER_MS,
-    TREE_DEPTH,
-    TREE_WIDTH,
     Settings,
     ceiling,
     check_budget,
     check_simulations,
-    now,
     past,
     rival_charge,
     settings_for,
@@ -141,44 +124,15 @@ from .search_budget import (
 from .search_candidates import LeastFitPolicy, MoveStats, SearchResult, candidate_moves
 
 __all__ = [
-    "ANCHOR_MARGIN",
-    "DEFAULT_BUDGET_MS",
-    "DEFAULT_SETTINGS",
-    "EXPLORATION",
-    "FINISH_ROUNDS",
-    "FINISH_WITHIN",
-    "HORIZON_ROUNDS",
-    "MAX_BUDGET_MS",
-    "MAX_SIMULATIONS",
-    "PUBLISH_OPTIONS",
-    "RIVAL_BUDGET_MS",
-    "RIVAL_COUNTED_COST",
-    "RIVAL_DECISION_COST",
-    "RIVAL_LISTING_COST",
-    "RIVAL_ROUNDS",
-    "RIVAL_WEIGHED_COST",
-    "SHRINK",
-    "SIMULATIONS_PER_MS",
-    "TREE_DEPTH",
-    "TREE_WIDTH",
     "LeastFitPolicy",
     "MoveStats",
     "SearchBot",
     "SearchResult",
-    "Settings",
     "candidate_moves",
-    "ceiling",
-    "check_budget",
-    "check_simulations",
     "greedy_move",
-    "now",
-    "past",
-    "rival_charge",
     "search",
-    "settings_for",
-    "simulations_for",
-    "time_left",
 ]
+__all__ += search_budget.__all__
 
 
 class _Node:

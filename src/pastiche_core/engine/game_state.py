@@ -668,33 +668,26 @@ class GameState:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
-_PICKLED = (
-    "_cards",
-    "_catalogue",
-    "_current",
-    "_deck",
-    "_discard",
-    "_end_reason",
-    "_face_down",
-    "_flag",
-    "_hands",
-    "_history",
-    "_passes",
-    "_pending",
-    "_phase",
-    "_players",
-    "_rng",
-    "_rules",
-    "_seed",
-    "_supply",
-    "_tables",
-    "_to_move",
-    "_trigger",
-    "_turn",
-    "_turns_left",
-    "_undo",
+_NOT_PICKLED = frozenset(
+    {
+        "_everyone",
+        "_generation",
+        "_public",
+        "_published",
+        "_reads",
+        "_seat_cache",
+        "_supply_view",
+        "_texts",
+        "_trusted",
+        "_usable",
+        "_usable_supply",
+    }
 )
-"""The slots a pickle keeps; the others are caches, the supply's window and the generation."""
+"""The slots a pickle leaves out: caches, the supply's window, the generation and the trusted
+move, all made again on load."""
+
+_PICKLED = tuple(name for name in GameState.__slots__ if name not in _NOT_PICKLED)
+"""The slots a pickle keeps: every other one, so a new slot is kept unless listed above."""
 
 _S = TypeVar("_S", bound=GameState)
 

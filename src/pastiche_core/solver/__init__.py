@@ -12,26 +12,7 @@ enumerator, ``cpsat`` the OR-Tools model that checks it.
 
 from __future__ import annotations
 
-from .queries import (
-    ENGINES,
-    PUBLISHES_FORMAT,
-    PUBLISHES_VERSION,
-    best,
-    is_publishable,
-    novel_id,
-    optima,
-    solve,
-    why_not,
-)
+from . import queries
+from .queries import *  # noqa: F403  # the public face, listed once: queries.__all__
 
-__all__ = [
-    "ENGINES",
-    "PUBLISHES_FORMAT",
-    "PUBLISHES_VERSION",
-    "best",
-    "is_publishable",
-    "novel_id",
-    "optima",
-    "solve",
-    "why_not",
-]
+__all__ = queries.__all__
