@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastiche_core import Game
-from pastiche_core.data.cards import DECK
+from pastiche_core.data.cards import DECK, MAX_RANK
 from pastiche_core.data.patterns import OfAKind, Pairs, Straight, Total
 from pastiche_core.engine import layout
 from pastiche_core.engine.feasibility import KIND_CODES, OWED_BITS
@@ -159,3 +159,34 @@ def test_r16_the_c_observation_writes_the_fields_in_the_encoders_order() -> None
         name.split("_")[-1] for name in names
     ]
     assert encoder.decision_fields() == tuple(encoder.field(name).offset for name in names)
+
+
+def _one_parameter(kind: type, value: int) -> object:
+    """A pattern of ``kind`` of size parameter ``value`` (a Total's target: the count's least)."""
+    return Total(value, value) if kind is Total else kind(value)
+
+
+def test_r3_the_c_kernels_take_the_pattern_sizes_the_patterns_allow() -> None:
+    """counting.c's and playouts.c's bounds of each kind's parameter are the patterns' own
+    (``data.patterns`` checks them against ``data.limits``): a kernel bound narrower than the
+    pattern would refuse catalogues Python plays, a wider one would read beyond its tables."""
+    counting = _defines(CSRC / "counting.c", "PC_")
+    playouts = _defines(CSRC / "playouts.c", "PP_")
+    for name, kind in (
+        ("STRAIGHT", Straight),
+        ("OF_A_KIND", OfAKind),
+        ("PAIRS", Pairs),
+        ("TOTAL", Total),
+    ):
+        low, high = counting[f"PC_{name}_LOW"], counting[f"PC_{name}_HIGH"]
+        _one_parameter(kind, low)
+        _one_parameter(kind, high)
+        for outside in (low - 1, high + 1):
+            try:
+                _one_parameter(kind, outside)
+            except ValueError:
+                continue
+            raise AssertionError(f"{kind.__name__}({outside}) is a pattern: PC_{name} is narrower")
+        if name != "STRAIGHT":
+            assert playouts[f"PP_MAX_{name}"] == high, name
+    assert playouts["PP_MAX_RANK"] == counting["PC_STRAIGHT_HIGH"] == MAX_RANK
