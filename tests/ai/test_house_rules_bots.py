@@ -120,3 +120,27 @@ def test_the_web_tables_words_follow_the_games_rules() -> None:
     legend = novel_legend(view.catalogue, view.supply, view.rules)
     assert "worth 10 points or more" in legend[-1].requirement
     assert "worth 15 points or more" in novel_legend(view.catalogue)[-1].requirement
+
+
+def test_r10_bots_weigh_a_bounded_list_of_keeps_under_a_large_deal() -> None:
+    """Ten cards dealt, three kept: 604,800 keeps with their discard orders, so the bots weigh
+    one keep per choice of kept cards (R15: the order only decides who may take the top card)."""
+    from pastiche_core.ai.search import SearchBot
+    from pastiche_core.bots import Bot
+    from pastiche_core.engine.game import MAX_KEEPS, keep_choices, keep_moves
+
+    rules = Rules(deal_sizes=(10, 10, 10, 10, 7), keep_size=3)
+    game = Game(players=3, seed=1, rules=rules)
+    assert len(game.legal_moves) > MAX_KEEPS
+    choices = keep_choices(game.hand(0), rules.keep_size)
+    assert len(choices) == 120
+    assert all(move in game.legal_moves for move in choices)
+    assert keep_choices(game.hand(0)[:5]) == keep_moves(game.hand(0)[:5])
+    lineups: list[list[Bot]] = [
+        [GreedyBot(1), GreedyBot(2), GreedyBot(3)],
+        [SearchBot(seed=1, budget_ms=20), RandomBot(2), RandomBot(3)],
+    ]
+    for bots in lineups:
+        played = play_game(3, 1, bots=bots, rules=rules, max_decisions=3000)
+        assert played.is_over
+        assert played.rules == rules

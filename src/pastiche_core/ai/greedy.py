@@ -60,7 +60,7 @@ from ..data.cards import MAX_RANK, MIN_RANK, Card
 from ..data.catalogue import Catalogue
 from ..data.errors import IllegalMoveError, InvalidArgumentError
 from ..data.limits import Deadline, check_time_limit
-from ..engine.game import LegalMoves
+from ..engine.game import LegalMoves, keep_choices
 from ..engine.moves import Choose, Draw, Gift, Keep, Move, Pass, Read, TakeDiscard, TakeFlag
 from ..engine.rules import Phase, turn_actions
 from ..engine.table import TableNovel
@@ -329,6 +329,8 @@ class GreedyBot:
         phase = view.phase
         if phase is Phase.ACTION:
             scored = self._action(view, legal)
+        elif phase is Phase.KEEP:  # counted before listed: a house rule's deal may be large
+            scored = self._small_phase(view, [*keep_choices(view.hand, view.rules.keep_size)])
         else:
             scored = self._small_phase(view, list(legal))
         move = self._pick(scored, legal)

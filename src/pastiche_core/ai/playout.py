@@ -64,7 +64,7 @@ from ..data.cards import Card
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
 from ..engine.feasibility import fill_rank, kernel_plan, settle
-from ..engine.game import Game, LegalMoves, keep_moves
+from ..engine.game import Game, LegalMoves, keep_choices
 from ..engine.game_internals import insides
 from ..engine.moves import (
     Choose,
@@ -487,7 +487,7 @@ class PlayoutPolicy:
         values: dict[tuple[Card, ...], float] = {}
         scored: list[tuple[float, Move]] = []
         # R15: the discard order matters only to who can take the top card; either will do
-        for move in keep_moves(sit.hand, sit.rules.keep_size):
+        for move in keep_choices(sit.hand, sit.rules.keep_size):
             value = values.get(move.cards)
             if value is None:
                 value = values[move.cards] = _keep_value(move.cards, counts, self.weights)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..data.cards import Card
-from ..engine.game import keep_moves
+from ..engine.game import keep_choices
 from ..engine.moves import (
     Choose,
     Draw,
@@ -127,9 +127,7 @@ def candidate_moves(
     whole = True
     moves: list[Move] = []
     if view.phase is Phase.KEEP:
-        moves.extend(
-            keep_moves(view.hand, view.rules.keep_size)
-        )  # R15: the order of two discards included
+        moves.extend(keep_choices(view.hand, view.rules.keep_size))  # R15: orders included
     elif view.phase is Phase.CHOOSE:
         assert view.pending is not None
         moves.extend(Choose(card) for card in view.pending)

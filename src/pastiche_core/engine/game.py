@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..data.cards import format_cards
 from ..data.catalogue import Catalogue
-from .game_apply import Answer, LegalMoves, keep_moves
+from .game_apply import MAX_KEEPS, Answer, LegalMoves, keep_choices, keep_moves
 from .game_records import GameRecords
 from .game_values import GameResult, check_deal
 from .rules import DEAL_SIZES, END_THRESHOLD, KEEP_SIZE, MAX_PLAYERS, MIN_PLAYERS, Phase
@@ -55,6 +55,7 @@ __all__ = [
     "DEAL_SIZES",
     "END_THRESHOLD",
     "KEEP_SIZE",
+    "MAX_KEEPS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PUBLIC_NAMES",
@@ -64,6 +65,7 @@ __all__ = [
     "LegalMoves",
     "Phase",
     "check_deal",
+    "keep_choices",
     "keep_moves",
 ]
 

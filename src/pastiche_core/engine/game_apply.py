@@ -60,10 +60,12 @@ from .rules import KEEP_SIZE, Phase, Rules, setup_discarders, turn_actions
 from .table import is_masterpiece
 
 __all__ = [
+    "MAX_KEEPS",
     "Answer",
     "GameMoves",
     "LegalMoves",
     "apply_built",
+    "keep_choices",
     "keep_moves",
     "publish_moves",
     "stack_deck",
@@ -100,6 +102,25 @@ def keep_moves(hand: Iterable[Card], keep: int = KEEP_SIZE) -> list[Keep]:
 
 MAX_KEEPS = 5040
 """The most setup keeps :func:`keep_moves` lists (the rulebook's largest hand has 20)."""
+
+
+def keep_choices(hand: Iterable[Card], keep: int = KEEP_SIZE) -> list[Keep]:
+    """The setup keeps a bot weighs: every keep of :func:`keep_moves` while they are at most
+    :data:`MAX_KEEPS`; beyond (a house rule's large deal), one keep per choice of kept cards,
+    its discards in card order (R15: the order matters only to who may take the top card).
+    Every keep listed is legal (a keep without an order discards in card order).
+
+    >>> from pastiche_core import parse_cards
+    >>> hand = parse_cards("MYT1 LOV2 SCI3 HOR4 MYS5")
+    >>> keep_choices(hand) == keep_moves(hand), len(keep_choices(hand))
+    (True, 20)
+    >>> len(keep_choices(parse_cards("MYT1 LOV2 SCI3 HOR4 MYS5 FAN6 MAG7 MAG8 MAG9 MAG10")))
+    120
+    """
+    segment = KeepSegment(hand, keep)
+    if segment.count <= MAX_KEEPS:
+        return list(segment)
+    return [Keep(kept) for kept in itertools.combinations(segment.cards, keep)]
 
 
 class Answer(Protocol):
