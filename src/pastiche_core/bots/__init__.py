@@ -11,26 +11,7 @@ The names of :mod:`pastiche_core.bots.play` are this package's face, so
 
 from __future__ import annotations
 
-from .play import (
-    DEFAULT_MAX_DECISIONS,
-    Bot,
-    DecisionLimitError,
-    GameSummary,
-    RandomBot,
-    derive_seed,
-    packed_catalogue,
-    play_game,
-    random_game,
-)
+from . import play
+from .play import *  # noqa: F403  # the public face, listed once: play.__all__
 
-__all__ = [
-    "DEFAULT_MAX_DECISIONS",
-    "Bot",
-    "DecisionLimitError",
-    "GameSummary",
-    "RandomBot",
-    "derive_seed",
-    "packed_catalogue",
-    "play_game",
-    "random_game",
-]
+__all__ = play.__all__

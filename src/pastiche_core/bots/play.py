@@ -298,7 +298,7 @@ def random_game(
     """
     _check_max_decisions(max_decisions)  # checked as play_game checks them, in its order
     cat = catalogue if catalogue is not None else Catalogue.default()
-    played = rules if rules is not None else rules_of(cat)
+    played = rules_of(cat, rules)
     check_deal(players, seed, played)
     plan, positions, copies, flag_points = packed_catalogue(cat)
     bot_seeds = tuple(derive_seed(seed, "bot", seat) for seat in range(players))

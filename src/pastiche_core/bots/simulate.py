@@ -173,7 +173,7 @@ def simulate(
     pastiche_core.data.errors.InvalidStateError: players must be from 3 to 5 (R10), got 7
     """
     cat = catalogue if catalogue is not None else Catalogue.default()
-    check_deal(players, seed, rules if rules is not None else rules_of(cat))
+    check_deal(players, seed, rules_of(cat, rules))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise PasticheError(f"games must be a positive integer, got {games!r}")
     turns = decisions = max_turns = shared = 0

@@ -17,7 +17,6 @@ functions below are the engine's doors to them (gathered in
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
@@ -40,9 +39,6 @@ __all__ = [
     "stale_summary",
     "viewer_public",
 ]
-
-
-_INDEX = operator.attrgetter("index")
 
 
 class GameRecords(GameMoves):
@@ -122,7 +118,7 @@ class GameRecords(GameMoves):
             to_move,
             self._current,
             self._turn,
-            tuple(sorted(self._hands[player], key=_INDEX)),
+            self.hand(player),  # sorted by card index
             tuple(map(len, self._hands)),
             len(self._deck),
             discard,

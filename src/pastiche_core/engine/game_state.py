@@ -145,7 +145,7 @@ class GameState:
         rules: Rules | None = None,
     ):
         catalogue = catalogue if catalogue is not None else Catalogue.default()
-        rules = rules if rules is not None else rules_of(catalogue)
+        rules = rules_of(catalogue, rules)
         check_deal(players, seed, rules)
         rng = GameRng(seed)
         deck = list(DECK)
@@ -839,11 +839,6 @@ class GameInsides:
         """``player``'s hand, unordered."""
         game = self.game
         return game._hands[game._seat(player)]
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """Every seat's number of cards in hand (public, R16)."""
-        return tuple(map(len, self.game._hands))
 
     @property
     def tables(self) -> Sequence[Mapping[str, tuple[Card, ...]]]:

@@ -220,13 +220,16 @@ RULEBOOK = Rules()
 """The rulebook's rules (R10–R12): the default of every game."""
 
 
-def rules_of(catalogue: Catalogue) -> Rules:
-    """The rules of ``catalogue``'s games: its ``[rules]`` table read as :class:`Rules`, or
-    the rulebook's when it has none. A table no game is played by raises
-    :class:`~pastiche_core.data.errors.InvalidRulesError` naming the catalogue and the field.
+def rules_of(catalogue: Catalogue, given: Rules | None = None) -> Rules:
+    """The rules a game of ``catalogue`` is played by: ``given`` when there are some, else
+    the catalogue's ``[rules]`` table read as :class:`Rules`, else the rulebook's. A table no
+    game is played by raises :class:`~pastiche_core.data.errors.InvalidRulesError` naming the
+    catalogue and the field.
 
     >>> rules_of(Catalogue.default()) is RULEBOOK
     True
+    >>> rules_of(Catalogue.default(), Rules(end_threshold=10)).end_threshold
+    10
     >>> house = Catalogue.from_dict({**Catalogue.default().to_dict(), "name": "house",
     ...                              "rules": {"end_threshold": 10, "keep_size": 2}})
     >>> rules_of(house)
@@ -236,6 +239,8 @@ def rules_of(catalogue: Catalogue) -> Rules:
     ...
     pastiche_core.data.errors.InvalidRulesError: catalogue 'house': [rules]: deal_sizes[0] must be an integer from 6 to 10 (R10), got 3
     """
+    if given is not None:
+        return given
     table = catalogue.rules_table
     if table is None:
         return RULEBOOK

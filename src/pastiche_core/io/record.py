@@ -156,7 +156,7 @@ class GameRecord:
             "catalogue": "default" if cat.is_default else cat.to_dict(),
             "moves": [str(move) for move in self.moves],
         }
-        rules = rules_to_json(self.rules if self.rules is not None else rules_of(cat))  # (mypy)
+        rules = rules_to_json(rules_of(cat, self.rules))
         if rules is not None:  # absent means the rulebook's: older readers read the rest
             data["rules"] = rules
         return data

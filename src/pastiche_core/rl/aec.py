@@ -127,7 +127,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """The catalogue every game is played with."""
         if rules is not None and not isinstance(rules, Rules):
             raise InvalidArgumentError(f"rules must be a Rules, got {rules!r}")
-        self.rules = rules if rules is not None else rules_of(cat)
+        self.rules = rules_of(cat, rules)
         """The numbers every game is played by (R10–R12): the ``rules`` option, else the
         catalogue's ``[rules]`` table, else the rulebook's."""
         self.players = players

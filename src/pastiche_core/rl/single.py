@@ -178,7 +178,7 @@ class Settings:
                 "catalogue must be a Catalogue, a shipped catalogue name or a TOML file, "
                 f"got {quote(catalogue)}"
             )
-        played = rules if rules is not None else rules_of(cat)
+        played = rules_of(cat, rules)
         _choice("players", players, tuple(range(played.min_players, played.max_players + 1)))
         return cls(
             players,

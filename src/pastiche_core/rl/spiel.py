@@ -138,7 +138,7 @@ def max_game_length(players: int, catalogue: Catalogue, rules: Rules | None = No
     >>> max_game_length(4, Catalogue.default(), Rules(keep_size=2, deal_sizes=(5, 5, 5, 5, 5)))
     2976
     """
-    rules = rules if rules is not None else rules_of(catalogue)
+    rules = rules_of(catalogue, rules)
     deals = rules.deal_sizes[:players]
     keep = rules.keep_size
     publishes = sum(spec.copies for spec in catalogue.publishable)

@@ -193,7 +193,7 @@ def novel_legend(
     'taken by the first player whose Masterpieces are worth 10 po'
     """
     left = dict(supply) if supply is not None else {}
-    rules = rules if rules is not None else rules_of(catalogue)
+    rules = rules_of(catalogue, rules)
     flag_rule = FLAG_RULE if rules.is_rulebook else _flag_rule(rules.end_threshold)
     return tuple(
         LegendEntry(
