@@ -96,6 +96,7 @@ def test_fewer_seats_by_house_rules_r10() -> None:
 @pytest.mark.parametrize(
     "packed",
     [
+        (0, 5, 3, 15, 3, 3, 4, 4, 5),  # no fewest seats
         (3, 5, 0, 15, 3, 3, 4, 4, 5),  # keep nothing
         (3, 5, 3, 0, 3, 3, 4, 4, 5),  # no threshold
         (3, 5, 3, 10**6 + 1, 3, 3, 4, 4, 5),
@@ -110,6 +111,22 @@ def test_packed_rules_no_game_is_played_by_are_refused(packed: tuple[int, ...]) 
     args = list(game_args(3, 1))
     with pytest.raises(OverflowError, match="beyond the compiled kernel's range"):
         twin(GAME)(*args[:6], packed, *args[7:])
+
+
+@pytest.mark.parametrize(
+    "packed",
+    [
+        (1, 5, 3, 15, 3, 3, 4, 4, 5),  # one seat at the fewest
+        (3, 3, 3, 15, 3, 3, 4, 0, 0),  # exactly three seats
+        (3, 5, 1, 15, 3, 3, 4, 4, 5),  # keep one card
+        (3, 5, 3, 1, 3, 3, 4, 4, 5),  # a threshold of one point
+    ],
+)
+def test_packed_rules_at_their_edges_are_played(packed: tuple[int, ...]) -> None:
+    """The kernel's own bounds on the packed rules stop at the edges (mutants of them too)."""
+    args = list(game_args(3, 1))
+    summary, _ = twin(GAME)(*args[:6], packed, *args[7:])
+    assert summary[-1] in ("countdown", "all-pass")  # played to its end
 
 
 def test_malformed_packed_rules_are_errors() -> None:
