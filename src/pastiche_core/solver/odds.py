@@ -30,19 +30,19 @@ and gives each chance with its 95 % Wilson interval.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..data.cards import MAX_RANK, MIN_RANK
-from ..data.limits import Deadline
-from ..data.patterns import Pattern, RankCounts, combination_count
+from ..data.limits import MAX_PATTERN_CARDS, Deadline
+from ..data.patterns import CustomPattern, Pattern, RankCounts, sub_multisets
 from ..data.rng import GameRng
 
 __all__ = [
     "EXACT_OUTCOMES",
     "MAX_COMBINATIONS",
+    "MAX_EXAMINED",
     "NEVER",
     "Odds",
     "Reach",
@@ -57,6 +57,8 @@ cut short (``complete`` false)."""
 EXACT_OUTCOMES = 20_000
 """The most draw outcomes (by rank, with multiplicity) the exact odds follow; past it they are
 sampled."""
+MAX_EXAMINED = 100_000
+"""The most rank multisets a user-defined pattern without a listing of its own is tried on."""
 _RANKS = range(MIN_RANK, MAX_RANK + 1)
 NEVER = 1 << 20
 """The need :meth:`Reach.need` gives a Novel that no unseen cards can complete (R4, R5)."""
@@ -98,18 +100,15 @@ class Reach:
         self.start: State = ((0,) * (MAX_RANK + 1), (0,) * (MAX_RANK + 1))
         pool = tuple(h + a + b + u for h, a, b, u in zip(hand, own, others, unseen, strict=True))
         self.complete = True
-        found = combination_count(pattern, pool)
-        if found > MAX_COMBINATIONS:
-            self.complete = False
         combos: list[tuple[tuple[int, int], ...]] = []
-        for combo in itertools.islice(pattern.combinations(pool), MAX_COMBINATIONS):
+        for combo in _combinations(pattern, pool, deadline):
+            if combo is None or len(combos) >= MAX_COMBINATIONS:
+                self.complete = False  # the bound or the deadline came first
+                break
             runs: dict[int, int] = {}
             for rank in combo:
                 runs[rank] = runs.get(rank, 0) + 1
             combos.append(tuple(sorted(runs.items())))
-            if deadline is not None and len(combos) % 256 == 0 and deadline.passed():
-                self.complete = False
-                break
         self.combos = tuple(combos)
 
     def combo_need(self, runs: tuple[tuple[int, int], ...], state: State) -> int | None:
@@ -183,6 +182,40 @@ class Reach:
             for runs in self.combos
             if (found := self.combo_need(runs, self.start)) is not None and found <= limit
         )
+
+
+def _combinations(
+    pattern: Pattern, pool: RankCounts, deadline: Deadline | None
+) -> Iterator[tuple[int, ...] | None]:
+    """The pattern's combinations within ``pool``, then ``None`` if the listing was cut short.
+
+    A user-defined pattern that lists its combinations with the generic
+    :class:`~pastiche_core.data.patterns.CustomPattern` search is searched here
+    instead, size by size, so that the clock and :data:`MAX_EXAMINED` bound the
+    rank multisets tried: with the unseen cards in the pool they can be very many.
+    """
+    if not (
+        isinstance(pattern, CustomPattern)
+        and type(pattern).combinations is CustomPattern.combinations
+    ):
+        for index, combo in enumerate(pattern.combinations(pool)):
+            if index % 256 == 255 and deadline is not None and deadline.passed():
+                yield None
+                return
+            yield combo
+        return
+    sizes = range(1, MAX_PATTERN_CARDS + 1) if pattern.size is None else (pattern.size,)
+    tried = 0
+    for size in sizes:
+        for ranks in sub_multisets(pool, size):
+            tried += 1
+            if tried > MAX_EXAMINED or (
+                tried % 1024 == 0 and deadline is not None and deadline.passed()
+            ):
+                yield None
+                return
+            if pattern.matches(ranks):
+                yield ranks
 
 
 def added(state: State, rank: int, *, drawn: tuple[int, ...] = ()) -> State:
@@ -275,8 +308,17 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+Drawn = tuple[RankCounts, RankCounts, RankCounts]
+"""A write model's state: the cards added to the hand, those of them kept from the unseen
+cards, and every card drawn from the unseen cards (kept or laid face up)."""
+
+
 class _Walk:
-    """The write model over one :class:`Reach`: which card a write keeps, and the needs."""
+    """The write model over one :class:`Reach`: which card a write keeps, and the needs.
+
+    A need is counted with the kept cards gone from the unseen ones; the cards laid
+    face up leave the draws but not the count (they matter only when a rank runs out).
+    """
 
     def __init__(self, reach: Reach, writes: int, discard: int | None) -> None:
         self.reach = reach
@@ -290,35 +332,41 @@ class _Walk:
         self.weight = weight
         self.discard = discard
         self.memo: dict[State, int] = {}
+        empty = reach.start[0]
+        self.start: Drawn = (empty, empty, empty)
 
-    def need(self, state: State) -> int:
-        found = self.memo.get(state)
+    def need(self, state: Drawn) -> int:
+        key = (state[0], state[1])
+        found = self.memo.get(key)
         if found is None:
-            found = self.memo[state] = self.reach.need(state, self.combos) if self.combos else NEVER
+            found = self.memo[key] = self.reach.need(key, self.combos) if self.combos else NEVER
         return found
 
-    def left(self, state: State) -> RankCounts:
-        return tuple(u - g for u, g in zip(self.reach.unseen, state[1], strict=True))
-
-    def keep(self, state: State, first: int, second: int) -> State:
+    def keep(self, state: Drawn, first: int, second: int) -> Drawn:
         """The state after drawing ``first`` and ``second`` and keeping the better (the model)."""
-        drawn = (first, second)
-        one = added(state, first, drawn=drawn)
+        hand, kept, drawn = state
+        gone = list(drawn)
+        gone[first] += 1
+        gone[second] += 1
+        one = (_plus(hand, first), _plus(kept, first), tuple(gone))
         if second == first:
             return one
-        two = added(state, second, drawn=drawn)
+        two = (_plus(hand, second), _plus(kept, second), one[2])
         key_one = (self.need(one), -self.weight[first], first)
         key_two = (self.need(two), -self.weight[second], second)
         return one if key_one <= key_two else two
 
-    def taken(self, state: State) -> State | None:
+    def taken(self, state: Drawn) -> Drawn | None:
         """The state after taking the top discard at the first write, if the model takes it."""
-        if self.discard is None or state != self.reach.start:
+        if self.discard is None or state != self.start:
             return None
-        after = added(state, self.discard)
+        after = (_plus(state[0], self.discard), state[1], state[2])
         return after if self.need(after) < self.need(state) else None
 
-    def outcomes(self, state: State) -> Iterator[tuple[float, State]]:
+    def left(self, state: Drawn) -> RankCounts:
+        return tuple(u - g for u, g in zip(self.reach.unseen, state[2], strict=True))
+
+    def outcomes(self, state: Drawn) -> Iterator[tuple[float, Drawn]]:
         """Each outcome of one write from ``state``, by rank, with its chance."""
         took = self.taken(state)
         if took is not None:
@@ -331,7 +379,7 @@ class _Walk:
             return
         if total == 1:
             rank = next(r for r in _RANKS if left[r])
-            yield 1.0, added(state, rank, drawn=(rank,))
+            yield 1.0, (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
             return
         pairs = total * (total - 1) / 2
         for first in _RANKS:
@@ -343,18 +391,37 @@ class _Walk:
                 if left[second]:
                     yield left[first] * left[second] / pairs, self.keep(state, first, second)
 
+    def finishing(self, state: Drawn) -> float:
+        """The chance that one write from ``state`` makes the Novel publishable."""
+        took = self.taken(state)
+        if took is not None:
+            return 0.0 if self.need(took) else 1.0
+        left = self.left(state)
+        total = sum(left)
+        if total == 0:
+            return 0.0
+        hand, kept, drawn = state
+        good = sum(
+            left[r]
+            for r in _RANKS
+            if left[r] and not self.need((_plus(hand, r), _plus(kept, r), drawn))
+        )
+        if total == 1:
+            return float(good)
+        miss = total - good
+        return 1.0 - (miss * (miss - 1) / 2) / (total * (total - 1) / 2)
+
     def branching(self) -> int:
-        left = self.left(self.reach.start)
+        left = self.left(self.start)
         ranks = sum(1 for r in _RANKS if left[r])
         return ranks * (ranks + 1) // 2
 
     def sample(self, rng: GameRng, writes: int) -> int:
         """One seeded run: the write after which the Novel became publishable, else 0."""
-        state = self.reach.start
+        state = self.start
         pool = [r for r in _RANKS for _ in range(self.reach.unseen[r])]
         for write in range(1, writes + 1):
-            need = self.need(state)
-            if need > writes - write + 1:
+            if self.need(state) > writes - write + 1:
                 return 0
             took = self.taken(state)
             if took is not None:
@@ -365,10 +432,16 @@ class _Walk:
                 state = self.keep(state, min(first, second), max(first, second))
             elif pool:
                 rank = pool.pop()
-                state = added(state, rank, drawn=(rank,))
+                state = (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
             if not self.need(state):
                 return write
         return 0
+
+
+def _plus(counts: RankCounts, rank: int) -> RankCounts:
+    grown = list(counts)
+    grown[rank] += 1
+    return tuple(grown)
 
 
 def write_odds(
@@ -398,7 +471,7 @@ def write_odds(
     if base == 0:
         ones = tuple(Within(w, 1.0, 1.0, 1.0) for w in range(1, writes + 1))
         return Odds(True, 0, 1.0, 1.0, ones)
-    first = list(walk.outcomes(reach.start)) if base < NEVER else []
+    first = list(walk.outcomes(walk.start)) if base < NEVER else []
     closer = sum(p for p, state in first if walk.need(state) < base)
     now = sum(p for p, state in first if walk.need(state) == 0)
     if base > writes or base >= NEVER:
@@ -428,24 +501,31 @@ def write_odds(
     return Odds(False, runs, closer, now, tuple(within_list))
 
 
-def _exact(walk: _Walk, first: list[tuple[float, State]], writes: int) -> list[float]:
-    """The chance of being publishable after each write, every outcome followed by rank."""
-    chances: list[float] = []
-    spread: dict[State, float] = {}
+def _exact(walk: _Walk, first: list[tuple[float, Drawn]], writes: int) -> list[float]:
+    """The chance of being publishable after each write, every outcome followed by rank; the
+    last write is counted in closed form (does either drawn card finish it?)."""
+    done = 0.0  # publishable already: it stays so, as a card never raises a need
+    spread: dict[Drawn, float] = {}
     for chance, state in first:
-        spread[state] = spread.get(state, 0.0) + chance
-    for write in range(1, writes + 1):
-        if write > 1:
-            moved: dict[State, float] = {}
-            for state, chance in spread.items():
-                need = walk.need(state)
-                if need == 0:
-                    moved[state] = moved.get(state, 0.0) + chance
-                    continue
-                if need > writes - write + 1:
-                    continue  # cannot reach 0 in the writes left: counts for none
-                for step, after in walk.outcomes(state):
+        if walk.need(state):
+            spread[state] = spread.get(state, 0.0) + chance
+        else:
+            done += chance
+    chances = [done]
+    for write in range(2, writes + 1):
+        moved: dict[Drawn, float] = {}
+        for state, chance in spread.items():
+            need = walk.need(state)
+            if need > writes - write + 1:
+                continue  # cannot reach 0 in the writes left: counts for none
+            if write == writes:
+                done += chance * walk.finishing(state)
+                continue
+            for step, after in walk.outcomes(state):
+                if walk.need(after):
                     moved[after] = moved.get(after, 0.0) + chance * step
-            spread = moved
-        chances.append(min(1.0, sum(c for s, c in spread.items() if walk.need(s) == 0)))
+                else:
+                    done += chance * step
+        chances.append(min(1.0, done))
+        spread = moved
     return chances
