@@ -138,7 +138,8 @@ def test_r6_held_and_sold_out_novels_are_unreachable_with_their_reason() -> None
     position = Position.quick("SCI7 HOR7", held="kind-3", supply={"pairs-3": 0})
     report = outs(position, writes=1)
     reasons = {entry.novel: entry.reason for entry in report.unreachable}
-    assert "(R6)" in reasons["kind-3"] and "holds kind-3" in reasons["kind-3"]
+    assert "(R6)" in reasons["kind-3"]
+    assert "holds kind-3" in reasons["kind-3"]
     assert reasons["pairs-3"] == "no copy of pairs-3 is left in the supply (R6)"
     assert "end-flag" not in reasons  # R12: neither reachable nor unreachable
     assert all(entry.novel != "end-flag" for entry in report.novels)
@@ -216,7 +217,8 @@ def test_the_document_has_the_agreed_shape() -> None:
     ]
     assert (data["format"], data["version"], data["unseen"]) == ("pastiche-outs", 1, 45)
     entry = next(item for item in data["novels"] if item["novel"] == "kind-3")
-    assert entry["need"] == 1 and entry["out_cards"] == 5
+    assert entry["need"] == 1
+    assert entry["out_cards"] == 5
     assert entry["outs"] == [
         {"rank": 7, "cards": ["MYT7", "LOV7", "MYS7", "FAN7", "MAG7"], "unseen": 5}
     ]
@@ -229,7 +231,8 @@ def test_the_document_has_the_agreed_shape() -> None:
 
 def test_a_novel_publishable_now_has_odds_of_one() -> None:
     entry = outs(Position.quick("SCI7 HOR7 MYS7"), writes=2).novel("kind-3")
-    assert entry.need == 0 and entry.outs == ()
+    assert entry.need == 0
+    assert entry.outs == ()
     assert entry.odds.next_closer == entry.odds.next_publishable == 1.0
     assert all(w.publishable == w.low == w.high == 1.0 for w in entry.odds.within)
 
@@ -240,7 +243,8 @@ def test_the_text_table_fits_80_columns() -> None:
     assert all(len(line) <= 80 for line in text.splitlines())
     assert str(report) == text
     assert all(len(line) <= 60 for line in report.format(width=60).splitlines())
-    assert isinstance(report, OutsReport) and repr(report).startswith("<OutsReport player 0")
+    assert isinstance(report, OutsReport)
+    assert repr(report).startswith("<OutsReport player 0")
 
 
 @pytest.mark.parametrize(
