@@ -47,7 +47,9 @@ def main() -> None:
     parser.add_argument("--views", type=int, default=6)
     parser.add_argument("--writes", type=int, default=3)
     args = parser.parse_args()
-    inputs = [("midgame.json", load_position(ROOT / "examples" / "positions" / "midgame.json"))]
+    inputs: list[tuple[str, object]] = [
+        ("midgame.json", load_position(ROOT / "examples" / "positions" / "midgame.json"))
+    ]
     inputs += [(f"random view {seed}", _view(seed, 10 + 8 * seed)) for seed in range(args.views)]
     print(f"| input | median of {args.runs} (s) | odds |")
     print("|---|---:|---|")
