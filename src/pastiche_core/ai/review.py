@@ -419,10 +419,13 @@ def review_game(
     seed: int = 0,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    on_decision: Callable[[ReviewedDecision], None] | None = None,
 ) -> GameReview:
     """Review ``moves`` played from ``start`` on, as :func:`review` does a record's.
 
     ``start`` is not changed; ``moves[i]`` is the decision of index ``i``.
+    ``on_decision`` is given each decision as soon as it is reviewed (before
+    ``progress`` is called).
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
@@ -456,6 +459,8 @@ def review_game(
             decision, whole = _review_one(game, index, move, simulations, seed, deadline)
             decisions.append(decision)
             complete = complete and whole
+            if on_decision is not None:
+                on_decision(decision)
             if progress is not None:
                 progress(len(decisions), total)
         game.apply(move)
