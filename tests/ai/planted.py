@@ -125,9 +125,9 @@ def _play_on(game: Game, bots: list[GreedyBot], player: int | None) -> int | Non
     return planted if game.is_over else None
 
 
-def find(max_seeds: int = MAX_SEEDS) -> Planted | None:
+def find(seeds: range = range(MAX_SEEDS)) -> Planted | None:
     """The first game, by seed, in which both blunders can be planted for one player."""
-    for seed in range(max_seeds):
+    for seed in seeds:
         base = Game(HOUSE_RULES.max_players, seed, rules=HOUSE_RULES)
         _play_on(base, _bots(seed, base), None)
         moves: list[Move] = list(base.history)
