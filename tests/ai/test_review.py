@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from planted import RECORD_PATH, find
 
 from pastiche_core import Card, Game, GameRecord, IllegalMoveError, InvalidArgumentError, schema
 from pastiche_core.ai.greedy import GreedyBot
@@ -15,8 +16,6 @@ from pastiche_core.bots.play import play_game
 from pastiche_core.cli import main
 from pastiche_core.engine.game_internals import insides, renamed
 from pastiche_core.engine.rules import Phase
-
-from planted import RECORD_PATH, find
 
 PLANTED_SEED = 148
 PLANTED_PLAYER = 3
@@ -34,7 +33,8 @@ def record() -> GameRecord:
 def test_same_input_same_document(record: GameRecord) -> None:
     first = review(record, player=1, simulations=6, seed=3).to_dict()
     assert review(record, player=1, simulations=6, seed=3).to_dict() == first
-    assert first["reviewed"] == [1] and first["complete"] is True
+    assert first["reviewed"] == [1]
+    assert first["complete"] is True
     assert [d["index"] for d in first["decisions"]] == [
         index for index, seat in enumerate(_seats(record)) if seat == 1
     ]
@@ -66,7 +66,8 @@ def test_swapped_hidden_cards_give_the_same_review(record: GameRecord) -> None:
     hidden = sorted(card for card in ends if card not in seen)
     in_hands = [card for card in hidden if card in final.hand(1) or card in final.hand(2)]
     in_deck = [card for card in hidden if card in insides(final).deck]
-    assert in_hands and in_deck
+    assert in_hands
+    assert in_deck
     one, two = in_hands[0], in_deck[0]  # a card of a rival's hand and one of the deck
     perm = {one: two, two: one}
     twin_start = renamed(start, perm)
@@ -95,9 +96,19 @@ def _seen_by(start: Game, record: GameRecord, player: int) -> set[Card]:
     return seen
 
 
-DECK_CARDS = tuple(Card.parse(f"{genre}{rank}") for genre, low in (
-    ("MYT", 1), ("LOV", 2), ("SCI", 3), ("HOR", 4), ("MYS", 5), ("FAN", 6), ("MAG", 7)
-) for rank in range(low, low + 7))
+DECK_CARDS = tuple(
+    Card.parse(f"{genre}{rank}")
+    for genre, low in (
+        ("MYT", 1),
+        ("LOV", 2),
+        ("SCI", 3),
+        ("HOR", 4),
+        ("MYS", 5),
+        ("FAN", 6),
+        ("MAG", 7),
+    )
+    for rank in range(low, low + 7)
+)
 
 
 def test_forced_decisions_are_not_searched() -> None:
@@ -113,8 +124,11 @@ def test_forced_decisions_are_not_searched() -> None:
     by_index = {d.index: d for d in done.decisions}
     for index in forced:
         decision = by_index[index]
-        assert decision.forced and decision.drop == 0 and decision.win_played is None
-        assert decision.to_dict()["label"] is None and decision.best == decision.played
+        assert decision.forced
+        assert decision.drop == 0
+        assert decision.win_played is None
+        assert decision.to_dict()["label"] is None
+        assert decision.best == decision.played
     assert not any(d.forced for i, d in by_index.items() if i not in forced)
 
 
@@ -127,7 +141,8 @@ def test_progress_after_each_decision(record: GameRecord) -> None:
 
 def test_deadline_stops_early(record: GameRecord) -> None:
     done = review(record, simulations=2, deadline=0.0)
-    assert done.complete is False and done.decisions == ()
+    assert done.complete is False
+    assert done.decisions == ()
     assert done.to_dict()["complete"] is False
 
 
@@ -170,8 +185,10 @@ def test_planted_pass_is_the_worst_decision() -> None:
     assert str(planted.moves[PASS_INDEX]) == "pass"
     done = review(planted, player=PLANTED_PLAYER, simulations=16)
     worst = done.worst(PLANTED_PLAYER, 1)[0]
-    assert worst.index == PASS_INDEX and worst.label == "blunder"
-    assert worst.phase is Phase.ACTION and str(worst.best).startswith("publish")
+    assert worst.index == PASS_INDEX
+    assert worst.label == "blunder"
+    assert worst.phase is Phase.ACTION
+    assert str(worst.best).startswith("publish")
     assert PLANTED_PLAYER not in game.winners()
 
 
@@ -204,7 +221,9 @@ def test_cli_piped_prints_a_line_per_decision(
     lines = capsys.readouterr().out.splitlines()
     decisions = review(record, player=2, simulations=2).decisions
     assert len(lines) == len(decisions) + 1
-    assert all(line.startswith(f"#{d.index} seat 2 ") for line, d in zip(lines, decisions))
+    assert all(
+        line.startswith(f"#{d.index} seat 2 ") for line, d in zip(lines, decisions, strict=False)
+    )
     assert lines[-1].startswith("seat 2: ")
     assert max(map(len, lines)) <= 80
 
@@ -244,7 +263,8 @@ def test_cli_errors(
     path = _record_file(tmp_path, record)
     assert main(["review", path, *args]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and message in err[0]
+    assert len(err) == 1
+    assert message in err[0]
 
 
 def test_cli_damaged_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -252,4 +272,5 @@ def test_cli_damaged_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     path.write_text('{"format": "pastiche-record", "version": 1}')
     assert main(["review", str(path)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and "$.players" in err[0]
+    assert len(err) == 1
+    assert "$.players" in err[0]
