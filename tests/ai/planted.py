@@ -111,9 +111,9 @@ def _read_blunder(game: Game) -> Read | None:
                 continue  # the rival's Masterpiece must make them lead, at the End Flag's door
             for card in novel.cards:
                 read = Read(novel.ref, card)
-                if game.is_legal(read) and not _helps(game, read):
-                    if chosen is None or (points, after) > chosen[0]:
-                        chosen = ((points, after), read)
+                better = chosen is None or (points, after) > chosen[0]
+                if better and game.is_legal(read) and not _helps(game, read):
+                    chosen = ((points, after), read)
     return None if chosen is None else chosen[1]
 
 
@@ -159,7 +159,8 @@ def find(seeds: range = range(MAX_SEEDS)) -> Planted | None:
         game = Game(HOUSE_RULES.max_players, seed, rules=HOUSE_RULES)
         for index, move in enumerate(moves):
             read = _read_blunder(game)
-            for variant in range(VARIANTS) if read is not None else ():
+            for variant in range(VARIANTS if read is not None else 0):
+                assert read is not None
                 trial = game.copy()
                 player = trial.to_move
                 trial.apply(read)
