@@ -235,9 +235,9 @@ def test_cli_piped_prints_a_line_per_decision(
     decisions = review(record, player=2, simulations=2).decisions
     assert len(lines) == len(decisions) + 1
     assert all(
-        line.startswith(f"#{d.index} seat 2 ") for line, d in zip(lines, decisions, strict=False)
+        line.startswith(f"#{d.index} player 2 ") for line, d in zip(lines, decisions, strict=False)
     )
-    assert lines[-1].startswith("seat 2: ")
+    assert lines[-1].startswith("player 2: ")
     assert max(map(len, lines)) <= 80
 
 
@@ -254,7 +254,7 @@ def test_cli_terminal_shows_a_bar_then_the_review(
     assert main(["review", path, "--player", "0", "--simulations", "2"]) == 0
     out = capsys.readouterr()
     assert "decisions" in out.err
-    assert out.out.startswith("review of seat 0: 2 simulations a decision")
+    assert out.out.startswith("review of player 0: 2 simulations a decision")
     assert max(map(len, out.out.splitlines())) <= 80
 
 

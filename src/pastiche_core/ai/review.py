@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots.play import derive_seed
-from ..data._text import fit_line
+from ..data._text import fit_line, plural
 from ..data.errors import IllegalMoveError, InvalidArgumentError
 from ..engine.game import Game
 from ..engine.moves import Move
@@ -126,7 +126,7 @@ class ReviewedDecision:
     >>> decision.drop, decision.label, decision.forced
     (0.25, 'blunder', False)
     >>> print(decision)
-    #7 seat 2 action: played pass (30.0 %), best draw (55.0 %), drop 25.0 blunder
+    #7 player 2 action: blunder, drop 25.0: played pass (30.0 %); best draw (55.0 %)
     """
 
     index: int
@@ -182,18 +182,15 @@ class ReviewedDecision:
         }
 
     def __str__(self) -> str:
-        head = f"#{self.index} seat {self.player} {self.phase.value}: played {self.played}"
+        # The verdict first: a line cut to a terminal's width keeps it, losing only the best move.
+        head = f"#{self.index} player {self.player} {self.phase.value}"
         if self.win_played is None or self.win_best is None:
-            return f"{head} (forced)"
-        tail = f", drop {100 * self.drop:.1f}"
-        if self.label is not None:
-            tail += f" {self.label}"
+            return f"{head}: forced, {self.played}"
+        verdict = f"{self.label or 'good'}, drop {100 * self.drop:.1f}"
+        played = f"played {self.played} ({100 * self.win_played:.1f} %)"
         if self.best == self.played:
-            return f"{head} ({100 * self.win_played:.1f} %), the best{tail}"
-        return (
-            f"{head} ({100 * self.win_played:.1f} %), "
-            f"best {self.best} ({100 * self.win_best:.1f} %){tail}"
-        )
+            return f"{head}: {verdict}: {played}, the best"
+        return f"{head}: {verdict}: {played}; best {self.best} ({100 * self.win_best:.1f} %)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,12 +327,13 @@ class GameReview:
         """One line per reviewed seat: its labels and accuracy.
 
         >>> GameReview(3, (0,), 8, 0, True, ()).summary_lines()
-        ['seat 0: 0 decisions, 0 inaccuracies, 0 mistakes, 0 blunders, accuracy 100.0']
+        ['player 0: 0 decisions, 0 inaccuracies, 0 mistakes, 0 blunders, accuracy 100.0']
         """
         return [
-            f"seat {entry.player}: {entry.decisions} decisions, "
-            f"{entry.inaccuracies} inaccuracies, {entry.mistakes} mistakes, "
-            f"{entry.blunders} blunders, accuracy {entry.accuracy:.1f}"
+            f"player {entry.player}: {plural(entry.decisions, 'decision')}, "
+            f"{_count(entry.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+            f"{plural(entry.mistakes, 'mistake')}, {plural(entry.blunders, 'blunder')}, "
+            f"accuracy {entry.accuracy:.1f}"
             for entry in self.summary
         ]
 
@@ -346,13 +344,13 @@ class GameReview:
         a label are counted in the summary, not listed.
 
         >>> print(GameReview(3, (0,), 8, 0, True, ()).format())
-        review of seat 0: 8 simulations a decision, seed 0, complete
+        review of player 0: 8 simulations a decision, seed 0, complete
         no inaccuracies, mistakes or blunders
-        seat 0: 0 decisions, 0 inaccuracies, 0 mistakes, 0 blunders, accuracy 100.0
+        player 0: 0 decisions, 0 inaccuracies, 0 mistakes, 0 blunders, accuracy 100.0
         """
         seats = ", ".join(map(str, self.reviewed))
         lines = [
-            f"review of seat{'s' if len(self.reviewed) != 1 else ''} {seats}: "
+            f"review of player{'s' if len(self.reviewed) != 1 else ''} {seats}: "
             f"{self.simulations} simulations a decision, seed {self.seed}, "
             f"{'complete' if self.complete else 'incomplete (stopped by the deadline)'}"
         ]
@@ -365,6 +363,10 @@ class GameReview:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def _check_player(player: object, players: int) -> tuple[int, ...]:
