@@ -39,6 +39,9 @@ def test_every_body_has_a_real_example_and_publishes_answers_each(docs_url: str)
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(docs_url)
             page.wait_for_selector(".route textarea")
+            shown = page.locator(".route p").all_inner_texts()
+            assert len(shown) > 10
+            assert [text for text in shown if "`" in text] == []  # plain text, no Markdown
             bodies = page.locator(".route textarea")
             assert bodies.count() == 4
             for index in range(bodies.count()):

@@ -268,7 +268,7 @@ def _document(limits: ServerLimits) -> str:
         "/v1/publishes": {
             "post": {
                 "summary": "Every publish option of a position, with the Pareto fronts",
-                "description": "A position document as `pastiche publishes` reads it (constraints "
+                "description": "A position document as the publishes command reads it (constraints "
                 'come from it), a player\'s view (bare or as {"view": ...}) answered for the '
                 'viewer, or a game state (bare or as {"state": ..., "player": 2}) answered for '
                 "player, by default the player to move, from that player's view alone. A "
