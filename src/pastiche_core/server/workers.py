@@ -196,7 +196,10 @@ def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: 
     cap_memory(memory_mb)
     service = Service(limits=ServerLimits(**limits))
     warm(service)
-    conn.send_bytes(_READY)
+    try:
+        conn.send_bytes(_READY)
+    except OSError:  # the server stopped while this worker warmed up: nothing to answer
+        return
     while True:
         try:
             data = conn.recv_bytes()
@@ -228,6 +231,8 @@ def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: 
             conn.send_bytes(json.dumps(reply, separators=(",", ":")).encode("utf-8"))
         except MemoryError:
             return  # the server sees a lost worker (503) and replaces it
+        except OSError:
+            return  # the server went away: no one waits for the answer
         if retire:
             return
 
@@ -311,8 +316,12 @@ class WorkerPool:
         ]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        try:
+            for thread in threads:
+                thread.join()
+        except BaseException:  # interrupted (Ctrl-C, SIGTERM): the workers go too
+            self.close()
+            raise
         with self._ready:
             ready = len(self._idle)
         if ready < self.settings.workers:
@@ -339,7 +348,8 @@ class WorkerPool:
                 return worker
         except (EOFError, OSError):
             pass
-        log.error("a worker process did not start (exit code %s)", process.exitcode)
+        if not self._closed:  # a pool closing stops its workers as they start: no fault
+            log.error("a worker process did not start (exit code %s)", process.exitcode)
         worker.stop()
         return None
 
