@@ -130,6 +130,7 @@ from .solver.gifts import (
     to_publish,
 )
 from .solver.options import Constraints, PublishOption, check_option, make_option, option_key
+from .solver.outs import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
 from .solver.position import Masterpiece, Position
 from .solver.queries import ENGINES, best, is_publishable, solve, why_not
 from .solver.report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
@@ -153,6 +154,8 @@ __all__ = [
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "OUTS_FORMAT",
+    "OUTS_VERSION",
     "PALETTE",
     "PUBLISHES_FORMAT",
     "PUBLISHES_VERSION",
@@ -197,9 +200,11 @@ __all__ = [
     "Masterpiece",
     "MostOptionsPolicy",
     "Move",
+    "NovelOuts",
     "NovelRef",
     "NovelSpec",
     "OfAKind",
+    "OutsReport",
     "Pairs",
     "Pass",
     "PasticheError",
@@ -243,6 +248,7 @@ __all__ = [
     "novel_combinations",
     "option_key",
     "options_html",
+    "outs",
     "parse_cards",
     "pattern_factory",
     "play_game",

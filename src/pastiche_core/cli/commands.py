@@ -5,7 +5,7 @@ line, a function adding its arguments to its parser, and a function running it
 (:func:`pastiche_core.cli.main` parses and dispatches).
 
 >>> [command.name for command in COMMANDS]
-['simulate', 'publishes', 'serve', 'tournament', 'hint']
+['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs']
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ..solver.options import Constraints
 from ..solver.position import Position
 from ..solver.queries import ENGINES, solve
 from ..solver.report import format_report, stop_note
+from .outs_command import configure_outs, run_outs
 from .progress import add_progress_option, fit_to_terminal, progress_bar, terminal_columns
 
 __all__ = ["COMMANDS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "PROG", "Command"]
@@ -57,7 +58,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes', 'serve', 'tournament', 'hint']
+    ['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs']
     """
 
     name: str
@@ -773,6 +774,12 @@ COMMANDS: tuple[Command, ...] = (
         "rank the moves of a player's decision with win chances and explanations (search)",
         _configure_hint,
         _run_hint,
+    ),
+    Command(
+        "outs",
+        "how close each Novel is: cards still needed, the unseen cards that help, the odds",
+        configure_outs,
+        run_outs,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""
