@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__ as __version__  # the one home of the version
 from .bots.play import (
     DEFAULT_MAX_DECISIONS,
@@ -265,6 +267,7 @@ __all__ = [
     "recognize",
     "register_pattern",
     "registered_patterns",
+    "review",
     "rich_text",
     "rules_of",
     "satisfied_novels",
@@ -282,3 +285,21 @@ __all__ = [
     "view_to_dict",
     "why_not",
 ]
+
+# The capabilities above the solver load on first use: ``import pastiche_core`` stays light.
+if TYPE_CHECKING:
+    from .ai.review import review as review
+
+
+def __getattr__(name: str) -> Any:
+    """The names loaded on first use (``review``, from :mod:`pastiche_core.ai.review`).
+
+    >>> import pastiche_core
+    >>> pastiche_core.review.__module__
+    'pastiche_core.ai.review'
+    """
+    if name == "review":
+        from .ai.review import review
+
+        return review
+    raise AttributeError(f"module 'pastiche_core' has no attribute {name!r}")

@@ -5,7 +5,7 @@ line, a function adding its arguments to its parser, and a function running it
 (:func:`pastiche_core.cli.main` parses and dispatches).
 
 >>> [command.name for command in COMMANDS]
-['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs']
+['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs', 'review']
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs']
+    ['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs', 'review']
     """
 
     name: str
@@ -743,6 +743,47 @@ def _run_hint(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# review
+# ----------------------------------------------------------------------
+def _configure_review(parser: argparse.ArgumentParser) -> None:
+    from ..ai.analyse import MAX_SEED
+    from ..ai.search import MAX_SIMULATIONS
+
+    parser.add_argument("record", metavar="RECORD.json", help="a game record (pastiche-record)")
+    parser.add_argument(
+        "--player",
+        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        metavar="N",
+        help="the seat to review (default: every seat)",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=_int_range("simulations", 1, MAX_SIMULATIONS),
+        default=64,
+        metavar="N",
+        help=f"simulations of each search, 1 to {MAX_SIMULATIONS:,} (default 64)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_int_range("seed", 0, MAX_SEED),
+        default=0,
+        metavar="S",
+        help="the review seed (default 0): same record and seed, same output",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the pastiche-review document (see review.schema.json; default: text)",
+    )
+
+
+def _run_review(args: argparse.Namespace) -> int:
+    from .review import run_review
+
+    return run_review(args)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
@@ -780,6 +821,12 @@ COMMANDS: tuple[Command, ...] = (
         "how close each Novel is: cards still needed, the unseen cards that help, the odds",
         configure_outs,
         run_outs,
+    ),
+    Command(
+        "review",
+        "review a recorded game: each decision's win chance against the best (search)",
+        _configure_review,
+        _run_review,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""
