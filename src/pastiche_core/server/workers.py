@@ -154,7 +154,7 @@ def cap_memory(megabytes: int) -> bool:
 def run_request(
     service: Service, method: str, body: Any, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """A worker's default work: the service's ``hint`` or ``publishes`` on a request.
+    """A worker's default work: the service's ``hint``, ``publishes``, ``outs`` or ``review``.
 
     >>> service = Service()
     >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
@@ -165,6 +165,22 @@ def run_request(
         return service.hint(body)
     if method == "publishes":
         return service.publishes(body, **options)
+    if method in ("outs", "review"):  # checked by the server; what the player may see only
+        from ..io.record import GameRecord
+        from .outs_review import run_outs, run_review
+
+        limits = service.limits
+        if method == "outs":
+            return run_outs(body, body["writes"], body["seed"], limits.time_limit)
+        record = GameRecord.from_dict(body["record"])
+        return run_review(
+            record,
+            body["player"],
+            body["simulations"],
+            body["seed"],
+            body["cut"],
+            limits.review_time_limit,
+        )
     raise ApiError(INTERNAL, f"no such work {method[:40]!r}")
 
 
