@@ -43,7 +43,7 @@ def test_every_body_has_a_real_example_and_publishes_answers_each(docs_url: str)
             assert len(shown) > 10
             assert [text for text in shown if "`" in text] == []  # plain text, no Markdown
             bodies = page.locator(".route textarea")
-            assert bodies.count() == 4
+            assert bodies.count() == 6  # publishes, hint, games, moves, outs, review
             for index in range(bodies.count()):
                 text = bodies.nth(index).input_value()
                 assert json.loads(text), f"body {index} is empty: {text!r}"
