@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 from service_support import bearer, cards_in, make_client, new_game, validate_library
 
 from pastiche_core import Game, GameRecord, play_game, review, view_to_dict
 from pastiche_core.ai.greedy import GreedyBot
-from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool
+from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool, openapi
 from pastiche_core.server.stdio import INVALID_PARAMS, handle_line
 
 GAME = play_game(3, seed=5, bots=[GreedyBot(seat) for seat in range(3)])
@@ -172,3 +173,34 @@ def test_a_review_in_a_worker_equals_the_one_in_process() -> None:
         assert _rpc(service, "review", body)["result"] == expected
     finally:
         service.close()
+
+
+def test_the_openapi_document_describes_outs_and_review_with_examples() -> None:
+    document = openapi(SMALL)
+
+    def validate(name: str, instance: Any) -> None:
+        wrapper = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+        jsonschema.Draft202012Validator(wrapper).validate(instance)
+
+    for path, asked, answered in (
+        ("/v1/outs", "outs_request", "outs"),
+        ("/v1/review", "review_request", "review"),
+    ):
+        post = document["paths"][path]["post"]
+        media = post["requestBody"]["content"]["application/json"]
+        assert media["schema"]["$ref"].endswith(f"/{asked}")
+        for body in [media["example"], *(e["value"] for e in media.get("examples", {}).values())]:
+            validate(asked, body)
+        answer = post["responses"]["200"]["content"]["application/json"]
+        assert answer["schema"]["$ref"].endswith(f"/{answered}")
+        validate(answered, answer["example"])
+    assert "at most 4" in document["paths"]["/v1/review"]["post"]["description"]
+    for route in ("outs", "review"):
+        get = document["paths"][f"/v1/games/{{game}}/{route}"]["get"]
+        assert get["security"] == [{"bearer": []}]
+        assert get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
+            f"/{route}"
+        )
+    assert "409" in document["paths"]["/v1/games/{game}/review"]["get"]["responses"]
+    with pytest.raises(jsonschema.ValidationError):
+        validate("outs_request", {"view": {}, "position": {}})
