@@ -11,12 +11,15 @@ line, a function adding its arguments to its parser, and a function running it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
 import re
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -483,6 +486,31 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
 
 
+@contextlib.contextmanager
+def _terminate_interrupts() -> Iterator[None]:
+    """SIGTERM, while the block runs, interrupts it as Ctrl-C does: the workers starting are
+    stopped and the command ends with one line (uvicorn handles SIGTERM once it serves).
+
+    >>> with _terminate_interrupts():
+    ...     signal.getsignal(signal.SIGTERM) is _interrupt
+    True
+    >>> signal.getsignal(signal.SIGTERM) is _interrupt
+    False
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; a thread's caller keeps its own
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     try:
         from ..server import PoolSettings, ServerLimits, make_service, serve, serve_stdio
@@ -516,7 +544,8 @@ def _run_serve(args: argparse.Namespace) -> int:
             client_share=args.client_share,
         )
     try:
-        service = make_service(store_path=args.store, limits=limits, pool=pool)
+        with _terminate_interrupts():
+            service = make_service(store_path=args.store, limits=limits, pool=pool)
     except OSError as error:
         raise ValueError(str(error)) from None
     if args.stdio:
