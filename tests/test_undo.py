@@ -117,7 +117,8 @@ def test_a_seat_outside_the_game_is_a_clear_error(seat: object) -> None:
 @pytest.mark.parametrize("move", [42, None, 3.5, b"draw", ["draw"]])
 def test_applying_something_that_is_not_a_move_says_so(move: object) -> None:
     game = Game(players=3, seed=1)
-    with pytest.raises(InvalidNotationError, match="expected a Move or its notation"):
+    said = "no move to apply" if move is None else "expected a Move or its notation"
+    with pytest.raises(InvalidNotationError, match=said):
         game.apply(move)  # type: ignore[arg-type]
     assert game == Game(players=3, seed=1)
 

@@ -56,7 +56,7 @@ from .moves import (
     TakeDiscard,
     TakeFlag,
 )
-from .rules import KEEP_SIZE, Phase, Rules, setup_discarders, turn_actions
+from .rules import KEEP_SIZE, Phase, Rules, publish_closed, setup_discarders, turn_actions
 from .table import is_masterpiece
 
 __all__ = [
@@ -246,7 +246,7 @@ class GameMoves(GameState):
         >>> game.apply(None)
         Traceback (most recent call last):
         ...
-        pastiche_core.data.errors.InvalidNotationError: no move to apply (None): best(game) found nothing to publish now, and why_not(game, novel) says why; expected a Move or its notation, such as 'draw'
+        pastiche_core.data.errors.InvalidNotationError: no move to apply (None): best(game) found nothing to publish now: player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11); game.legal_moves lists the moves
         """
         trusted = self._trusted
         if trusted is not None and trusted[0] is move and trusted[1] == self._generation:
@@ -254,6 +254,13 @@ class GameMoves(GameState):
             # LegalMoves.__getitem__): legal by construction, canonical already.
             self._apply_legal(move)
             return
+        if move is None:  # best(game)'s answer when nothing can be published
+            closed = publish_closed(self._phase, self._to_move, self._rules)
+            why = f": {closed}" if closed else ", and why_not(game, novel) says why"
+            raise InvalidNotationError(
+                f"no move to apply (None): best(game) found nothing to publish now{why}; "
+                "game.legal_moves lists the moves"
+            )
         move = _as_move(move)
         reason = self.violation(move)
         if reason is not None:

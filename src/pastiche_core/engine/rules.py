@@ -317,3 +317,34 @@ def turn_actions(deck: int, discard: int, reads: int) -> tuple[bool, bool, bool]
     """
     draw = deck > 0 or discard > 0
     return draw, discard > 0, not draw and reads == 0
+
+
+def publish_closed(phase: Phase, player: int, rules: Rules = RULEBOOK) -> str | None:
+    """Why no publish can be played in ``phase``, naming the ruling; ``None`` in a turn.
+
+    A publish is a turn action (R11): while a seat keeps its deal (R10), chooses
+    which drawn card to keep (R11) or puts a card under the End Flag (R12), and
+    once the game is over, none is legal, whatever the hand could make.
+
+    >>> publish_closed(Phase.ACTION, 0) is None
+    True
+    >>> publish_closed(Phase.CHOOSE, 0)
+    'player 0 is choosing which drawn card to keep: a publish is a turn action (R11)'
+    >>> publish_closed(Phase.KEEP, 2)
+    'player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)'
+    """
+    if phase is Phase.ACTION:
+        return None
+    if phase is Phase.KEEP:
+        return (
+            f"player {player} is keeping {rules.keep_size} cards of the deal: a publish is a "
+            "turn action (R10, R11)"
+        )
+    if phase is Phase.CHOOSE:
+        return f"player {player} is choosing which drawn card to keep: a publish is a turn action (R11)"
+    if phase is Phase.FLAG:
+        return (
+            f"player {player} is putting a card under the End Flag: a publish is a turn "
+            "action (R11, R12)"
+        )
+    return "the game is over: nothing can be published (R12)"

@@ -28,7 +28,7 @@ from ..data.errors import InvalidArgumentError
 from ..data.limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
 from ..data.patterns import rank_counts
 from ..engine.game import Game
-from ..engine.rules import Phase
+from ..engine.rules import publish_closed
 from . import fast as solver_fast
 from .gifts import to_publish
 from .options import Constraints, PublishOption, check_option, option_key, sorted_options
@@ -76,37 +76,13 @@ def _check_position(position: object, call: str) -> Position:
 
 
 def _no_publish_reason(game: Game) -> str | None:
-    """Why no publish can be played in ``game`` now, naming the ruling; ``None`` in a turn.
-
-    A publish is a turn action (R11): while a seat keeps its deal (R10), chooses
-    which drawn card to keep (R11) or puts a card under the End Flag (R12), and
-    once the game is over, none is legal, whatever the hand could make.
+    """Why no publish can be played in ``game`` now (:func:`~pastiche_core.engine.rules.publish_closed`).
 
     >>> game = Game(players=3, seed=7)
     >>> _no_publish_reason(game)
     'player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)'
-    >>> for move in ("keep MYT1 HOR7 HOR8", "draw"):
-    ...     game.apply(move)
-    >>> game.phase, _no_publish_reason(game)
-    (<Phase.CHOOSE: 'choose'>, 'player 0 is choosing which drawn card to keep: a publish is a turn action (R11)')
     """
-    phase, player = game.phase, game.to_move
-    if phase is Phase.ACTION:
-        return None
-    if phase is Phase.KEEP:
-        keep = game.rules.keep_size
-        return (
-            f"player {player} is keeping {keep} cards of the deal: a publish is a turn action "
-            "(R10, R11)"
-        )
-    if phase is Phase.CHOOSE:
-        return f"player {player} is choosing which drawn card to keep: a publish is a turn action (R11)"
-    if phase is Phase.FLAG:
-        return (
-            f"player {player} is putting a card under the End Flag: a publish is a turn "
-            "action (R11, R12)"
-        )
-    return "the game is over: nothing can be published (R12)"
+    return publish_closed(game.phase, game.to_move, game.rules)
 
 
 def _check_engine(engine: str) -> None:
