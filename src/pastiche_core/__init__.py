@@ -132,7 +132,7 @@ from .solver.gifts import (
     to_publish,
 )
 from .solver.options import Constraints, PublishOption, check_option, make_option, option_key
-from .solver.outs import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
+from .solver.closeness import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
 from .solver.position import Masterpiece, Position
 from .solver.queries import ENGINES, best, is_publishable, solve, why_not
 from .solver.report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport

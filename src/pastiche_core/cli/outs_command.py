@@ -33,7 +33,7 @@ from ..io.jsontext import loads
 from ..io.position_json import query_from_dict
 from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict
-from ..solver.outs import MAX_WRITES, outs
+from ..solver.closeness import MAX_WRITES, outs
 from ..solver.position import Position
 from .progress import terminal_columns
 

@@ -259,7 +259,7 @@ _REVIEW_EXAMPLE_SIMULATIONS = 4
 def _answer_examples() -> str:
     """Real answers to the outs and review examples (JSON text, made once)."""
     from ..ai.review import review
-    from ..solver.outs import outs
+    from ..solver.closeness import outs
 
     bodies = examples()
     view = view_from_dict(bodies["outs"]["view"]["view"])

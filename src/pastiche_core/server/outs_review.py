@@ -4,7 +4,7 @@ Both transports call these with the :class:`~pastiche_core.server.service.Servic
 
 * :func:`outs` answers ``POST /v1/outs`` (``{"view": …}``, ``{"position": …}`` or
   ``{"state": …, "player": 0}``, with ``writes`` and ``seed``) with the ``pastiche-outs``
-  document (:func:`pastiche_core.solver.outs.outs`), from what the player sees alone (R16).
+  document (:func:`pastiche_core.solver.closeness.outs`), from what the player sees alone (R16).
 * :func:`review` answers ``POST /v1/review`` (``{"record": …, "player": 0 or null,
   "simulations": 64, "seed": 0}``) with the ``pastiche-review`` document
   (:func:`pastiche_core.ai.review.review`).
@@ -42,7 +42,7 @@ from ..io.position_json import position_from_dict, position_to_dict
 from ..io.record import GameRecord
 from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict, view_to_dict
-from ..solver.outs import MAX_WRITES
+from ..solver.closeness import MAX_WRITES
 from .api_errors import BAD_REQUEST, CONFLICT, ApiError, from_library
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def run_outs(document: Mapping[str, Any], writes: int, seed: int, seconds: float
     >>> run_outs({"position": position}, 1, 0, 2.0)["novels"][0]["novel"]
     'straight-5'
     """
-    from ..solver.outs import outs as library_outs
+    from ..solver.closeness import outs as library_outs
 
     try:
         if "view" in document:
