@@ -118,7 +118,9 @@ def test_r11_the_issue_case_keep_phase_answers_none_and_apply_none_says_why() ->
         "player 3 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)"
     ]
     before = game.to_json()
-    with pytest.raises(InvalidNotationError, match=r"no move to apply \(None\): .* player 3 is keeping"):
+    with pytest.raises(
+        InvalidNotationError, match=r"no move to apply \(None\): .* player 3 is keeping"
+    ):
         game.apply(best(game))  # type: ignore[arg-type]
     assert game.to_json() == before
     assert not game.is_legal(None)  # type: ignore[arg-type]

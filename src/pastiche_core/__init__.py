@@ -121,6 +121,7 @@ from .io.render import (
     print_rich,
     rich_text,
 )
+from .solver.closeness import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
 from .solver.cpsat import CpSatResult
 from .solver.gifts import (
     DEFAULT_SEARCH_LIMIT,
@@ -132,7 +133,6 @@ from .solver.gifts import (
     to_publish,
 )
 from .solver.options import Constraints, PublishOption, check_option, make_option, option_key
-from .solver.closeness import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
 from .solver.position import Masterpiece, Position
 from .solver.queries import ENGINES, best, is_publishable, solve, why_not
 from .solver.report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
