@@ -469,6 +469,7 @@ function renderResult(state) {
   if (result.hidden) return;
   result.dataset.tieBreak = outcome.tie_break;
   result.dataset.flag = outcome.flag;
+  result.dataset.flagPlayer = outcome.flag_player === null ? "" : String(outcome.flag_player);
   result.append(element("h2", null, "Game over"), element("p", "winner", outcome.lines[0]));
   const scores = element("table", "scores");
   const head = element("tr");
