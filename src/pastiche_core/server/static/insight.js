@@ -40,6 +40,13 @@ function playerWords(text, seat) {
 }
 
 // "The hand…" reads "the hand…" inside a sentence; "MYT3 not…" stays as it is.
+// A move drawn inline (a summary, a sentence): its cards and Novels spaced as on a button.
+function moveInline(move, view) {
+  const node = element("span", "move-inline");
+  node.append(...moveLabel(move, view));
+  return node;
+}
+
 function lowerFirst(text) {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
@@ -281,7 +288,7 @@ function drawReview(box, doc) {
     summary.append(
       element("span", "label " + decision.label, decision.label),
       " " + turnOfMove(decision.index) + ": −" + percent(decision.drop) + " win chance; better ",
-      ...moveLabel(decision.best, table.state.view),
+      moveInline(decision.best, table.state.view),
     );
     details.append(summary);
     details.addEventListener("toggle", () => {
@@ -310,8 +317,8 @@ function decisionDetail(decision) {
     line.append(element("b", null, label), " ", ...content);
     box.append(line);
   };
-  row("You played", ...moveLabel(decision.played, view), element("span", "muted", " wins " + percent(decision.win_played)));
-  row("Better", ...moveLabel(decision.best, view), element("span", "muted", " wins " + percent(decision.win_best)));
+  row("You played", moveInline(decision.played, view), element("span", "muted", " wins " + percent(decision.win_played)));
+  row("Better", moveInline(decision.best, view), element("span", "muted", " wins " + percent(decision.win_best)));
   if (Array.isArray(decision.hand)) row("Your hand", ...decision.hand.map((notation) => card(notation, true)));
   const before = (table.state.log || []).filter((entry) => entry.moves.length && Math.max(...entry.moves) < decision.index);
   if (before.length) {

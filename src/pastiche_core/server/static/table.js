@@ -415,7 +415,7 @@ const GROUP_TITLES = {
   write: "write: draw two and keep one, or take the top discard",
   read: "read: take a card from a Published novel",
   pass: "pass",
-  keep: "keep three cards",
+  keep: "keep cards: the others go face down",
   choose: "keep one of the two",
   flag: "put a card under the End Flag",
 };
