@@ -207,9 +207,9 @@ def test_a_whole_game_against_greedy_and_search_bots(server_url: str, tmp_path: 
             rows = page.locator("#result .scores tr[data-seat]")
             assert rows.count() == 3
             shown = " ".join(rows.all_inner_texts())
-            assert "player 1 (greedy bot)" in shown
-            assert "player 2 (search bot)" in shown
-            assert "you" in shown
+            assert "Player 1 (greedy bot)" in shown
+            assert "Player 2 (search bot)" in shown
+            assert "You" in shown
             assert page.locator("#result .scores tr.won").count() >= 1
             assert result.get_attribute("data-tie-break") in (
                 "points",

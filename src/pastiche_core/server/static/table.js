@@ -480,7 +480,8 @@ function renderResult(state) {
   for (const seat of order) {
     const row = element("tr", outcome.winners.includes(seat) ? "won" : "");
     row.dataset.seat = String(seat);
-    const name = element("td", null, (outcome.winners.includes(seat) ? "★ " : "") + outcome.names[seat]);
+    const named = outcome.names[seat];
+    const name = element("td", null, (outcome.winners.includes(seat) ? "★ " : "") + named.charAt(0).toUpperCase() + named.slice(1));
     const points = element("td", "number", String(outcome.scores[seat]));
     if (outcome.flag === "taken" && outcome.flag_player === seat) points.title = "including the End Flag's point";
     row.append(name, points, element("td", "number", String(outcome.masterpieces[seat])));
