@@ -124,6 +124,17 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--players" in out
 
 
+def test_no_command_prints_the_usage_and_one_error_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, [])
+    assert status == 2
+    assert out.startswith("usage: pastiche")
+    assert all(f"    {name} " in out or f"    {name}\n" in out for name in ("simulate", "serve"))
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert err == "pastiche: error: no command given: choose one of the commands above\n"
+
+
 BAD_TOML = "novels = [\n"
 INVALID_CATALOGUE = '[[novels]]\nid = "x"\npoints = 1\n'
 
@@ -141,7 +152,6 @@ INVALID_CATALOGUE = '[[novels]]\nid = "x"\npoints = 1\n'
         (["simulate", "--catalogue", "{invalid}"], "missing field 'name'"),
         (["simulate", "--bogus"], "unrecognized arguments"),
         (["fly"], "invalid choice"),
-        ([], "required"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(

@@ -1,7 +1,9 @@
 """The documentation's examples run: doctest blocks, CLI commands and the Node example.
 
-* every fenced ``python`` block containing ``>>>`` in ``docs/*.md`` runs with doctest
-  (one test per page, fresh globals, the repository root as working directory);
+* every fenced Python block (``python``, ``py``, ``pycon``; backticks or tildes, indented or
+  not, with attributes or not) of every page under ``docs/`` runs with doctest (one test per
+  page, fresh globals, the repository root as working directory); a Python block with no
+  example, text after a closing fence or a fence never closed fails;
 * every ``pastiche ...`` line of a ``sh`` block preceded by ``<!-- test-command -->`` runs
   through ``python -m pastiche_core`` and must exit with status 0;
 * every ``js`` block preceded by ``<!-- test-node -->`` runs under Node (when installed) and
@@ -29,28 +31,82 @@ import pastiche_core
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = sorted(DOCS.glob("*.md"))
+PAGES = sorted(DOCS.rglob("*.md"))
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
-_FENCE = re.compile(
-    r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL
-)
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MARKER = re.compile(r"<!--\s*(?P<name>[\w-]+)\s*-->\s*\Z")
+PYTHON = frozenset({"python", "py", "python3", "pycon"})
+"""The languages of the blocks that run as doctests."""
 
 # Public names documented somewhere other than the page of their defining module.
 EXPLICIT: frozenset[str] = frozenset()
 
 
-def _blocks(page: Path) -> list[tuple[str, str, str | None, int]]:
-    """Every top-level fenced block of ``page``: language, body, marker and line number."""
-    text = page.read_text(encoding="utf-8")
+def _language(info: str) -> str:
+    """The language of a fence's info string, in any form the site's Markdown reads:
+    ``python``, ``python title="x"``, ``{ .python }``, ``{.python .numberLines}``."""
+    info = info.strip()
+    if info.startswith("{"):
+        classes = re.findall(r"(?:^|\s)\.([\w-]+)", info.strip("{} "))
+        return classes[0].lower() if classes else ""
+    match = re.match(r"[\w+-]+", info)
+    return match[0].lower() if match else ""
+
+
+def _fences(text: str, name: str) -> tuple[list[tuple[str, str, str | None, int]], list[str]]:
+    """Every fenced block of ``text`` (language, body, marker, line of the opening fence)
+    and every malformed fence (``name:line: why``).
+
+    A fence is three or more backticks or tildes, indented or not, with any info
+    string; the block ends at a line of the same character, at least as long, with
+    nothing else on it. Such a line with text after it (``` ``` From here ```), or an
+    opening fence left open, would garble the page: each is an error, not a block.
+    """
+    lines = text.split("\n")
     blocks: list[tuple[str, str, str | None, int]] = []
-    for match in _FENCE.finditer(text):
-        before = text[: match.start()]
+    errors: list[str] = []
+    index = 0
+    while index < len(lines):
+        opening = _OPEN.match(lines[index])
+        if opening is None or (opening["fence"][0] == "`" and "`" in opening["info"]):
+            index += 1
+            continue
+        fence, indent, start = opening["fence"], len(opening["indent"]), index
+        before = "\n".join(lines[:start])
         marker = _MARKER.search(before.rstrip())
-        line = before.count("\n") + 1
-        blocks.append((match["lang"], match["body"], marker["name"] if marker else None, line))
-    return blocks
+        closing = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}(?P<rest>.*)$")
+        body: list[str] = []
+        index += 1
+        while index < len(lines):
+            close = closing.match(lines[index])
+            if close is not None:
+                if not close["rest"].strip():
+                    break
+                errors.append(
+                    f"{name}:{index + 1}: text after a fence: {lines[index].strip()[:40]!r} "
+                    "(a closing fence stands alone on its line)"
+                )
+            line = lines[index]
+            body.append(line[indent:] if line[:indent].strip() == "" else line.lstrip())
+            index += 1
+        else:
+            errors.append(f"{name}:{start + 1}: the fence {fence!r} is never closed")
+        language = _language(opening["info"])
+        blocks.append(
+            (language, "\n".join(body) + "\n", marker["name"] if marker else None, start + 1)
+        )
+        index += 1
+    return blocks, errors
+
+
+def _blocks(page: Path) -> list[tuple[str, str, str | None, int]]:
+    """Every fenced block of ``page``: language, body, marker and line number."""
+    return _fences(page.read_text(encoding="utf-8"), _name(page))[0]
+
+
+def _name(page: Path) -> str:
+    return page.relative_to(DOCS).as_posix() if page.is_relative_to(DOCS) else page.name
 
 
 def _doctest(page: Path) -> doctest.DocTest:
@@ -58,11 +114,25 @@ def _doctest(page: Path) -> doctest.DocTest:
     parser = doctest.DocTestParser()
     examples: list[doctest.Example] = []
     for lang, body, _, line in _blocks(page):
-        if lang == "python" and ">>>" in body:
-            for example in parser.get_examples(body, page.name):
+        if lang in PYTHON:
+            for example in parser.get_examples(body, _name(page)):
                 example.lineno += line
                 examples.append(example)
-    return doctest.DocTest(examples, {}, page.name, str(page), 0, None)
+    return doctest.DocTest(examples, {}, _name(page), str(page), 0, None)
+
+
+def _python_without_examples(page: Path) -> list[str]:
+    """The Python blocks of ``page`` that hold no example: each must run, or only include
+    a file's text (``--8<--``), which is tested where it lives."""
+    parser = doctest.DocTestParser()
+    found = []
+    for lang, body, _, line in _blocks(page):
+        if lang not in PYTHON or parser.get_examples(body):
+            continue
+        included = [text for text in body.splitlines() if text.strip()]
+        if not included or not all(text.strip().startswith("--8<--") for text in included):
+            found.append(f"{_name(page)}:{line}: a {lang} block with no >>> example")
+    return found
 
 
 def _marked(marker: str, lang: str) -> list[tuple[Path, int, str]]:
@@ -80,7 +150,7 @@ def _commands() -> list[tuple[str, list[str]]]:
         for offset, text in enumerate(body.splitlines()):
             words = shlex.split(text, comments=True)
             if words and words[0] == "pastiche":
-                commands.append((f"{page.name}:{line + 1 + offset}", words[1:]))
+                commands.append((f"{_name(page)}:{line + 1 + offset}", words[1:]))
     return commands
 
 
@@ -104,16 +174,107 @@ def test_pages_exist() -> None:
         assert required in names
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if _doctest(p).examples], ids=lambda p: p.name)
+@pytest.mark.parametrize("page", [p for p in PAGES if _doctest(p).examples], ids=_name)
 @pytest.mark.usefixtures("in_root")
 def test_page_examples(page: Path) -> None:
     test = _doctest(page)
-    assert test.examples, f"{page.name}: no doctest examples"
+    assert test.examples, f"{_name(page)}: no doctest examples"
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     output: list[str] = []
     runner.run(test, out=output.append)
     results = runner.summarize(verbose=False)
     assert results.failed == 0, "".join(output)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_fences_are_well_formed(page: Path) -> None:
+    errors = _fences(page.read_text(encoding="utf-8"), _name(page))[1]
+    assert not errors, "\n".join(errors)
+
+
+def test_every_python_block_runs() -> None:
+    found = [where for page in PAGES for where in _python_without_examples(page)]
+    assert not found, "\n".join(found)
+
+
+FENCE_FORMS = """\
+# Every fence form
+
+```python
+>>> 1 + 1
+2
+```
+
+```pycon
+>>> 2 + 2
+4
+```
+
+~~~python
+>>> 3 + 3
+6
+~~~
+
+```python title="six.py" linenums="1"
+>>> 4 + 4
+8
+```
+
+``` { .python }
+>>> 5 + 5
+10
+```
+
+1. In a list:
+
+    ```py
+    >>> 6 + 6
+    12
+    ```
+
+````python
+>>> print("```")
+```
+````
+
+<!-- test-command -->
+```sh
+pastiche --version
+```
+"""
+
+
+def test_every_fence_form_is_found(tmp_path: Path) -> None:
+    page = tmp_path / "forms.md"
+    page.write_text(FENCE_FORMS, encoding="utf-8")
+    blocks, errors = _fences(FENCE_FORMS, "forms.md")
+    assert errors == []
+    assert [lang for lang, *_ in blocks] == [
+        *("python", "pycon", "python", "python", "python", "py", "python"),
+        "sh",
+    ]
+    assert blocks[-1][2] == "test-command"
+    test = _doctest(page)
+    assert [example.want for example in test.examples] == [
+        *(f"{2 * n}\n" for n in range(1, 7)),
+        "```\n",
+    ]
+    assert [example.lineno for example in test.examples][:2] == [3, 8]
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=lambda _: None)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_a_malformed_fence_is_an_error() -> None:
+    text = "```python\n>>> 1\n1\n``` From here, text.\n\n~~~python\n>>> 2\n2\n~~~\n"
+    blocks, errors = _fences(text, "bad.md")
+    assert errors == [
+        "bad.md:4: text after a fence: '``` From here, text.' "
+        "(a closing fence stands alone on its line)",
+        "bad.md:1: the fence '```' is never closed",
+    ]
+    assert len(blocks) == 1
+    assert _fences("~~~python\n>>> 2\n2\n~~~\n", "good.md")[1] == []
 
 
 def test_doc_commands_are_found() -> None:
@@ -142,7 +303,7 @@ def _node_examples() -> list[tuple[str, str, str]]:
             if name == "test-node" and lang == "js":
                 after = [b for b in blocks[index + 1 :] if b[0] == "text"]
                 expected = after[0][1] if after else ""
-                examples.append((f"{page.name}:{line}", body, expected))
+                examples.append((f"{_name(page)}:{line}", body, expected))
     return examples
 
 
@@ -270,7 +431,7 @@ def test_pictures_are_made_from_the_examples_and_up_to_date() -> None:
         assert path.read_text(encoding="utf-8") == text, (
             f"{name} is stale: run python docs/images/make_pictures.py"
         )
-    pages = {page.name: page.read_text(encoding="utf-8") for page in PAGES}
+    pages = {_name(page): page.read_text(encoding="utf-8") for page in PAGES}
     assert "](images/midgame.svg)" in pages["index.md"]
     for name in ("game.svg", "jerome.svg"):
         assert f"](images/{name})" in pages["tutorial.md"]

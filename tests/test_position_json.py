@@ -341,7 +341,7 @@ def test_jerome_is_the_rulebook_example() -> None:
 
 
 def test_schema_names_and_copies() -> None:
-    assert SCHEMAS == ("position", "publishes", "hint")
+    assert SCHEMAS == ("position", "publishes", "hint", "outs", "review")
     for name in SCHEMAS:
         loaded = schema(name)
         jsonschema.Draft202012Validator.check_schema(loaded)

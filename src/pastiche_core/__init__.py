@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__ as __version__  # the one home of the version
 from .bots.play import (
     DEFAULT_MAX_DECISIONS,
@@ -130,6 +132,7 @@ from .solver.gifts import (
     to_publish,
 )
 from .solver.options import Constraints, PublishOption, check_option, make_option, option_key
+from .solver.outs import OUTS_FORMAT, OUTS_VERSION, NovelOuts, OutsReport, outs
 from .solver.position import Masterpiece, Position
 from .solver.queries import ENGINES, best, is_publishable, solve, why_not
 from .solver.report import GOALS, PUBLISHES_FORMAT, PUBLISHES_VERSION, Best, PublishReport
@@ -153,6 +156,8 @@ __all__ = [
     "MAX_RANK",
     "MIN_PLAYERS",
     "MIN_RANK",
+    "OUTS_FORMAT",
+    "OUTS_VERSION",
     "PALETTE",
     "PUBLISHES_FORMAT",
     "PUBLISHES_VERSION",
@@ -197,9 +202,11 @@ __all__ = [
     "Masterpiece",
     "MostOptionsPolicy",
     "Move",
+    "NovelOuts",
     "NovelRef",
     "NovelSpec",
     "OfAKind",
+    "OutsReport",
     "Pairs",
     "Pass",
     "PasticheError",
@@ -243,6 +250,7 @@ __all__ = [
     "novel_combinations",
     "option_key",
     "options_html",
+    "outs",
     "parse_cards",
     "pattern_factory",
     "play_game",
@@ -259,6 +267,7 @@ __all__ = [
     "recognize",
     "register_pattern",
     "registered_patterns",
+    "review",
     "rich_text",
     "rules_of",
     "satisfied_novels",
@@ -276,3 +285,21 @@ __all__ = [
     "view_to_dict",
     "why_not",
 ]
+
+# The capabilities above the solver load on first use: ``import pastiche_core`` stays light.
+if TYPE_CHECKING:
+    from .ai.review import review as review
+
+
+def __getattr__(name: str) -> Any:
+    """The names loaded on first use (``review``, from :mod:`pastiche_core.ai.review`).
+
+    >>> import pastiche_core
+    >>> pastiche_core.review.__module__
+    'pastiche_core.ai.review'
+    """
+    if name == "review":
+        from .ai.review import review
+
+        return review
+    raise AttributeError(f"module 'pastiche_core' has no attribute {name!r}")

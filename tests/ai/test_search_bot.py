@@ -133,7 +133,7 @@ def _key(game: Game, seat: int, move: Publish) -> object:
 
 def test_publish_candidates_carry_the_least_fit_gifts() -> None:
     # R5: each solver option owing gifts becomes a candidate with LeastFitPolicy's gifts
-    # (the greedy bot's were tried instead and won fewer games on fresh seeds, docs/hints.md).
+    # (the greedy bot's were tried instead and won fewer games on fresh seeds, benchmarks/results/).
     game = played(4, 0, 40)
     view = game.view(game.to_move)
     position = position_of(view)

@@ -39,8 +39,11 @@ def test_every_body_has_a_real_example_and_publishes_answers_each(docs_url: str)
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(docs_url)
             page.wait_for_selector(".route textarea")
+            shown = page.locator(".route p").all_inner_texts()
+            assert len(shown) > 10
+            assert [text for text in shown if "`" in text] == []  # plain text, no Markdown
             bodies = page.locator(".route textarea")
-            assert bodies.count() == 4
+            assert bodies.count() == 6  # publishes, hint, games, moves, outs, review
             for index in range(bodies.count()):
                 text = bodies.nth(index).input_value()
                 assert json.loads(text), f"body {index} is empty: {text!r}"

@@ -130,6 +130,24 @@ def test_answers_validate_against_the_document() -> None:
         validate("game_state", {**state, "legal": "draw"})
 
 
+def _shown_texts(document: dict[str, Any]) -> list[str]:
+    """The summaries and descriptions of the document's operations and info: what the docs
+    page (``/docs``) shows as plain text."""
+    texts = [document["info"]["description"]]
+    for item in document["paths"].values():
+        for operation in item.values():
+            texts += [operation.get("summary", ""), operation.get("description", "")]
+            texts += [answer["description"] for answer in operation["responses"].values()]
+    return texts
+
+
+def test_the_docs_page_texts_are_plain() -> None:
+    # The page shows these as text: Markdown's backticks would appear as they are.
+    texts = _shown_texts(openapi())
+    assert len(texts) > 20
+    assert [text for text in texts if "`" in text or "**" in text] == []
+
+
 def test_openapi_route() -> None:
     client, _ = make_client()
     answer = client.get("/openapi.json")

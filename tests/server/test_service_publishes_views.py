@@ -211,7 +211,7 @@ def test_every_body_route_has_real_examples_that_validate_and_work() -> None:
                 assert answer.status_code in (200, 201, 409), (path, answer.text)
                 if answer.status_code == 409:  # a move example of another game: legal there
                     assert path.endswith("/moves")
-    assert with_body == 4
+    assert with_body == 6  # publishes, hint, games, moves, outs, review
     publishes = examples()["publishes"]
     assert publishes["view"]["view"]["format"] == "pastiche-view"
     assert publishes["state"]["state"]["format"] == "pastiche-state"

@@ -14,6 +14,8 @@
   (:mod:`~pastiche_core.ai.heuristics`); what a bot sees from a
   :class:`~pastiche_core.engine.view.PlayerView` alone
   (:mod:`~pastiche_core.ai.visible`);
+* :func:`review`: where each seat lost a game, decision by decision, from
+  its own views (the ``pastiche-review`` document, :mod:`~pastiche_core.ai.review`);
 * the bots by name (:data:`BOTS`, :func:`make_bot`,
   :mod:`~pastiche_core.ai.roster`); one game between named bots from a seed
   (:func:`play_match`, :mod:`~pastiche_core.ai.match`); many games, seats
@@ -50,6 +52,16 @@ from .greedy import DEFAULT_PUBLISH_OPTIONS, GreedyBot, GreedyGiftPolicy
 from .heuristics import Outlook, Weights, counts_of, horizon_of
 from .match import match_result, play_match
 from .playout import PlayoutPolicy, PolicyBot, PolicyWeights, evaluate
+from .review import (
+    REVIEW_FORMAT,
+    REVIEW_THRESHOLDS,
+    REVIEW_VERSION,
+    GameReview,
+    ReviewedDecision,
+    SeatSummary,
+    review,
+    review_game,
+)
 from .roster import BOT_OPTIONS, BOTS, BotFactory, check_bot_names, make_bot
 from .runners import (
     MAX_WORKERS,
@@ -97,12 +109,16 @@ __all__ = [
     "MAX_TOURNAMENT_GAMES",
     "MAX_WORKERS",
     "RANK_COPIES",
+    "REVIEW_FORMAT",
+    "REVIEW_THRESHOLDS",
+    "REVIEW_VERSION",
     "SIMULATIONS_PER_MS",
     "TOURNAMENT_FORMAT",
     "TOURNAMENT_VERSION",
     "Analysis",
     "BotFactory",
     "BotStanding",
+    "GameReview",
     "GameTask",
     "GreedyBot",
     "GreedyGiftPolicy",
@@ -112,8 +128,10 @@ __all__ = [
     "PolicyBot",
     "PolicyWeights",
     "RankedMove",
+    "ReviewedDecision",
     "SearchBot",
     "SearchResult",
+    "SeatSummary",
     "TournamentResult",
     "Weights",
     "analyse",
@@ -131,6 +149,8 @@ __all__ = [
     "play_match",
     "position_of",
     "ray_available",
+    "review",
+    "review_game",
     "run_in_pool",
     "run_in_process",
     "run_on_ray",

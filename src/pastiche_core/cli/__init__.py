@@ -162,12 +162,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     Bad input prints one ``pastiche: error: ...`` line on stderr and returns 2,
     also when the input is nested too deeply or too large to hold in memory.
 
+    With no argument at all it prints the usage and the commands on stdout, and the one
+    error line.
+
     >>> main(["simulate", "--players", "7"])
     2
     """
     parser = build_parser()
+    given = list(argv) if argv is not None else sys.argv[1:]
+    if not given:  # a first try: show what there is to run, not only what is missing
+        print(parser.format_help(), end="")
+        return _fail("no command given: choose one of the commands above")
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(given)
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)
     except _ParserExitError as done:

@@ -5,18 +5,21 @@ line, a function adding its arguments to its parser, and a function running it
 (:func:`pastiche_core.cli.main` parses and dispatches).
 
 >>> [command.name for command in COMMANDS]
-['simulate', 'publishes', 'serve', 'tournament', 'hint']
+['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs', 'review']
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
 import re
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +36,7 @@ from ..solver.options import Constraints
 from ..solver.position import Position
 from ..solver.queries import ENGINES, solve
 from ..solver.report import format_report, stop_note
+from .outs_command import configure_outs, run_outs
 from .progress import add_progress_option, fit_to_terminal, progress_bar, terminal_columns
 
 __all__ = ["COMMANDS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "PROG", "Command"]
@@ -54,7 +58,7 @@ class Command:
     (every pastiche_core error is one) to report bad input.
 
     >>> [command.name for command in COMMANDS]
-    ['simulate', 'publishes', 'serve', 'tournament', 'hint']
+    ['simulate', 'publishes', 'serve', 'tournament', 'hint', 'outs', 'review']
     """
 
     name: str
@@ -482,6 +486,31 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
 
 
+@contextlib.contextmanager
+def _terminate_interrupts() -> Iterator[None]:
+    """SIGTERM, while the block runs, interrupts it as Ctrl-C does: the workers starting are
+    stopped and the command ends with one line (uvicorn handles SIGTERM once it serves).
+
+    >>> with _terminate_interrupts():
+    ...     signal.getsignal(signal.SIGTERM) is _interrupt
+    True
+    >>> signal.getsignal(signal.SIGTERM) is _interrupt
+    False
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; a thread's caller keeps its own
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     try:
         from ..server import PoolSettings, ServerLimits, make_service, serve, serve_stdio
@@ -515,7 +544,8 @@ def _run_serve(args: argparse.Namespace) -> int:
             client_share=args.client_share,
         )
     try:
-        service = make_service(store_path=args.store, limits=limits, pool=pool)
+        with _terminate_interrupts():
+            service = make_service(store_path=args.store, limits=limits, pool=pool)
     except OSError as error:
         raise ValueError(str(error)) from None
     if args.stdio:
@@ -713,6 +743,47 @@ def _run_hint(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------
+# review
+# ----------------------------------------------------------------------
+def _configure_review(parser: argparse.ArgumentParser) -> None:
+    from ..ai.analyse import MAX_SEED
+    from ..ai.search import MAX_SIMULATIONS
+
+    parser.add_argument("record", metavar="RECORD.json", help="a game record (pastiche-record)")
+    parser.add_argument(
+        "--player",
+        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        metavar="N",
+        help="the seat to review (default: every seat)",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=_int_range("simulations", 1, MAX_SIMULATIONS),
+        default=64,
+        metavar="N",
+        help=f"simulations of each search, 1 to {MAX_SIMULATIONS:,} (default 64)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_int_range("seed", 0, MAX_SEED),
+        default=0,
+        metavar="S",
+        help="the review seed (default 0): same record and seed, same output",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the pastiche-review document (see review.schema.json; default: text)",
+    )
+
+
+def _run_review(args: argparse.Namespace) -> int:
+    from .review import run_review
+
+    return run_review(args)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "simulate",
@@ -744,6 +815,18 @@ COMMANDS: tuple[Command, ...] = (
         "rank the moves of a player's decision with win chances and explanations (search)",
         _configure_hint,
         _run_hint,
+    ),
+    Command(
+        "outs",
+        "how close each Novel is: cards still needed, the unseen cards that help, the odds",
+        configure_outs,
+        run_outs,
+    ),
+    Command(
+        "review",
+        "review a recorded game: each decision's win chance against the best (search)",
+        _configure_review,
+        _run_review,
     ),
 )
 """The subcommands, in the order ``--help`` lists them."""

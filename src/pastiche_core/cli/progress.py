@@ -129,7 +129,10 @@ class ProgressBar:
         delay: float = 0.5,
         lines: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        unit: str = "games",
     ) -> None:
+        self.unit = unit
+        """What the bar counts (``'games'``; ``'decisions'`` for a review)."""
         self.stream = stream
         """The stream the bar is drawn on (standard error for ``pastiche simulate``)."""
         self.width = width
@@ -195,14 +198,14 @@ class ProgressBar:
             self._progress = Progress(
                 BarColumn(bar_width=self.width),
                 MofNCompleteColumn(),
-                TextColumn("games"),
+                TextColumn(self.unit),
                 TimeElapsedColumn(),
                 EtaColumn(),
                 console=console,
                 transient=False,
             )
             self._progress.start()
-            self._task = self._progress.add_task("games", total=total)
+            self._task = self._progress.add_task(self.unit, total=total)
         self._progress.update(self._task, completed=done, total=total)
 
     def close(self) -> None:

@@ -243,6 +243,10 @@ class GameMoves(GameState):
         Traceback (most recent call last):
         ...
         pastiche_core.data.errors.InvalidNotationError: invalid move 42: expected a Move or its notation, such as 'draw'
+        >>> game.apply(None)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.data.errors.IllegalMoveError: no move to apply (None): best(game) found nothing to publish now; why_not(game, novel) says why, and game.legal_moves lists the moves
         """
         trusted = self._trusted
         if trusted is not None and trusted[0] is move and trusted[1] == self._generation:
@@ -877,6 +881,11 @@ def _as_move(move: object) -> Move:
         return move
     if isinstance(move, str):
         return Move.parse(move)
+    if move is None:  # best(game)'s answer when nothing can be published
+        raise IllegalMoveError(
+            "no move to apply (None): best(game) found nothing to publish now; "
+            "why_not(game, novel) says why, and game.legal_moves lists the moves"
+        )
     kind = type(move).__name__
     made = getattr(move, "move", None) if kind == "Best" else None
     if isinstance(made, Move):  # best(game)'s answer carries its move

@@ -77,7 +77,7 @@ __all__ = [
     "schema",
 ]
 
-SCHEMAS = ("position", "publishes", "hint")
+SCHEMAS = ("position", "publishes", "hint", "outs", "review")
 """The JSON Schemas (draft 2020-12) shipped with the package, by :func:`schema` name."""
 
 _DEFAULT_CATALOGUE = "default"
@@ -505,12 +505,13 @@ def position_to_json(
 # Schemas
 # ----------------------------------------------------------------------
 def schema(name: str) -> dict[str, Any]:
-    """A JSON Schema (draft 2020-12) shipped with the package: ``"position"``, ``"publishes"``
-    or ``"hint"``.
+    """A JSON Schema (draft 2020-12) shipped with the package: ``"position"``, ``"publishes"``,
+    ``"hint"``, ``"outs"`` or ``"review"``.
 
     ``position`` describes the documents this module reads; ``publishes`` the
     report of ``pastiche publishes --json``; ``hint`` the ranked moves of
-    ``POST /v1/hint``. Each call returns a fresh dict.
+    ``POST /v1/hint``; ``outs`` the document of ``pastiche outs --json``; ``review`` the
+    ``pastiche review --json`` document. Each call returns a fresh dict.
 
     >>> schema("position")["$schema"]
     'https://json-schema.org/draft/2020-12/schema'
@@ -519,7 +520,7 @@ def schema(name: str) -> dict[str, Any]:
     >>> schema("state")
     Traceback (most recent call last):
     ...
-    ValueError: unknown schema 'state': expected one of 'position', 'publishes', 'hint'
+    ValueError: unknown schema 'state': expected one of 'position', 'publishes', 'hint', 'outs', 'review'
     """
     if name not in SCHEMAS:
         names = ", ".join(repr(known) for known in SCHEMAS)

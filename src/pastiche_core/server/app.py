@@ -9,6 +9,10 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 ``GET /v1/games/{id}``     the token's seat: view, legal moves, ``to_move``, ``over``
 ``POST /v1/games/{id}/moves``  ``{"move": "draw"}`` for the token's seat
 ``GET /v1/games/{id}/record``  the game's record, once it is over
+``POST /v1/outs``          a view, a position or a state (with ``player``) → the outs document
+``POST /v1/review``        ``{"record", "player", "simulations", "seed"}`` → the review document
+``GET /v1/games/{id}/outs``    the outs of the token's seat, from its view
+``GET /v1/games/{id}/review``  the review of the token's seat, once the game is over
 ``GET /v1/health``         ``{"status": "ok"}``
 ``GET /openapi.json``      the OpenAPI 3.1 description
 ``GET /docs``              the routes, with examples
@@ -55,6 +59,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..data.cards import Genre
 from ..io.render import PALETTE
+from . import outs_review
 from .api_errors import BAD_REQUEST, INTERNAL, TIMEOUT, TOO_LARGE, ApiError
 from .openapi import openapi
 from .quotas import ServerLimits
@@ -284,6 +289,24 @@ def create_app(
         game_id = request.path_params["game"]
         return await run_in_threadpool(service.record, game_id, _token(request))
 
+    async def outs(request: Request) -> Any:
+        body = await _body(request, service)
+        return await run_in_threadpool(outs_review.outs, service, body, client_of(request))
+
+    async def review(request: Request) -> Any:
+        body = await _body(request, service)
+        return await run_in_threadpool(outs_review.review, service, body, client_of(request))
+
+    async def game_outs(request: Request) -> Any:
+        game_id, token = request.path_params["game"], _token(request)
+        client = client_of(request)
+        return await run_in_threadpool(outs_review.game_outs, service, game_id, token, client)
+
+    async def game_review(request: Request) -> Any:
+        game_id, token = request.path_params["game"], _token(request)
+        client = client_of(request)
+        return await run_in_threadpool(outs_review.game_review, service, game_id, token, client)
+
     async def health(request: Request) -> Any:
         return {"status": "ok"}
 
@@ -317,6 +340,10 @@ def create_app(
         Route("/v1/games/{game}", _guarded(game_state), methods=["GET"]),
         Route("/v1/games/{game}/moves", _guarded(move), methods=["POST"]),
         Route("/v1/games/{game}/record", _guarded(record), methods=["GET"]),
+        Route("/v1/outs", _guarded(outs), methods=["POST"]),
+        Route("/v1/review", _guarded(review), methods=["POST"]),
+        Route("/v1/games/{game}/outs", _guarded(game_outs), methods=["GET"]),
+        Route("/v1/games/{game}/review", _guarded(game_review), methods=["GET"]),
         Route("/v1/health", _guarded(health), methods=["GET"]),
         Route("/openapi.json", _guarded(openapi_json), methods=["GET"]),
         Route("/palette.css", palette, methods=["GET"]),

@@ -1,12 +1,13 @@
 """The service's OpenAPI 3.1 description, built from the JSON Schemas the package ships.
 
 Request and response bodies reference the library's schemas
-(:func:`pastiche_core.io.schema`: ``position``, ``publishes``, ``hint``) and the
+(:func:`pastiche_core.io.schema`: ``position``, ``publishes``, ``hint``, ``outs``,
+``review``) and the
 service's own (:func:`schema`: the view, the hint request, games, records and
 the error shape). Each schema's ``$defs`` become components of their own
 (``position.card``), so every ``$ref`` is a plain pointer into the document.
 The publishes body, a position, a view or a state, is the ``publishes_request``
-component (:data:`REQUEST_SCHEMAS`). Every body carries a real example, made
+component and the outs body the ``outs_request`` one (:data:`REQUEST_SCHEMAS`). Every body carries a real example, made
 from a game in play (:func:`examples`), which the docs page at ``/docs`` offers.
 
 >>> document = openapi()
@@ -31,8 +32,9 @@ from ..engine.game import Game
 from ..engine.rules import Phase
 from ..io.position_json import position_to_dict
 from ..io.position_json import schema as library_schema
+from ..io.record import GameRecord
 from ..io.state_json import state_to_dict
-from ..io.view_json import view_to_dict
+from ..io.view_json import view_from_dict, view_to_dict
 from ..solver.position import Position
 from .quotas import ServerLimits
 
@@ -47,7 +49,7 @@ __all__ = [
     "schema_address",
 ]
 
-LIBRARY_SCHEMAS = ("position", "publishes", "hint")
+LIBRARY_SCHEMAS = ("position", "publishes", "hint", "outs", "review")
 """The library's schemas the service's bodies use (:func:`pastiche_core.io.schema`)."""
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -76,6 +78,7 @@ def _service_defs() -> dict[str, Any]:
 SERVICE_SCHEMAS = (
     "view",
     "hint_request",
+    "review_request",
     "game_create",
     "game_created",
     "game_state",
@@ -97,7 +100,7 @@ def schema(name: str) -> dict[str, Any]:
     >>> schema("nope")
     Traceback (most recent call last):
     ...
-    ValueError: unknown service schema 'nope': expected one of view, hint_request, game_create, game_created, game_state, move, record, error, health
+    ValueError: unknown service schema 'nope': expected one of view, hint_request, review_request, game_create, game_created, game_state, move, record, error, health
     """
     if name not in SERVICE_SCHEMAS:
         raise ValueError(
@@ -133,6 +136,7 @@ def _components() -> dict[str, Any]:
         components[key] = _rebased(value, "")
     components["state"] = copy.deepcopy(_STATE)
     components["publishes_request"] = copy.deepcopy(_PUBLISHES_REQUEST)
+    components["outs_request"] = copy.deepcopy(_OUTS_REQUEST)
     return components
 
 
@@ -171,7 +175,26 @@ _PUBLISHES_REQUEST = {
         },
     ],
 }
-REQUEST_SCHEMAS = ("publishes_request", "state")
+_OUTS_REQUEST = {
+    "title": "An outs request: a view, a position, or a state and a player",
+    "description": 'One of {"view": ...} (answered for the viewer), {"position": ...} (every card '
+    'not in its hand nor on its table unseen) or {"state": ..., "player": 0} (answered for player, '
+    "by default the player to move, from that player's view alone, R16); writes (1 to 10, "
+    "default 3) and seed (default 0) are optional.",
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": False,
+    "properties": {
+        "view": {"$ref": "#/components/schemas/view"},
+        "position": {"$ref": "#/components/schemas/position"},
+        "state": {"$ref": "#/components/schemas/state"},
+        "player": {"type": "integer", "minimum": 0, "maximum": 4},
+        "writes": {"type": "integer", "minimum": 1, "maximum": 10},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    },
+    "oneOf": [{"required": ["view"]}, {"required": ["position"]}, {"required": ["state"]}],
+}
+REQUEST_SCHEMAS = ("publishes_request", "outs_request", "state")
 """Components the OpenAPI document adds for its own bodies: the publishes request and the
 state it may carry (no file of their own: they gather the shipped schemas)."""
 
@@ -197,14 +220,26 @@ def examples() -> dict[str, Any]:
     player); every example is valid against its route's schema (the tests check it).
 
     >>> sorted(examples())
-    ['games', 'hint', 'moves', 'publishes']
-    >>> sorted(examples()["publishes"])
-    ['position', 'state', 'view']
+    ['games', 'hint', 'moves', 'outs', 'publishes', 'review']
+    >>> sorted(examples()["publishes"]), sorted(examples()["outs"])
+    (['position', 'state', 'view'], ['position', 'state', 'view'])
     """
     game = _example_game()
     seat = game.to_move
     view = view_to_dict(game.view(seat))
+    position = position_to_dict(Position.from_game(game, seat))
     return {
+        "outs": {
+            "view": {"view": view, "writes": 3, "seed": 0},
+            "position": {"position": position, "writes": 2},
+            "state": {"state": state_to_dict(game), "player": seat},
+        },
+        "review": {
+            "record": GameRecord.of(game).to_dict(),
+            "player": seat,
+            "simulations": _REVIEW_EXAMPLE_SIMULATIONS,
+            "seed": 0,
+        },
         "publishes": {
             "position": position_to_dict(Position.from_game(game, seat)),
             "view": {"view": view},
@@ -214,6 +249,24 @@ def examples() -> dict[str, Any]:
         "games": {"players": 4, "seed": 7, "seats": ["human", "random", "random", "random"]},
         "moves": {"move": str(game.legal_moves[0])},
     }
+
+
+_REVIEW_EXAMPLE_SIMULATIONS = 4
+"""The review example's simulations: few, so that trying it on the docs page answers at once."""
+
+
+@cache
+def _answer_examples() -> str:
+    """Real answers to the outs and review examples (JSON text, made once)."""
+    from ..ai.review import review
+    from ..solver.outs import outs
+
+    bodies = examples()
+    view = view_from_dict(bodies["outs"]["view"]["view"])
+    asked = bodies["review"]
+    record = GameRecord.from_dict(asked["record"])
+    reviewed = review(record, player=asked["player"], simulations=asked["simulations"])
+    return json.dumps({"outs": outs(view).to_dict(), "review": reviewed.to_dict()})
 
 
 def _ref(name: str) -> dict[str, Any]:
@@ -227,15 +280,18 @@ def _body(name: str, example: Any, named: dict[str, Any] | None = None) -> dict[
     return {"required": True, "content": {"application/json": media}}
 
 
-def _answer(description: str, name: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": _ref(name)}}}
+def _answer(description: str, name: str, example: Any = None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": _ref(name)}
+    if example is not None:
+        media["example"] = example
+    return {"description": description, "content": {"application/json": media}}
 
 
 _ERRORS = {
     "400": "bad input: JSON that does not parse, a wrong field or value (path says where)",
     "403": "no token, or a token that opens no seat of this game",
     "404": "no such game",
-    "409": "a move the rules forbid now, or out of turn; a record before the game ends",
+    "409": "a move the rules forbid now, or out of turn; a record or a review before the game ends",
     "408": "a body that did not arrive within the time limit",
     "413": "a body over the size limit",
     "429": "past this client's share of games (Retry-After says when to try again)",
@@ -264,11 +320,12 @@ def _document(limits: ServerLimits) -> str:
     from .._version import __version__
 
     bodies = examples()
+    answers = json.loads(_answer_examples())
     paths: dict[str, Any] = {
         "/v1/publishes": {
             "post": {
                 "summary": "Every publish option of a position, with the Pareto fronts",
-                "description": "A position document as `pastiche publishes` reads it (constraints "
+                "description": "A position document as the publishes command reads it (constraints "
                 'come from it), a player\'s view (bare or as {"view": ...}) answered for the '
                 'viewer, or a game state (bare or as {"state": ..., "player": 2}) answered for '
                 "player, by default the player to move, from that player's view alone. A "
@@ -366,6 +423,60 @@ def _document(limits: ServerLimits) -> str:
                 "responses": {
                     "200": _answer("the game record", "record"),
                     **_errors("403", "404", "409"),
+                },
+            }
+        },
+        "/v1/outs": {
+            "post": {
+                "summary": "How close each Novel is: the cards still needed, the outs, the odds",
+                "description": 'A player\'s view ({"view": ...}), a position ({"position": ...}) '
+                'or a game state and a seat ({"state": ..., "player": 0}, answered from that '
+                "seat's view alone, R16). The odds are for the next writes (1 to 10, default 3), "
+                f"sampled with seed (default 0). The search stops at {limits.time_limit:g} "
+                "seconds; an answer cut short says complete false.",
+                "requestBody": _body("outs_request", bodies["outs"]["view"], {**bodies["outs"]}),
+                "responses": {
+                    "200": _answer("the outs document", "outs", answers["outs"]),
+                    **_errors("400", "408", "413", "429 work", "503 work", "504"),
+                },
+            }
+        },
+        "/v1/review": {
+            "post": {
+                "summary": "Where each seat lost: every decision's win chance against the best",
+                "description": "A game record, the seat to review (null: every seat), the "
+                f"simulations of each search (default {min(64, limits.max_review_simulations)}, "
+                f"at most {limits.max_review_simulations}) and the seed. The record is replayed "
+                "before any search (an illegal move is refused at its path). At most "
+                f"{limits.max_review_decisions} decisions are reviewed, for at most "
+                f"{limits.review_time_limit:g} seconds; past either the review says complete "
+                "false. Each decision is searched from the seat's view then (R16).",
+                "requestBody": _body("review_request", bodies["review"]),
+                "responses": {
+                    "200": _answer("the review document", "review", answers["review"]),
+                    **_errors("400", "408", "413", "429 work", "503 work", "504"),
+                },
+            }
+        },
+        "/v1/games/{game}/outs": {
+            "get": {
+                "summary": "The outs of the token's seat, from its view",
+                "parameters": [_GAME],
+                "security": _TOKEN,
+                "responses": {
+                    "200": _answer("the outs document", "outs"),
+                    **_errors("403", "404", "429 work", "503 work", "504"),
+                },
+            }
+        },
+        "/v1/games/{game}/review": {
+            "get": {
+                "summary": "The review of the token's seat, once the game is over",
+                "parameters": [_GAME],
+                "security": _TOKEN,
+                "responses": {
+                    "200": _answer("the review document", "review"),
+                    **_errors("403", "404", "409", "429 work", "503 work", "504"),
                 },
             }
         },

@@ -56,7 +56,10 @@ class ServerLimits:
     request asks for other values, at most ``max_time_limit`` and
     ``max_max_options``. ``POST /v1/hint`` gives the analysis ``budget_ms``
     milliseconds unless the body asks for another budget, at most
-    ``max_budget_ms``.
+    ``max_budget_ms``. ``POST /v1/outs`` searches for ``time_limit`` seconds;
+    ``POST /v1/review`` runs at most ``max_review_simulations`` simulations a
+    search over at most ``max_review_decisions`` decisions, for at most
+    ``review_time_limit`` seconds (past a bound its answer is incomplete).
 
     **Games.** At most ``max_games`` games are kept. A game nobody has
     touched for ``game_ttl`` seconds is dropped, a finished one after
@@ -146,6 +149,12 @@ class ServerLimits:
     opening (408 past them, then the connection is closed)."""
     keep_alive: float = 5.0
     """Seconds an idle connection is kept open between two requests."""
+    max_review_simulations: int = 128
+    """The most simulations a review's searches may run (``POST /v1/review``; 64 by default)."""
+    max_review_decisions: int = 300
+    """The most decisions one review reviews; past them it says ``complete: false``."""
+    review_time_limit: float = 20.0
+    """Seconds a review may run; past them it says ``complete: false``."""
 
     def __post_init__(self) -> None:
         check_settings(self, may_be_zero=("answer_cache_bytes",))

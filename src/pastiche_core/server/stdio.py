@@ -12,6 +12,10 @@ bodies, plus ``game`` and ``token`` for a game):
 ``games.view``      params: ``{"game", "token"}`` → the seat's state
 ``games.move``      params: ``{"game", "token", "move"}`` → the seat's new state
 ``games.record``    params: ``{"game", "token"}`` → the record of a finished game
+``outs``            params: as ``POST /v1/outs`` → the outs document
+``review``          params: as ``POST /v1/review`` → the review document
+``games.outs``      params: ``{"game", "token"}`` → the outs of the token's seat
+``games.review``    params: ``{"game", "token"}`` → the review of the token's seat, once over
 ==================  ==========================================================
 
 Errors follow JSON-RPC: ``-32700`` a line that is not JSON, ``-32600`` not a
@@ -47,6 +51,7 @@ from typing import IO, Any
 
 from ..data.errors import PasticheError
 from ..io._fields import describe, read_object
+from . import outs_review
 from .api_errors import (
     FORBIDDEN,
     INTERNAL,
@@ -83,7 +88,10 @@ UNAVAILABLE_ERROR = -32000
 """A server error (JSON-RPC's implementation-defined range): the service cannot answer now
 (status 503 or 504 in ``data``)."""
 
-METHODS = ("publishes", "hint", "games.create", "games.view", "games.move", "games.record")
+METHODS = (
+    *("publishes", "hint", "games.create", "games.view", "games.move", "games.record"),
+    *("outs", "review", "games.outs", "games.review"),
+)
 """The methods, as HTTP offers them."""
 
 CLIENT = "stdio"
@@ -109,6 +117,15 @@ def _call(service: Service, method: str, params: Any) -> dict[str, Any]:
         return service.publishes(params, client=CLIENT)
     if method == "hint":
         return service.hint(params, CLIENT)
+    if method in ("outs", "review", "games.outs", "games.review"):
+        if method == "outs":
+            return outs_review.outs(service, params, CLIENT)
+        if method == "review":
+            return outs_review.review(service, params, CLIENT)
+        game, token, _ = _game_params(params)
+        if method == "games.outs":
+            return outs_review.game_outs(service, game, token, CLIENT)
+        return outs_review.game_review(service, game, token, CLIENT)
     if method == "games.create":
         return service.create_game(params, client="stdio")
     if method == "games.view":

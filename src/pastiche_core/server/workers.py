@@ -154,7 +154,7 @@ def cap_memory(megabytes: int) -> bool:
 def run_request(
     service: Service, method: str, body: Any, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """A worker's default work: the service's ``hint`` or ``publishes`` on a request.
+    """A worker's default work: the service's ``hint``, ``publishes``, ``outs`` or ``review``.
 
     >>> service = Service()
     >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
@@ -165,6 +165,22 @@ def run_request(
         return service.hint(body)
     if method == "publishes":
         return service.publishes(body, **options)
+    if method in ("outs", "review"):  # checked by the server; what the player may see only
+        from ..io.record import GameRecord
+        from .outs_review import run_outs, run_review
+
+        limits = service.limits
+        if method == "outs":
+            return run_outs(body, body["writes"], body["seed"], limits.time_limit)
+        record = GameRecord.from_dict(body["record"])
+        return run_review(
+            record,
+            body["player"],
+            body["simulations"],
+            body["seed"],
+            body["cut"],
+            limits.review_time_limit,
+        )
     raise ApiError(INTERNAL, f"no such work {method[:40]!r}")
 
 
@@ -196,7 +212,10 @@ def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: 
     cap_memory(memory_mb)
     service = Service(limits=ServerLimits(**limits))
     warm(service)
-    conn.send_bytes(_READY)
+    try:
+        conn.send_bytes(_READY)
+    except OSError:  # the server stopped while this worker warmed up: nothing to answer
+        return
     while True:
         try:
             data = conn.recv_bytes()
@@ -228,6 +247,8 @@ def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: 
             conn.send_bytes(json.dumps(reply, separators=(",", ":")).encode("utf-8"))
         except MemoryError:
             return  # the server sees a lost worker (503) and replaces it
+        except OSError:
+            return  # the server went away: no one waits for the answer
         if retire:
             return
 
@@ -311,8 +332,12 @@ class WorkerPool:
         ]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        try:
+            for thread in threads:
+                thread.join()
+        except BaseException:  # interrupted (Ctrl-C, SIGTERM): the workers go too
+            self.close()
+            raise
         with self._ready:
             ready = len(self._idle)
         if ready < self.settings.workers:
@@ -339,7 +364,8 @@ class WorkerPool:
                 return worker
         except (EOFError, OSError):
             pass
-        log.error("a worker process did not start (exit code %s)", process.exitcode)
+        if not self._closed:  # a pool closing stops its workers as they start: no fault
+            log.error("a worker process did not start (exit code %s)", process.exitcode)
         worker.stop()
         return None
 

@@ -13,6 +13,7 @@ enumerator, ``cpsat`` the OR-Tools model that checks it.
 from __future__ import annotations
 
 from . import queries
+from .outs import OutsReport, outs  # how close each Novel is; the function shadows its module
 from .queries import *  # noqa: F403  # the public face, listed once: queries.__all__
 
-__all__ = queries.__all__
+__all__ = [*queries.__all__, "OutsReport", "outs"]

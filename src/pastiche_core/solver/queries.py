@@ -28,6 +28,7 @@ from ..data.errors import InvalidArgumentError
 from ..data.limits import DEFAULT_MAX_OPTIONS, DEFAULT_TIME_LIMIT, Deadline, check_max_options
 from ..data.patterns import rank_counts
 from ..engine.game import Game
+from ..engine.rules import Phase
 from . import fast as solver_fast
 from .gifts import to_publish
 from .options import Constraints, PublishOption, check_option, option_key, sorted_options
@@ -74,6 +75,40 @@ def _check_position(position: object, call: str) -> Position:
     )
 
 
+def _no_publish_reason(game: Game) -> str | None:
+    """Why no publish can be played in ``game`` now, naming the ruling; ``None`` in a turn.
+
+    A publish is a turn action (R11): while a seat keeps its deal (R10), chooses
+    which drawn card to keep (R11) or puts a card under the End Flag (R12), and
+    once the game is over, none is legal, whatever the hand could make.
+
+    >>> game = Game(players=3, seed=7)
+    >>> _no_publish_reason(game)
+    'player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)'
+    >>> for move in ("keep MYT1 HOR7 HOR8", "draw"):
+    ...     game.apply(move)
+    >>> game.phase, _no_publish_reason(game)
+    (<Phase.CHOOSE: 'choose'>, 'player 0 is choosing which drawn card to keep: a publish is a turn action (R11)')
+    """
+    phase, player = game.phase, game.to_move
+    if phase is Phase.ACTION:
+        return None
+    if phase is Phase.KEEP:
+        keep = game.rules.keep_size
+        return (
+            f"player {player} is keeping {keep} cards of the deal: a publish is a turn action "
+            "(R10, R11)"
+        )
+    if phase is Phase.CHOOSE:
+        return f"player {player} is choosing which drawn card to keep: a publish is a turn action (R11)"
+    if phase is Phase.FLAG:
+        return (
+            f"player {player} is putting a card under the End Flag: a publish is a turn "
+            "action (R11, R12)"
+        )
+    return "the game is over: nothing can be published (R12)"
+
+
 def _check_engine(engine: str) -> None:
     if engine not in ENGINES:
         raise InvalidArgumentError(
@@ -100,6 +135,11 @@ def solve(
     of each Novel; ``stopped_by`` then says ``"max_options"``. When the time
     runs out, what was found is returned with ``stopped_by="time_limit"``.
 
+    A game answers for its player to move. Outside a turn (a keep, a choice of
+    drawn card, the End Flag's card, the game over) no publish can be played
+    (R10–R12), and the answer is a complete report with no option;
+    :func:`why_not` says why.
+
     >>> from pastiche_core.solver.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6 SCI9", table="m1=0:SCI7 m2=1:HOR7 m3=1:MYT7")
     >>> cut = solve(pos, max_options=2)
@@ -110,6 +150,7 @@ def solve(
     ...
     pastiche_core.data.errors.InvalidArgumentError: unknown engine 'nope': expected one of fast, cpsat
     """
+    game = position if isinstance(position, Game) else None
     position = _check_position(position, "solve")
     if extra:
         named = "engine" if extra[0] in ENGINES else "constraints, time_limit or max_options"
@@ -123,6 +164,18 @@ def solve(
     limit = check_max_options(max_options)
     clock = Deadline(time_limit)
     cons = constraints if constraints is not None else position.constraints
+    if game is not None and _no_publish_reason(game) is not None:
+        # Outside a turn no publish is legal (R11): a complete answer with no option.
+        return PublishReport(
+            position=position,
+            engine=engine,
+            options=(),
+            pareto=MappingProxyType({}),
+            constraints=cons,
+            card_level=card_level,
+            time_limit=clock.time_limit,
+            max_options=limit,
+        )
     if engine == "fast":
         found = solver_fast.search(
             position, cons, card_level=card_level, max_options=limit, deadline=clock
@@ -179,8 +232,11 @@ def best(
     It answers "which publish scores best by this measure, now?", not "which move wins?": the
     hint (:func:`pastiche_core.ai.analyse`) estimates each move's chance to win by playing the
     game out, and may prefer another publish, or no publish at all. A game answers for its
-    player to move, and the answer then carries its move (:attr:`Best.move`);
-    :func:`why_not` says why a Novel has no answer.
+    player to move, and the answer then carries its move (:attr:`Best.move`), one that
+    ``game.apply`` takes. Outside a turn (while a seat keeps its deal, chooses a drawn
+    card or puts a card under the End Flag, and once the game is over) no publish can
+    be played and the answer is ``None`` (R10–R12); :func:`why_not` says why a Novel has
+    no answer, the phase included.
 
     Goals (:data:`~pastiche_core.solver.report.GOALS`): ``"points"`` (the default:
     most points, then fewest gifts, then fewest cards played),
@@ -204,8 +260,12 @@ def best(
     True
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
-    >>> best(game) is None  # the game's player to move, at the deal: nothing to publish
+    >>> best(game) is None  # the game's player to move keeps a deal: no publish now (R10)
     True
+    >>> for move in ("keep MYT1 HOR7 HOR8", "draw"):
+    ...     game.apply(move)
+    >>> best(game) is None, game.phase  # choosing a drawn card (R11)
+    (True, <Phase.CHOOSE: 'choose'>)
     >>> best(pos, "points")
     Traceback (most recent call last):
     ...
@@ -226,6 +286,8 @@ def best(
         goal = "points" if novel is None else "fewest-played"
     if goal not in GOALS:
         raise InvalidArgumentError(f"unknown goal {goal!r}: expected one of {', '.join(GOALS)}")
+    if game is not None and _no_publish_reason(game) is not None:
+        return None  # no publish is legal outside a turn (R11); why_not says why
     clock = Deadline(time_limit)
     if engine == "cpsat":
         return _moved(_best_cpsat(position, novel, goal, constraints, clock), position, game)
@@ -426,7 +488,7 @@ def _best_cpsat(
 
 
 def is_publishable(
-    position: Position, option: PublishOption, constraints: Constraints | None = None
+    position: Position | Game, option: PublishOption, constraints: Constraints | None = None
 ) -> bool:
     """Whether ``option`` is legal here, checked directly without enumerating.
 
@@ -435,6 +497,8 @@ def is_publishable(
     >>> is_publishable(pos, solve(pos).options[0])
     True
     """
+    if isinstance(position, Game) and _no_publish_reason(position) is not None:
+        return False  # a publish is a turn action (R11)
     position = _check_position(position, "is_publishable")
     return check_option(position, option, constraints) is None
 
@@ -447,7 +511,10 @@ def why_not(position: Position | Game, novel: str) -> list[str]:
     the Masterpieces cannot make the requirement (R4); every way to make it
     plays no hand card (R4) or cites more Masterpieces of others than the rest
     of the hand can pay for (R5); the position's constraints rule out every
-    option. A game answers for its player to move.
+    option. A game answers for its player to move, and outside a turn its first
+    reason is the phase: a publish is a turn action (R11), so while a seat keeps
+    its deal, chooses a drawn card or puts a card under the End Flag, and once
+    the game is over, no publish is legal.
 
     >>> from pastiche_core.solver.position import Position
     >>> pos = Position.quick("MYS7 FAN7 MYT6", table="m1=1:SCI7")
@@ -457,7 +524,11 @@ def why_not(position: Position | Game, novel: str) -> list[str]:
     ['the player holds kind-3 already: one copy per player (R6)']
     >>> why_not(pos, "straight-5")
     ['the hand and the Masterpieces on the table cannot make 5-Card Straight (R4)']
+    >>> why_not(Game(players=3, seed=7), "kind-3")  # doctest: +NORMALIZE_WHITESPACE
+    ['player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)',
+     'the hand and the Masterpieces on the table cannot make 3 of a Kind (R4)']
     """
+    game = position if isinstance(position, Game) else None
     position = _check_position(position, "why_not")
     catalogue = position.catalogue
     novel = novel_id(novel, position)
@@ -465,6 +536,9 @@ def why_not(position: Position | Game, novel: str) -> list[str]:
     if not spec.publishable:
         return [f"{novel} is the End Flag: it is taken at the game's end, never published (R12)"]
     reasons = []
+    outside = _no_publish_reason(game) if game is not None else None
+    if outside is not None:
+        reasons.append(outside)
     if novel in position.held_novels:
         reasons.append(f"the player holds {novel} already: one copy per player (R6)")
     if position.supply.get(novel, 0) <= 0:

@@ -1,0 +1,163 @@
+"""Outs: the odds against an independent Monte Carlo run of the deck, and the command (R11).
+
+The simulation shuffles the unseen cards, draws pairs, keeps the better card for
+the Novel (the need it leaves, then the rank found in more near combinations,
+then the lower rank) and notes the write after which the Novel is publishable.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pastiche_core import DECK, Position, outs, schema
+from pastiche_core.cli import main
+from pastiche_core.data.patterns import rank_counts
+from pastiche_core.solver import odds as odds_module
+from pastiche_core.solver.odds import Reach, wilson, write_odds
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _reach(hand: str, novel: str) -> Reach:
+    position = Position.quick(hand)
+    seen = set(position.hand)
+    unseen = rank_counts(card.rank for card in DECK if card not in seen)
+    spec = position.catalogue[novel]
+    assert spec.pattern is not None
+    empty = rank_counts([])
+    return Reach(
+        spec.pattern,
+        hand=rank_counts(card.rank for card in position.hand),
+        own=empty,
+        others=empty,
+        unseen=unseen,
+    )
+
+
+def _simulate(reach: Reach, writes: int, runs: int, seed: int) -> list[int]:
+    """Per number of writes, how many runs were publishable by then."""
+    base = reach.need(reach.start)
+    near = reach.near(max(base, writes))
+    weight = [sum(1 for runs_ in near for rank, _ in runs_ if rank == r) for r in range(14)]
+    rng = random.Random(seed)
+    deck = [r for r in range(1, 14) for _ in range(reach.unseen[r])]
+    hits = [0] * (writes + 1)
+    for _ in range(runs):
+        rng.shuffle(deck)
+        kept = [0] * 14
+        for write in range(1, writes + 1):
+            first, second = deck[2 * write - 2], deck[2 * write - 1]
+
+            def need_with(rank: int, kept: list[int] = kept) -> int:
+                grown = list(kept)
+                grown[rank] += 1
+                state = (tuple(grown), tuple(grown))
+                return reach.need(state, near)
+
+            pick = min((first, second), key=lambda r: (need_with(r), -weight[r], r))
+            kept[pick] += 1
+            if reach.need((tuple(kept), tuple(kept)), near) == 0:
+                for later in range(write, writes + 1):
+                    hits[later] += 1
+                break
+    return hits
+
+
+@pytest.mark.parametrize(
+    ("hand", "novel"),
+    [("SCI7 HOR7 MYT2 LOV3", "kind-3"), ("SCI4 HOR5 MYS6 LOV8", "straight-5")],
+)
+def test_r11_exact_odds_agree_with_a_monte_carlo_run_of_the_deck(hand: str, novel: str) -> None:
+    reach = _reach(hand, novel)
+    found = write_odds(reach, writes=3)
+    assert found.exact
+    runs = 3000
+    hits = _simulate(reach, 3, runs, seed=11)
+    for within in found.within:
+        low, high = wilson(hits[within.writes], runs)
+        # a 95 % interval each; the margin keeps the fixed seed's run well inside
+        assert low - 0.02 <= within.publishable <= high + 0.02, (within, hits)
+
+
+def test_r11_sampled_odds_hold_the_exact_value_in_their_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reach = _reach("SCI7 HOR7 MYT2 LOV3", "kind-3")
+    exact = write_odds(reach, writes=3)
+    monkeypatch.setattr(odds_module, "EXACT_OUTCOMES", 0)
+    sampled = write_odds(reach, writes=3, samples=2000, seed=5)
+    assert not sampled.exact
+    assert sampled.samples == 2000
+    for one, two in zip(exact.within, sampled.within, strict=True):
+        assert two.low <= one.publishable <= two.high
+
+
+def test_r11_the_top_discard_is_taken_when_it_is_an_out() -> None:
+    reach = _reach("SCI7 HOR7", "kind-3")
+    assert write_odds(reach, writes=1, discard=7).next_publishable == 1.0
+    assert write_odds(reach, writes=1, discard=9).next_publishable < 0.5
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_prints_the_table_within_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "outs", str(EXAMPLES / "positions" / "midgame.json"))
+    assert status == 0
+    assert err == ""
+    assert out.startswith("Player 1: 36 unseen cards")
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_cli_json_follows_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    jsonschema: Any = pytest.importorskip("jsonschema")
+    for name, extra in (("view.json", ()), ("state.json", ("--player", "1"))):
+        status, out, _ = _run(
+            capsys, "outs", str(EXAMPLES / "hints" / name), "--json", "--writes", "2", *extra
+        )
+        assert status == 0
+        data = json.loads(out)
+        jsonschema.Draft202012Validator(schema("outs")).validate(data)
+        assert data["writes"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--writes", "0"), "writes must be an integer from 1 to 10"),
+        (("--player", "3"), "answers for that player only"),
+        (("--seed", "x"), "seed must be an integer"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    status, out, err = _run(capsys, "outs", str(EXAMPLES / "hints" / "view.json"), *args)
+    assert status == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert message in err
+
+
+def test_cli_refuses_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, _, err = _run(capsys, "outs", str(tmp_path / "none.json"))
+    assert status == 2
+    assert err.startswith("pastiche: error:")
+
+
+def test_outs_of_a_view_file_match_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    from pastiche_core import view_from_dict
+
+    path = EXAMPLES / "hints" / "view.json"
+    status, out, _ = _run(capsys, "outs", str(path), "--json", "--writes", "1")
+    assert status == 0
+    view = view_from_dict(json.loads(path.read_text()))
+    assert json.loads(out) == outs(view, writes=1).to_dict()
