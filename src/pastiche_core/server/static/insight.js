@@ -150,11 +150,12 @@ function outsDetail(novel, found, reason, state) {
     const within = element("p", "odds");
     within.append(element("b", null, "Odds: "), "next write brings you closer " + percent(odds.next_write.closer));
     for (const step of odds.within) {
-      const chance = element("span", "chance", " · within " + plural(step.writes, "write") + ": " + percent(step.publishable));
+      const chance = element("span", "chance", "· within " + plural(step.writes, "write") + ": " + percent(step.publishable));
       if (!odds.exact) chance.title = "95% interval " + percent(step.low) + "–" + percent(step.high) + " from " + plural(odds.samples, "sampled deal");
-      within.append(chance);
+      within.append(" ", chance); // the space outside the span: a line may break there
     }
     parts.push(within);
+    if (!table.outs.complete) parts.push(element("p", "muted", "Counted in part: the time ran out."));
     return parts;
   }
   if (reason) {
@@ -249,13 +250,21 @@ function reviewBox() {
         table.review = { game: table.game, doc };
         drawReview(box, doc);
       } catch (error) {
-        note.textContent = error.status === 404 || error.status === 503 ? " the review is not available here" : "";
-        throw error;
+        // Told beside the button, where the visitor is looking, not at the page bottom.
+        note.textContent = " " + reviewTrouble(error);
       }
     }),
   );
   box.append(button, note);
   return box;
+}
+
+// Why no review came: the game still going (409), no service behind it, a time limit.
+function reviewTrouble(error) {
+  if (error.status === 409) return "the review opens once the game is over.";
+  if (error.status === 404 || error.status === 503) return "the review is not available here.";
+  if (error.status === 504) return "the review took too long; try again later.";
+  return "the review failed: " + (error.detail || error.message) + ".";
 }
 
 function drawReview(box, doc) {
@@ -285,10 +294,12 @@ function drawReview(box, doc) {
     item.dataset.label = decision.label;
     const details = element("details");
     const summary = element("summary");
+    const better = element("span", "better", "better: ");
+    better.append(moveInline(decision.best, table.state.view));
     summary.append(
       element("span", "label " + decision.label, decision.label),
-      " " + turnOfMove(decision.index) + ": −" + percent(decision.drop) + " win chance; better ",
-      moveInline(decision.best, table.state.view),
+      " " + turnOfMove(decision.index) + ": −" + percent(decision.drop) + " win chance",
+      better,
     );
     details.append(summary);
     details.addEventListener("toggle", () => {
