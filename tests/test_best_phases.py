@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from pastiche_core import Game, best, is_publishable, solve, why_not
-from pastiche_core.data.errors import IllegalMoveError
+from pastiche_core.data.errors import InvalidNotationError
 from pastiche_core.engine.moves import Publish
 from pastiche_core.engine.rules import Phase
 from pastiche_core.solver.position import Position
@@ -118,7 +118,7 @@ def test_r11_the_issue_case_keep_phase_answers_none_and_apply_none_says_why() ->
         "player 3 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)"
     ]
     before = game.to_json()
-    with pytest.raises(IllegalMoveError, match=r"no move to apply \(None\): best\(game\) found"):
+    with pytest.raises(InvalidNotationError, match=r"no move to apply \(None\): best\(game\)"):
         game.apply(best(game))  # type: ignore[arg-type]
     assert game.to_json() == before
     assert not game.is_legal(None)  # type: ignore[arg-type]

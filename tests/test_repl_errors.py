@@ -170,7 +170,13 @@ def test_why_not_names_each_reason_and_its_ruling(
 
 
 def test_why_not_of_a_game_and_of_an_unknown_id() -> None:
-    game = Game(players=3, seed=7)
-    assert why_not(game, "kind-3") == why_not(game.position(), "kind-3")
+    game = Game(players=3, seed=7)  # a keep (R10): the phase first, then the cards' reasons
+    assert why_not(game, "kind-3") == [
+        "player 2 is keeping 3 cards of the deal: a publish is a turn action (R10, R11)",
+        *why_not(game.position(), "kind-3"),
+    ]
+    for move in ("keep MYT1 HOR7 HOR8", "draw", "choose SCI5"):
+        game.apply(move)
+    assert why_not(game, "kind-3") == why_not(game.position(), "kind-3")  # a turn (R11)
     with pytest.raises(InvalidArgumentError, match="the ids are"):
         why_not(game, "kind-99")

@@ -4,14 +4,20 @@ The search is bounded and deterministic: seeds in order, greedy bots at every
 seat, house rules that deal most of the deck (:data:`HOUSE_RULES`: five seats
 dealt 9, 9, 9, 10 and 10 cards, so the deck and the discard pile run out
 early). In each game it looks, in order, for a decision where the player to
-move has a two-card Published novel of their own while a rival has one too.
-There it plants the *read blunder*: the player reads the rival's novel down to
-one card, making it the rival's Masterpiece, when reading their own would have
-made the Masterpiece theirs (a Masterpiece itself can never be read, R11). The
-greedy bots play on; the next time the same player may Pass (R11: no Write
-and no Read left) while a publish worth 6 points or more that plays one card
-is legal (an instant Masterpiece, R7), it plants the *pass blunder*: a Pass.
-The bots play the game to its end.
+move can *read away a Masterpiece* (:func:`_read_blunder`): they have a
+two-card Published novel of their own, and a rival has one worth
+:data:`RIVAL_POINTS` or more whose Masterpiece would put that rival ahead of
+every other seat within :data:`NEAR_FLAG` points of the End Flag (R12), while
+reading their own would put the player level with or ahead of every other
+seat. There it plants the *read blunder*: the player reads the rival's novel
+down to one card, making it the rival's Masterpiece (a Masterpiece itself can
+never be read, R11), taking a card that no publish of theirs can use then.
+The greedy bots (dealt their seeds by :data:`VARIANTS` variants in turn) play
+on; the first time the same player may Pass (R11: no Write and no Read left)
+while a one-card publish (an instant Masterpiece, R7) of
+:data:`BIG_POINTS` points or more is legal that would put them ahead of
+every rival, it plants the *pass blunder*: a Pass. The bots play the game to
+its end.
 
 ``python tests/ai/planted.py`` writes the record to :data:`RECORD_PATH`; the
 tests check that this search still rebuilds exactly that file.
@@ -20,6 +26,7 @@ tests check that this search still rebuilds exactly that file.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,8 +45,12 @@ MAX_DECISIONS = 400
 """The decisions a game may last, at most."""
 BIG_POINTS = 6
 """The points of the publish passed over."""
-BIG_SWING = 6
-"""The least points of the two Masterpieces at stake in the read blunder, together."""
+RIVAL_POINTS = 3
+"""The least points of the rival's novel read down to a Masterpiece."""
+NEAR_FLAG = 1
+"""How near the End Flag's threshold (R12) the read puts the rival, at most."""
+VARIANTS = 3
+"""The seedings of the bots that play on after the read, tried in turn."""
 
 
 @dataclass(frozen=True)
@@ -52,11 +63,27 @@ class Planted:
     pass_index: int
 
 
-def _bots(seed: int, game: Game) -> list[GreedyBot]:
-    return [
-        GreedyBot(derive_seed(seed, "planted", seat), catalogue=game.catalogue)
-        for seat in range(game.players)
-    ]
+def _bots(seed: int, game: Game, variant: int = 0) -> list[GreedyBot]:
+    def bot_seed(seat: int) -> int:
+        if variant == 0:
+            return derive_seed(seed, "planted", seat)
+        return derive_seed(seed, "planted", variant, seat)
+
+    return [GreedyBot(bot_seed(seat), catalogue=game.catalogue) for seat in range(game.players)]
+
+
+def _helps(game: Game, read: Read) -> bool:
+    """Whether a publish of the reader's, after ``read``, plays the card read (or its rank's
+    extra copy)."""
+    player = game.to_move
+    had = Counter(card.rank for card in game.hand(player))[read.card.rank]
+    after = game.copy()
+    after.apply(read)
+    report = solve(after.position(player), max_options=500, time_limit=None)
+    return any(
+        Counter(card.rank for card in option.played)[read.card.rank] > had
+        for option in report.options
+    )
 
 
 def _read_blunder(game: Game) -> Read | None:
@@ -64,28 +91,30 @@ def _read_blunder(game: Game) -> Read | None:
     if game.phase is not Phase.ACTION:
         return None
     player = game.to_move
-    own = [n for n in game.table(player) if not n.masterpiece and len(n.cards) == 2]
-    rivals = [
-        novel
-        for seat in range(game.players)
-        if seat != player
-        for novel in game.table(seat)
-        if not novel.masterpiece and len(novel.cards) == 2
-    ]
-    if not own or not rivals:
-        return None
     catalogue = game.catalogue
     scores, threshold = game.scores(), game.rules.end_threshold
-    # The rival's Masterpiece takes them to the End Flag (R12): the read hands them the end.
-    rivals = [n for n in rivals if scores[n.ref.owner] + catalogue[n.novel].points >= threshold]
-    if not rivals:
+    own = [n for n in game.table(player) if not n.masterpiece and len(n.cards) == 2]
+    if not own or max(scores) >= threshold:
         return None
-    novel = max(rivals, key=lambda novel: catalogue[novel.novel].points)
     mine = max(catalogue[novel.novel].points for novel in own)
-    if mine + catalogue[novel.novel].points < BIG_SWING:
-        return None
-    move = Read(novel.ref, novel.cards[-1])
-    return move if game.is_legal(move) else None
+    if scores[player] + mine < max(s for seat, s in enumerate(scores) if seat != player):
+        return None  # reading their own would not make the player lead: nothing at stake
+    chosen: tuple[tuple[int, int], Read] | None = None
+    for seat in range(game.players):
+        ahead = max(s for other, s in enumerate(scores) if other != seat)
+        for novel in game.table(seat) if seat != player else ():
+            points = catalogue[novel.novel].points
+            after = scores[seat] + points
+            if novel.masterpiece or len(novel.cards) != 2 or points < RIVAL_POINTS:
+                continue
+            if after <= ahead or after < threshold - NEAR_FLAG:
+                continue  # the rival's Masterpiece must make them lead, at the End Flag's door
+            for card in novel.cards:
+                read = Read(novel.ref, card)
+                better = chosen is None or (points, after) > chosen[0]
+                if better and game.is_legal(read) and not _helps(game, read):
+                    chosen = ((points, after), read)
+    return None if chosen is None else chosen[1]
 
 
 def _pass_blunder(game: Game, player: int) -> bool:
@@ -97,16 +126,12 @@ def _pass_blunder(game: Game, player: int) -> bool:
     catalogue = game.catalogue
     scores = game.scores()
     ahead = max(score for seat, score in enumerate(scores) if seat != player)
-    if not any(
+    return any(
         catalogue[option.novel].points >= BIG_POINTS
         and len(option.played) == 1
         and scores[player] + catalogue[option.novel].points > ahead
         for option in report.options
-    ):
-        return False
-    after = game.copy()
-    after.apply(Pass())  # every other seat has passed: this Pass ends the game, lost (R11)
-    return after.is_over and player not in after.winners()
+    )
 
 
 def _play_on(game: Game, bots: list[GreedyBot], player: int | None) -> int | None:
@@ -134,14 +159,14 @@ def find(seeds: range = range(MAX_SEEDS)) -> Planted | None:
         game = Game(HOUSE_RULES.max_players, seed, rules=HOUSE_RULES)
         for index, move in enumerate(moves):
             read = _read_blunder(game)
-            if read is not None:
+            for variant in range(VARIANTS if read is not None else 0):
+                assert read is not None
                 trial = game.copy()
                 player = trial.to_move
                 trial.apply(read)
-                pass_index = _play_on(trial, _bots(seed, trial), player)
+                pass_index = _play_on(trial, _bots(seed, trial, variant), player)
                 if pass_index is not None:
-                    record = GameRecord.of(trial)
-                    return Planted(record, player, index, pass_index)
+                    return Planted(GameRecord.of(trial), player, index, pass_index)
             game.apply(move)
     return None
 

@@ -9,18 +9,26 @@ import jsonschema
 import pytest
 from planted import RECORD_PATH, find
 
-from pastiche_core import Card, Game, GameRecord, IllegalMoveError, InvalidArgumentError, schema
+from pastiche_core import (
+    Card,
+    Game,
+    GameRecord,
+    IllegalMoveError,
+    InvalidArgumentError,
+    Read,
+    schema,
+)
 from pastiche_core.ai.greedy import GreedyBot
-from pastiche_core.ai.review import review, review_game
+from pastiche_core.ai.review import REVIEW_LABELS, review, review_game
 from pastiche_core.bots.play import play_game
 from pastiche_core.cli import main
 from pastiche_core.engine.game_internals import insides, renamed
 from pastiche_core.engine.rules import Phase
 
-PLANTED_SEED = 148
-PLANTED_PLAYER = 3
-PASS_INDEX = 64
-READ_INDEX = 59
+PLANTED_SEED = 161
+PLANTED_PLAYER = 4
+PASS_INDEX = 63
+READ_INDEX = 52
 
 
 @pytest.fixture(scope="module")
@@ -179,16 +187,21 @@ def test_planted_record_is_rebuilt_exactly() -> None:
     assert found.record == GameRecord.load(RECORD_PATH)
 
 
-def test_planted_pass_is_the_worst_decision() -> None:
+def test_planted_pass_and_read_are_the_two_worst_decisions() -> None:
     planted = GameRecord.load(RECORD_PATH)
     game = planted.replay()
+    read = planted.moves[READ_INDEX]
     assert str(planted.moves[PASS_INDEX]) == "pass"
-    done = review(planted, player=PLANTED_PLAYER, simulations=16)
-    worst = done.worst(PLANTED_PLAYER, 1)[0]
-    assert worst.index == PASS_INDEX
-    assert worst.label == "blunder"
-    assert worst.phase is Phase.ACTION
-    assert str(worst.best).startswith("publish")
+    assert isinstance(read, Read)
+    assert read.source.owner != PLANTED_PLAYER  # a rival's novel read down to a Masterpiece
+    done = review(planted, player=PLANTED_PLAYER, simulations=64)
+    worst = done.worst(PLANTED_PLAYER, 2)
+    assert {decision.index for decision in worst} == {PASS_INDEX, READ_INDEX}
+    assert all(REVIEW_LABELS.index(d.label or "") >= 1 for d in worst)  # a mistake or worse
+    by_index = {decision.index: decision for decision in worst}
+    assert by_index[PASS_INDEX].label == "blunder"
+    assert str(by_index[PASS_INDEX].best).startswith("publish")
+    assert all(decision.phase is Phase.ACTION for decision in worst)
     assert PLANTED_PLAYER not in game.winners()
 
 

@@ -10,10 +10,12 @@ reads only what the seat knew then: the seat's
 (:func:`~pastiche_core.ai.search.candidate_moves`) with the move played put
 first (added when missing). A search of ``simulations`` simulations, seeded by
 ``seed`` and the decision's index, chooses the best move. When that is not the
-move played, a second search of ``simulations`` simulations plays the two
-moves alone against each other on the same deals and the same playouts (no
-anchor), so the two win chances differ by the moves and not by the luck of the
-deal. ``win_played`` and ``win_best`` are the estimated chances of winning
+move played, a second search of twice ``simulations`` simulations (capped at
+:data:`~pastiche_core.ai.search.MAX_SIMULATIONS`) plays the two moves alone
+against each other on the same deals and the same playouts (no anchor, no
+shrinking of the estimates towards their mean), so the two win chances differ
+by the moves and not by the luck of the deal, each from ``simulations``
+simulations. ``win_played`` and ``win_best`` are the estimated chances of winning
 after each move (a shared win counts as a fraction, R13), and
 ``drop = max(0, win_best - win_played)``. A *forced* decision (one legal
 move) is not searched: its drop is 0 and its win chances are ``None``.
@@ -60,7 +62,7 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.rules import Phase
 from ..io.record import GameRecord
-from .search import search
+from .search import MAX_SIMULATIONS, search
 from .search_budget import DEFAULT_SETTINGS, check_simulations, past
 from .search_candidates import SearchResult, candidate_moves
 
@@ -87,8 +89,9 @@ REVIEW_THRESHOLDS: dict[str, float] = {"inaccuracy": 0.05, "mistake": 0.1, "blun
 REVIEW_LABELS = tuple(REVIEW_THRESHOLDS)
 """The labels, mildest first."""
 
-_DUEL_SETTINGS = replace(DEFAULT_SETTINGS, anchor=False)
-"""The second search of a decision: the move played against the best, on the same deals."""
+_DUEL_SETTINGS = replace(DEFAULT_SETTINGS, anchor=False, shrink=0.0)
+"""The second search of a decision: the move played against the best, on the same deals,
+each move's win chance its plain mean (a drop shrunk towards 0 would hide blunders)."""
 
 
 def label_of(drop: float) -> str | None:
@@ -499,7 +502,7 @@ def _review_one(
         return decision, whole and not first.stopped
     duel = search(
         view,
-        simulations=simulations,
+        simulations=min(2 * simulations, MAX_SIMULATIONS),
         seed=derive_seed(seed, "duel", index),
         deadline=deadline,
         candidates=([best, played], True),

@@ -246,7 +246,7 @@ class GameMoves(GameState):
         >>> game.apply(None)
         Traceback (most recent call last):
         ...
-        pastiche_core.data.errors.IllegalMoveError: no move to apply (None): best(game) found nothing to publish now; why_not(game, novel) says why, and game.legal_moves lists the moves
+        pastiche_core.data.errors.InvalidNotationError: no move to apply (None): best(game) found nothing to publish now, and why_not(game, novel) says why; expected a Move or its notation, such as 'draw'
         """
         trusted = self._trusted
         if trusted is not None and trusted[0] is move and trusted[1] == self._generation:
@@ -882,9 +882,9 @@ def _as_move(move: object) -> Move:
     if isinstance(move, str):
         return Move.parse(move)
     if move is None:  # best(game)'s answer when nothing can be published
-        raise IllegalMoveError(
-            "no move to apply (None): best(game) found nothing to publish now; "
-            "why_not(game, novel) says why, and game.legal_moves lists the moves"
+        raise InvalidNotationError(
+            "no move to apply (None): best(game) found nothing to publish now, and "
+            "why_not(game, novel) says why; expected a Move or its notation, such as 'draw'"
         )
     kind = type(move).__name__
     made = getattr(move, "move", None) if kind == "Best" else None
