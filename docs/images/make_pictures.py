@@ -11,9 +11,11 @@ Writes next to this script:
 The output is the same on every run; a test checks that the files are up to date.
 
 The web table's pictures, ``web-table.png`` (a game under way, with a hint) and
-``web-table-over.png`` (the game-over panel), are screenshots of a real browser:
-the browser test writes them when asked, ``PASTICHE_SCREENSHOTS=docs/images
-PASTICHE_SLOW=1 ./run python -m pytest -n 0 tests/server/test_service_browser.py``.
+the phone's ``web-table-phone.png``, ``web-table-outs.png`` and
+``web-table-review.png``, are screenshots of a real browser: the browser tests
+write them when asked, ``PASTICHE_SCREENSHOTS=docs/images PASTICHE_SLOW=1 ./run
+python -m pytest -n 0 tests/server/test_service_browser.py
+tests/server/test_web_table_phone.py``.
 """
 
 from __future__ import annotations

@@ -108,8 +108,8 @@ def test_the_web_tables_words_follow_the_games_rules() -> None:
     # R10: every seat keeps two cards, laying the rest face down: seat 2 was dealt four.
     keeps = [entry.text for entry in entries if entry.kind == "keep"]
     assert keeps[1:] == [
-        "p1 kept two cards and laid a card face down on the discard pile.",
-        "p2 kept two cards and laid two cards face down on the discard pile.",
+        "Player 1 kept two cards and laid a card face down on the discard pile.",
+        "Player 2 kept two cards and laid two cards face down on the discard pile.",
     ]
     assert any("Masterpieces are now worth 10 points or more" in line for line in lines)
     assert not any("15 points" in line for line in lines)

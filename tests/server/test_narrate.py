@@ -135,7 +135,7 @@ def test_a_read_of_your_novel_and_a_gift_to_you_are_told_to_you() -> None:
             lines = [line.text for line in narrate(game.view(0)) if line.about_you]
             seat = move_record(game).seat
             if seat != 0:
-                expected = f"p{seat} read your {move.source.novel} and took {move.card}"
+                expected = f"Player {seat} read your {move.source.novel} and took {move.card}"
                 assert any(text.startswith(expected) for text in lines), lines
                 break
     else:
@@ -159,7 +159,7 @@ def test_gifts_name_the_viewers_cards_and_count_the_others() -> None:
     assert line.about_you
     others = {gift.to for gift in move.gifts} - {receiver, publisher}
     for seat in others:
-        assert f"p{seat} a card" in line.text or f"p{seat} two cards" in line.text
+        assert f"player {seat} a card" in line.text or f"player {seat} two cards" in line.text
 
 
 def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
@@ -181,7 +181,7 @@ def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
     assert "End Flag" in lines[at].text
     assert (
         lines[at + 1].text
-        == f"{seat_names(4, 1)[seat].replace('you', 'You')} put {card} under the End Flag."
+        == f"{seat_names(4, 1)[seat].capitalize()} put {card} under the End Flag."
     )
     assert kinds[-1] == "over"
     assert lines[-1].turn == view.turn
@@ -193,7 +193,7 @@ def test_the_end_flag_taken_is_told_after_the_trigger_turn_r12() -> None:
 
 def test_the_end_flag_lost_is_told_r12() -> None:
     game = Game(players=3, seed=7)
-    while not game.is_over:  # p1 reaches the threshold with an empty hand
+    while not game.is_over:  # player 1 reaches the threshold with an empty hand
         game.apply(game.legal_moves[0])
     assert insides(game).flag_lost
     view = game.view(0)
@@ -201,7 +201,7 @@ def test_the_end_flag_lost_is_told_r12() -> None:
     trigger = next(line for line in lines if line.kind == "end-game")
     assert trigger.player == 1
     assert trigger.text == (
-        "p1's Masterpieces are now worth 15 points or more, but p1 has no card in hand to put "
+        "Player 1's Masterpieces are now worth 15 points or more, but player 1 has no card in hand to put "
         "under the End Flag: it is lost. The game ends after 5 more turns."
     )
     assert "flag" not in [line.kind for line in lines]
@@ -211,7 +211,7 @@ def test_the_end_flag_lost_is_told_r12() -> None:
     assert outcome.flag == "lost"
     assert outcome.flag_player == 1
     assert outcome.lines[-1] == (
-        "The End Flag was lost: p1 reached 15 points with no card in hand to put under it."
+        "The End Flag was lost: player 1 reached 15 points with no card in hand to put under it."
     )
 
 
@@ -221,7 +221,9 @@ def test_turns_count_from_the_view_and_keep_lines_come_first() -> None:
     lines = narrate(view)
     assert [line.turn for line in lines[:3]] == [0, 0, 0]  # seats 2, 3, 4 keep (R10)
     assert lines[1].text.startswith("You kept ")
-    assert lines[0].text == "p2 kept three cards and laid a card face down on the discard pile."
+    assert (
+        lines[0].text == "Player 2 kept three cards and laid a card face down on the discard pile."
+    )
     turns = [line.turn for line in lines]
     assert turns == sorted(turns)
     assert turns[-1] == view.turn
@@ -232,30 +234,30 @@ def test_a_drawn_pair_is_shown_to_the_drawer_only() -> None:
     game.apply("keep MYT1 HOR7 HOR8")
     game.apply("draw")
     assert narrate(game.view(0))[-1].text == "You drew FAN11 and SCI5."
-    assert narrate(game.view(1))[-1].text == "p0 drew two cards."
+    assert narrate(game.view(1))[-1].text == "Player 0 drew two cards."
     game.apply("choose FAN11")
     assert narrate(game.view(1))[-1].text == (
-        "p0 drew two cards, kept one and laid SCI5 face up on the discard pile."
+        "Player 0 drew two cards, kept one and laid SCI5 face up on the discard pile."
     )
 
 
 def test_the_outcome_names_the_tie_break_r13() -> None:
     view = _played(3, 1).view(0)
-    names = ("you", "p1 (greedy bot)", "p2 (search bot)")
+    names = ("you", "player 1 (greedy bot)", "player 2 (search bot)")
     alone = describe_outcome(view, GameResult((20, 18, 14), (3, 4, 2), (0,), "countdown"), names)
     assert alone.tie_break == "points"
     assert alone.lines[0] == "You win with 20 points."
     fewer = describe_outcome(view, GameResult((20, 20, 14), (5, 4, 2), (1,), "countdown"), names)
     assert fewer.tie_break == "fewer-masterpieces"
     assert fewer.lines[0] == (
-        "You and p1 (greedy bot) tie on 20 points; p1 (greedy bot) wins with fewer Masterpieces "
+        "You and player 1 (greedy bot) tie on 20 points; player 1 (greedy bot) wins with fewer Masterpieces "
         "(4 against 5)."
     )
     shared = describe_outcome(view, GameResult((20, 20, 20), (4, 4, 2), (0, 1), "all-pass"), names)
     assert shared.tie_break == "shared"
     assert (
         shared.lines[0]
-        == "You and p1 (greedy bot) share the win: 20 points and 4 Masterpieces each."
+        == "You and player 1 (greedy bot) share the win: 20 points and 4 Masterpieces each."
     )
     assert shared.lines[1] == "The game ended when every player passed in a row."
 
@@ -307,10 +309,10 @@ def test_the_service_state_carries_the_log_the_legend_and_the_outcome() -> None:
     assert state["log"][-1]["kind"] == "over"
     assert (
         state["log"][0]["text"]
-        == "p2 kept three cards and laid a card face down on the discard pile."
+        == "Player 2 kept three cards and laid a card face down on the discard pile."
     )
     outcome = state["outcome"]
     assert outcome["winners"] == state["result"]["winners"]
-    assert outcome["names"] == ["you", "p1 (greedy bot)", "p2 (random bot)"]
+    assert outcome["names"] == ["you", "player 1 (greedy bot)", "player 2 (random bot)"]
     assert outcome["flag"] in ("taken", "lost", "untaken")
     assert outcome["lines"]

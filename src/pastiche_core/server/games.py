@@ -303,7 +303,7 @@ class GameSession:
         True
         >>> state = session.state(0, ServerLimits())
         >>> state["log"][0]["text"], state["novels"][4]["requirement"], state["outcome"]
-        ('p2 kept three cards and laid a card face down on the discard pile.', \
+        ('Player 2 kept three cards and laid a card face down on the discard pile.', \
 '3 cards of one rank', None)
         """
         game = self.game
@@ -340,10 +340,10 @@ class GameSession:
         }
 
     def names(self, seat: int) -> tuple[str, ...]:
-        """Every seat's name as ``seat`` is shown it: ``you``, ``p1 (greedy bot)``, ``p2``.
+        """Every seat's name as ``seat`` is shown it: ``you``, ``player 1 (greedy bot)``.
 
         >>> GameSession.start("g", players=3, seed=1, seats=("human", "greedy", "human")).names(0)
-        ('you', 'p1 (greedy bot)', 'p2')
+        ('you', 'player 1 (greedy bot)', 'player 2')
         """
         return tuple(
             name if kind == HUMAN or other == seat else f"{name} ({kind} bot)"

@@ -4,7 +4,7 @@ A web page (or any frontend) shows these beside the table so that a player can
 follow the game without reading move notation or the rulebook's numbers:
 
 * :func:`narrate` turns a view's public history into :class:`LogEntry` lines,
-  oldest first ("p2 read your kind-3 and took FAN9", "p1 gave you HOR4", "the
+  oldest first ("Player 2 read your kind-3 and took FAN9", "Player 1 gave you HOR4", "the
   End Flag is lost");
 * :func:`novel_legend` lists every Novel of the catalogue with its requirement,
   points and the copies left (:class:`LegendEntry`);
@@ -23,9 +23,9 @@ card its reader may not know.
 >>> for move in ("keep MYT1 HOR7 HOR8", "draw", "choose SCI5", "draw"):
 ...     game.apply(move)
 >>> [entry.text for entry in narrate(game.view(0))]
-['p2 kept three cards and laid a card face down on the discard pile.', \
+['Player 2 kept three cards and laid a card face down on the discard pile.', \
 'You drew FAN11 and SCI5, kept SCI5 and laid FAN11 face up on the discard pile.', \
-'p1 drew two cards.']
+'Player 1 drew two cards.']
 """
 
 from __future__ import annotations
@@ -58,22 +58,24 @@ Part = str | tuple[str, str]
 
 
 def seat_names(players: int, viewer: int | None = None) -> tuple[str, ...]:
-    """The short name of every seat: ``p0``, ``p1``…, and ``you`` for ``viewer``.
+    """The short name of every seat: ``player 0``, ``player 1``…, and ``you`` for ``viewer``.
+
+    The hints' explanations name seats the same way, so a page reads alike throughout.
 
     >>> seat_names(3, viewer=1)
-    ('p0', 'you', 'p2')
+    ('player 0', 'you', 'player 2')
     """
-    return tuple("you" if seat == viewer else f"p{seat}" for seat in range(players))
+    return tuple("you" if seat == viewer else f"player {seat}" for seat in range(players))
 
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of the move log: who did what, in plain words.
 
-    >>> entry = LogEntry(3, 1, "read", ("p1 read your ", ("novel", "kind-3"), " and took ",
+    >>> entry = LogEntry(3, 1, "read", ("Player 1 read your ", ("novel", "kind-3"), " and took ",
     ...                                  ("card", "FAN9"), "."), (12,), True)
     >>> entry.text
-    'p1 read your kind-3 and took FAN9.'
+    'Player 1 read your kind-3 and took FAN9.'
     >>> entry.to_dict()["parts"][1]
     {'novel': 'kind-3'}
     """
@@ -284,8 +286,8 @@ def _count(value: int, noun: str) -> str:
 
 
 def _title(name: str) -> str:
-    """Words at the start of a sentence: ``you`` becomes ``You``; seat names stay as given."""
-    return "Y" + name[1:] if name == "you" or name.startswith("you ") else name
+    """Words at the start of a sentence: ``you`` becomes ``You``, ``player 2`` ``Player 2``."""
+    return name[:1].upper() + name[1:]
 
 
 def describe_outcome(
@@ -305,9 +307,9 @@ def describe_outcome(
     >>> outcome.reason, outcome.winners, outcome.tie_break, outcome.flag
     ('countdown', (1, 2), 'shared', 'lost')
     >>> print("\\n".join(outcome.lines))
-    p1 and p2 share the win: 17 points and 6 Masterpieces each.
+    Player 1 and player 2 share the win: 17 points and 6 Masterpieces each.
     The game ended when the end-game countdown ran out.
-    The End Flag was lost: p1 reached 15 points with no card in hand to put under it.
+    The End Flag was lost: player 1 reached 15 points with no card in hand to put under it.
     """
     names = tuple(names) if names is not None else seat_names(view.players, view.player)
     scores, counts, winners = result.scores, result.masterpieces, result.winners
@@ -412,15 +414,15 @@ def narrate(view: PlayerView, names: Sequence[str] | None = None) -> tuple[LogEn
     One line per move, a Write ① and its choice together (R11); a line when a
     player's Masterpieces first reach the threshold (the End Flag taken or
     lost, R12) and one when the game is over. ``names`` names the seats
-    (default :func:`seat_names`: ``p1``…, ``you`` for the view's player). Only
+    (default :func:`seat_names`: ``player 1``…, ``you`` for the view's player). Only
     the view is read, so the lines name no card the player may not know (R16).
 
     >>> from pastiche_core import Game
     >>> game = Game(players=3, seed=7)
     >>> game.apply("keep MYT1 HOR7 HOR8"); game.apply("take")   # seat 2 laid FAN10 face down
     >>> [narrate(game.view(seat))[-1].text for seat in range(3)]
-    ['You took FAN10 from the discard pile.', 'p0 took a face-down card from the discard \
-pile.', 'p0 took FAN10 from the discard pile: you had laid it face down.']
+    ['You took FAN10 from the discard pile.', 'Player 0 took a face-down card from the discard \
+pile.', 'Player 0 took FAN10 from the discard pile: you had laid it face down.']
     """
     names = tuple(names) if names is not None else seat_names(view.players, view.player)
     history = view.history

@@ -4,14 +4,16 @@
 // New game form offers the same. Every value shown comes from the service's answers and is
 // written with textContent, never as HTML. The plain-words log, the Novel legend and the
 // game-over outcome are the service's (pastiche_core.server.narrate); this page draws them.
+// insight.js (loaded first) adds the outs in the legend, the reasons a Novel cannot be
+// published and the game review.
 "use strict";
 
 const CARD = /^(MYT|LOV|SCI|HOR|MYS|FAN|MAG)(1[0-3]|[1-9])$/;
 const REF = /^([0-4]):(.+)$/;
 const BOT_KINDS = ["random", "greedy", "search"];
 const PHASES = {
-  keep: ["keep three of your cards; the others go face down on the discard pile", "R10"],
-  action: ["write (draw or take a card), publish, read, or pass", "R11"],
+  keep: ["keep some of your cards; the others go face down on the discard pile", "R10"],
+  action: [null, "R11"], // said from the legal moves: only what can be played now
   choose: ["keep one of the two cards you drew; the other goes face up on the discard pile", "R11"],
   flag: ["put a card of your hand under the End Flag", "R12"],
   over: ["the game is over", "R12, R13"],
@@ -19,7 +21,7 @@ const PHASES = {
 const POLL_MS = 200;
 const POLL_TRIES = 300; // a minute of bots thinking at most, then the page asks the visitor to reload
 
-const table = { game: null, token: null, state: null, busy: false, novels: new Map() };
+const table = { game: null, token: null, state: null, busy: false, novels: new Map(), outs: null, outsKey: null, open: null };
 const query = new URLSearchParams(window.location.search);
 
 function $(id) {
@@ -52,29 +54,40 @@ function plural(count, noun) {
   return count + " " + noun + (count === 1 ? "" : "s");
 }
 
-// What a Novel needs and scores, for a tooltip: "3 of a Kind: 3 cards of one rank · 1 point".
+// What a Novel needs and scores, for a tooltip: "3 of a Kind (kind-3): 3 cards of one rank · 1 point".
 function novelTitle(id) {
   const novel = table.novels.get(id);
   if (!novel) return id;
-  return novel.name + ": " + novel.requirement + " · " + plural(novel.points, "point") + (novel.publishable ? " as a Masterpiece" : "");
+  return novel.name + " (" + id + "): " + novel.requirement + " · " + plural(novel.points, "point") + (novel.publishable ? " as a Masterpiece" : "");
 }
 
-// A Novel id, explained on hover wherever it appears.
+// The rulebook's name of a Novel ("5-Card Straight"); the id is what notation writes.
+function novelName(id) {
+  const novel = table.novels.get(id);
+  return novel ? novel.name : id;
+}
+
+// A Novel by its name, explained (with its id) on hover wherever it appears.
 function novelTag(id) {
-  const node = element("abbr", "novel-id", id);
+  const node = element("abbr", "novel-id", novelName(id));
   node.dataset.novel = id;
   node.title = novelTitle(id);
   return node;
 }
 
+// Seats are named as the log and the hints name them: "you", "player 2".
 function seatName(seat) {
-  return seat === table.state.seat ? "you" : "p" + seat;
+  return seat === table.state.seat ? "you" : "player " + seat;
+}
+
+function whose(owner, view) {
+  return owner === view.player ? "your" : "player " + owner + "'s";
 }
 
 // A cited Masterpiece drawn as its card: "p1's kind-3 [MYT7]".
 function masterpiece(owner, id, view) {
   const node = element("span", "cite");
-  node.append(element("span", "word", (owner === view.player ? "your" : "p" + owner + "'s") + " "), novelTag(id));
+  node.append(element("span", "word", whose(owner, view) + " "), novelTag(id));
   const found = (view.tables[owner] || []).find((novel) => novel.novel === id);
   if (found && found.cards.length === 1) node.append(card(found.cards[0], true));
   return node;
@@ -103,7 +116,7 @@ function moveLabel(move, view) {
       parts.push(novelTag(word));
     } else if (index === 1 && words[0] === "read" && REF.test(word)) {
       const [, owner, id] = REF.exec(word);
-      parts.push(element("span", "word", (Number(owner) === view.player ? "your" : "p" + owner + "'s")), novelTag(id));
+      parts.push(element("span", "word", whose(Number(owner), view)), novelTag(id));
     } else {
       parts.push(element("span", "word", word));
     }
@@ -148,6 +161,8 @@ async function api(method, path, body) {
     const where = error && error.path ? error.path + ": " : "";
     const failure = new Error(error ? where + error.message : "HTTP " + response.status);
     failure.status = response.status;
+    failure.path = error ? error.path : null;
+    failure.detail = error ? error.message : null;
     throw failure;
   }
   return data;
@@ -162,8 +177,22 @@ function setBusy(busy) {
   $("setup-start").disabled = busy;
 }
 
+// A refused move is told beside the controls, to "you", with its ruling in a tooltip; any
+// other failure at the top of the page.
 function showError(error) {
-  $("error").textContent = error ? String(error.message || error) : "";
+  const move = $("move-error");
+  move.textContent = "";
+  move.title = "";
+  $("error").textContent = "";
+  if (!error) return;
+  if (error.path === "$.move" && error.detail) {
+    const words = refusal(error.detail, table.state ? table.state.seat : 0);
+    move.textContent = words.text;
+    move.title = words.rules ? "the rule: " + words.rules : "";
+    move.scrollIntoView({ block: "nearest" });
+  } else {
+    $("error").textContent = String(error.message || error);
+  }
 }
 
 async function run(task) {
@@ -187,6 +216,9 @@ async function newGame(choice) {
   table.game = created.game;
   table.token = created.tokens["0"];
   table.state = null;
+  table.outs = null;
+  table.outsKey = null;
+  table.open = null;
   await refresh();
 }
 
@@ -232,8 +264,8 @@ async function hint() {
         "wins " + Math.round(ranked.win_probability * 100) + "% · " + margin + " points against the best opponent",
       );
       stats.title =
-        "win " + Math.round(ranked.win_probability * 100) + "%, margin " + margin + ", " + ranked.visits +
-        " visits: in " + plural(ranked.visits, "simulated game") + " that tried this move, how often you won and " +
+        "win " + Math.round(ranked.win_probability * 100) + "%, margin " + margin + ", " + plural(ranked.visits, "visit") +
+        ": in " + plural(ranked.visits, "simulated game") + " that tried this move, how often you won and " +
         "your expected final score minus the best opponent's (see Help)";
       item.append(button, stats, element("span", "why", ranked.explanation));
       $("hints").append(item);
@@ -269,8 +301,8 @@ function renderSummary(view, state) {
   }
   const supply = element("div", "supply");
   for (const [id, copies] of Object.entries(view.supply)) {
-    const entry = element("span", copies ? "" : "gone");
-    entry.append(novelTag(id), element("span", "muted", " ×" + copies));
+    const entry = element("span", "chip" + (copies ? "" : " gone"));
+    entry.append(novelTag(id), element("span", "count", "×" + copies));
     supply.append(entry);
   }
   summary.append(fact("Novels left", "copies left of each Novel: first come, first served (R6)", supply));
@@ -285,16 +317,19 @@ function renderPlayers(view, state) {
     if (seat === view.player) box.classList.add("me");
     if (!state.over && seat === view.to_move) box.classList.add("to-move");
     const kind = state.seats[seat];
-    const name = seat === view.player ? "You (p" + seat + ")" : "p" + seat + (kind === "human" ? "" : " · " + kind + " bot");
+    const name = seat === view.player ? "You (player " + seat + ")" : "Player " + seat + (kind === "human" ? "" : " · " + kind + " bot");
     const head = element("header");
     head.append(
       element("h3", null, name),
       element("span", "score", plural(view.scores[seat], "point")),
       element("span", "muted", plural(view.hand_sizes[seat], "card") + " in hand"),
     );
-    if (view.flag && view.flag[0] === seat) {
+    if (view.flag && view.flag.player === seat) {
+      // The view's End Flag is {"player": seat, "card": "MYS11"}: the card lies face up (R12).
       const flag = element("span", "flag", "End Flag");
-      flag.title = "+1 point; the card under it: " + view.flag[1];
+      const spec = table.novels.get("end-flag");
+      flag.title = "+" + plural(spec ? spec.points : 1, "point") + "; the card under it: " + view.flag.card;
+      flag.append(" ", card(view.flag.card, true));
       head.append(flag);
     }
     if (!state.over && seat === view.to_move && seat !== view.player) head.append(element("span", "muted thinking", "thinking…"));
@@ -335,18 +370,25 @@ function renderLog(state) {
     const item = element("li", line.about_you ? "you" : "");
     item.dataset.kind = line.kind;
     item.append(element("span", "turn", line.turn ? "turn " + line.turn : line.kind === "keep" ? "deal" : ""));
-    const text = element("span", "text");
-    for (const part of line.parts) {
-      if (typeof part === "string") text.append(document.createTextNode(part));
-      else if (part.card !== undefined) text.append(card(part.card, true));
-      else if (part.novel !== undefined) text.append(novelTag(part.novel));
-    }
-    item.append(text);
+    item.append(logText(line));
     log.append(item);
   }
   if (!lines.length) log.append(element("li", "muted", "nothing yet"));
 }
 
+// A log line's parts drawn: text, cards as cards, Novels by name.
+function logText(line) {
+  const text = element("span", "text");
+  for (const part of line.parts) {
+    if (typeof part === "string") text.append(document.createTextNode(part));
+    else if (part.card !== undefined) text.append(card(part.card, true));
+    else if (part.novel !== undefined) text.append(novelTag(part.novel));
+  }
+  return text;
+}
+
+// The legend: each Novel by name (its id below), what it needs, its points, the copies left
+// and how far you are from it; a tap on a row opens your outs and odds (insight.js).
 function renderLegend(state) {
   const body = $("legend").tBodies[0];
   body.replaceChildren();
@@ -354,9 +396,11 @@ function renderLegend(state) {
     const row = element("tr", novel.left ? "" : "gone");
     row.dataset.novel = novel.id;
     const name = element("td");
-    name.append(novelTag(novel.id));
-    row.append(name, element("td", null, novel.requirement), element("td", "number", String(novel.points)), element("td", "number", novel.left + "/" + novel.copies));
+    name.append(novelTag(novel.id), element("span", "novel-code", novel.id));
+    const distance = element("td", "distance");
+    row.append(name, element("td", null, novel.requirement), element("td", "number", String(novel.points)), element("td", "number", novel.left + "/" + novel.copies), distance);
     body.append(row);
+    if (novel.publishable) legendDistance(row, distance, novel, state);
   }
 }
 
@@ -371,7 +415,7 @@ const GROUP_TITLES = {
   write: "write: draw two and keep one, or take the top discard",
   read: "read: take a card from a Published novel",
   pass: "pass",
-  keep: "keep three cards",
+  keep: "keep cards: the others go face down",
   choose: "keep one of the two",
   flag: "put a card under the End Flag",
 };
@@ -400,6 +444,7 @@ function renderMoves(state) {
     button.addEventListener("click", () => run(() => play(move)));
     moves.append(button);
   }
+  renderWhyNot(state);
   const note = $("moves-note");
   note.textContent = "";
   note.title = "";
@@ -410,8 +455,8 @@ function renderMoves(state) {
   }
   if (state.publish_options) {
     note.title =
-      state.publish_options + " different ways to publish (R8: equal ranks count once); " +
-      state.legal_count + " legal moves counting every choice of cards and gifts";
+      plural(state.publish_options, "different way") + " to publish (R8: equal ranks count once); " +
+      plural(state.legal_count, "legal move") + " counting every choice of cards and gifts";
   }
 }
 
@@ -424,6 +469,7 @@ function renderResult(state) {
   if (result.hidden) return;
   result.dataset.tieBreak = outcome.tie_break;
   result.dataset.flag = outcome.flag;
+  result.dataset.flagPlayer = outcome.flag_player === null ? "" : String(outcome.flag_player);
   result.append(element("h2", null, "Game over"), element("p", "winner", outcome.lines[0]));
   const scores = element("table", "scores");
   const head = element("tr");
@@ -434,7 +480,8 @@ function renderResult(state) {
   for (const seat of order) {
     const row = element("tr", outcome.winners.includes(seat) ? "won" : "");
     row.dataset.seat = String(seat);
-    const name = element("td", null, (outcome.winners.includes(seat) ? "★ " : "") + outcome.names[seat]);
+    const named = outcome.names[seat];
+    const name = element("td", null, (outcome.winners.includes(seat) ? "★ " : "") + named.charAt(0).toUpperCase() + named.slice(1));
     const points = element("td", "number", String(outcome.scores[seat]));
     if (outcome.flag === "taken" && outcome.flag_player === seat) points.title = "including the End Flag's point";
     row.append(name, points, element("td", "number", String(outcome.masterpieces[seat])));
@@ -442,6 +489,7 @@ function renderResult(state) {
   }
   result.append(scores);
   for (const line of outcome.lines.slice(1)) result.append(element("p", null, line));
+  result.append(reviewBox());
   const tie = { points: "", "fewer-masterpieces": "A tie on points goes to fewer Masterpieces (R13).", shared: "A tie on points and Masterpieces is a shared win (R13)." }[outcome.tie_break];
   if (tie) result.append(element("p", "muted", tie));
   const again = element("button", null, "Play again");
@@ -488,16 +536,35 @@ function render(state) {
     status.title = "";
   } else if (view.to_move === view.player) {
     const [text, rule] = PHASES[view.phase];
-    status.textContent = "Your turn: " + text;
+    status.textContent = "Your turn: " + (text || turnChoices(state.legal));
     status.title = "the rule: " + rule;
   } else {
-    status.textContent = "p" + view.to_move + " is thinking…";
+    status.textContent = "Player " + view.to_move + " is thinking…";
     status.title = "";
   }
   $("turn-box").hidden = state.over || view.to_move !== view.player;
   $("hint-box").hidden = state.over || view.to_move !== view.player;
   document.body.dataset.phase = view.phase;
   setBusy(table.busy);
+  askOuts(state);
+}
+
+// What the visitor may do now, from the legal moves alone: "draw two cards and keep one, or
+// take the top discard" when nothing else is legal.
+function turnChoices(legal) {
+  const words = {
+    draw: "draw two cards and keep one",
+    take: "take the top discard",
+    publish: "publish a Novel",
+    read: "read a Published novel",
+    pass: "pass",
+  };
+  const found = [];
+  for (const keyword of Object.keys(words)) {
+    if (legal.some((move) => move.split(" ", 1)[0] === keyword)) found.push(words[keyword]);
+  }
+  if (!found.length) return "choose a move";
+  return found.length === 1 ? found[0] : found.slice(0, -1).join(", ") + " or " + found[found.length - 1];
 }
 
 // The new-game form: players 3 to 5, and random, greedy or search for each opponent.
@@ -506,7 +573,7 @@ function setupBots(players, chosen) {
   const current = Array.from(box.querySelectorAll("select")).map((select) => select.value);
   box.replaceChildren();
   for (let seat = 1; seat < players; seat += 1) {
-    const label = element("label", null, "p" + seat + " ");
+    const label = element("label", null, "player " + seat + " ");
     const select = element("select");
     select.name = "bot" + seat;
     select.dataset.seat = String(seat);
