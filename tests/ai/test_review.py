@@ -24,6 +24,7 @@ from pastiche_core.bots.play import play_game
 from pastiche_core.cli import main
 from pastiche_core.engine.game_internals import insides, renamed
 from pastiche_core.engine.rules import Phase
+from pastiche_core.engine.view import PlayerView
 
 PLANTED_SEED = 161
 PLANTED_PLAYER = 4
@@ -117,6 +118,49 @@ DECK_CARDS = tuple(
     )
     for rank in range(low, low + 7)
 )
+
+
+def test_each_decision_shows_its_seats_view_and_no_hidden_card() -> None:
+    # R16: the hand, the top discard and the piles' sizes are the deciding seat's view at that
+    # point; every card the decision names is one that seat saw by then.
+    record = GameRecord.load(RECORD_PATH)  # five seats, face-down discards at the deal (R10)
+    done = review(record, simulations=2)
+    by_index = {decision.index: decision for decision in done.decisions}
+    game = Game(record.players, record.seed, record.catalogue, rules=record.rules)
+    hidden_tops = rival_cards = 0
+    for index, move in enumerate(record.moves):
+        decision, seat = by_index[index], game.to_move
+        view = game.view(seat)
+        assert decision.player == seat
+        assert decision.hand == view.hand
+        assert decision.top_discard == (view.discard[-1] if view.discard else None)
+        assert (decision.deck_size, decision.discard_size) == (view.deck_size, len(view.discard))
+        seen = _view_cards(view)
+        named = {word for word in json.dumps(decision.to_dict()).replace('"', " ").split()}
+        assert {str(card) for card in DECK_CARDS} & named <= seen, index
+        rivals = {
+            str(card) for other in range(game.players) if other != seat for card in game.hand(other)
+        }
+        rival_cards += len(rivals - seen)
+        real = insides(game).discard
+        hidden_tops += bool(real) and decision.top_discard is None
+        game.apply(move)
+    assert hidden_tops > 0  # some top discard lay face down to the seat, and was not shown
+    assert rival_cards > 0  # the rivals held cards the seats never saw
+
+
+def _view_cards(view: PlayerView) -> set[str]:
+    """Every card a view shows, its move records included."""
+    seen = {str(card) for card in (*view.hand, *view.discard, *(view.pending or ())) if card}
+    seen |= {str(card) for table in view.tables for novel in table for card in novel.cards}
+    seen |= {word for _, text in view.history for word in str(text).split()}
+    for done in view.records:
+        for card in (*done.drawn, done.taken, done.laid_up, *done.laid_down):
+            if card is not None:
+                seen.add(str(card))
+    if view.flag is not None:
+        seen.add(str(view.flag[1]))
+    return seen
 
 
 def test_forced_decisions_are_not_searched() -> None:

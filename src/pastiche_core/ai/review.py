@@ -20,6 +20,11 @@ after each move (a shared win counts as a fraction, R13), and
 ``drop = max(0, win_best - win_played)``. A *forced* decision (one legal
 move) is not searched: its drop is 0 and its win chances are ``None``.
 
+**What the seat saw.** Each decision also holds the deciding seat's hand,
+the top discard as that seat saw it and the sizes of the deck and the
+discard pile, all from its view: a reader sees the position the seat faced,
+and nothing it could not see (R16).
+
 **Labels.** By the drop in win chance: an *inaccuracy* from
 :data:`REVIEW_THRESHOLDS` ``["inaccuracy"]`` (0.05), a *mistake* from 0.10, a
 *blunder* from 0.20; below 0.05, no label.
@@ -57,10 +62,12 @@ from typing import Any
 
 from ..bots.play import derive_seed
 from ..data._text import fit_line, plural
+from ..data.cards import Card
 from ..data.errors import IllegalMoveError, InvalidArgumentError
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.rules import Phase
+from ..engine.view import PlayerView
 from ..io.record import GameRecord
 from .search import MAX_SIMULATIONS, search
 from .search_budget import DEFAULT_SETTINGS, check_simulations, past
@@ -143,6 +150,49 @@ class ReviewedDecision:
     """The estimated chance of winning after the move played (``None`` when forced)."""
     win_best: float | None
     """The estimated chance of winning after the best move (``None`` when forced)."""
+    hand: tuple[Card, ...] = ()
+    """The deciding seat's hand as it decided: its own cards, nothing else (R16)."""
+    top_discard: Card | None = None
+    """The top discard as the seat saw it; ``None`` when the pile was empty or its top card
+    lay face down to the seat (R10, R16)."""
+    deck_size: int = 0
+    """The cards left in the deck as the seat decided."""
+    discard_size: int = 0
+    """The cards in the discard pile as the seat decided."""
+
+    @classmethod
+    def seen(
+        cls,
+        view: PlayerView,
+        index: int,
+        played: Move,
+        best: Move,
+        win_played: float | None,
+        win_best: float | None,
+    ) -> ReviewedDecision:
+        """A decision with what ``view``'s seat saw as it decided (its hand, the piles).
+
+        >>> from pastiche_core import Game
+        >>> view = Game(players=3, seed=7).view(2)
+        >>> keep = Move.parse("keep MYT1 HOR7 HOR8")
+        >>> decision = ReviewedDecision.seen(view, 0, keep, keep, None, None)
+        >>> [str(card) for card in decision.hand], decision.deck_size, decision.top_discard
+        (['MYT1', 'HOR7', 'HOR8', 'FAN10'], 39, None)
+        """
+        top = view.discard[-1] if view.discard else None
+        return cls(
+            index,
+            view.player,
+            view.phase,
+            played,
+            best,
+            win_played,
+            win_best,
+            tuple(view.hand),
+            top,
+            view.deck_size,
+            len(view.discard),
+        )
 
     @property
     def forced(self) -> bool:
@@ -179,6 +229,10 @@ class ReviewedDecision:
             "drop": self.drop,
             "label": self.label,
             "forced": self.forced,
+            "hand": [str(card) for card in self.hand],
+            "top_discard": None if self.top_discard is None else str(self.top_discard),
+            "deck_size": self.deck_size,
+            "discard_size": self.discard_size,
         }
 
     def __str__(self) -> str:
@@ -481,13 +535,13 @@ def _review_one(
 ) -> tuple[ReviewedDecision, bool]:
     """The review of the decision ``played`` in ``game``, and whether its searches were whole.
 
-    Only the deciding seat's view is searched (R16); the game itself gives the
-    seat, its phase and whether the decision is forced (its own legal moves).
+    Only the deciding seat's view is searched (R16), and it alone gives the seat,
+    the phase and what the decision shows the seat saw; the game itself says
+    whether the decision is forced (its own legal moves).
     """
-    seat, phase = game.to_move, game.phase
+    view = game.view(game.to_move)
     if len(game.legal_moves) == 1:
-        return ReviewedDecision(index, seat, phase, played, played, None, None), True
-    view = game.view(seat)
+        return ReviewedDecision.seen(view, index, played, played, None, None), True
     found, whole = candidate_moves(view, deadline=deadline)
     moves = [played, *(move for move in found if move != played)]
     first = search(
@@ -500,7 +554,7 @@ def _review_one(
     best = first.best if first.best is not None else played
     if best == played:
         win = round(_win_of(first, played), 4)
-        decision = ReviewedDecision(index, seat, phase, played, best, win, win)
+        decision = ReviewedDecision.seen(view, index, played, best, win, win)
         return decision, whole and not first.stopped
     duel = search(
         view,
@@ -512,5 +566,5 @@ def _review_one(
     )
     win_played = round(_win_of(duel, played), 4)
     win_best = round(_win_of(duel, best), 4)
-    decision = ReviewedDecision(index, seat, phase, played, best, win_played, win_best)
+    decision = ReviewedDecision.seen(view, index, played, best, win_played, win_best)
     return decision, whole and not first.stopped and not duel.stopped
