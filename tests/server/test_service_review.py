@@ -158,6 +158,7 @@ def test_the_game_route_reviews_the_tokens_seat_once_the_game_is_over() -> None:
                 if card is not None
             }
             assert cards_in(decisions[index]) <= seen, decisions[index]
+            assert decisions[index]["hand"] == [str(card) for card in view.hand]
             checked += 1
         replay.apply(move)
     assert checked == len(decisions) > 10

@@ -153,9 +153,20 @@ def _check_review(page: Any, shots: Path) -> None:
     drops.first.locator("summary").click()
     decision = drops.first.locator(".decision")
     text = decision.inner_text()
-    assert "You played" in text
-    assert "Better" in text
+    # The moves in words, as the log tells them, not in notation ("You played take").
+    verbs = "drew|took|kept|published|read|passed|put"
+    assert re.search(rf"^You ({verbs}) ", text, re.M), text
+    assert re.search(r"^Better: (draw|take|keep|publish|read|pass|put) ", text, re.M), text
+    assert "You played" not in text
     assert re.search(r"wins (<1|>99|\d+)%", text)
+    # What you saw as you decided (R16): your hand as cards, and the piles.
+    index = int(drops.first.get_attribute("data-index") or "-1")
+    seen = page.evaluate(
+        f"table.review.doc.decisions.find((decision) => decision.index === {index})"
+    )
+    hand = decision.locator("p:has-text('Your hand') .card")
+    assert [hand.nth(i).inner_text() for i in range(hand.count())] == seen["hand"]
+    assert re.search(r"deck \d+ cards? · discard pile ", text), text
     # The review's head and the opened decision: the picture stays small.
     _clip(page, "#result", "#review", "#review .drops > li", shots / "web-table-review.png")
 

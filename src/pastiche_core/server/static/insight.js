@@ -2,7 +2,8 @@
 // outs and odds of GET /v1/games/{id}/outs), why a Novel is not offered as a publish, a
 // refused move in the visitor's words, and the review of a finished game (GET
 // /v1/games/{id}/review). Loaded before table.js, whose helpers (element, card, api, run,
-// moveLabel, novelTag, plural, logText) these functions call once the page is running.
+// moveLabel, novelTag, whose, masterpiece, seatName, plural, logText) these functions call
+// once the page is running.
 "use strict";
 
 const REVIEW_SHOWN = 5; // the largest drops listed; the review document holds every decision
@@ -39,7 +40,81 @@ function playerWords(text, seat) {
   return { text: words.charAt(0).toUpperCase() + words.slice(1), rules: rules.join(", ") };
 }
 
-// "The hand…" reads "the hand…" inside a sentence; "MYT3 not…" stays as it is.
+// A reviewed move in words, as the log tells moves: "took the top discard (SCI5)", "read
+// your Three Pairs (FAN6)". `past` for the move played ("You took…"), else the plain form for
+// the better move ("Better: take…"); `decision` gives the top discard the seat saw.
+const MOVE_VERBS = {
+  draw: ["drew two cards and kept one", "draw two cards and keep one"],
+  take: ["took the top discard", "take the top discard"],
+  choose: ["kept", "keep"],
+  keep: ["kept", "keep"],
+  publish: ["published", "publish"],
+  read: ["read", "read"],
+  pass: ["passed", "pass"],
+  flag: ["put", "put"],
+};
+
+function moveWords(move, decision, view, past) {
+  const words = move.split(/\s+/);
+  const verbs = MOVE_VERBS[words[0]];
+  const parts = [verbs ? verbs[past ? 0 : 1] : move];
+  const cards = (list) => list.flatMap((notation, index) => (index ? [" ", card(notation, true)] : [card(notation, true)]));
+  const inBrackets = (notation) => {
+    const bracket = element("span", "bracketed", "("); // kept on one line with its card
+    bracket.append(card(notation, true), ")");
+    return [" ", bracket];
+  };
+  if (words[0] === "take") {
+    // The top discard as the seat saw it: face down when it was another seat's (R10, R16).
+    parts.push(...(decision.top_discard ? inBrackets(decision.top_discard) : [", face down"]));
+  } else if (words[0] === "choose") {
+    parts.push(" ", card(words[1], true), " of the two drawn");
+  } else if (words[0] === "keep") {
+    const cut = words.indexOf("discard");
+    parts.push(" ", ...cards(words.slice(1, cut < 0 ? undefined : cut)));
+  } else if (words[0] === "flag") {
+    parts.push(" ", card(words[1], true), " under the End Flag");
+  } else if (words[0] === "read" && REF.test(words[1])) {
+    const [, owner, id] = REF.exec(words[1]);
+    parts.push(" " + whose(Number(owner), view) + " ", novelTag(id), ...inBrackets(words[2]));
+  } else if (words[0] === "publish") {
+    parts.push(...publishWords(words, view));
+  }
+  const node = element("span", "move-words");
+  node.dataset.move = move;
+  node.title = move;
+  node.append(...parts);
+  return node;
+}
+
+// "Three Pairs with FAN6 FAN6 SCI5, citing player 2's 3 of a Kind (MYT7), giving player 2 HOR4".
+function publishWords(words, view) {
+  const parts = [" ", novelTag(words[1]), " with"];
+  let section = "played";
+  let played = 0;
+  let first = true;
+  for (const word of words.slice(2)) {
+    if (word === "cite" || word === "gift") {
+      section = word;
+      first = true;
+      parts.push(word === "cite" ? ", citing" : ", giving");
+      continue;
+    }
+    if (!first && section !== "played") parts.push(",");
+    first = false;
+    if (section === "played") {
+      played += 1;
+      parts.push(" ", card(word, true));
+    } else if (REF.test(word)) {
+      const [, seat, what] = REF.exec(word);
+      if (section === "cite") parts.push(" ", masterpiece(Number(seat), what, view));
+      else parts.push(" " + seatName(Number(seat)) + " ", card(what, true));
+    }
+  }
+  if (played === 1) parts.push(": a Masterpiece at once"); // R7
+  return parts;
+}
+
 // A move drawn inline (a summary, a sentence): its cards and Novels spaced as on a button.
 function moveInline(move, view) {
   const node = element("span", "move-inline");
@@ -47,6 +122,7 @@ function moveInline(move, view) {
   return node;
 }
 
+// "The hand…" reads "the hand…" inside a sentence; "MYT3 not…" stays as it is.
 function lowerFirst(text) {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
@@ -295,7 +371,7 @@ function drawReview(box, doc) {
     const details = element("details");
     const summary = element("summary");
     const better = element("span", "better", "better: ");
-    better.append(moveInline(decision.best, table.state.view));
+    better.append(moveWords(decision.best, decision, table.state.view, false));
     summary.append(
       element("span", "label " + decision.label, decision.label),
       " " + turnOfMove(decision.index) + ": −" + percent(decision.drop) + " win chance",
@@ -313,6 +389,16 @@ function drawReview(box, doc) {
   if (!doc.complete) box.append(element("p", "muted", "The review stopped at its time limit: some decisions were not weighed."));
 }
 
+// "deck 12 cards · discard pile 3 cards, SCI5 on top" (the top face down: another seat's, R10).
+function pilesWords(decision) {
+  const parts = ["deck " + plural(decision.deck_size, "card") + " · discard pile "];
+  if (!decision.discard_size) return [...parts, "empty"];
+  parts.push(plural(decision.discard_size, "card") + ", ");
+  if (decision.top_discard) parts.push(card(decision.top_discard, true), " on top");
+  else parts.push("the top one face down");
+  return parts;
+}
+
 function turnOfMove(index) {
   const line = (table.state.log || []).find((entry) => entry.moves.includes(index));
   return line ? (line.turn ? "turn " + line.turn : "the deal") : "move " + (index + 1);
@@ -328,9 +414,11 @@ function decisionDetail(decision) {
     line.append(element("b", null, label), " ", ...content);
     box.append(line);
   };
-  row("You played", moveInline(decision.played, view), element("span", "muted", " wins " + percent(decision.win_played)));
-  row("Better", moveInline(decision.best, view), element("span", "muted", " wins " + percent(decision.win_best)));
+  row("You", moveWords(decision.played, decision, view, true), element("span", "muted", " · wins " + percent(decision.win_played)));
+  row("Better:", moveWords(decision.best, decision, view, false), element("span", "muted", " · wins " + percent(decision.win_best)));
+  // What you saw as you decided, and only that (R16): your hand, the piles.
   if (Array.isArray(decision.hand)) row("Your hand", ...decision.hand.map((notation) => card(notation, true)));
+  if (typeof decision.deck_size === "number") row("Piles", ...pilesWords(decision));
   const before = (table.state.log || []).filter((entry) => entry.moves.length && Math.max(...entry.moves) < decision.index);
   if (before.length) {
     const list = element("ul", "context");
