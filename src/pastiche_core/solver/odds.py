@@ -11,9 +11,12 @@ unplayed hand card, at least one hand card played: R4, R5).
 **The odds model.** Each write draws two cards from the unseen cards (every
 unseen card equally likely, without replacement) and keeps the better for this
 Novel: the one that lowers the need most; between equals, the card of the rank
-found in more of the Novel's near combinations, then the lower rank. At the
-first write it takes the top discard instead when the player knows that card and
-it lowers the need (R11). Other players' moves between writes are not modelled.
+found in more of the Novel's near combinations, then the lower rank. Both drawn
+cards leave the unseen cards for every later count: the kept one joins the hand
+and the other is laid face up, seen (R11, R16), which matters when a rank runs
+out. At the first write it takes the top discard instead when the player knows
+that card and it lowers the need (R11). Other players' moves between writes are
+not modelled.
 :func:`write_odds` follows every outcome by rank, with its multiplicity, while
 their count stays within :data:`EXACT_OUTCOMES`; past it, it samples seeded runs
 and gives each chance with its 95 % Wilson interval.
@@ -308,65 +311,139 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-Drawn = tuple[RankCounts, RankCounts, RankCounts]
-"""A write model's state: the cards added to the hand, those of them kept from the unseen
-cards, and every card drawn from the unseen cards (kept or laid face up)."""
+_Row = tuple[int, int, bool, int, int]
+"""One rank of a combination as :class:`_Walk` counts it: the rank, the cards short before
+any draw, whether it costs hand cards (more than the own Masterpieces), and the hand's and
+the unseen cards of that rank."""
 
 
 class _Walk:
     """The write model over one :class:`Reach`: which card a write keeps, and the needs.
 
-    A need is counted with the kept cards gone from the unseen ones; the cards laid
-    face up leave the draws but not the count (they matter only when a rank runs out).
+    A state is a :data:`State`: the cards added to the hand (kept, or the top discard
+    taken) and every card drawn from the unseen cards, the kept ones and the ones laid
+    face up alike, as a card laid face up is seen (R11, R16). Its need is
+    :meth:`Reach.need` over the near combinations, memoised by state and counted with
+    two bounds that never change it: a card added lowers a combination's need by one
+    at most and a card gone from the unseen ones never lowers it, so a combination
+    that needed ``n`` at the start needs ``n - k`` at least after ``k`` cards added,
+    and a kept card leaves the need of the state it was drawn in one lower at best.
     """
 
     def __init__(self, reach: Reach, writes: int, discard: int | None) -> None:
         self.reach = reach
-        base = reach.need(reach.start)
-        self.base = base
-        self.combos = reach.near(max(base, writes))
+        self.start: State = reach.start
+        self.base = base = reach.need(reach.start)
+        self.discard = discard
+        taken = None if discard is None else (_plus(self.start[0], discard), self.start[1])
+        limit = max(base, writes)
+        hand, own, others, unseen = reach.hand, reach.own, reach.others, reach.unseen
+        rows: list[tuple[int, int, tuple[_Row, ...]]] = []
         weight = [0] * (MAX_RANK + 1)
-        for runs in self.combos:
+        for runs in reach.combos:
+            found = reach.combo_need(runs, self.start)
+            floor = NEVER if found is None else found
+            if taken is not None:
+                # the top discard is not an unseen card: it may lower a need by more than one
+                found = reach.combo_need(runs, taken)
+                floor = floor if found is None else min(floor, found + 1)
+            if floor > limit:
+                continue  # needs more cards than the writes add: it cannot finish in time
             for rank, _ in runs:
                 weight[rank] += 1
+            cost = sum(count - own[rank] for rank, count in runs if count > own[rank])
+            folded = tuple(
+                (rank, count - hand[rank] - own[rank] - others[rank], count > own[rank], *held)
+                for rank, count in runs
+                for held in ((hand[rank], unseen[rank]),)
+            )
+            rows.append((floor, cost, folded))
         self.weight = weight
-        self.discard = discard
+        self.unseen_total = sum(unseen)
+        rows.sort(key=lambda row: row[0])  # the likeliest first; the bound stops the rest
+        self.rows = tuple(rows)
         self.memo: dict[State, int] = {}
-        empty = reach.start[0]
-        self.start: Drawn = (empty, empty, empty)
 
-    def need(self, state: Drawn) -> int:
-        key = (state[0], state[1])
-        found = self.memo.get(key)
+    def need(self, state: State, low: int = 0) -> int:
+        """The need of ``state``; ``low`` is a need it cannot be below, to stop at."""
+        found = self.memo.get(state)
         if found is None:
-            found = self.memo[key] = self.reach.need(key, self.combos) if self.combos else NEVER
+            found = self.memo[state] = self._count(state, low)
         return found
 
-    def keep(self, state: Drawn, first: int, second: int) -> Drawn:
+    def _count(self, state: State, low: int) -> int:
+        """:meth:`Reach.combo_need`'s count over the rows, bounded (see the class)."""
+        added, gone = state
+        cards = sum(added)
+        hand_size = self.reach.hand_size + cards
+        unseen = self.unseen_total - sum(gone)
+        best = NEVER
+        for start, cost, rows in self.rows:
+            if start - cards >= best:
+                break  # the rows are by start need: none further does better
+            short = 0
+            good_hand = any_hand = good_free = bad_free = False
+            for rank, lack, costs, held, left in rows:
+                held += added[rank]
+                left -= gone[rank]
+                lack -= added[rank]
+                if lack > 0:
+                    short += lack
+                    if lack > left or short >= best:
+                        break  # never, or no better than the best so far
+                    held += lack
+                    left -= lack
+                if costs:
+                    if held:
+                        good_hand = True
+                    elif left:
+                        good_free = True
+                elif held:
+                    any_hand = True
+                elif left:
+                    bad_free = True
+            else:
+                size = hand_size + short
+                if good_hand:
+                    extra = max(0, cost - size)
+                else:
+                    extra = NEVER
+                    if any_hand:
+                        extra = max(0, cost + 1 - size)
+                    if good_free:
+                        extra = min(extra, max(1, cost - size))
+                    if bad_free:
+                        extra = min(extra, max(1, cost + 1 - size))
+                if extra <= unseen - short and short + extra < best:
+                    best = short + extra
+                    if best <= low:
+                        break
+        return best
+
+    def keep(self, state: State, first: int, second: int) -> State:
         """The state after drawing ``first`` and ``second`` and keeping the better (the model)."""
-        hand, kept, drawn = state
-        gone = list(drawn)
-        gone[first] += 1
-        gone[second] += 1
-        one = (_plus(hand, first), _plus(kept, first), tuple(gone))
+        added, gone = state
+        drawn = _plus(_plus(gone, first), second)
+        one = (_plus(added, first), drawn)
         if second == first:
             return one
-        two = (_plus(hand, second), _plus(kept, second), one[2])
-        key_one = (self.need(one), -self.weight[first], first)
-        key_two = (self.need(two), -self.weight[second], second)
+        two = (_plus(added, second), drawn)
+        low = self.need(state) - 1  # one card lowers it by one at most
+        key_one = (self.need(one, low), -self.weight[first], first)
+        key_two = (self.need(two, low), -self.weight[second], second)
         return one if key_one <= key_two else two
 
-    def taken(self, state: Drawn) -> Drawn | None:
+    def taken(self, state: State) -> State | None:
         """The state after taking the top discard at the first write, if the model takes it."""
         if self.discard is None or state != self.start:
             return None
-        after = (_plus(state[0], self.discard), state[1], state[2])
+        after = (_plus(state[0], self.discard), state[1])
         return after if self.need(after) < self.need(state) else None
 
-    def left(self, state: Drawn) -> RankCounts:
-        return tuple(u - g for u, g in zip(self.reach.unseen, state[2], strict=True))
+    def left(self, state: State) -> RankCounts:
+        return tuple(u - g for u, g in zip(self.reach.unseen, state[1], strict=True))
 
-    def outcomes(self, state: Drawn) -> Iterator[tuple[float, Drawn]]:
+    def outcomes(self, state: State) -> Iterator[tuple[float, State]]:
         """Each outcome of one write from ``state``, by rank, with its chance."""
         took = self.taken(state)
         if took is not None:
@@ -379,7 +456,7 @@ class _Walk:
             return
         if total == 1:
             rank = next(r for r in _RANKS if left[r])
-            yield 1.0, (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
+            yield 1.0, (_plus(state[0], rank), _plus(state[1], rank))
             return
         pairs = total * (total - 1) / 2
         for first in _RANKS:
@@ -391,8 +468,12 @@ class _Walk:
                 if left[second]:
                     yield left[first] * left[second] / pairs, self.keep(state, first, second)
 
-    def finishing(self, state: Drawn) -> float:
-        """The chance that one write from ``state`` makes the Novel publishable."""
+    def finishing(self, state: State) -> float:
+        """The chance that one write from ``state`` makes the Novel publishable.
+
+        Whether a kept card finishes it does not hang on the other card drawn: a need
+        of 0 asks for no unseen card, so the card laid face up cannot undo it.
+        """
         took = self.taken(state)
         if took is not None:
             return 0.0 if self.need(took) else 1.0
@@ -400,11 +481,12 @@ class _Walk:
         total = sum(left)
         if total == 0:
             return 0.0
-        hand, kept, drawn = state
+        added, gone = state
+        low = self.need(state) - 1
         good = sum(
             left[r]
             for r in _RANKS
-            if left[r] and not self.need((_plus(hand, r), _plus(kept, r), drawn))
+            if left[r] and not self.need((_plus(added, r), _plus(gone, r)), low)
         )
         if total == 1:
             return float(good)
@@ -432,7 +514,7 @@ class _Walk:
                 state = self.keep(state, min(first, second), max(first, second))
             elif pool:
                 rank = pool.pop()
-                state = (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
+                state = (_plus(state[0], rank), _plus(state[1], rank))
             if not self.need(state):
                 return write
         return 0
@@ -501,11 +583,11 @@ def write_odds(
     return Odds(False, runs, closer, now, tuple(within_list))
 
 
-def _exact(walk: _Walk, first: list[tuple[float, Drawn]], writes: int) -> list[float]:
+def _exact(walk: _Walk, first: list[tuple[float, State]], writes: int) -> list[float]:
     """The chance of being publishable after each write, every outcome followed by rank; the
     last write is counted in closed form (does either drawn card finish it?)."""
     done = 0.0  # publishable already: it stays so, as a card never raises a need
-    spread: dict[Drawn, float] = {}
+    spread: dict[State, float] = {}
     for chance, state in first:
         if walk.need(state):
             spread[state] = spread.get(state, 0.0) + chance
@@ -513,7 +595,7 @@ def _exact(walk: _Walk, first: list[tuple[float, Drawn]], writes: int) -> list[f
             done += chance
     chances = [done]
     for write in range(2, writes + 1):
-        moved: dict[Drawn, float] = {}
+        moved: dict[State, float] = {}
         for state, chance in spread.items():
             need = walk.need(state)
             if need > writes - write + 1:
