@@ -317,6 +317,11 @@ any draw, whether it costs hand cards (more than the own Masterpieces), and the 
 the unseen cards of that rank."""
 
 
+_Rows = tuple[int, int, tuple[_Row, ...]]
+"""One combination as :class:`_Walk` counts it: its need at the start (or one more than
+after the top discard, if lower), its cost in hand cards, and its ranks."""
+
+
 class _Walk:
     """The write model over one :class:`Reach`: which card a write keeps, and the needs.
 
@@ -338,7 +343,7 @@ class _Walk:
         taken = None if discard is None else (_plus(self.start[0], discard), self.start[1])
         limit = max(base, writes)
         hand, own, others, unseen = reach.hand, reach.own, reach.others, reach.unseen
-        rows: list[tuple[int, int, tuple[_Row, ...]]] = []
+        rows: list[_Rows] = []
         weight = [0] * (MAX_RANK + 1)
         for runs in reach.combos:
             found = reach.combo_need(runs, self.start)
@@ -363,27 +368,37 @@ class _Walk:
         rows.sort(key=lambda row: row[0])  # the likeliest first; the bound stops the rest
         self.rows = tuple(rows)
         self.memo: dict[State, int] = {}
+        self.atleast: dict[State, int] = {}  # a need known to be this much at least
 
-    def need(self, state: State, low: int = 0) -> int:
-        """The need of ``state``; ``low`` is a need it cannot be below, to stop at."""
+    def need(self, state: State, low: int = 0, high: int = NEVER) -> int:
+        """The need of ``state`` if below ``high``, else ``high``; ``low`` is a need it cannot
+        be below, to stop at."""
         found = self.memo.get(state)
-        if found is None:
-            found = self.memo[state] = self._count(state, low)
+        if found is not None:
+            return min(found, high)
+        known = self.atleast.get(state, 0)
+        if known >= high:
+            return high
+        found = self._count(state, max(low, known), high)
+        if found < high:
+            self.memo[state] = found
+        else:
+            self.atleast[state] = high
         return found
 
-    def _count(self, state: State, low: int) -> int:
+    def _count(self, state: State, low: int, high: int) -> int:
         """:meth:`Reach.combo_need`'s count over the rows, bounded (see the class)."""
         added, gone = state
         cards = sum(added)
         hand_size = self.reach.hand_size + cards
         unseen = self.unseen_total - sum(gone)
-        best = NEVER
-        for start, cost, rows in self.rows:
+        best = high
+        for start, cost, runs in self.rows:
             if start - cards >= best:
                 break  # the rows are by start need: none further does better
             short = 0
             good_hand = any_hand = good_free = bad_free = False
-            for rank, lack, costs, held, left in rows:
+            for rank, lack, costs, held, left in runs:
                 held += added[rank]
                 left -= gone[rank]
                 lack -= added[rank]
@@ -420,18 +435,26 @@ class _Walk:
                         break
         return best
 
-    def keep(self, state: State, first: int, second: int) -> State:
-        """The state after drawing ``first`` and ``second`` and keeping the better (the model)."""
+    def keep(self, state: State, first: int, second: int, high: int = NEVER) -> State:
+        """The state after drawing ``first`` and ``second`` and keeping the better (the model).
+
+        A need of ``high`` or more fails the run whichever card is kept, so the needs
+        are counted below it only: the kept card then differs from the model's only
+        where both fail alike.
+        """
         added, gone = state
         drawn = _plus(_plus(gone, first), second)
-        one = (_plus(added, first), drawn)
         if second == first:
+            return (_plus(added, first), drawn)
+        if (-self.weight[second], second) < (-self.weight[first], first):
+            first, second = second, first  # the card kept between equal needs first
+        one = (_plus(added, first), drawn)
+        low = self.need(state, 0, high) - 1  # one card lowers it by one at most
+        need = self.need(one, low, high)
+        if need <= low:
             return one
         two = (_plus(added, second), drawn)
-        low = self.need(state) - 1  # one card lowers it by one at most
-        key_one = (self.need(one, low), -self.weight[first], first)
-        key_two = (self.need(two, low), -self.weight[second], second)
-        return one if key_one <= key_two else two
+        return two if self.need(two, low, need) < need else one
 
     def taken(self, state: State) -> State | None:
         """The state after taking the top discard at the first write, if the model takes it."""
@@ -486,7 +509,7 @@ class _Walk:
         good = sum(
             left[r]
             for r in _RANKS
-            if left[r] and not self.need((_plus(added, r), _plus(gone, r)), low)
+            if left[r] and not self.need((_plus(added, r), _plus(gone, r)), low, 1)
         )
         if total == 1:
             return float(good)
@@ -503,19 +526,20 @@ class _Walk:
         state = self.start
         pool = [r for r in _RANKS for _ in range(self.reach.unseen[r])]
         for write in range(1, writes + 1):
-            if self.need(state) > writes - write + 1:
-                return 0
+            left = writes - write + 1
+            if self.need(state, 0, left + 1) > left:
+                return 0  # one card lowers the need by one at most
             took = self.taken(state)
             if took is not None:
                 state = took
             elif len(pool) >= 2:
                 first = pool.pop(rng.below(len(pool)))
                 second = pool.pop(rng.below(len(pool)))
-                state = self.keep(state, min(first, second), max(first, second))
+                state = self.keep(state, first, second, left)
             elif pool:
                 rank = pool.pop()
                 state = (_plus(state[0], rank), _plus(state[1], rank))
-            if not self.need(state):
+            if not self.need(state, 0, 1):
                 return write
         return 0
 
