@@ -466,8 +466,9 @@ class _Walk:
     def left(self, state: State) -> RankCounts:
         return tuple(u - g for u, g in zip(self.reach.unseen, state[1], strict=True))
 
-    def outcomes(self, state: State) -> Iterator[tuple[float, State]]:
-        """Each outcome of one write from ``state``, by rank, with its chance."""
+    def outcomes(self, state: State, high: int = NEVER) -> Iterator[tuple[float, State]]:
+        """Each outcome of one write from ``state``, by rank, with its chance; ``high`` as for
+        :meth:`keep`."""
         took = self.taken(state)
         if took is not None:
             yield 1.0, took
@@ -486,10 +487,11 @@ class _Walk:
             if not left[first]:
                 continue
             if left[first] >= 2:
-                yield left[first] * (left[first] - 1) / 2 / pairs, self.keep(state, first, first)
+                same = self.keep(state, first, first, high)
+                yield left[first] * (left[first] - 1) / 2 / pairs, same
             for second in range(first + 1, MAX_RANK + 1):
                 if left[second]:
-                    yield left[first] * left[second] / pairs, self.keep(state, first, second)
+                    yield left[first] * left[second] / pairs, self.keep(state, first, second, high)
 
     def finishing(self, state: State) -> float:
         """The chance that one write from ``state`` makes the Novel publishable.
@@ -613,7 +615,7 @@ def _exact(walk: _Walk, first: list[tuple[float, State]], writes: int) -> list[f
     done = 0.0  # publishable already: it stays so, as a card never raises a need
     spread: dict[State, float] = {}
     for chance, state in first:
-        if walk.need(state):
+        if walk.need(state, 0, 1):
             spread[state] = spread.get(state, 0.0) + chance
         else:
             done += chance
@@ -621,14 +623,14 @@ def _exact(walk: _Walk, first: list[tuple[float, State]], writes: int) -> list[f
     for write in range(2, writes + 1):
         moved: dict[State, float] = {}
         for state, chance in spread.items():
-            need = walk.need(state)
-            if need > writes - write + 1:
+            left = writes - write + 1
+            if walk.need(state, 0, left + 1) > left:
                 continue  # cannot reach 0 in the writes left: counts for none
             if write == writes:
                 done += chance * walk.finishing(state)
                 continue
-            for step, after in walk.outcomes(state):
-                if walk.need(after):
+            for step, after in walk.outcomes(state, left):
+                if walk.need(after, 0, 1):
                     moved[after] = moved.get(after, 0.0) + chance * step
                 else:
                     done += chance * step
