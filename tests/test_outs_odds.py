@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import DECK, Position, outs, schema
+from pastiche_core import DECK, Position, load_position, outs, schema
 from pastiche_core.cli import main
 from pastiche_core.data.patterns import Pairs, Pattern, Straight, rank_counts
 from pastiche_core.solver import odds as odds_module
@@ -116,6 +116,30 @@ def test_r11_sampled_odds_hold_the_exact_value_in_their_interval(
     assert sampled.samples == 2000
     for one, two in zip(exact.within, sampled.within, strict=True):
         assert two.low <= one.publishable <= two.high
+
+
+@pytest.mark.parametrize(
+    "reach",
+    [_small(Straight(3), [2], [4, 4, 4, 5, 6]), _small(Pairs(2), [1, 3], [1, 1, 6, 7, 7])],
+    ids=["straight-3-runs-out", "pairs-2-runs-out"],
+)
+def test_r11_r16_sampled_runs_lay_the_other_card_face_up_as_the_exact_count_does(
+    monkeypatch: pytest.MonkeyPatch, reach: Reach
+) -> None:
+    exact = write_odds(reach, writes=3)
+    monkeypatch.setattr(odds_module, "EXACT_OUTCOMES", 0)
+    sampled = write_odds(reach, writes=3, samples=2000, seed=3)
+    assert not sampled.exact
+    for one, two in zip(exact.within, sampled.within, strict=True):
+        assert two.low <= one.publishable <= two.high, (one, two)
+
+
+def test_ten_writes_complete_on_the_midgame_example_and_repeat_for_a_seed() -> None:
+    position = load_position(EXAMPLES / "positions" / "midgame.json")
+    first = outs(position, writes=10, seed=4)
+    assert first.complete
+    assert any(not entry.odds.exact for entry in first.novels)  # the sampled path ran
+    assert outs(position, writes=10, seed=4).to_dict() == first.to_dict()
 
 
 def test_r11_the_top_discard_is_taken_when_it_is_an_out() -> None:

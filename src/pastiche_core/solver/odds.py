@@ -299,8 +299,8 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     >>> low, high = wilson(50, 100)
     >>> round(low, 3), round(high, 3)
     (0.404, 0.596)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
+    >>> wilson(0, 0), wilson(0, 2000)[0], wilson(2000, 2000)[1]
+    ((0.0, 1.0), 0.0, 1.0)
     """
     if runs <= 0:
         return 0.0, 1.0
@@ -308,7 +308,9 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     z2 = _Z95 * _Z95
     centre = (share + z2 / (2 * runs)) / (1 + z2 / runs)
     half = _Z95 * math.sqrt(share * (1 - share) / runs + z2 / (4 * runs * runs)) / (1 + z2 / runs)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # no hit (or no miss) bounds the interval at 0 (or 1) exactly, not a rounding off it
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    return low, 1.0 if hits == runs else min(1.0, centre + half)
 
 
 _Row = tuple[int, int, bool, int, int]
