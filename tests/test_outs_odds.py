@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from pastiche_core import DECK, Position, outs, schema
+from pastiche_core import DECK, Position, load_position, outs, schema
 from pastiche_core.cli import main
-from pastiche_core.data.patterns import rank_counts
+from pastiche_core.data.patterns import Pairs, Pattern, Straight, rank_counts
 from pastiche_core.solver import odds as odds_module
 from pastiche_core.solver.odds import Reach, wilson, write_odds
 
@@ -40,7 +40,10 @@ def _reach(hand: str, novel: str) -> Reach:
 
 
 def _simulate(reach: Reach, writes: int, runs: int, seed: int) -> list[int]:
-    """Per number of writes, how many runs were publishable by then."""
+    """Per number of writes, how many runs were publishable by then.
+
+    Both cards a write draws leave the unseen cards, the one laid face up too (R11, R16).
+    """
     base = reach.need(reach.start)
     near = reach.near(max(base, writes))
     weight = [sum(1 for runs_ in near for rank, _ in runs_ if rank == r) for r in range(14)]
@@ -50,34 +53,52 @@ def _simulate(reach: Reach, writes: int, runs: int, seed: int) -> list[int]:
     for _ in range(runs):
         rng.shuffle(deck)
         kept = [0] * 14
+        drawn = [0] * 14
         for write in range(1, writes + 1):
-            first, second = deck[2 * write - 2], deck[2 * write - 1]
+            pair = deck[2 * write - 2 : 2 * write]
+            for rank in pair:
+                drawn[rank] += 1
 
-            def need_with(rank: int, kept: list[int] = kept) -> int:
+            def need_with(rank: int, kept: list[int] = kept, drawn: list[int] = drawn) -> int:
                 grown = list(kept)
                 grown[rank] += 1
-                state = (tuple(grown), tuple(grown))
-                return reach.need(state, near)
+                return reach.need((tuple(grown), tuple(drawn)), near)
 
-            pick = min((first, second), key=lambda r: (need_with(r), -weight[r], r))
-            kept[pick] += 1
-            if reach.need((tuple(kept), tuple(kept)), near) == 0:
+            if pair:
+                kept[min(pair, key=lambda r: (need_with(r), -weight[r], r))] += 1
+            if reach.need((tuple(kept), tuple(drawn)), near) == 0:
                 for later in range(write, writes + 1):
                     hits[later] += 1
                 break
     return hits
 
 
+def _small(pattern: Pattern, hand: list[int], unseen: list[int]) -> Reach:
+    empty = rank_counts([])
+    return Reach(
+        pattern, hand=rank_counts(hand), own=empty, others=empty, unseen=rank_counts(unseen)
+    )
+
+
 @pytest.mark.parametrize(
-    ("hand", "novel"),
-    [("SCI7 HOR7 MYT2 LOV3", "kind-3"), ("SCI4 HOR5 MYS6 LOV8", "straight-5")],
+    ("reach", "writes"),
+    [
+        (_reach("SCI7 HOR7 MYT2 LOV3", "kind-3"), 3),
+        (_reach("SCI4 HOR5 MYS6 LOV8", "straight-5"), 3),
+        # Ranks run out: a 4 laid face up leaves no 4 for 2-3-4 (R11, R16), so the write
+        # keeps the 5 for 4-5-6 instead (0.2 if the 4 laid face up still counted).
+        (_small(Straight(3), [2], [4, 4, 4, 5, 6]), 3),
+        (_small(Pairs(2), [1, 3], [1, 1, 6, 7, 7]), 3),
+    ],
+    ids=["kind-3", "straight-5", "straight-3-runs-out", "pairs-2-runs-out"],
 )
-def test_r11_exact_odds_agree_with_a_monte_carlo_run_of_the_deck(hand: str, novel: str) -> None:
-    reach = _reach(hand, novel)
-    found = write_odds(reach, writes=3)
+def test_r11_r16_exact_odds_agree_with_a_monte_carlo_run_of_the_deck(
+    reach: Reach, writes: int
+) -> None:
+    found = write_odds(reach, writes=writes)
     assert found.exact
     runs = 3000
-    hits = _simulate(reach, 3, runs, seed=11)
+    hits = _simulate(reach, writes, runs, seed=11)
     for within in found.within:
         low, high = wilson(hits[within.writes], runs)
         # a 95 % interval each; the margin keeps the fixed seed's run well inside
@@ -95,6 +116,30 @@ def test_r11_sampled_odds_hold_the_exact_value_in_their_interval(
     assert sampled.samples == 2000
     for one, two in zip(exact.within, sampled.within, strict=True):
         assert two.low <= one.publishable <= two.high
+
+
+@pytest.mark.parametrize(
+    "reach",
+    [_small(Straight(3), [2], [4, 4, 4, 5, 6]), _small(Pairs(2), [1, 3], [1, 1, 6, 7, 7])],
+    ids=["straight-3-runs-out", "pairs-2-runs-out"],
+)
+def test_r11_r16_sampled_runs_lay_the_other_card_face_up_as_the_exact_count_does(
+    monkeypatch: pytest.MonkeyPatch, reach: Reach
+) -> None:
+    exact = write_odds(reach, writes=3)
+    monkeypatch.setattr(odds_module, "EXACT_OUTCOMES", 0)
+    sampled = write_odds(reach, writes=3, samples=2000, seed=3)
+    assert not sampled.exact
+    for one, two in zip(exact.within, sampled.within, strict=True):
+        assert two.low <= one.publishable <= two.high, (one, two)
+
+
+def test_ten_writes_complete_on_the_midgame_example_and_repeat_for_a_seed() -> None:
+    position = load_position(EXAMPLES / "positions" / "midgame.json")
+    first = outs(position, writes=10, seed=4)
+    assert first.complete
+    assert any(not entry.odds.exact for entry in first.novels)  # the sampled path ran
+    assert outs(position, writes=10, seed=4).to_dict() == first.to_dict()
 
 
 def test_r11_the_top_discard_is_taken_when_it_is_an_out() -> None:

@@ -11,9 +11,12 @@ unplayed hand card, at least one hand card played: R4, R5).
 **The odds model.** Each write draws two cards from the unseen cards (every
 unseen card equally likely, without replacement) and keeps the better for this
 Novel: the one that lowers the need most; between equals, the card of the rank
-found in more of the Novel's near combinations, then the lower rank. At the
-first write it takes the top discard instead when the player knows that card and
-it lowers the need (R11). Other players' moves between writes are not modelled.
+found in more of the Novel's near combinations, then the lower rank. Both drawn
+cards leave the unseen cards for every later count: the kept one joins the hand
+and the other is laid face up, seen (R11, R16), which matters when a rank runs
+out. At the first write it takes the top discard instead when the player knows
+that card and it lowers the need (R11). Other players' moves between writes are
+not modelled.
 :func:`write_odds` follows every outcome by rank, with its multiplicity, while
 their count stays within :data:`EXACT_OUTCOMES`; past it, it samples seeded runs
 and gives each chance with its 95 % Wilson interval.
@@ -296,8 +299,8 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     >>> low, high = wilson(50, 100)
     >>> round(low, 3), round(high, 3)
     (0.404, 0.596)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
+    >>> wilson(0, 0), wilson(0, 2000)[0], wilson(2000, 2000)[1]
+    ((0.0, 1.0), 0.0, 1.0)
     """
     if runs <= 0:
         return 0.0, 1.0
@@ -305,69 +308,169 @@ def wilson(hits: int, runs: int) -> tuple[float, float]:
     z2 = _Z95 * _Z95
     centre = (share + z2 / (2 * runs)) / (1 + z2 / runs)
     half = _Z95 * math.sqrt(share * (1 - share) / runs + z2 / (4 * runs * runs)) / (1 + z2 / runs)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # no hit (or no miss) bounds the interval at 0 (or 1) exactly, not a rounding off it
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    return low, 1.0 if hits == runs else min(1.0, centre + half)
 
 
-Drawn = tuple[RankCounts, RankCounts, RankCounts]
-"""A write model's state: the cards added to the hand, those of them kept from the unseen
-cards, and every card drawn from the unseen cards (kept or laid face up)."""
+_Row = tuple[int, int, bool, int, int]
+"""One rank of a combination as :class:`_Walk` counts it: the rank, the cards short before
+any draw, whether it costs hand cards (more than the own Masterpieces), and the hand's and
+the unseen cards of that rank."""
+
+
+_Rows = tuple[int, int, tuple[_Row, ...]]
+"""One combination as :class:`_Walk` counts it: its need at the start (or one more than
+after the top discard, if lower), its cost in hand cards, and its ranks."""
 
 
 class _Walk:
     """The write model over one :class:`Reach`: which card a write keeps, and the needs.
 
-    A need is counted with the kept cards gone from the unseen ones; the cards laid
-    face up leave the draws but not the count (they matter only when a rank runs out).
+    A state is a :data:`State`: the cards added to the hand (kept, or the top discard
+    taken) and every card drawn from the unseen cards, the kept ones and the ones laid
+    face up alike, as a card laid face up is seen (R11, R16). Its need is
+    :meth:`Reach.need` over the near combinations, memoised by state and counted with
+    two bounds that never change it: a card added lowers a combination's need by one
+    at most and a card gone from the unseen ones never lowers it, so a combination
+    that needed ``n`` at the start needs ``n - k`` at least after ``k`` cards added,
+    and a kept card leaves the need of the state it was drawn in one lower at best.
     """
 
     def __init__(self, reach: Reach, writes: int, discard: int | None) -> None:
         self.reach = reach
-        base = reach.need(reach.start)
-        self.base = base
-        self.combos = reach.near(max(base, writes))
+        self.start: State = reach.start
+        self.base = base = reach.need(reach.start)
+        self.discard = discard
+        taken = None if discard is None else (_plus(self.start[0], discard), self.start[1])
+        limit = max(base, writes)
+        hand, own, others, unseen = reach.hand, reach.own, reach.others, reach.unseen
+        rows: list[_Rows] = []
         weight = [0] * (MAX_RANK + 1)
-        for runs in self.combos:
+        for runs in reach.combos:
+            found = reach.combo_need(runs, self.start)
+            floor = NEVER if found is None else found
+            if taken is not None:
+                # the top discard is not an unseen card: it may lower a need by more than one
+                found = reach.combo_need(runs, taken)
+                floor = floor if found is None else min(floor, found + 1)
+            if floor > limit:
+                continue  # needs more cards than the writes add: it cannot finish in time
             for rank, _ in runs:
                 weight[rank] += 1
+            cost = sum(count - own[rank] for rank, count in runs if count > own[rank])
+            folded = tuple(
+                (rank, count - hand[rank] - own[rank] - others[rank], count > own[rank], *held)
+                for rank, count in runs
+                for held in ((hand[rank], unseen[rank]),)
+            )
+            rows.append((floor, cost, folded))
         self.weight = weight
-        self.discard = discard
+        self.unseen_total = sum(unseen)
+        rows.sort(key=lambda row: row[0])  # the likeliest first; the bound stops the rest
+        self.rows = tuple(rows)
         self.memo: dict[State, int] = {}
-        empty = reach.start[0]
-        self.start: Drawn = (empty, empty, empty)
+        self.atleast: dict[State, int] = {}  # a need known to be this much at least
 
-    def need(self, state: Drawn) -> int:
-        key = (state[0], state[1])
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = self.reach.need(key, self.combos) if self.combos else NEVER
+    def need(self, state: State, low: int = 0, high: int = NEVER) -> int:
+        """The need of ``state`` if below ``high``, else ``high``; ``low`` is a need it cannot
+        be below, to stop at."""
+        found = self.memo.get(state)
+        if found is not None:
+            return min(found, high)
+        known = self.atleast.get(state, 0)
+        if known >= high:
+            return high
+        found = self._count(state, max(low, known), high)
+        if found < high:
+            self.memo[state] = found
+        else:
+            self.atleast[state] = high
         return found
 
-    def keep(self, state: Drawn, first: int, second: int) -> Drawn:
-        """The state after drawing ``first`` and ``second`` and keeping the better (the model)."""
-        hand, kept, drawn = state
-        gone = list(drawn)
-        gone[first] += 1
-        gone[second] += 1
-        one = (_plus(hand, first), _plus(kept, first), tuple(gone))
-        if second == first:
-            return one
-        two = (_plus(hand, second), _plus(kept, second), one[2])
-        key_one = (self.need(one), -self.weight[first], first)
-        key_two = (self.need(two), -self.weight[second], second)
-        return one if key_one <= key_two else two
+    def _count(self, state: State, low: int, high: int) -> int:
+        """:meth:`Reach.combo_need`'s count over the rows, bounded (see the class)."""
+        added, gone = state
+        cards = sum(added)
+        hand_size = self.reach.hand_size + cards
+        unseen = self.unseen_total - sum(gone)
+        best = high
+        for start, cost, runs in self.rows:
+            if start - cards >= best:
+                break  # the rows are by start need: none further does better
+            short = 0
+            good_hand = any_hand = good_free = bad_free = False
+            for rank, lack, costs, held, left in runs:
+                held += added[rank]
+                left -= gone[rank]
+                lack -= added[rank]
+                if lack > 0:
+                    short += lack
+                    if lack > left or short >= best:
+                        break  # never, or no better than the best so far
+                    held += lack
+                    left -= lack
+                if costs:
+                    if held:
+                        good_hand = True
+                    elif left:
+                        good_free = True
+                elif held:
+                    any_hand = True
+                elif left:
+                    bad_free = True
+            else:
+                size = hand_size + short
+                if good_hand:
+                    extra = max(0, cost - size)
+                else:
+                    extra = NEVER
+                    if any_hand:
+                        extra = max(0, cost + 1 - size)
+                    if good_free:
+                        extra = min(extra, max(1, cost - size))
+                    if bad_free:
+                        extra = min(extra, max(1, cost + 1 - size))
+                if extra <= unseen - short and short + extra < best:
+                    best = short + extra
+                    if best <= low:
+                        break
+        return best
 
-    def taken(self, state: Drawn) -> Drawn | None:
+    def keep(self, state: State, first: int, second: int, high: int = NEVER) -> State:
+        """The state after drawing ``first`` and ``second`` and keeping the better (the model).
+
+        A need of ``high`` or more fails the run whichever card is kept, so the needs
+        are counted below it only: the kept card then differs from the model's only
+        where both fail alike.
+        """
+        added, gone = state
+        drawn = _plus(_plus(gone, first), second)
+        if second == first:
+            return (_plus(added, first), drawn)
+        if (-self.weight[second], second) < (-self.weight[first], first):
+            first, second = second, first  # the card kept between equal needs first
+        one = (_plus(added, first), drawn)
+        low = self.need(state, 0, high) - 1  # one card lowers it by one at most
+        need = self.need(one, low, high)
+        if need <= low:
+            return one
+        two = (_plus(added, second), drawn)
+        return two if self.need(two, low, need) < need else one
+
+    def taken(self, state: State) -> State | None:
         """The state after taking the top discard at the first write, if the model takes it."""
         if self.discard is None or state != self.start:
             return None
-        after = (_plus(state[0], self.discard), state[1], state[2])
+        after = (_plus(state[0], self.discard), state[1])
         return after if self.need(after) < self.need(state) else None
 
-    def left(self, state: Drawn) -> RankCounts:
-        return tuple(u - g for u, g in zip(self.reach.unseen, state[2], strict=True))
+    def left(self, state: State) -> RankCounts:
+        return tuple(u - g for u, g in zip(self.reach.unseen, state[1], strict=True))
 
-    def outcomes(self, state: Drawn) -> Iterator[tuple[float, Drawn]]:
-        """Each outcome of one write from ``state``, by rank, with its chance."""
+    def outcomes(self, state: State, high: int = NEVER) -> Iterator[tuple[float, State]]:
+        """Each outcome of one write from ``state``, by rank, with its chance; ``high`` as for
+        :meth:`keep`."""
         took = self.taken(state)
         if took is not None:
             yield 1.0, took
@@ -379,20 +482,25 @@ class _Walk:
             return
         if total == 1:
             rank = next(r for r in _RANKS if left[r])
-            yield 1.0, (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
+            yield 1.0, (_plus(state[0], rank), _plus(state[1], rank))
             return
         pairs = total * (total - 1) / 2
         for first in _RANKS:
             if not left[first]:
                 continue
             if left[first] >= 2:
-                yield left[first] * (left[first] - 1) / 2 / pairs, self.keep(state, first, first)
+                same = self.keep(state, first, first, high)
+                yield left[first] * (left[first] - 1) / 2 / pairs, same
             for second in range(first + 1, MAX_RANK + 1):
                 if left[second]:
-                    yield left[first] * left[second] / pairs, self.keep(state, first, second)
+                    yield left[first] * left[second] / pairs, self.keep(state, first, second, high)
 
-    def finishing(self, state: Drawn) -> float:
-        """The chance that one write from ``state`` makes the Novel publishable."""
+    def finishing(self, state: State) -> float:
+        """The chance that one write from ``state`` makes the Novel publishable.
+
+        Whether a kept card finishes it does not hang on the other card drawn: a need
+        of 0 asks for no unseen card, so the card laid face up cannot undo it.
+        """
         took = self.taken(state)
         if took is not None:
             return 0.0 if self.need(took) else 1.0
@@ -400,11 +508,12 @@ class _Walk:
         total = sum(left)
         if total == 0:
             return 0.0
-        hand, kept, drawn = state
+        added, gone = state
+        low = self.need(state) - 1
         good = sum(
             left[r]
             for r in _RANKS
-            if left[r] and not self.need((_plus(hand, r), _plus(kept, r), drawn))
+            if left[r] and not self.need((_plus(added, r), _plus(gone, r)), low, 1)
         )
         if total == 1:
             return float(good)
@@ -421,19 +530,20 @@ class _Walk:
         state = self.start
         pool = [r for r in _RANKS for _ in range(self.reach.unseen[r])]
         for write in range(1, writes + 1):
-            if self.need(state) > writes - write + 1:
-                return 0
+            left = writes - write + 1
+            if self.need(state, 0, left + 1) > left:
+                return 0  # one card lowers the need by one at most
             took = self.taken(state)
             if took is not None:
                 state = took
             elif len(pool) >= 2:
                 first = pool.pop(rng.below(len(pool)))
                 second = pool.pop(rng.below(len(pool)))
-                state = self.keep(state, min(first, second), max(first, second))
+                state = self.keep(state, first, second, left)
             elif pool:
                 rank = pool.pop()
-                state = (_plus(state[0], rank), _plus(state[1], rank), _plus(state[2], rank))
-            if not self.need(state):
+                state = (_plus(state[0], rank), _plus(state[1], rank))
+            if not self.need(state, 0, 1):
                 return write
         return 0
 
@@ -501,28 +611,28 @@ def write_odds(
     return Odds(False, runs, closer, now, tuple(within_list))
 
 
-def _exact(walk: _Walk, first: list[tuple[float, Drawn]], writes: int) -> list[float]:
+def _exact(walk: _Walk, first: list[tuple[float, State]], writes: int) -> list[float]:
     """The chance of being publishable after each write, every outcome followed by rank; the
     last write is counted in closed form (does either drawn card finish it?)."""
     done = 0.0  # publishable already: it stays so, as a card never raises a need
-    spread: dict[Drawn, float] = {}
+    spread: dict[State, float] = {}
     for chance, state in first:
-        if walk.need(state):
+        if walk.need(state, 0, 1):
             spread[state] = spread.get(state, 0.0) + chance
         else:
             done += chance
     chances = [done]
     for write in range(2, writes + 1):
-        moved: dict[Drawn, float] = {}
+        moved: dict[State, float] = {}
         for state, chance in spread.items():
-            need = walk.need(state)
-            if need > writes - write + 1:
+            left = writes - write + 1
+            if walk.need(state, 0, left + 1) > left:
                 continue  # cannot reach 0 in the writes left: counts for none
             if write == writes:
                 done += chance * walk.finishing(state)
                 continue
-            for step, after in walk.outcomes(state):
-                if walk.need(after):
+            for step, after in walk.outcomes(state, left):
+                if walk.need(after, 0, 1):
                     moved[after] = moved.get(after, 0.0) + chance * step
                 else:
                     done += chance * step
