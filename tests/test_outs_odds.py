@@ -177,8 +177,8 @@ def test_cli_json_follows_the_schema(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--writes", "0"), "writes must be an integer from 1 to 10"),
-        (("--player", "3"), "answers for that player only"),
+        (("--writes", "0"), "writes must be from 1 to 10"),
+        (("--player", "3"), "3 is not the view's player"),
         (("--seed", "x"), "seed must be an integer"),
     ],
 )

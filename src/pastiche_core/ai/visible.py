@@ -23,8 +23,7 @@ from pathlib import Path
 
 from ..data._text import quote
 from ..data.cards import MAX_RANK, MIN_RANK
-from ..data.catalogue import Catalogue
-from ..data.errors import InvalidArgumentError, InvalidStateError
+from ..data.errors import InvalidStateError
 from ..data.patterns import RankCounts
 from ..engine.view import PlayerView
 from ..io._fields import document_kind
@@ -32,69 +31,14 @@ from ..io.position_json import query_from_dict
 from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict
 from ..solver.constraints import Constraints
-from ..solver.position import Masterpiece, Position
+from ..solver.position import Position, position_of
 
-__all__ = ["RANK_COPIES", "position_of", "publish_query", "unseen_ranks"]
+__all__ = ["RANK_COPIES", "position_of", "publish_query", "seat_query", "unseen_ranks"]
 
 RANK_COPIES: RankCounts = tuple(
     min(rank, 14 - rank, 7) if MIN_RANK <= rank <= MAX_RANK else 0 for rank in range(MAX_RANK + 1)
 )
 """Cards of each rank in the deck (R1): ranks 1 and 13 once, rank 7 seven times (index 0 unused)."""
-
-
-def position_of(view: PlayerView, catalogue: Catalogue | None = None) -> Position:
-    """The publish position of the view's player, built from the view alone.
-
-    The hand is the view's; every novel on the table with exactly one card is a
-    Masterpiece with id ``"OWNER:NOVEL"`` (the game's reference, so options turn
-    into moves); the player's own novels are held (R6); the supply is the
-    view's publishable Novels. The catalogue is the view's unless ``catalogue``
-    is given. A view that does not match the catalogue raises
-    :class:`~pastiche_core.data.errors.InvalidArgumentError` naming the Novel.
-
-    >>> from pastiche_core import Game, parse_cards
-    >>> game = Game(players=3, seed=7)
-    >>> position_of(game.view(1)) == game.position(1)
-    True
-    >>> from dataclasses import replace
-    >>> from pastiche_core.engine.table import TableNovel
-    >>> odd = replace(game.view(0), tables=((TableNovel(0, "run-9", tuple(parse_cards("SCI7"))),), (), ()))
-    >>> position_of(odd)
-    Traceback (most recent call last):
-    ...
-    pastiche_core.data.errors.InvalidArgumentError: the view's table holds novel 'run-9', which catalogue 'default' does not have: give the game's catalogue
-    """
-    cat = catalogue if catalogue is not None else view.catalogue
-    masterpieces = []
-    held = set()
-    for table in view.tables:
-        for novel in table:
-            if novel.novel not in cat:
-                raise InvalidArgumentError(
-                    f"the view's table holds novel {novel.novel!r}, which catalogue "
-                    f"{cat.name!r} does not have: give the game's catalogue"
-                )
-            if novel.owner == view.player:
-                held.add(novel.novel)
-            if novel.masterpiece:
-                masterpieces.append(Masterpiece(str(novel.ref), novel.owner, novel.cards[0]))
-    supply: dict[str, int] = {}
-    for novel_id, copies in view.supply:
-        if novel_id not in cat:
-            raise InvalidArgumentError(
-                f"the view's supply holds novel {novel_id!r}, which catalogue {cat.name!r} "
-                "does not have: give the game's catalogue"
-            )
-        if cat[novel_id].publishable:
-            supply[novel_id] = copies
-    return Position(
-        player=view.player,
-        hand=view.hand,
-        masterpieces=tuple(masterpieces),
-        held_novels=frozenset(held),
-        supply=supply,
-        catalogue=cat,
-    )
 
 
 def unseen_ranks(view: PlayerView) -> RankCounts:
@@ -157,6 +101,27 @@ def publish_query(
     ...
     pastiche_core.data.errors.InvalidStateError: $.format: expected a position (no format), 'pastiche-view' or 'pastiche-state' document, got 'pastiche-record': this is a game record: it replays with GameRecord
     """
+    source, constraints = seat_query(data, player=player, base_dir=base_dir)
+    if isinstance(source, PlayerView):
+        return position_of(source), constraints
+    return source, constraints
+
+
+def seat_query(
+    data: object, *, player: int | None = None, base_dir: str | Path | None = None
+) -> tuple[PlayerView | Position, Constraints]:
+    """The question a decoded document asks for one seat: a position, or a seat's view.
+
+    As :func:`publish_query`, but a view or a state answers with the seat's
+    :class:`~pastiche_core.engine.view.PlayerView` itself (a state's for ``player``, by
+    default the player to move), for questions that need more than the publish
+    position (the cards the seat cannot see, the top discard).
+
+    >>> from pastiche_core import Game, state_to_dict
+    >>> game = Game(players=3, seed=7)
+    >>> seat_query(state_to_dict(game), player=1)[0] == game.view(1)
+    True
+    """
     kind = data.get("format") if isinstance(data, Mapping) else None
     if kind is None or not isinstance(data, Mapping):
         position, constraints = query_from_dict(data, base_dir=base_dir)
@@ -165,7 +130,7 @@ def publish_query(
     if kind == VIEW_FORMAT:
         view = view_from_dict(data)
         _same_player(player, view.player, "the view")
-        return position_of(view), Constraints()
+        return view, Constraints()
     if kind == STATE_FORMAT:
         game = state_from_dict(data)
         seat = game.to_move if player is None else player
@@ -174,7 +139,7 @@ def publish_query(
                 f"player: expected a seat of this {game.players}-player game, "
                 f"0 to {game.players - 1}, got {seat}"
             )
-        return position_of(game.view(seat)), Constraints()
+        return game.view(seat), Constraints()
     known = document_kind(data)
     raise InvalidStateError(
         f"$.format: expected a position (no format), {VIEW_FORMAT!r} or {STATE_FORMAT!r} "

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import math
 import re
@@ -21,21 +20,19 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..bots.simulate import simulate
 from ..data._text import quote, too_long
 from ..data.cards import Card, format_cards, parse_cards
 from ..data.catalogue import load_catalogue
-from ..data.errors import InvalidStateError, PasticheError
-from ..data.files import read_file
-from ..data.limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_JSON_BYTES, MAX_TIME_LIMIT
+from ..data.errors import PasticheError
+from ..data.limits import CLI_MAX_OPTIONS, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..io.jsontext import loads
 from ..solver.options import Constraints
 from ..solver.position import Position
 from ..solver.queries import ENGINES, solve
 from ..solver.report import format_report, stop_note
+from .arguments import int_range, load_publish_query
 from .outs_command import configure_outs, run_outs
 from .progress import add_progress_option, fit_to_terminal, progress_bar, terminal_columns
 
@@ -72,44 +69,18 @@ class Command:
     """Runs the subcommand on the parsed arguments and returns the exit status (0 on success)."""
 
 
-_INTEGER = re.compile(r"-?[0-9]{1,20}", re.ASCII)
-"""An integer argument: ASCII digits only (int() would take '٣' and '1_0'), 64 bits at most."""
-
-
-def _int_range(
-    label: str, low: int | None = None, high: int | None = None, rule: str = ""
-) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        if not _INTEGER.fullmatch(text):
-            raise argparse.ArgumentTypeError(
-                f"{label} must be an integer of at most 20 digits, got {quote(text)}"
-            )
-        value = int(text)
-        if (low is not None and value < low) or (high is not None and value > high):
-            if high is None:
-                bounds = f"at least {low}"
-            elif low is None:
-                bounds = f"at most {high}"
-            else:
-                bounds = f"from {low} to {high}"
-            raise argparse.ArgumentTypeError(f"{label} must be {bounds}{rule}, got {value}")
-        return value
-
-    return parse
-
-
 def _configure_simulate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
-        type=_int_range("players", MIN_PLAYERS, MAX_PLAYERS, " (R10)"),
+        type=int_range("players", MIN_PLAYERS, MAX_PLAYERS, " (R10)"),
         default=4,
         help=f"seats per game, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4)",
     )
     parser.add_argument(
-        "--games", type=_int_range("games", 1), default=100, help="games to play (default 100)"
+        "--games", type=int_range("games", 1), default=100, help="games to play (default 100)"
     )
     parser.add_argument(
-        "--seed", type=_int_range("seed"), default=0, help="seed of the whole run (default 0)"
+        "--seed", type=int_range("seed"), default=0, help="seed of the whole run (default 0)"
     )
     parser.add_argument(
         "--catalogue",
@@ -201,7 +172,7 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--player",
-        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        type=int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
         metavar="N",
         help="whose options they are: for a state, only that player's view of it is used "
         "(default: the player to move); checked against a view or a position",
@@ -231,7 +202,7 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-options",
-        type=_int_range("max options", 0),
+        type=int_range("max options", 0),
         default=CLI_MAX_OPTIONS,
         metavar="N",
         help=f"list at most N options (default {CLI_MAX_OPTIONS:,}); every novel is still "
@@ -256,13 +227,13 @@ def _configure_publishes(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-gifts",
-        type=_int_range("max gifts", 0),
+        type=int_range("max gifts", 0),
         metavar="N",
         help="at most N cards given away (default: the position's, else no limit)",
     )
     group.add_argument(
         "--min-points",
-        type=_int_range("min points", 0),
+        type=int_range("min points", 0),
         metavar="N",
         help="only Novels worth at least N points (default: the position's, else any)",
     )
@@ -282,45 +253,8 @@ def _constraints(position: Position, given: Constraints, args: argparse.Namespac
     )
 
 
-def _stdin_position() -> io.BytesIO:
-    """Standard input, read up to the size limit of a position (never past it)."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # a text stream without bytes underneath (tests, embedding)
-        raw = sys.stdin.read(MAX_JSON_BYTES + 1).encode("utf-8", "surrogatepass")
-    else:
-        raw = stream.read(MAX_JSON_BYTES + 1)
-    if len(raw) > MAX_JSON_BYTES:
-        raise InvalidStateError(
-            f"standard input has more than {MAX_JSON_BYTES:,} bytes, the most a position may "
-            "have (MAX_JSON_BYTES)"
-        )
-    return io.BytesIO(raw)
-
-
-def _load_publish_query(source: str, player: int | None) -> tuple[Position, Constraints]:
-    """The position a file asks about: a position, a view, or a state seen by ``player``."""
-    from ..ai.visible import publish_query
-
-    if source == "-":
-        raw = _stdin_position().getvalue()
-        base_dir = None
-    else:
-        raw = read_file(source, what="position file", error=InvalidStateError)
-        base_dir = Path(source).parent
-    data = loads(raw, expected="a position, view or state JSON object")
-    try:
-        return publish_query(data, player=player, base_dir=base_dir)
-    except InvalidStateError as error:
-        message = str(error)
-        if message.startswith("player: "):  # the seat came from the command line
-            raise InvalidStateError(
-                f"argument --player: {message.removeprefix('player: ')}"
-            ) from None
-        raise
-
-
 def _run_publishes(args: argparse.Namespace) -> int:
-    position, given = _load_publish_query(args.position, args.player)
+    position, given = load_publish_query(args.position, args.player)
     constraints = _constraints(position, given, args)
     report = solve(
         position,
@@ -350,7 +284,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--port",
-        type=_int_range("port", 0, 65535),
+        type=int_range("port", 0, 65535),
         default=8000,
         help="the port to listen on (default 8000; 0 picks a free one)",
     )
@@ -373,7 +307,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-games",
-        type=_int_range("max games", 1),
+        type=int_range("max games", 1),
         default=1000,
         metavar="N",
         help="games kept at most; the least recently used goes first (default 1,000)",
@@ -395,7 +329,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--answer-cache",
-        type=_int_range("answer cache", 0, 4096),
+        type=int_range("answer cache", 0, 4096),
         default=16,
         metavar="MIB",
         help="MiB of publishes answers kept for bodies asked again (default 16; 0: none)",
@@ -405,28 +339,28 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     heavy.add_argument(
         "--workers",
-        type=_int_range("workers", 0),
+        type=int_range("workers", 0),
         default=2,
         metavar="N",
         help="worker processes (default 2; 0: run them in the server's threads)",
     )
     heavy.add_argument(
         "--queue",
-        type=_int_range("queue", 0),
+        type=int_range("queue", 0),
         default=8,
         metavar="N",
         help="requests that may wait for a busy worker (default 8; 503 beyond)",
     )
     heavy.add_argument(
         "--worker-memory",
-        type=_int_range("worker memory", 0),
+        type=int_range("worker memory", 0),
         default=512,
         metavar="MIB",
         help="address space of each worker (default 512; 0: no cap; 503 when a request runs out)",
     )
     heavy.add_argument(
         "--client-share",
-        type=_int_range("client share", 1),
+        type=int_range("client share", 1),
         default=1,
         metavar="N",
         help="hint and publishes requests one client has running or waiting (default 1; "
@@ -437,21 +371,21 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     clients.add_argument(
         "--client-games",
-        type=_int_range("client games", 1),
+        type=int_range("client games", 1),
         default=10,
         metavar="N",
         help="unfinished games one client keeps at once (default 10; 429 beyond)",
     )
     clients.add_argument(
         "--client-creations",
-        type=_int_range("client creations", 1),
+        type=int_range("client creations", 1),
         default=20,
         metavar="N",
         help="games one client may create a minute (default 20; 429 beyond)",
     )
     clients.add_argument(
         "--client-connections",
-        type=_int_range("client connections", 1),
+        type=int_range("client connections", 1),
         default=32,
         metavar="N",
         help="connections one client address holds at once (default 32; 503 beyond); "
@@ -610,16 +544,16 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=_int_range("games", 1, MAX_TOURNAMENT_GAMES),
+        type=int_range("games", 1, MAX_TOURNAMENT_GAMES),
         default=100,
         help=f"games to play, at most {MAX_TOURNAMENT_GAMES:,} (default 100)",
     )
     parser.add_argument(
-        "--seed", type=_int_range("seed"), default=0, help="seed of the whole run (default 0)"
+        "--seed", type=int_range("seed"), default=0, help="seed of the whole run (default 0)"
     )
     parser.add_argument(
         "--budget-ms",
-        type=_int_range("budget ms", 1, MAX_BUDGET_MS),
+        type=int_range("budget ms", 1, MAX_BUDGET_MS),
         metavar="N",
         help="thinking budget per decision for the bots that search, turned into a fixed number "
         "of simulations so results do not depend on the machine (the other bots ignore it; "
@@ -634,7 +568,7 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_int_range("workers", 1, MAX_WORKERS),
+        type=int_range("workers", 1, MAX_WORKERS),
         metavar="K",
         help="local worker processes (default: one per CPU; 1 plays in this process)",
     )
@@ -699,14 +633,14 @@ def _configure_hint(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--player",
-        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        type=int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
         metavar="N",
         help="whose hint it is: needed for a state, of which only that player's view is used "
         "(default: the view's player)",
     )
     parser.add_argument(
         "--budget-ms",
-        type=_int_range("budget", 1, MAX_BUDGET_MS),
+        type=int_range("budget", 1, MAX_BUDGET_MS),
         default=DEFAULT_BUDGET_MS,
         metavar="N",
         help=f"milliseconds of thinking, 1 to {MAX_BUDGET_MS:,} (default {DEFAULT_BUDGET_MS}); "
@@ -714,14 +648,14 @@ def _configure_hint(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--simulations",
-        type=_int_range("simulations", 1, MAX_SIMULATIONS),
+        type=int_range("simulations", 1, MAX_SIMULATIONS),
         metavar="N",
         help="run N simulations instead of the number the budget buys (the budget stays the "
         "ceiling; default: what the budget buys)",
     )
     parser.add_argument(
         "--seed",
-        type=_int_range("seed", 0, MAX_SEED),
+        type=int_range("seed", 0, MAX_SEED),
         default=0,
         metavar="S",
         help="the analysis seed (default 0): same input and seed, same output",
@@ -753,20 +687,20 @@ def _configure_review(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD.json", help="a game record (pastiche-record)")
     parser.add_argument(
         "--player",
-        type=_int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
+        type=int_range("player", 0, MAX_PLAYERS - 1, " (R10)"),
         metavar="N",
         help="the seat to review (default: every seat)",
     )
     parser.add_argument(
         "--simulations",
-        type=_int_range("simulations", 1, MAX_SIMULATIONS),
+        type=int_range("simulations", 1, MAX_SIMULATIONS),
         default=64,
         metavar="N",
         help=f"simulations of each search, 1 to {MAX_SIMULATIONS:,} (default 64)",
     )
     parser.add_argument(
         "--seed",
-        type=_int_range("seed", 0, MAX_SEED),
+        type=int_range("seed", 0, MAX_SEED),
         default=0,
         metavar="S",
         help="the review seed (default 0): same record and seed, same output",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from . import queries
 from .closeness import OutsReport, outs  # how close each Novel is
+from .position import position_of  # a view's publish position (R16)
 from .queries import *  # noqa: F403  # the public face, listed once: queries.__all__
 
-__all__ = [*queries.__all__, "OutsReport", "outs"]
+__all__ = [*queries.__all__, "OutsReport", "outs", "position_of"]

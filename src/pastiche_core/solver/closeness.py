@@ -32,7 +32,7 @@ from ..engine.game import Game
 from ..engine.knowledge import hidden_cards
 from ..engine.view import PlayerView
 from .odds import NEVER, Odds, Reach, State, added, write_odds
-from .position import Masterpiece, Position
+from .position import Position, position_of
 
 __all__ = [
     "MAX_SAMPLES",
@@ -276,35 +276,6 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
-def _view_position(view: PlayerView) -> Position:
-    """The publish position of the view's player, from the view alone (R16)."""
-    cat = view.catalogue
-    masterpieces = []
-    held = set()
-    for table in view.tables:
-        for novel in table:
-            if novel.novel not in cat:
-                raise InvalidArgumentError(
-                    f"the view's table holds novel {novel.novel!r}, which catalogue "
-                    f"{cat.name!r} does not have"
-                )
-            if novel.owner == view.player:
-                held.add(novel.novel)
-            if novel.masterpiece:
-                masterpieces.append(Masterpiece(str(novel.ref), novel.owner, novel.cards[0]))
-    supply = {
-        novel: copies for novel, copies in view.supply if novel in cat and cat[novel].publishable
-    }
-    return Position(
-        player=view.player,
-        hand=view.hand,
-        masterpieces=tuple(masterpieces),
-        held_novels=frozenset(held),
-        supply=supply,
-        catalogue=cat,
-    )
-
-
 def _source(source: object, player: int | None) -> tuple[Position, tuple[Card, ...], Card | None]:
     """The position, the unseen cards and the known top discard that ``source`` gives."""
     if isinstance(source, Game):
@@ -321,7 +292,7 @@ def _source(source: object, player: int | None) -> tuple[Position, tuple[Card, .
                 "answers for its own player only (R16)"
             )
         top = source.discard[-1] if source.discard else None
-        return _view_position(source), hidden_cards(source), top
+        return position_of(source), hidden_cards(source), top
     if isinstance(source, Position):
         if player is not None and player != source.player:
             raise InvalidArgumentError(

@@ -28,12 +28,13 @@ from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError, InvalidNotationError, InvalidStateError
 from ..engine.moves import NOTATION_SEATS
 from ..engine.rules import MAX_PLAYERS
+from ..engine.view import PlayerView
 from .constraints import Constraints
 
 if TYPE_CHECKING:
     from ..engine.game import Game
 
-__all__ = ["Masterpiece", "Position"]
+__all__ = ["Masterpiece", "Position", "position_of"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -347,7 +348,7 @@ class Position:
         if not isinstance(game, Game):
             kind = type(game).__name__
             how = (
-                "pastiche_core.ai.position_of(view)"
+                "pastiche_core.solver.position_of(view)"
                 if kind == "PlayerView"
                 else "Position.quick('MYS7 FAN7') or Position(...)"
             )
@@ -468,4 +469,59 @@ def _joined(name: str, tokens: object) -> str:
     raise InvalidNotationError(
         f"invalid {name} {quote(tokens)}: expected a notation string of at most "
         f"{MAX_NOTATION_LENGTH:,} characters, or a list of tokens"
+    )
+
+
+def position_of(view: PlayerView, catalogue: Catalogue | None = None) -> Position:
+    """The publish position of the view's player, built from the view alone.
+
+    The hand is the view's; every novel on the table with exactly one card is a
+    Masterpiece with id ``"OWNER:NOVEL"`` (the game's reference, so options turn
+    into moves); the player's own novels are held (R6); the supply is the
+    view's publishable Novels. The catalogue is the view's unless ``catalogue``
+    is given. A view that does not match the catalogue raises
+    :class:`~pastiche_core.data.errors.InvalidArgumentError` naming the Novel.
+
+    >>> from pastiche_core import Game, parse_cards
+    >>> game = Game(players=3, seed=7)
+    >>> position_of(game.view(1)) == game.position(1)
+    True
+    >>> from dataclasses import replace
+    >>> from pastiche_core.engine.table import TableNovel
+    >>> odd = replace(game.view(0), tables=((TableNovel(0, "run-9", tuple(parse_cards("SCI7"))),), (), ()))
+    >>> position_of(odd)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.data.errors.InvalidArgumentError: the view's table holds novel 'run-9', which catalogue 'default' does not have: give the game's catalogue
+    """
+    cat = catalogue if catalogue is not None else view.catalogue
+    masterpieces = []
+    held = set()
+    for table in view.tables:
+        for novel in table:
+            if novel.novel not in cat:
+                raise InvalidArgumentError(
+                    f"the view's table holds novel {novel.novel!r}, which catalogue "
+                    f"{cat.name!r} does not have: give the game's catalogue"
+                )
+            if novel.owner == view.player:
+                held.add(novel.novel)
+            if novel.masterpiece:
+                masterpieces.append(Masterpiece(str(novel.ref), novel.owner, novel.cards[0]))
+    supply: dict[str, int] = {}
+    for novel_id, copies in view.supply:
+        if novel_id not in cat:
+            raise InvalidArgumentError(
+                f"the view's supply holds novel {novel_id!r}, which catalogue {cat.name!r} "
+                "does not have: give the game's catalogue"
+            )
+        if cat[novel_id].publishable:
+            supply[novel_id] = copies
+    return Position(
+        player=view.player,
+        hand=view.hand,
+        masterpieces=tuple(masterpieces),
+        held_novels=frozenset(held),
+        supply=supply,
+        catalogue=cat,
     )

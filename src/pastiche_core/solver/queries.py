@@ -63,7 +63,7 @@ def _check_position(position: object, call: str) -> Position:
         return position.position()
     kind = type(position).__name__
     if kind == "PlayerView":
-        how = "pastiche_core.ai.position_of(view)"
+        how = "pastiche_core.solver.position_of(view)"
     elif isinstance(position, str):
         how = f"Position.quick({position[:40]!r}) (a hand in card notation, R1)"
     elif isinstance(position, dict):
