@@ -1,7 +1,7 @@
 """Test configuration: Hypothesis profiles and the tests' registered pattern kinds.
 
 Three Hypothesis profiles: ``dev``, the default, is quick (15 examples per
-property) so that ``./run tests`` takes about a minute and a half on two cores;
+property) so that ``./run tests`` stays quick (the README gives its time);
 ``ci`` (selected when the CI environment variable is set) checks 60 examples
 per property, derandomized, as CI always has; ``thorough`` is for long runs
 (``HYPOTHESIS_PROFILE=thorough``, 2,000 examples).
