@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 from service_support import running_server
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, RULING
-from web_table_agreement import check_outs_agree, check_review_agrees
+from web_table_agreement import check_outs_agree, check_review_agrees, check_sampled_odds_shown
 
 from pastiche_core.data.catalogue import Catalogue
 from pastiche_core.server import BOTS, Service
@@ -43,6 +43,8 @@ SEED = 5
 """The deal: with the visitor's moves drawn from ``random.Random(SEED)`` the End Flag is taken."""
 MAX_MOVES = 200
 """The visitor's moves at most: a quick game ends long before."""
+SAMPLED_FROM = 6
+"""The visitor's turn from which sampled odds are shown once (fewer unseen cards: quicker)."""
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
@@ -217,7 +219,7 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
             refused = False
             outs_seen = False
             agreed: Counter[str] = Counter()  # what the legend showed, matching the library
-            turns = 0
+            turns, sampled = 0, 0
             writes_only = False
             for _ in range(MAX_MOVES):
                 state = page.get_attribute("body", "data-state")
@@ -239,6 +241,8 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
                     # Every Novel opened at every fourth turn: the checks stay quick.
                     agreed += check_outs_agree(page, server_url, open_all=turns % 4 == 0)
                     turns += 1
+                    if not sampled and turns >= SAMPLED_FROM:
+                        sampled = check_sampled_odds_shown(page, server_url)
                 flags = page.locator("#players .player .flag")
                 if flags.count():
                     assert flags.count() == 1
@@ -281,6 +285,7 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
             assert check_review_agrees(page, server_url) >= 1
             # The deal shows each kind of distance: ready, cards to go, held already (R6).
             assert {"ready", "to go", "yours", "opened"} <= set(agreed), agreed
+            assert sampled >= 1, "no sampled odds were shown"
             assert errors == [], errors
         finally:
             browser.close()

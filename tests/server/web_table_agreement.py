@@ -13,6 +13,7 @@ routes use, and compare:
   reach", R4 and R6), the End Flag says nothing (R12); each Novel with cards
   to go, opened by a tap, shows the outs' cards by rank and the odds rounded
   as the page rounds (``percent`` in ``insight.js``);
+* sampled odds (:func:`check_sampled_odds_shown`): their intervals as well;
 * the review panel: the visitor's labelled drops, largest first, with the
   label, the drop, the better move and both win chances as the document has them.
 """
@@ -32,6 +33,8 @@ from pastiche_core.server.outs_review import REVIEW_SIMULATIONS
 
 REVIEW_SHOWN = 5
 """The drops the panel lists (``REVIEW_SHOWN`` in ``insight.js``)."""
+SAMPLED_WRITES = 10
+"""Writes ahead at which these deals' odds are sampled (the route's 3 keep them exact)."""
 LIMITS = ServerLimits()
 """The limits of the test's service (the defaults): the outs' time limit, the review's caps."""
 
@@ -76,6 +79,15 @@ def short_reason(reason: str) -> str:
 def _get(url: str, path: str, token: str) -> Any:
     """A GET of the service with the seat's token, as the page sends it."""
     request = urllib.request.Request(f"{url}/{path}", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def _post(url: str, path: str, body: object) -> Any:
+    """A POST of a JSON body to the service."""
+    data = json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    request = urllib.request.Request(f"{url}/{path}", data=data, headers=headers)
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
 
@@ -137,6 +149,43 @@ def check_outs_agree(page: Any, url: str, *, open_all: bool) -> Counter[str]:
         seen["opened"] += 1
     assert page.locator("#legend tr.outs-detail").count() == 0
     return seen
+
+
+def check_sampled_odds_shown(page: Any, url: str) -> int:
+    """Sampled odds on the page: the Monte Carlo's figures and intervals as the library's.
+
+    The game route counts 3 writes, where these deals keep the odds exact; here
+    the page's outs request is answered instead by ``POST /v1/outs`` of the same
+    view at :data:`SAMPLED_WRITES` writes, where the odds are sampled (seeded),
+    which must equal :func:`pastiche_core.outs` of that view. Every Novel with
+    sampled odds is opened; the count opened is returned, 0 when a time limit
+    cut either count short (then nothing is compared). The page asks for its own
+    outs again before returning.
+    """
+    game, token, _ = _seat(page)
+    view = _get(url, f"v1/games/{game}", token)["view"]
+    served = _post(url, "v1/outs", {"view": view, "writes": SAMPLED_WRITES})
+    mine = outs(view_from_dict(view), writes=SAMPLED_WRITES, seed=0, time_limit=LIMITS.time_limit)
+    if not (served["complete"] and mine.complete):
+        return 0
+    assert served == mine.to_dict()
+    sampled = [entry for entry in served["novels"] if entry["need"] and not entry["odds"]["exact"]]
+    pattern = "**/v1/games/*/outs"
+    page.route(pattern, lambda route: route.fulfill(json=served))
+    try:
+        page.evaluate("table.outsKey = null; askOuts(table.state)")
+        page.wait_for_function("document.body.dataset.outs === 'ready'", timeout=30_000)
+        assert page.evaluate("table.outs") == served
+        for entry in sampled:
+            row = page.locator(f"#legend tbody tr.tappable[data-novel='{entry['novel']}']")
+            row.click()
+            _check_opened(page, entry)
+            row.click()
+    finally:
+        page.unroute(pattern)
+    page.evaluate("table.outsKey = null; askOuts(table.state)")
+    page.wait_for_function("document.body.dataset.outs === 'ready'", timeout=30_000)
+    return len(sampled)
 
 
 def _check_opened(page: Any, entry: dict[str, Any]) -> None:
