@@ -8,7 +8,10 @@ a few dozen moves. The test checks what a new player trips over: the hand and
 the moves on the first screen, a refused move told beside the controls to
 "you" with its ruling only in a tooltip, the legend's distance to each Novel
 with the outs and odds a tap opens, the End Flag beside its holder, and the
-review of the finished game with a decision opened.
+review of the finished game with a decision opened. At each of the visitor's
+turns the legend is checked against :func:`pastiche_core.outs` of the same
+view, and the review panel against :func:`pastiche_core.review` of the
+game's record (``web_table_agreement.py``).
 
 ``PASTICHE_SCREENSHOTS=docs/images`` writes the pictures the docs show:
 ``web-table-phone.png`` (the first screen), ``web-table-outs.png`` (the
@@ -21,6 +24,7 @@ import json
 import os
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +32,7 @@ from typing import Any
 import pytest
 from service_support import running_server
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, RULING
+from web_table_agreement import check_outs_agree, check_review_agrees, check_sampled_odds_shown
 
 from pastiche_core.data.catalogue import Catalogue
 from pastiche_core.server import BOTS, Service
@@ -38,6 +43,8 @@ SEED = 5
 """The deal: with the visitor's moves drawn from ``random.Random(SEED)`` the End Flag is taken."""
 MAX_MOVES = 200
 """The visitor's moves at most: a quick game ends long before."""
+SAMPLED_FROM = 6
+"""The visitor's turn from which sampled odds are shown once (fewer unseen cards: quicker)."""
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
@@ -110,10 +117,15 @@ def _check_refusal(page: Any) -> None:
     assert _on_first_screen(page, "#move-error")
 
 
+def _outs_ready(page: Any) -> bool:
+    """Whether the page's outs for this position came (it asks once per new position)."""
+    page.wait_for_function("document.body.dataset.outs !== 'asking'", timeout=30_000)
+    return bool(page.get_attribute("body", "data-outs") == "ready")
+
+
 def _check_outs(page: Any, shots: Path) -> bool:
     """The legend's distance per Novel, and a Novel's outs and odds on a tap."""
-    page.wait_for_function("document.body.dataset.outs !== 'asking'", timeout=30_000)
-    if page.get_attribute("body", "data-outs") != "ready":
+    if not _outs_ready(page):
         return False
     distances = page.locator("#legend td.distance").all_inner_texts()
     assert any(re.fullmatch(r"\d+ to go|ready", text) for text in distances), distances
@@ -206,6 +218,8 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
             assert (chip.get_attribute("title") or "").startswith("3 of a Kind (kind-3): ")
             refused = False
             outs_seen = False
+            agreed: Counter[str] = Counter()  # what the legend showed, matching the library
+            turns, sampled = 0, 0
             writes_only = False
             for _ in range(MAX_MOVES):
                 state = page.get_attribute("body", "data-state")
@@ -223,6 +237,12 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
                     refused = True
                 if not outs_seen and action:
                     outs_seen = _check_outs(page, shots)
+                if action and _outs_ready(page):
+                    # Every Novel opened at every fourth turn: the checks stay quick.
+                    agreed += check_outs_agree(page, server_url, open_all=turns % 4 == 0)
+                    turns += 1
+                    if not sampled and turns >= SAMPLED_FROM:
+                        sampled = check_sampled_odds_shown(page, server_url)
                 flags = page.locator("#players .player .flag")
                 if flags.count():
                     assert flags.count() == 1
@@ -262,6 +282,10 @@ def test_a_quick_game_on_a_phone(server_url: str, tmp_path: Path) -> None:
             # On a phone the game-over panel comes first.
             assert _on_first_screen(page, "#result h2")
             _check_review(page, shots)
+            assert check_review_agrees(page, server_url) >= 1
+            # The deal shows each kind of distance: ready, cards to go, held already (R6).
+            assert {"ready", "to go", "yours", "opened"} <= set(agreed), agreed
+            assert sampled >= 1, "no sampled odds were shown"
             assert errors == [], errors
         finally:
             browser.close()
