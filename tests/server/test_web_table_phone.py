@@ -32,7 +32,12 @@ from typing import Any
 import pytest
 from service_support import running_server
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, RULING
-from web_table_agreement import check_outs_agree, check_review_agrees, check_sampled_odds_shown
+from web_table_agreement import (
+    LIMITS,
+    check_outs_agree,
+    check_review_agrees,
+    check_sampled_odds_shown,
+)
 
 from pastiche_core.data.catalogue import Catalogue
 from pastiche_core.server import BOTS, Service
@@ -55,7 +60,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def server_url() -> Iterator[str]:
     """A real HTTP server on 127.0.0.1 (a free port) with the named bots."""
-    service = Service(bots=dict(BOTS))
+    service = Service(bots=dict(BOTS), limits=LIMITS)
     with running_server(service) as url:
         yield url
     service.close()
