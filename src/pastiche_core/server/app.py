@@ -20,7 +20,7 @@ Routes (see :func:`create_app`, and ``/openapi.json`` for their bodies):
 =========================  =================================================
 
 Every error is ``{"error": {"path": ..., "message": ...}}`` with its status
-(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503, 504; 429 and 503 past a
+(400, 403, 404, 405, 408, 409, 413, 429, 431, 500, 503, 504, 505; 429 and 503 past a
 share or a cap with ``Retry-After``); no answer ever carries a traceback,
 and the server goes on serving after any request. Hints and publishes
 searches run in the service's pool of worker processes when it has one
@@ -40,7 +40,6 @@ request does not hold up the others.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -65,6 +64,7 @@ from .openapi import openapi
 from .quotas import ServerLimits
 from .service import Analyse, Service, too_large
 from .store import GameStore
+from .strict import HttpVersion, plain_number
 
 __all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
 
@@ -214,11 +214,9 @@ def _query_number(request: Request, name: str, kind: type[int] | type[float]) ->
     text = request.query_params.get(name)
     if text is None:
         return None
-    try:
-        value = kind(text)
-    except ValueError:
-        value = None
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+    # Plain ASCII only: int() and float() would take '٣', '1_0' and ' 3'.
+    value = plain_number(text, kind)
+    if value is None:
         what = "an integer" if kind is int else "a number"
         raise ApiError(BAD_REQUEST, f"query parameter {name} must be {what}, got {text[:40]!r}")
     return value
@@ -354,7 +352,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: http_error},
-        middleware=[Middleware(HeaderCount, max_headers=service.limits.max_headers)],
+        middleware=[
+            Middleware(HttpVersion),
+            Middleware(HeaderCount, max_headers=service.limits.max_headers),
+        ],
     )
     app.state.service = service
     return app
