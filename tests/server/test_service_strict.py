@@ -13,7 +13,9 @@ import pytest
 from fake_analysis import fake_analyse
 from service_support import make_client, uvicorn_in_thread
 
-from pastiche_core.server import ServerLimits, Service
+from pastiche_core.cli import main
+from pastiche_core.data.errors import InvalidArgumentError
+from pastiche_core.server import ServerLimits, Service, serve
 from pastiche_core.server.connections import uvicorn_settings
 from pastiche_core.server.strict import plain_number
 
@@ -121,3 +123,21 @@ def test_body_numbers_are_json_numbers(body: str) -> None:
     service.close()
     assert answer.status_code == 400
     assert answer.json()["error"]["path"] is not None
+
+
+@pytest.mark.parametrize("addresses", ["*", "10.0.0.2,*", "10.0.0.2, *", "0.0.0.0/0", "::/0"])
+def test_serve_refuses_to_trust_every_address(
+    addresses: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--port", "0", "--trust-proxy", addresses]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert "--trust-proxy" in lines[0]
+    assert "every address" in lines[0]
+    assert captured.out == ""
+
+
+def test_the_library_refuses_to_trust_every_address() -> None:
+    with pytest.raises(InvalidArgumentError, match="trust_proxy"):
+        serve(port=0, trust_proxy="10.0.0.2, *")

@@ -414,10 +414,30 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     clients.add_argument(
         "--trust-proxy",
+        type=_proxy_addresses,
         metavar="ADDRESSES",
         help="reverse proxies (comma-separated addresses) whose X-Forwarded-For names the "
         "client; by default the client is the connection's peer",
     )
+
+
+def _proxy_addresses(text: str) -> str:
+    """The proxies ``--trust-proxy`` names; never every address (``*``, ``0.0.0.0/0``), with
+    which any client could claim to be any other.
+
+    >>> _proxy_addresses("10.0.0.2, 10.0.0.3")
+    '10.0.0.2, 10.0.0.3'
+    >>> _proxy_addresses("10.0.0.2,*")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '*' trusts every address: name the proxies' addresses
+    """
+    for entry in (part.strip() for part in text.split(",")):
+        if entry in ("*", "0.0.0.0/0", "::/0"):
+            raise argparse.ArgumentTypeError(
+                f"{quote(entry)} trusts every address: name the proxies' addresses"
+            )
+    return text
 
 
 @contextlib.contextmanager

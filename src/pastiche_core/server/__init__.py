@@ -164,8 +164,8 @@ def serve(
     milliseconds) unless ``quiet``. Connections are held to the
     service's limits (:mod:`~pastiche_core.server.connections`: head size and
     time, idle keep-alive, a share per client address). A client is the
-    peer's address; ``trust_proxy`` (addresses, comma-separated, or ``"*"``)
-    names reverse proxies whose ``X-Forwarded-For`` gives the client's own
+    peer's address; ``trust_proxy`` (addresses, comma-separated; never ``"*"``,
+    which would let any client claim any address) names reverse proxies whose ``X-Forwarded-For`` gives the client's own
     address instead. ``uvicorn_options`` go to :class:`uvicorn.Config` (by
     default only warnings are logged).
 
@@ -176,6 +176,8 @@ def serve(
     """
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise InvalidArgumentError(f"port must be from 0 to 65535, got {port!r}")
+    if trust_proxy is not None and "*" in (part.strip() for part in trust_proxy.split(",")):
+        raise InvalidArgumentError("trust_proxy '*' trusts every address: name the proxies")
     import socket
 
     import uvicorn
