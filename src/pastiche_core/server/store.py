@@ -42,6 +42,7 @@ from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
 from ..data.errors import PasticheError
 from ..engine.game import check_deal
 from ..engine.rules import RULEBOOK, Rules, rules_of
+from ..io import jsontext
 from ..io.record import GameRecord
 from .games import BOTS, HUMAN, GameSession
 
@@ -254,6 +255,9 @@ _ADDED_COLUMNS = (
 """Columns a store file written before them lacks: added when it is opened."""
 _TOUCH_EVERY = 60.0
 """Seconds between two writes of a game's last-use time when it is only read."""
+_CLOCK_SLACK = 86_400.0
+"""Seconds a stored time may lie ahead of the clock (a clock set back) before the row is
+taken as damaged."""
 
 
 class SqliteStore:
@@ -329,6 +333,22 @@ class SqliteStore:
                 self._live.pop(ident, None)
 
     def _sweep(self, now: float) -> None:
+        # A last-use time that is not a number from 0 to now (and a little) is damage: such a
+        # row would never expire (1e308, NaN read back as NULL), so it goes with a warning.
+        damaged = [
+            row[0]
+            for row in self._db.execute(
+                "SELECT id FROM games WHERE typeof(touched) NOT IN ('integer', 'real') "
+                "OR touched < 0 OR touched > ? OR typeof(created) NOT IN ('integer', 'real') "
+                "OR created < 0 OR created > ?",
+                (now + _CLOCK_SLACK, now + _CLOCK_SLACK),
+            )
+        ]
+        for ident in damaged:
+            log.warning(
+                "stored game %r has no sane last-use time; the game is refused", str(ident)[:64]
+            )
+        self._drop(damaged)
         self._drop(
             row[0]
             for row in self._db.execute(
@@ -406,7 +426,7 @@ class SqliteStore:
                 if row is None:
                     return None
                 try:
-                    session = _restore(game_id, row)
+                    session = _restore(game_id, row, now)
                 except StoreError as error:
                     log.warning("%s; the game is refused", error)
                     return None
@@ -479,16 +499,23 @@ def _check_row(
     return seats, tokens
 
 
-def _restore(game_id: str, row: tuple[Any, ...]) -> GameSession:
+def _restore(game_id: str, row: tuple[Any, ...], now: float) -> GameSession:
     players, seed, catalogue_text, seats, tokens, moves, created, touched, client = row
     try:
-        data = json.loads(catalogue_text)
+        # The library's reader bounds the depth: a row nested 100,000 deep is refused, not a
+        # RecursionError.
+        data = jsontext.loads(catalogue_text, expected="a catalogue")
         catalogue = SHIPPED_CATALOGUES[data] if isinstance(data, str) else Catalogue.from_dict(data)
         rules = rules_of(catalogue)
-        seat_kinds, hashes = _check_row(players, json.loads(seats), json.loads(tokens), rules)
-        if not (math.isfinite(float(created)) and math.isfinite(float(touched))):
-            raise ValueError("created and touched must be finite times")
-        record = GameRecord(int(players), int(seed), catalogue, tuple(json.loads(moves)))
+        seat_kinds, hashes = _check_row(
+            players, jsontext.loads(seats), jsontext.loads(tokens), rules
+        )
+        for name, time_value in (("created", created), ("touched", touched)):
+            if not (isinstance(time_value, int | float) and not isinstance(time_value, bool)):
+                raise ValueError(f"{name} must be a time in seconds")
+            if not 0 <= time_value <= now + _CLOCK_SLACK:  # False for NaN
+                raise ValueError(f"{name} must be a time from 0 to now, got {time_value!r}")
+        record = GameRecord(int(players), int(seed), catalogue, tuple(jsontext.loads(moves)))
         return GameSession.restore(
             game_id,
             record,
