@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from service_support import bearer, make_client, new_game
 
+from pastiche_core.cli import main
 from pastiche_core.server import GameSession, SqliteStore
+from pastiche_core.server.store import StoreError
 
 NOW = 1_000_000.0
 
@@ -63,3 +65,22 @@ def test_a_row_nested_very_deep_answers_404(
     assert answer.status_code == 404
     assert "nested deeper" in caplog.text
     assert "refused" in caplog.text
+
+
+def test_a_store_file_with_flipped_bytes_stops_start_up_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "flipped.sqlite"
+    _store(path).close()
+    data = bytearray(path.read_bytes())
+    at = data.find(b"indexgames_touchedgames")
+    assert at > 0
+    data[at + 8] = 0xFF  # inside the index's name: sqlite's error quotes it
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match=r"flipped\.sqlite.*damaged"):
+        _store(path)
+    assert main(["serve", "--stdio", "--store", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "flipped.sqlite" in err
+    assert "codec" not in err

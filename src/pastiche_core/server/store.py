@@ -323,6 +323,10 @@ class SqliteStore:
                     self._db.execute(statement)
         except sqlite3.Error as error:
             raise StoreError(f"store file {str(self.path)!r}: {error}") from None
+        except UnicodeDecodeError:  # sqlite's own message quotes the damaged bytes
+            raise StoreError(
+                f"store file {str(self.path)!r}: damaged (its schema is not UTF-8 text)"
+            ) from None
 
     def _drop(self, idents: Iterable[str]) -> None:
         gone = list(idents)
