@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,7 +262,7 @@ def test_a_store_file_from_before_the_client_column_opens(tmp_path: Path) -> Non
         db.execute(
             'INSERT INTO games VALUES (\'old\', 3, 7, \'"default"\', \'["human", "random", '
             "\"random\"]', '[null, null, null]', '[]', 1.0, ?)",
-            (9.0e9,),
+            (time.time(),),  # used just now: a time in the future is a damaged row
         )
     store = SqliteStore(path, ttl=1e12)
     session = store.get("old")
