@@ -44,12 +44,14 @@ from ..io.state_json import STATE_FORMAT, state_from_dict
 from ..io.view_json import VIEW_FORMAT, view_from_dict, view_to_dict
 from ..solver.closeness import MAX_WRITES
 from .api_errors import BAD_REQUEST, CONFLICT, ApiError, from_library
+from .service import MAX_SEED, expecting
 
 if TYPE_CHECKING:
     from .service import Service
 
 __all__ = [
     "OUTS_BODY",
+    "OUTS_WRITES",
     "REVIEW_BODY",
     "REVIEW_SIMULATIONS",
     "game_outs",
@@ -64,16 +66,11 @@ OUTS_BODY = '{"view": {...}} or {"position": {...}} or {"state": {...}, "player"
 """What ``POST /v1/outs`` and the ``outs`` method take (``writes`` and ``seed`` optional)."""
 REVIEW_BODY = '{"record": {...}, "player": 0, "simulations": 64, "seed": 0}'
 """What ``POST /v1/review`` and the ``review`` method take (all but ``record`` optional)."""
+OUTS_WRITES = 3
+"""The writes the outs' odds look ahead unless the request asks for another number."""
 REVIEW_SIMULATIONS = 64
 """The simulations a review's searches run unless the request asks for another number (at most
 the limits' ``max_review_simulations``)."""
-_SEEDS = 2**63 - 1  # the service's largest seed (service.MAX_SEED)
-
-
-def _expecting(error: ApiError, body: object, expected: str, schema_name: str) -> ApiError:
-    from .service import expecting
-
-    return expecting(error, body, expected, schema_name)
 
 
 # ----------------------------------------------------------------------
@@ -99,7 +96,7 @@ def outs_request(body: object) -> tuple[dict[str, Any], int, int]:
     try:
         root = read_object(body, "$", (), (*kinds, "player", "writes", "seed"))
     except PasticheError as error:
-        raise _expecting(from_library(error), body, OUTS_BODY, "outs_request") from None
+        raise expecting(from_library(error), body, OUTS_BODY, "outs_request") from None
     given = [kind for kind in kinds if kind in root]
     if len(given) != 1:
         message = (
@@ -116,8 +113,8 @@ def outs_request(body: object) -> tuple[dict[str, Any], int, int]:
             "$.player",
         )
     try:
-        writes = read_int(root.get("writes", 3), "$.writes", 1, MAX_WRITES)
-        seed = read_int(root.get("seed", 0), "$.seed", 0, _SEEDS)
+        writes = read_int(root.get("writes", OUTS_WRITES), "$.writes", 1, MAX_WRITES)
+        seed = read_int(root.get("seed", 0), "$.seed", 0, MAX_SEED)
         player = None if root.get("player") is None else read_int(root["player"], "$.player", 0)
     except PasticheError as error:
         raise from_library(error) from None
@@ -178,6 +175,13 @@ def outs(service: Service, body: object, client: str = "") -> dict[str, Any]:
     With a pool, the search runs in a worker given the view or the position alone.
     """
     document, writes, seed = outs_request(body)
+    return _answer_outs(service, document, writes, seed, client)
+
+
+def _answer_outs(
+    service: Service, document: dict[str, Any], writes: int, seed: int, client: str
+) -> dict[str, Any]:
+    """The outs of a checked document, in a worker when there is a pool."""
     seconds = service.limits.time_limit
     if service.pool is not None:
         work = {**document, "writes": writes, "seed": seed}
@@ -199,7 +203,8 @@ def game_outs(
     session, seat = service.session(game_id, token)
     with session.lock:
         view = view_to_dict(session.game.view(seat))
-    return outs(service, {"view": view}, client)
+    # The game's own view needs no checking as a stranger's would: the route's defaults.
+    return _answer_outs(service, {"view": view}, OUTS_WRITES, 0, client)
 
 
 # ----------------------------------------------------------------------
@@ -226,13 +231,15 @@ def review_request(
     try:
         root = read_object(body, "$", ("record",), ("player", "simulations", "seed"))
     except PasticheError as error:
-        raise _expecting(from_library(error), body, REVIEW_BODY, "review_request") from None
-    default = min(REVIEW_SIMULATIONS, limits.max_review_simulations)
+        raise expecting(from_library(error), body, REVIEW_BODY, "review_request") from None
     try:
         simulations = read_int(
-            root.get("simulations", default), "$.simulations", 1, limits.max_review_simulations
+            root.get("simulations", _default_simulations(service)),
+            "$.simulations",
+            1,
+            limits.max_review_simulations,
         )
-        seed = read_int(root.get("seed", 0), "$.seed", 0, _SEEDS)
+        seed = read_int(root.get("seed", 0), "$.seed", 0, MAX_SEED)
         player = None if root.get("player") is None else read_int(root["player"], "$.player", 0)
     except PasticheError as error:
         raise from_library(error) from None
@@ -323,6 +330,24 @@ def review(service: Service, body: object, client: str = "") -> dict[str, Any]:
     2
     """
     record, player, simulations, seed, cut = review_request(service, body)
+    return _answer_review(service, record, player, simulations, seed, cut, client)
+
+
+def _default_simulations(service: Service) -> int:
+    """The simulations of a review that asks for none: :data:`REVIEW_SIMULATIONS`, capped."""
+    return min(REVIEW_SIMULATIONS, service.limits.max_review_simulations)
+
+
+def _answer_review(
+    service: Service,
+    record: GameRecord,
+    player: int | None,
+    simulations: int,
+    seed: int,
+    cut: int | None,
+    client: str,
+) -> dict[str, Any]:
+    """The review of a checked request, in a worker when there is a pool."""
     seconds = service.limits.review_time_limit
     if service.pool is not None:
         work = {
@@ -345,5 +370,7 @@ def game_review(
     with session.lock:
         if not session.game.is_over:
             raise ApiError(CONFLICT, "the game is not over: its review is given once it ends", None)
-        record = session.record.to_dict()
-    return review(service, {"record": record, "player": seat}, client)
+        record = session.record
+    # The game's own record needs no checking as a stranger's would; only the decisions' cap.
+    cut = _capped(record, seat, service.limits.max_review_decisions)
+    return _answer_review(service, record, seat, _default_simulations(service), 0, cut, client)
