@@ -457,7 +457,7 @@ def review(
     """
     if not isinstance(record, GameRecord):
         raise InvalidArgumentError(f"review takes a GameRecord, got {type(record).__name__}")
-    start = Game(record.players, record.seed, record.catalogue, rules=record.rules)
+    start = record.dealt()
     return review_game(
         start,
         record.moves,

@@ -22,7 +22,6 @@ import sys
 
 from ..ai.review import GameReview, ReviewedDecision, review_game
 from ..data._text import fit_line
-from ..engine.game import Game
 from ..io.record import GameRecord
 from .progress import ProgressBar, terminal_columns
 
@@ -43,7 +42,7 @@ def run_review(args: argparse.Namespace) -> int:
             text = str(decision)
             print(text if len(text) <= width else text[: width - 3] + "...", flush=True)
 
-    start = Game(record.players, record.seed, record.catalogue, rules=record.rules)
+    start = record.dealt()
     try:
         done = review_game(
             start,

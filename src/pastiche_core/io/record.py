@@ -122,6 +122,14 @@ class GameRecord:
         """
         return cls(game.players, game.seed, game.catalogue, tuple(game.history), game.rules)
 
+    def dealt(self) -> Game:
+        """The game as the record's seed deals it, before any move (R10, R14).
+
+        >>> GameRecord(3, 7).dealt().hand(0)
+        (Card.parse('LOV4'), Card.parse('LOV7'), Card.parse('MAG8'))
+        """
+        return Game(self.players, self.seed, self.catalogue, rules=self.rules)
+
     def replay(self) -> Game:
         """A new game dealt from the seed with every move applied in order.
 

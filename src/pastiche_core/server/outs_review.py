@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..data.errors import PasticheError
-from ..engine.game import Game
 from ..engine.moves import Move
 from ..io._fields import describe, read_int, read_object
 from ..io.position_json import position_from_dict, position_to_dict
@@ -264,7 +263,7 @@ def review_request(
 def _capped(record: GameRecord, player: int | None, most: int) -> int | None:
     """Replay ``record`` (a 400 at the first illegal move); the moves holding the first
     ``most`` decisions of the seats reviewed when there are more, else ``None``."""
-    game = Game(record.players, record.seed, record.catalogue, rules=record.rules)
+    game = record.dealt()
     decisions, cut = 0, None
     for index, move in enumerate(record.moves):
         if player is None or game.to_move == player:
@@ -302,7 +301,7 @@ def run_review(
     from ..ai.review import review_game
     from ..ai.search_budget import now
 
-    start = Game(record.players, record.seed, record.catalogue, rules=record.rules)
+    start = record.dealt()
     moves: tuple[Move, ...] = record.moves if cut is None else record.moves[:cut]
     try:
         done = review_game(
