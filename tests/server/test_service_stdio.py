@@ -279,13 +279,13 @@ def test_serve_stdio_as_a_child_process() -> None:
     assert code == 0
 
 
-def test_a_failing_bot_is_an_internal_error() -> None:
+def test_a_crashing_bot_is_an_internal_error() -> None:
     class Cheat:
         def __init__(self, seed: int, catalogue: Any = None) -> None:
             self.seed = seed
 
         def choose(self, view: Any, legal: Any) -> Move:
-            return Move.parse("pass")  # never legal at setup (R10)
+            raise RuntimeError("a fault of the bot, not of the game")  # no move to fall back on
 
     service = Service(bots={"cheat": Cheat})
     line = handle_line(

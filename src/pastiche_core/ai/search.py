@@ -651,21 +651,24 @@ class SearchBot:
     def __setstate__(self, state: tuple[int, int | None, int | None, Settings]) -> None:
         self.seed, self.budget_ms, self.simulations, self.settings = state
 
-    def think(self, view: PlayerView) -> SearchResult:
+    def think(self, view: PlayerView, *, deadline: float | None = None) -> SearchResult:
         """The search this bot runs for ``view``: seeded and budgeted as the bot is.
+
+        ``deadline`` (an instant of :func:`now`) stops it sooner than its own
+        ceiling; a search that ends before it is the same search as without.
 
         >>> from pastiche_core import Game
         >>> SearchBot(2, simulations=6).think(Game(players=3, seed=7).view(2)).simulations_run
         6
         """
         seed = self._seed_for(view)
-        deadline = None
         if self.simulations is not None:
             simulations = self.simulations
         else:
             assert self.budget_ms is not None
             simulations = simulations_for(self.budget_ms)
-            deadline = ceiling(self.budget_ms / 1000)
+            own = ceiling(self.budget_ms / 1000)
+            deadline = own if deadline is None else min(own, deadline)
         return search(
             view, simulations=simulations, seed=seed, deadline=deadline, settings=self.settings
         )
@@ -674,8 +677,9 @@ class SearchBot:
         """The seed of the search :meth:`think` runs for ``view``."""
         return derive_seed(self.seed, "search", view.player, view.turn, len(view.history))
 
-    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
-        """The search's best move for ``view`` (one of ``legal``).
+    def choose(self, view: PlayerView, legal: LegalMoves, *, deadline: float | None = None) -> Move:
+        """The search's best move for ``view`` (one of ``legal``), searched until ``deadline``
+        at the latest (an instant of :func:`now`; see :meth:`think`).
 
         >>> from pastiche_core import Game
         >>> game = Game(players=3, seed=7)
@@ -685,7 +689,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         try:
-            move = self.think(view).best
+            move = self.think(view, deadline=deadline).best
         except PasticheError:  # pragma: no cover - a view from a game is always consistent
             move = None
         if move is None or move not in legal:

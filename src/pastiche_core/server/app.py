@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,7 @@ from .quotas import ServerLimits
 from .service import Analyse, Service, too_large
 from .store import GameStore
 from .strict import HttpVersion, plain_number
+from .workers import Ticket
 
 __all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
 
@@ -94,11 +96,26 @@ def _error(error: ApiError) -> JSONResponse:
     headers = {}
     if error.retry_after is not None:
         headers["Retry-After"] = str(error.retry_after)
-    if error.status in (TIMEOUT, TOO_LARGE):
+    if error.status in (TIMEOUT, TOO_LARGE) or isinstance(error, _UnreadError):
         # The rest of the body may still be on its way: the connection is closed
         # rather than read to the end or kept for a next request.
         headers["Connection"] = "close"
     return JSONResponse(error.to_dict(), status_code=error.status, headers=headers)
+
+
+class _UnreadError(ApiError):
+    """A request refused before its body was read: its connection is closed after the answer."""
+
+
+def _admitted(service: Service, client: str) -> AbstractContextManager[Ticket | None]:
+    """``client``'s place in the pool (:meth:`Service.admit`); refused, the error closes the
+    connection, since the body was never read."""
+    try:
+        return service.admit(client)
+    except ApiError as error:
+        raise _UnreadError(
+            error.status, error.message, error.path, retry_after=error.retry_after
+        ) from None
 
 
 def client_of(request: Request) -> str:
@@ -250,25 +267,32 @@ def create_app(
         raise ValueError("give either a service or its analyse, store and limits, not both")
     document = openapi(service.limits)
 
+    # The heavy routes take their client's place in the worker pool before the
+    # body is read: a refused request costs no reading and no decoding.
     async def publishes(request: Request) -> Any:
         time_limit = _query_number(request, "time_limit", float)
         max_options = _query_number(request, "max_options", int)
-        raw = await _raw_body(request, service)
-        # An answer already given to this body comes back at once, without a thread.
-        answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
-        if answer is None:
-            answer = await run_in_threadpool(
-                service.publishes_bytes,
-                raw,
-                time_limit=time_limit,
-                max_options=max_options,
-                client=client_of(request),
-            )
+        client = client_of(request)
+        with _admitted(service, client) as ticket:
+            raw = await _raw_body(request, service)
+            # An answer already given to this body comes back at once, without a thread.
+            answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
+            if answer is None:
+                answer = await run_in_threadpool(
+                    service.publishes_bytes,
+                    raw,
+                    time_limit=time_limit,
+                    max_options=max_options,
+                    client=client,
+                    ticket=ticket,
+                )
         return Response(answer, media_type="application/json")
 
     async def hint(request: Request) -> Any:
-        body = await _body(request, service)
-        return await run_in_threadpool(service.hint, body, client_of(request))
+        client = client_of(request)
+        with _admitted(service, client) as ticket:
+            body = await _body(request, service)
+            return await run_in_threadpool(service.hint, body, client, ticket)
 
     async def create_game(request: Request) -> Any:
         body = await _body(request, service)
@@ -276,34 +300,48 @@ def create_app(
 
     async def game_state(request: Request) -> Any:
         game_id = request.path_params["game"]
-        return await run_in_threadpool(service.game_state, game_id, _token(request))
+        client = client_of(request)
+        return await run_in_threadpool(service.game_state, game_id, _token(request), client)
 
     async def move(request: Request) -> Any:
         game_id = request.path_params["game"]
+        client = client_of(request)
+        service.guesses.check(client)  # a guessing address is refused before its body is read
         body = await _body(request, service)
-        return await run_in_threadpool(service.move, game_id, _token(request), body)
+        return await run_in_threadpool(service.move, game_id, _token(request), body, client)
 
     async def record(request: Request) -> Any:
         game_id = request.path_params["game"]
-        return await run_in_threadpool(service.record, game_id, _token(request))
+        client = client_of(request)
+        return await run_in_threadpool(service.record, game_id, _token(request), client)
 
     async def outs(request: Request) -> Any:
-        body = await _body(request, service)
-        return await run_in_threadpool(outs_review.outs, service, body, client_of(request))
+        client = client_of(request)
+        with _admitted(service, client) as ticket:
+            body = await _body(request, service)
+            return await run_in_threadpool(outs_review.outs, service, body, client, ticket)
 
     async def review(request: Request) -> Any:
-        body = await _body(request, service)
-        return await run_in_threadpool(outs_review.review, service, body, client_of(request))
+        client = client_of(request)
+        with _admitted(service, client) as ticket:
+            body = await _body(request, service)
+            return await run_in_threadpool(outs_review.review, service, body, client, ticket)
 
     async def game_outs(request: Request) -> Any:
         game_id, token = request.path_params["game"], _token(request)
         client = client_of(request)
-        return await run_in_threadpool(outs_review.game_outs, service, game_id, token, client)
+        with _admitted(service, client) as ticket:
+            return await run_in_threadpool(
+                outs_review.game_outs, service, game_id, token, client, ticket
+            )
 
     async def game_review(request: Request) -> Any:
         game_id, token = request.path_params["game"], _token(request)
         client = client_of(request)
-        return await run_in_threadpool(outs_review.game_review, service, game_id, token, client)
+        with _admitted(service, client) as ticket:
+            return await run_in_threadpool(
+                outs_review.game_review, service, game_id, token, client, ticket
+            )
 
     async def health(request: Request) -> Any:
         return {"status": "ok"}

@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..ai.roster import make_bot
-from ..bots.play import Bot, derive_seed
+from ..bots.play import Bot
 from ..data.catalogue import Catalogue
 from ..engine.game import Game
 from ..engine.moves import Draw, Move, NovelRef, Pass, Read, TakeDiscard
@@ -50,6 +50,7 @@ from ..io.view_json import view_to_dict
 from ..solver.gifts import LowestCardsPolicy, to_publish
 from ..solver.queries import solve
 from .api_errors import TOO_MANY, ApiError
+from .bot_turns import play_bots
 from .narrate import describe_outcome, narrate, novel_legend, seat_names
 from .quotas import ServerLimits
 
@@ -259,21 +260,27 @@ class GameSession:
         Each bot comes from ``bots`` by its seat's name, made with the game's
         catalogue (an embedded one too). Stops after
         ``limits.bot_decisions`` decisions or ``limits.bot_time_limit``
-        seconds; returns whether the bots are done (``False``: a bot is still
-        to move, and the next request goes on).
+        seconds, and a decision stops at what is left of that time
+        (:func:`~pastiche_core.server.bot_turns.play_bots`); returns whether
+        the bots are done (``False``: a bot is still to move, and the next
+        request goes on).
         """
-        game = self.game
-        deadline = time.monotonic() + limits.bot_time_limit
-        for _ in range(limits.bot_decisions):
-            if not self.waiting():
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            seat = game.to_move
-            seed = derive_seed(game.seed, "bot", seat, len(game.history))
-            bot = bots[self.seats[seat]](seed, catalogue=game.catalogue)
-            game.apply(bot.choose(game.view(seat), game.legal_moves))
-        return not self.waiting()
+        _, done = play_bots(
+            self.game,
+            self.bot_seats(),
+            seconds=limits.bot_time_limit,
+            decisions=limits.bot_decisions,
+            makers=bots,
+        )
+        return done
+
+    def bot_seats(self) -> tuple[str | None, ...]:
+        """Each seat's bot name, ``None`` for a human seat.
+
+        >>> GameSession.start("g", players=3, seed=1, seats=("human", "greedy", "random")).bot_seats()
+        (None, 'greedy', 'random')
+        """
+        return tuple(None if kind == HUMAN else kind for kind in self.seats)
 
     def legal(self, seat: int, limits: ServerLimits) -> LegalListing:
         """The legal moves of ``seat`` now (none unless it is that seat's turn)."""

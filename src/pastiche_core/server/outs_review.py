@@ -47,6 +47,7 @@ from .service import MAX_SEED, expecting
 
 if TYPE_CHECKING:
     from .service import Service
+    from .workers import Ticket
 
 __all__ = [
     "OUTS_BODY",
@@ -168,28 +169,39 @@ def run_outs(document: Mapping[str, Any], writes: int, seed: int, seconds: float
         raise from_library(error) from None
 
 
-def outs(service: Service, body: object, client: str = "") -> dict[str, Any]:
+def outs(
+    service: Service, body: object, client: str = "", ticket: Ticket | None = None
+) -> dict[str, Any]:
     """``POST /v1/outs``: the ``pastiche-outs`` document (see the module).
 
     With a pool, the search runs in a worker given the view or the position alone.
     """
     document, writes, seed = outs_request(body)
-    return _answer_outs(service, document, writes, seed, client)
+    return _answer_outs(service, document, writes, seed, client, ticket)
 
 
 def _answer_outs(
-    service: Service, document: dict[str, Any], writes: int, seed: int, client: str
+    service: Service,
+    document: dict[str, Any],
+    writes: int,
+    seed: int,
+    client: str,
+    ticket: Ticket | None = None,
 ) -> dict[str, Any]:
     """The outs of a checked document, in a worker when there is a pool."""
     seconds = service.limits.time_limit
     if service.pool is not None:
         work = {**document, "writes": writes, "seed": seed}
-        return service.pool.call("outs", work, seconds=seconds, client=client)
+        return service.pool.call("outs", work, seconds=seconds, client=client, ticket=ticket)
     return run_outs(document, writes, seed, seconds)
 
 
 def game_outs(
-    service: Service, game_id: str, token: str | None, client: str = ""
+    service: Service,
+    game_id: str,
+    token: str | None,
+    client: str = "",
+    ticket: Ticket | None = None,
 ) -> dict[str, Any]:
     """``GET /v1/games/{id}/outs``: the outs of the token's seat, from its view (R16).
 
@@ -199,11 +211,11 @@ def game_outs(
     >>> game_outs(service, created["game"], created["tokens"]["0"])["player"]
     0
     """
-    session, seat = service.session(game_id, token)
+    session, seat = service.session(game_id, token, client)
     with session.lock:
         view = view_to_dict(session.game.view(seat))
     # The game's own view needs no checking as a stranger's would: the route's defaults.
-    return _answer_outs(service, {"view": view}, OUTS_WRITES, 0, client)
+    return _answer_outs(service, {"view": view}, OUTS_WRITES, 0, client, ticket)
 
 
 # ----------------------------------------------------------------------
@@ -319,7 +331,9 @@ def run_review(
     return answer
 
 
-def review(service: Service, body: object, client: str = "") -> dict[str, Any]:
+def review(
+    service: Service, body: object, client: str = "", ticket: Ticket | None = None
+) -> dict[str, Any]:
     """``POST /v1/review``: the ``pastiche-review`` document (see the module).
 
     >>> from pastiche_core import GameRecord, Move
@@ -329,7 +343,7 @@ def review(service: Service, body: object, client: str = "") -> dict[str, Any]:
     2
     """
     record, player, simulations, seed, cut = review_request(service, body)
-    return _answer_review(service, record, player, simulations, seed, cut, client)
+    return _answer_review(service, record, player, simulations, seed, cut, client, ticket)
 
 
 def _default_simulations(service: Service) -> int:
@@ -345,6 +359,7 @@ def _answer_review(
     seed: int,
     cut: int | None,
     client: str,
+    ticket: Ticket | None = None,
 ) -> dict[str, Any]:
     """The review of a checked request, in a worker when there is a pool."""
     seconds = service.limits.review_time_limit
@@ -356,20 +371,25 @@ def _answer_review(
             "seed": seed,
             "cut": cut,
         }
-        return service.pool.call("review", work, seconds=seconds, client=client)
+        return service.pool.call("review", work, seconds=seconds, client=client, ticket=ticket)
     return run_review(record, player, simulations, seed, cut, seconds)
 
 
 def game_review(
-    service: Service, game_id: str, token: str | None, client: str = ""
+    service: Service,
+    game_id: str,
+    token: str | None,
+    client: str = "",
+    ticket: Ticket | None = None,
 ) -> dict[str, Any]:
     """``GET /v1/games/{id}/review``: the review of the token's seat only, once the game is
     over (409 before: a review reads every move of the game)."""
-    session, seat = service.session(game_id, token)
+    session, seat = service.session(game_id, token, client)
     with session.lock:
         if not session.game.is_over:
             raise ApiError(CONFLICT, "the game is not over: its review is given once it ends", None)
         record = session.record
     # The game's own record needs no checking as a stranger's would; only the decisions' cap.
     cut = _capped(record, seat, service.limits.max_review_decisions)
-    return _answer_review(service, record, seat, _default_simulations(service), 0, cut, client)
+    simulations = _default_simulations(service)
+    return _answer_review(service, record, seat, simulations, 0, cut, client, ticket)

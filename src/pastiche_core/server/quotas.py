@@ -73,9 +73,11 @@ class ServerLimits:
     from their moves when asked for, R14). After a human's move the bots play
     for at most ``bot_time_limit`` seconds and ``bot_decisions`` decisions per
     request; past either the answer says ``"waiting": true`` and the next
-    request goes on. A seat's legal moves list at most ``legal_publishes``
-    publish options, found within ``legal_time_limit`` seconds (outside the
-    action phase, where there are no publishes, it caps the whole list).
+    request goes on. A client address that gave ``token_guesses`` wrong tokens
+    within a minute gets 429 on game requests, before any token is checked. A
+    seat's legal moves list at most ``legal_publishes`` publish options, found
+    within ``legal_time_limit`` seconds (outside the action phase, where there
+    are no publishes, it caps the whole list).
 
     **Answers.** HTTP answers to ``POST /v1/publishes`` that no clock cut
     short are kept, ``answer_cache_bytes`` of them at most (16 MiB; 0 keeps
@@ -155,6 +157,9 @@ class ServerLimits:
     """The most decisions one review reviews; past them it says ``complete: false``."""
     review_time_limit: float = 20.0
     """Seconds a review may run; past them it says ``complete: false``."""
+    token_guesses: int = 20
+    """Wrong game tokens (403) one client address may give in any 60 seconds; past them its game
+    requests are answered 429 before any token is checked."""
 
     def __post_init__(self) -> None:
         check_settings(self, may_be_zero=("answer_cache_bytes",))

@@ -29,9 +29,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import logging
 import secrets
 import threading
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
@@ -57,14 +59,18 @@ from .api_errors import (
     ApiError,
     from_library,
 )
+from .bot_turns import cheap_move
 from .cache import AnswerCache
 from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_id
+from .guesses import TokenGuesses
 from .openapi import schema_address
 from .quotas import ServerLimits
 from .store import GameStore, MemoryStore, StoreFullError
 
 if TYPE_CHECKING:
-    from .workers import WorkerPool
+    from .workers import Ticket, WorkerPool
+
+log = logging.getLogger("pastiche_core.server")
 
 __all__ = [
     "ANALYSIS_MODULE",
@@ -177,9 +183,28 @@ class Service:
         """Each client's share of games: ``limits.client_creations`` a minute,
         ``limits.client_games`` unfinished at once."""
         self.pool = pool
-        """The worker processes that run hints and publishes, or ``None`` to run them here."""
+        """The worker processes that run hints, publishes and the bots, or ``None`` to run them
+        here."""
+        self.guesses = TokenGuesses(self.limits.token_guesses)
+        """Each client's wrong tokens this minute (``limits.token_guesses`` at most)."""
+        self.bot_turns: dict[str, int] = {}
+        """Bot turns so far, by where they ran: ``pool`` (in a worker), ``here`` (in this
+        process, without a pool), ``fallback`` (a worker failed: one cheap move here)."""
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
+
+    def admit(self, client: str) -> AbstractContextManager[Ticket | None]:
+        """A place in the worker pool for ``client``'s heavy request, taken before its body
+        is read (:meth:`WorkerPool.admit <pastiche_core.server.workers.WorkerPool.admit>`:
+        429 past the client's share, 503 for a full queue); without a pool, nothing to take.
+
+        >>> with Service().admit("10.0.0.1") as ticket:
+        ...     ticket is None
+        True
+        """
+        if self.pool is None:
+            return nullcontext(None)
+        return self.pool.admit(client)
 
     # ------------------------------------------------------------------
     # Decoding
@@ -256,6 +281,7 @@ class Service:
         time_limit: float | None = None,
         max_options: int | None = None,
         client: str = "",
+        ticket: Ticket | None = None,
     ) -> dict[str, Any]:
         """The publishes contract (``PublishReport.to_dict()``) for a position, a view or a state.
 
@@ -286,6 +312,7 @@ class Service:
                 seconds=seconds,
                 client=client,
                 options={"time_limit": seconds, "max_options": listed},
+                ticket=ticket,
             )
         try:
             report = solve(
@@ -323,6 +350,7 @@ class Service:
         time_limit: float | None = None,
         max_options: int | None = None,
         client: str = "",
+        ticket: Ticket | None = None,
     ) -> bytes:
         """:meth:`publishes` for a raw body, as JSON bytes, kept in the answer cache.
 
@@ -333,7 +361,7 @@ class Service:
         if found is not None:
             return found
         data = self.publishes(
-            self.decode(raw), time_limit=key[1], max_options=key[2], client=client
+            self.decode(raw), time_limit=key[1], max_options=key[2], client=client, ticket=ticket
         )
         encoded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if data["stopped_by"] != "time_limit":
@@ -362,7 +390,7 @@ class Service:
                 self._analyse = found
             return self._analyse
 
-    def hint(self, body: object, client: str = "") -> dict[str, Any]:
+    def hint(self, body: object, client: str = "", ticket: Ticket | None = None) -> dict[str, Any]:
         """The ``hint`` contract for ``{"view": …, "budget_ms": 300, "seed": 1}``.
 
         ``budget_ms`` defaults to the limits' ``budget_ms`` and may not exceed
@@ -391,7 +419,7 @@ class Service:
         except PasticheError as error:
             raise from_library(error, under="$.view") from None
         if self.pool is not None:
-            return self.pool.call("hint", body, seconds=budget / 1000, client=client)
+            return self.pool.call("hint", body, seconds=budget / 1000, client=client, ticket=ticket)
         analyse = self.analysis()
         try:
             analysis = analyse(view, budget_ms=budget, seed=seed)
@@ -464,7 +492,7 @@ class Service:
             )
             tokens = session.issue_tokens()
             with session.lock:
-                session.advance(self.limits, self.bots)
+                self.advance_bots(session)
                 try:
                     self.store.add(session)
                 except StoreFullError as error:
@@ -500,8 +528,25 @@ class Service:
             raise ApiError(BAD_REQUEST, "a game needs at least one 'human' seat", "$.seats")
         return [str(kind) for kind in seats]
 
-    def session(self, game_id: str, token: str | None) -> tuple[GameSession, int]:
-        """The game and the seat that ``token`` opens: 404 for no game, 403 for a wrong token."""
+    def session(self, game_id: str, token: str | None, client: str = "") -> tuple[GameSession, int]:
+        """The game and the seat that ``token`` opens: 404 for no game, 403 for a wrong token.
+
+        ``client`` (the address asking) is counted for each 403; past
+        ``limits.token_guesses`` of them in a minute it gets 429 before any
+        game is looked up or token checked (:class:`~.guesses.TokenGuesses`).
+
+        >>> service = Service(limits=ServerLimits(token_guesses=1))
+        >>> game = service.create_game({"players": 3})["game"]
+        >>> service.session(game, "guess", "10.0.0.9")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: this token opens no seat of the game
+        >>> service.session(game, "guess", "10.0.0.9")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: this client gave 1 wrong tokens in the last 60 seconds, the most token_guesses allows; try again in 60 seconds
+        """
+        self.guesses.check(client)
         session = None
         if isinstance(game_id, str) and 0 < len(game_id) <= _MAX_ID:
             session = self.store.get(game_id)
@@ -512,28 +557,78 @@ class Service:
             raise ApiError(FORBIDDEN, "a token is needed: Authorization: Bearer <token>", None)
         seat = session.seat_of(token)
         if seat is None:
+            self.guesses.wrong(client)
             raise ApiError(FORBIDDEN, "this token opens no seat of the game", None)
         return session, seat
 
-    def game_state(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def advance_bots(self, session: GameSession) -> None:
+        """Let the bots of ``session`` play until a human is to move (the caller holds its lock).
+
+        With a :attr:`pool`, a worker replays the game from its record and runs
+        the bots under the pool's memory cap and a hard deadline of
+        ``limits.bot_time_limit`` plus the grace; their moves come back in
+        notation and are applied here, each checked by the rules. The work
+        counts in the share of the client that created the game, so one
+        client's bot games hold at most its share of the workers; refused (a
+        full share or queue), the bots wait and the next request goes on. A
+        worker stopped or lost mid-turn leaves the game to a cheap legal move
+        (:func:`~.bot_turns.cheap_move`) for the bot to move, played here.
+        Without a pool the bots play in this thread, each decision bounded by
+        what is left of ``limits.bot_time_limit``.
+
+        >>> service = Service()
+        >>> session = GameSession.start("g", players=3, seed=7, seats=("human", "greedy", "greedy"))
+        >>> service.advance_bots(session)
+        >>> session.waiting(), service.bot_turns
+        (False, {'here': 1})
+        """
+        if not session.waiting():
+            return
+        if self.pool is None or self.bots is not BOTS:
+            session.advance(self.limits, self.bots)
+            self._count_turn("here")
+            return
+        work = {"record": session.record.to_dict(), "bots": list(session.bot_seats())}
+        try:
+            answer = self.pool.play_bots(
+                work, seconds=self.limits.bot_time_limit, client=session.client
+            )
+        except ApiError as error:  # the worker was stopped, lost or out of memory
+            log.warning("bot turn of game %s failed in its worker: %s", session.id, error)
+            session.game.apply(cheap_move(session.game))
+            self._count_turn("fallback")
+            return
+        if answer is None:
+            return  # refused before any work: the bots wait for the next request
+        self._count_turn("pool")
+        game = session.game
+        for text in answer["moves"]:
+            game.apply(Move.parse(text))  # checked by the rules here too
+
+    def _count_turn(self, where: str) -> None:
+        self.bot_turns[where] = self.bot_turns.get(where, 0) + 1
+
+    def game_state(self, game_id: str, token: str | None, client: str = "") -> dict[str, Any]:
         """What the token's seat is shown: view, legal moves, ``to_move``, ``over``."""
-        session, seat = self.session(game_id, token)
+        session, seat = self.session(game_id, token, client)
         with session.lock:
             if session.waiting():
                 try:
-                    session.advance(self.limits, self.bots)
+                    self.advance_bots(session)
                 finally:
                     self.store.save(session)
             return session.state(seat, self.limits)
 
-    def move(self, game_id: str, token: str | None, body: object) -> dict[str, Any]:
+    def move(
+        self, game_id: str, token: str | None, body: object, client: str = ""
+    ) -> dict[str, Any]:
         """Play ``{"move": "draw"}`` for the token's seat, then let the bots play.
 
         A move that does not parse is a 400, a move the rules forbid now (or
         out of turn) a 409, both at ``$.move``. The answer is the seat's new
         state (as :meth:`game_state`), written to the store before it is sent.
         """
-        session, seat = self.session(game_id, token)
+        session, seat = self.session(game_id, token, client)
         try:
             root = read_object(body, "$", ("move",), ())
         except PasticheError as error:
@@ -562,14 +657,14 @@ class Service:
             except IllegalMoveError as error:
                 raise from_library(error, status=CONFLICT, under="$.move") from None
             try:
-                session.advance(self.limits, self.bots)
+                self.advance_bots(session)
             finally:  # the human's move is kept even if a bot fails
                 self.store.save(session)
             return session.state(seat, self.limits)
 
-    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def record(self, game_id: str, token: str | None, client: str = "") -> dict[str, Any]:
         """The game's record (``pastiche-record``) once it is over; 409 before."""
-        session, _ = self.session(game_id, token)
+        session, _ = self.session(game_id, token, client)
         with session.lock:
             if not session.game.is_over:
                 raise ApiError(

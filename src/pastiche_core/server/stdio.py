@@ -47,6 +47,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import IO, Any
 
 from ..data.errors import PasticheError
@@ -62,10 +63,11 @@ from .api_errors import (
     from_library,
 )
 from .service import Service
-from .workers import DEADLINE
+from .workers import DEADLINE, Ticket
 
 __all__ = [
     "CLIENT",
+    "HEAVY",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
@@ -112,32 +114,39 @@ def _game_params(params: Any, extra: tuple[str, ...] = ()) -> tuple[str, str, di
     return root["game"], root["token"], rest
 
 
-def _call(service: Service, method: str, params: Any) -> dict[str, Any]:
+HEAVY = ("publishes", "hint", "outs", "review", "games.outs", "games.review")
+"""The methods answered in the worker pool: each takes its place there before its params are
+checked."""
+
+
+def _call(
+    service: Service, method: str, params: Any, ticket: Ticket | None = None
+) -> dict[str, Any]:
     if method == "publishes":
-        return service.publishes(params, client=CLIENT)
+        return service.publishes(params, client=CLIENT, ticket=ticket)
     if method == "hint":
-        return service.hint(params, CLIENT)
+        return service.hint(params, CLIENT, ticket)
     if method in ("outs", "review", "games.outs", "games.review"):
         if method == "outs":
-            return outs_review.outs(service, params, CLIENT)
+            return outs_review.outs(service, params, CLIENT, ticket)
         if method == "review":
-            return outs_review.review(service, params, CLIENT)
+            return outs_review.review(service, params, CLIENT, ticket)
         game, token, _ = _game_params(params)
         if method == "games.outs":
-            return outs_review.game_outs(service, game, token, CLIENT)
-        return outs_review.game_review(service, game, token, CLIENT)
+            return outs_review.game_outs(service, game, token, CLIENT, ticket)
+        return outs_review.game_review(service, game, token, CLIENT, ticket)
     if method == "games.create":
-        return service.create_game(params, client="stdio")
+        return service.create_game(params, client=CLIENT)
     if method == "games.view":
         game, token, _ = _game_params(params)
-        return service.game_state(game, token)
+        return service.game_state(game, token, CLIENT)
     if method == "games.move":
         game, token, rest = _game_params(params, ("move",))
         if "move" not in rest:
             raise ApiError(400, "missing required field", "$.move")
-        return service.move(game, token, rest)
+        return service.move(game, token, rest, CLIENT)
     game, token, _ = _game_params(params)
-    return service.record(game, token)
+    return service.record(game, token, CLIENT)
 
 
 def _error(ident: Any, code: int, message: str, data: dict[str, Any] | None = None) -> str:
@@ -204,8 +213,9 @@ def handle_line(service: Service, line: bytes | str) -> str:
         return _error(ident, METHOD_NOT_FOUND, f"unknown method {method[:40]!r}")
     params = request.get("params", {})
     try:
-        service.check_params(params)
-        result = _call(service, method, params)
+        with service.admit(CLIENT) if method in HEAVY else nullcontext(None) as ticket:
+            service.check_params(params)
+            result = _call(service, method, params, ticket)
     except ApiError as error:  # the service turns every error of the request into one
         return _api_error(ident, error)
     except Exception:  # a fault of the service (or of a bot): logged on stderr, never sent

@@ -71,6 +71,7 @@ __all__ = [
     "DEADLINE",
     "PoolSettings",
     "Runner",
+    "Ticket",
     "WorkerPool",
     "cap_memory",
     "run_request",
@@ -154,7 +155,8 @@ def cap_memory(megabytes: int) -> bool:
 def run_request(
     service: Service, method: str, body: Any, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """A worker's default work: the service's ``hint``, ``publishes``, ``outs`` or ``review``.
+    """A worker's default work: the service's ``hint``, ``publishes``, ``outs`` or ``review``,
+    or a game's bot turn (``bots``, :func:`~pastiche_core.server.bot_turns.run_bots`).
 
     >>> service = Service()
     >>> position = {"player": 0, "hand": ["SCI7", "HOR7", "MYS7"], "masterpieces": []}
@@ -165,6 +167,11 @@ def run_request(
         return service.hint(body)
     if method == "publishes":
         return service.publishes(body, **options)
+    if method == "bots":  # a game's record and seats from the service's own store
+        from .bot_turns import run_bots
+
+        limits = service.limits
+        return run_bots(body, limits.bot_time_limit, limits.bot_decisions)
     if method in ("outs", "review"):  # checked by the server; what the player may see only
         from ..io.record import GameRecord
         from .outs_review import run_outs, run_review
@@ -274,6 +281,41 @@ class _Worker:
             self.process.kill()
         self.process.join(timeout=5)
         self.conn.close()
+
+
+class Ticket:
+    """One client's place in a :class:`WorkerPool`, taken by :meth:`WorkerPool.admit` before
+    a request's body is read; released once (``with`` block or :meth:`release`).
+
+    >>> pool = WorkerPool()
+    >>> with pool.admit("10.0.0.1") as ticket:
+    ...     pool.stats()["admitted"]
+    1
+    >>> pool.stats()["admitted"], ticket.released
+    (0, True)
+    """
+
+    __slots__ = ("client", "pool", "released")
+
+    def __init__(self, pool: WorkerPool, client: str) -> None:
+        self.pool = pool
+        """The pool that admitted the client."""
+        self.client = client
+        """The client (its address) whose share this ticket holds."""
+        self.released = False
+        """Whether the share was given back."""
+
+    def release(self) -> None:
+        """Give the client's share back (a second call does nothing)."""
+        if not self.released:
+            self.released = True
+            self.pool._release(self.client)
+
+    def __enter__(self) -> Ticket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 class WorkerPool:
@@ -424,11 +466,12 @@ class WorkerPool:
             worker.stop()
 
     def stats(self) -> dict[str, Any]:
-        """What the pool holds now: workers, ready ones, running and waiting requests.
+        """What the pool holds now: workers, ready ones, running and waiting requests, and the
+        places admitted clients hold (:meth:`admit`: running, waiting or reading their body).
 
         >>> pool = WorkerPool()
         >>> sorted(pool.stats())
-        ['ready', 'refused', 'replaced', 'running', 'waiting', 'workers']
+        ['admitted', 'ready', 'refused', 'replaced', 'running', 'waiting', 'workers']
         """
         with self._ready:
             return {
@@ -438,6 +481,7 @@ class WorkerPool:
                 "waiting": self._waiting,
                 "replaced": dict(self.replaced),
                 "refused": dict(self.refused),
+                "admitted": sum(self._held.values()),
             }
 
     # ------------------------------------------------------------------
@@ -451,11 +495,13 @@ class WorkerPool:
         seconds: float,
         client: str = "",
         options: dict[str, Any] | None = None,
+        ticket: Ticket | None = None,
     ) -> dict[str, Any]:
         """Run ``method`` on a validated ``body`` in a worker; its JSON answer.
 
         ``seconds`` is the request's own time; the worker is killed past
-        ``seconds + grace`` (504). ``client`` is who asks, for its share (429).
+        ``seconds + grace`` (504). ``client`` is who asks, for its share (429),
+        unless a ``ticket`` of :meth:`admit` already holds its place.
         A full queue is 503 at once with ``Retry-After``.
 
         >>> pool = WorkerPool(PoolSettings(workers=1, queue=0))
@@ -466,8 +512,29 @@ class WorkerPool:
         (['kind-3'], 1)
         >>> pool.close()
         """
+        if ticket is not None:
+            return self._run(method, body, seconds, options)
+        with self.admit(client):
+            return self._run(method, body, seconds, options)
+
+    def admit(self, client: str) -> Ticket:
+        """Take one place of ``client``'s share, before anything of its request is read.
+
+        429 past the client's share, 503 when every worker is busy and the
+        queue is full, 503 once the pool is closing (each with
+        ``Retry-After``). The ticket is handed to :meth:`call` and released
+        after it (``with pool.admit(client) as ticket: ...``), so a refused
+        request costs no body reading and no decoding.
+
+        >>> pool = WorkerPool(PoolSettings(workers=1, queue=1))
+        >>> first = pool.admit("10.0.0.1")
+        >>> pool.admit("10.0.0.1")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: this client has 1 requests for the workers running or waiting, the most client_share allows
+        >>> first.release()
+        """
         settings = self.settings
-        deadline = seconds + settings.grace
         with self._ready:
             if self._closed:
                 raise ApiError(UNAVAILABLE, "the service is stopping", None, retry_after=5)
@@ -476,31 +543,73 @@ class WorkerPool:
                 self._count("client_share")
                 raise ApiError(
                     TOO_MANY,
-                    f"this client has {held} hint or publishes requests running or waiting, "
+                    f"this client has {held} requests for the workers running or waiting, "
                     f"the most client_share allows",
                     None,
                     retry_after=1,
                 )
-            if not self._idle and self._waiting >= settings.queue:
-                self._count("queue")
-                raise ApiError(
-                    UNAVAILABLE,
-                    f"every worker is busy and {self._waiting} requests wait, the most the "
-                    f"queue allows ({settings.queue})",
-                    None,
-                    retry_after=1,
-                )
+            self._check_queue()
             self._held[client] = held + 1
+        return Ticket(self, client)
+
+    def _check_queue(self) -> None:
+        """503 when every worker is busy and the queue is full (called holding the lock)."""
+        if not self._idle and self._waiting >= self.settings.queue:
+            self._count("queue")
+            raise ApiError(
+                UNAVAILABLE,
+                f"every worker is busy and {self._waiting} requests wait, the most the "
+                f"queue allows ({self.settings.queue})",
+                None,
+                retry_after=1,
+            )
+
+    def _release(self, client: str) -> None:
+        with self._ready:
+            left = self._held.get(client, 1) - 1
+            if left > 0:
+                self._held[client] = left
+            else:
+                self._held.pop(client, None)
+
+    def _run(
+        self, method: str, body: Any, seconds: float, options: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        deadline = seconds + self.settings.grace
+        with self._ready:  # the queue may have filled while the body was read
+            self._check_queue()
+        worker = self._take(deadline)
+        return self._exchange(worker, method, body, options or {}, deadline)
+
+    def play_bots(
+        self, work: dict[str, Any], *, seconds: float, client: str
+    ) -> dict[str, Any] | None:
+        """A game's bot turn (``{"record", "bots"}``) in a worker: ``{"moves", "done"}``, or
+        ``None`` when the pool refused it before any work (``client``'s share, a full queue,
+        no worker free within the deadline), so the bots wait for the next request.
+
+        A worker that fails mid-turn raises as :meth:`call` does (504 stopped at
+        ``seconds`` plus the grace, 503 lost or out of memory).
+
+        >>> pool = WorkerPool(PoolSettings(workers=1, queue=1))
+        >>> held = pool.admit("10.0.0.1")
+        >>> pool.play_bots({}, seconds=1.0, client="10.0.0.1") is None
+        True
+        >>> held.release()
+        """
+        deadline = seconds + self.settings.grace
         try:
-            worker = self._take(deadline)
-            return self._exchange(worker, method, body, options or {}, deadline)
-        finally:
-            with self._ready:
-                left = self._held.get(client, 1) - 1
-                if left > 0:
-                    self._held[client] = left
-                else:
-                    self._held.pop(client, None)
+            ticket = self.admit(client)
+        except ApiError:
+            return None
+        with ticket:
+            try:
+                with self._ready:
+                    self._check_queue()
+                worker = self._take(deadline)
+            except ApiError:
+                return None
+            return self._exchange(worker, "bots", work, {}, deadline)
 
     def _count(self, limit: str) -> None:
         self.refused[limit] = self.refused.get(limit, 0) + 1
