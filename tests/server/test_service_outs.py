@@ -4,6 +4,7 @@ answered from its view alone (R16). In-process clients; a real worker pool in on
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from typing import Any
@@ -163,6 +164,9 @@ def test_r16_a_seats_outs_read_its_view_alone() -> None:
     given: list[Any] = []
 
     class Recording:
+        def admit(self, client: str) -> Any:
+            return contextlib.nullcontext()
+
         def call(self, method: str, body: Any, **options: Any) -> dict[str, Any]:
             given.append(body)
             return run_outs(body, body["writes"], body["seed"], 2.0)
