@@ -131,7 +131,8 @@ def test_a_refused_heavy_request_is_answered_before_its_body_is_read(
     monkeypatch.setattr(service, "decode", counting)
     created = service.create_game({"players": 3, "seed": 5}, client="maker")
     view = service.game_state(created["game"], created["tokens"]["0"])["view"]
-    hold = service.admit("127.0.0.2")  # the client's share, as a running request holds it
+    assert service.pool is not None
+    hold = service.pool.admit("127.0.0.2")  # the client's share, as a running request holds it
     try:
         for path in ("/v1/publishes", "/v1/hint", "/v1/outs", "/v1/review"):
             seconds, answer = half_sent(port, path, "127.0.0.2")
@@ -151,7 +152,8 @@ def test_a_refused_heavy_request_is_answered_before_its_body_is_read(
 
 def test_stdio_takes_the_place_before_the_params_are_checked(server: tuple[int, Service]) -> None:
     _, service = server
-    hold = service.admit("stdio")
+    assert service.pool is not None
+    hold = service.pool.admit("stdio")
     try:
         line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "hint", "params": {"view": 7}})
         answer = json.loads(handle_line(service, line))
