@@ -356,6 +356,8 @@ class Crowd:
     async def stream(self, source: str, make: Callable[[int], tuple[str, bytes]]) -> None:
         """Requests one after another on a kept-alive connection (a pause after a refusal)."""
         line = Connection(self.port, source)
+        self.open += 1  # one kept-alive connection, reopened when closed
+        self.peak = max(self.peak, self.open)
         sent = 0
         while self.left() > 0:
             path, body = make(sent)
@@ -369,6 +371,8 @@ class Crowd:
     async def bot_games(self, source: str, seed: int) -> None:
         """``bots``: one game of search bots after another, polled and moved in turn."""
         line = Connection(self.port, source)
+        self.open += 1
+        self.peak = max(self.peak, self.open)
         rng = random.Random(seed)
         game: dict[str, str] = {}
         body = json.dumps({"players": 4, "seats": ["human", "search", "search", "search"]})
@@ -686,11 +690,20 @@ def number(value: float | None, digits: int = 0, suffix: str = "") -> str:
     return "-" if value is None else f"{value:,.{digits}f}{suffix}"
 
 
+def short(value: float | None) -> str:
+    """A table cell of at most 6 characters below a million: a decimal below 100.
+
+    >>> short(None), short(4.25), short(1234.5)
+    ('-', '4.2', '1,234')
+    """
+    return number(value, 1 if value is not None and value < 100 else 0)
+
+
 def table(reports: list[dict[str, Any]]) -> str:
     """Every mode's report as one table of at most 80 columns: a line naming the mode, a row per
     phase and route (the phase's new games and memory peaks on its first row), its goals."""
-    header = ["phase", "route", "sent", "ans %", "p50 ms", "p99 ms", "xquiet",
-              "new", "srv MB", "wrk MB", "sock MB"]  # fmt: skip
+    header = ["phase", "route", "sent", "ans%", "p50ms", "p99ms", "xq99",
+              "new", "srvMB", "wrkMB", "tcpMB"]  # fmt: skip
     items: list[str | list[str]] = []
     for report in reports:
         items.append(f"{report['mode']}: {report['crowd_addresses']} crowd address(es)")
@@ -703,8 +716,7 @@ def table(reports: list[dict[str, Any]]) -> str:
                 items.append([
                     when if first else "", route, str(found["requests"]),
                     number(None if share is None else share * 100, 1),
-                    number(found["p50_ms"], 1), number(found["p99_ms"], 1),
-                    number(found["p99_x_quiet"], 1),
+                    short(found["p50_ms"]), short(found["p99_ms"]), short(found["p99_x_quiet"]),
                     figures["new_game"] if first else "",
                     number(figures["server_mb"]) if first else "",
                     number(figures["workers_mb"]) if first else "",
@@ -716,8 +728,13 @@ def table(reports: list[dict[str, Any]]) -> str:
     rows = [item for item in items if isinstance(item, list)]
     lines = [line.rstrip() for line in aligned(header, rows, first_left=True).splitlines()]
     cells = iter(lines[2:])
+    legend = [
+        "ans%: answered as expected; xq99: p99 over the quiet phase's; new: new players'",
+        "games created; peaks (MB): the server, its workers (summed), the kernel's TCP",
+        "memory",
+    ]
     return "\n".join(
-        [*lines[:2], *(next(cells) if isinstance(item, list) else item for item in items)]
+        [*lines[:2], *(next(cells) if isinstance(item, list) else item for item in items), *legend]
     )
 
 
