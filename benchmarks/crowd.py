@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -334,13 +335,11 @@ class Crowd:
             if sock is None:
                 await asyncio.sleep(RECONNECT)
                 continue
-            try:
-                # The server stops reading once its answers back up: then just hold.
+            # The server stops reading once its answers back up: then just hold.
+            with contextlib.suppress(TimeoutError, OSError):
                 await asyncio.wait_for(
                     loop.sock_sendall(sock, pipelined * self.args.pipeline), min(5.0, self.left())
                 )
-            except (TimeoutError, OSError):
-                pass
             # Whether the server closed it, without reading a byte: the kernel's TCP state.
             while self.left() > 0:
                 info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)
@@ -561,7 +560,9 @@ def run_mode(mode: str, args: argparse.Namespace, bodies: Any) -> dict[str, Any]
         sampler.start()
         wait = end - time.monotonic() + 60
         honest_report = honest_in.recv() if honest_in.poll(wait) else {"results": [], "events": []}
-        crowd_report = crowd_in.recv() if crowd_in.poll(60) else {"tally": {}, "peak_connections": 0}
+        crowd_report = (
+            crowd_in.recv() if crowd_in.poll(60) else {"tally": {}, "peak_connections": 0}
+        )
         sampler.done.set()
         sampler.join()
         for runner in (honest_runner, crowd_runner):

@@ -30,8 +30,10 @@ def _bench(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
 def test_bad_crowd_sizes_are_one_line_and_status_2() -> None:
     done = _bench("--crowd", "addresses", "--crowd-connections", "0", timeout=60)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1].endswith(
-        "durations must be positive and crowd sizes at least 1"
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith("durations must be positive and crowd sizes at least 1")
     )
     assert "Traceback" not in done.stderr
 
