@@ -534,7 +534,7 @@ class Sampler(threading.Thread):
 # ----------------------------------------------------------------------
 def run_mode(mode: str, args: argparse.Namespace, bodies: Any) -> dict[str, Any]:
     """One mode: its server, honest clients and crowd; the figures of its report."""
-    args.crowd_size = args.crowd_addresses or CROWD_SIZE[mode]
+    args.crowd_size = args.crowd_addresses if args.crowd_addresses else CROWD_SIZE[mode]
     server = Server(*args.serve_option)
     context = multiprocessing.get_context("fork")
     phases = (args.quiet, args.attack, args.after)
@@ -744,11 +744,11 @@ def run(args: argparse.Namespace) -> int:
     modes = list(MODES) if args.crowd == "all" else [args.crowd]
     positions = max(40, min(800, round((args.quiet + args.attack + args.after) / args.pause)))
     bodies = crowd_bodies(args.seed, positions)
-    print(
+    heading = (
         f"{os.cpu_count()} CPUs; phases {args.quiet:g} + {args.attack:g} + {args.after:g} s; "
-        f"crowd modes: {', '.join(modes)}",
-        flush=True,
+        f"crowd modes: {', '.join(modes)}"
     )
+    print(textwrap.fill(heading, 80, subsequent_indent="  "), flush=True)
     reports = []
     for mode in modes:
         report = run_mode(mode, args, bodies)
