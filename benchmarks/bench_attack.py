@@ -644,9 +644,9 @@ def main(argv: list[str] | None = None) -> int:
     args.quiet = (20.0 if crowded else 8.0) if args.quiet is None else args.quiet
     args.after = (20.0 if crowded else 6.0) if args.after is None else args.after
     if crowded:
-        sizes = (args.crowd_connections, args.pipeline, args.bot_games)
+        sizes = [args.crowd_connections, args.pipeline, args.bot_games]
         if args.crowd_addresses is not None:
-            sizes += (args.crowd_addresses,)
+            sizes.append(args.crowd_addresses)
         if min(args.quiet, args.attack, args.after, args.pause) <= 0 or min(sizes) < 1:
             parser.error("durations must be positive and crowd sizes at least 1")
         if (args.crowd_addresses or 0) > 10_000:

@@ -233,7 +233,9 @@ async def honest(
             return
         state = json.loads(data)
         if state["over"]:
-            await create(line)  # the same player plays again
+            # The same player plays again; refused, they wait a second, as a person would.
+            if not await create(line):
+                await asyncio.sleep(1.0)
         elif state["to_move"] == 0 and state["legal"]:
             move = json.dumps({"move": rng.choice(state["legal"])}).encode()
             await timed("move", line, "POST", path + "/moves", body=move, token=game["token"])
