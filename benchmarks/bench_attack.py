@@ -79,6 +79,9 @@ SLOW = 1.0
 MEMORY_GOAL_MB = 300
 """The goal: the server's peak resident memory, in MB."""
 
+CROWD_MODES = ("addresses", "slow-readers", "bots", "heavy", "games")
+"""The crowd modes of ``--crowd`` (``benchmarks/crowd.py``)."""
+
 Result = tuple[str, float, float, bool]
 """One honest request: kind, start (monotonic), seconds taken, answered as expected."""
 
@@ -608,9 +611,9 @@ def ms(seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quiet", type=float, default=8.0, help="seconds of honest load alone")
+    parser.add_argument("--quiet", type=float, help="seconds of honest load alone (8; crowd 20)")
     parser.add_argument("--attack", type=float, default=40.0, help="seconds of attack")
-    parser.add_argument("--after", type=float, default=6.0, help="seconds after the attack")
+    parser.add_argument("--after", type=float, help="seconds after the attack (6; crowd 20)")
     parser.add_argument("--idle", type=int, default=600, help="idle connections held")
     parser.add_argument("--header-mb", type=int, default=64, help="MB of the large head")
     parser.add_argument("--slow", type=int, default=4, help="slow-drip heads, and bodies")
@@ -627,7 +630,30 @@ def main(argv: list[str] | None = None) -> int:
         "--serve-option", action="append", default=[], metavar="OPTION",
         help="an option for pastiche serve (repeat for more, e.g. --serve-option=--keep-alive=2)",
     )  # fmt: skip
+    crowd = parser.add_argument_group("the crowd (benchmarks/crowd.py), one server per mode")
+    crowd.add_argument(
+        "--crowd", choices=(*CROWD_MODES, "all"), help="run a crowd mode instead of the attacks"
+    )
+    crowd.add_argument("--crowd-addresses", type=int, help="crowd addresses (mode's default)")
+    crowd.add_argument("--crowd-connections", type=int, default=32, help="connections an address")
+    crowd.add_argument("--pipeline", type=int, default=8, help="requests a slow reader pipelines")
+    crowd.add_argument("--bot-games", type=int, default=10, help="games of search bots (bots)")
+    crowd.add_argument("--json", metavar="FILE", help="also write the crowd's figures to FILE")
     args = parser.parse_args(argv)
+    crowded = args.crowd is not None
+    args.quiet = (20.0 if crowded else 8.0) if args.quiet is None else args.quiet
+    args.after = (20.0 if crowded else 6.0) if args.after is None else args.after
+    if crowded:
+        sizes = [args.crowd_connections, args.pipeline, args.bot_games]
+        if args.crowd_addresses is not None:
+            sizes.append(args.crowd_addresses)
+        if min(args.quiet, args.attack, args.after, args.pause) <= 0 or min(sizes) < 1:
+            parser.error("durations must be positive and crowd sizes at least 1")
+        if (args.crowd_addresses or 0) > 10_000:
+            parser.error("--crowd-addresses must be at most 10,000")
+        import crowd as crowd_modes  # imports this module: only when asked for
+
+        return crowd_modes.run(args)
     if min(args.quiet, args.attack, args.after) <= 0 or min(args.idle, args.slow) < 0:
         parser.error("durations must be positive and counts at least 0")
     if not 1 <= args.hostile_addresses <= 100:
