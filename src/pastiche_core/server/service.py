@@ -26,12 +26,13 @@ pastiche_core.server.api_errors.ApiError: this token opens no seat of the game
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
@@ -53,6 +54,7 @@ from .api_errors import (
     FORBIDDEN,
     NOT_FOUND,
     TOO_LARGE,
+    TOO_MANY,
     UNAVAILABLE,
     ApiError,
     from_library,
@@ -61,7 +63,14 @@ from .cache import AnswerCache
 from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_id
 from .openapi import schema_address
 from .quotas import ServerLimits
-from .store import GameStore, MemoryStore, StoreFullError
+from .store import (
+    GameStore,
+    MemoryStore,
+    StaleGameError,
+    StoreFullError,
+    StoreShareError,
+    StoreUnavailableError,
+)
 
 if TYPE_CHECKING:
     from .workers import WorkerPool
@@ -78,6 +87,7 @@ __all__ = [
     "Service",
     "expecting",
     "publish_request",
+    "store_errors",
     "too_large",
 ]
 
@@ -163,7 +173,8 @@ class Service:
             else MemoryStore(
                 max_games=self.limits.max_games,
                 ttl=self.limits.game_ttl,
-                finished_ttl=self.limits.finished_ttl,
+                max_records=min(self.limits.max_records, self.limits.max_games),
+                record_ttl=self.limits.record_ttl,
             )
         )
         """Where the games are kept: in memory unless a store is given."""
@@ -414,7 +425,9 @@ class Service:
 
         ``client`` is who asks (HTTP: the client's address): past its share of
         games (:class:`~pastiche_core.server.games.ClientQuota`) the answer is
-        a 429, and a service full of games in play answers 503; both carry
+        a 429, and so is a second game of one client once half of
+        ``max_games`` are in play; a service full of games in play answers
+        503, and so does a failing store (nothing is kept). All carry
         ``retry_after``.
 
         >>> service = Service(limits=ServerLimits(max_games=1))
@@ -422,7 +435,7 @@ class Service:
         >>> service.create_game({"players": 3}, client="10.0.0.2")
         Traceback (most recent call last):
         ...
-        pastiche_core.server.api_errors.ApiError: the service keeps 1 games, the most max_games allows, none of them finished; try again in 3600 seconds
+        pastiche_core.server.api_errors.ApiError: the service keeps 1 games in play, the most max_games allows; try again in 3600 seconds
         """
         try:
             root = read_object(body, "$", (), ("players", "seed", "catalogue", "seats"))
@@ -452,7 +465,8 @@ class Service:
             )
         except PasticheError as error:
             raise from_library(error) from None
-        self.quota.reserve(client, self.store.live_games)
+        with store_errors():
+            self.quota.reserve(client, self.store.live_games)
         try:
             session = GameSession.start(
                 new_game_id(),
@@ -464,13 +478,9 @@ class Service:
             )
             tokens = session.issue_tokens()
             with session.lock:
-                session.advance(self.limits, self.bots)
-                try:
+                self.advance_bots(session)
+                with store_errors():
                     self.store.add(session)
-                except StoreFullError as error:
-                    raise ApiError(
-                        UNAVAILABLE, str(error), None, retry_after=error.retry_after
-                    ) from None
         finally:
             self.quota.release(client)
         return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
@@ -504,7 +514,8 @@ class Service:
         """The game and the seat that ``token`` opens: 404 for no game, 403 for a wrong token."""
         session = None
         if isinstance(game_id, str) and 0 < len(game_id) <= _MAX_ID:
-            session = self.store.get(game_id)
+            with store_errors():
+                session = self.store.get(game_id)
         if session is None:
             shown = describe(game_id) if isinstance(game_id, str) else "this id"
             raise ApiError(NOT_FOUND, f"no game {shown.removeprefix('the string ')}", None)
@@ -515,15 +526,57 @@ class Service:
             raise ApiError(FORBIDDEN, "this token opens no seat of the game", None)
         return session, seat
 
+    def advance_bots(self, session: GameSession) -> None:
+        """Let the bots of ``session`` play until a human is to move, within the limits.
+
+        The caller holds ``session.lock`` and commits the moves made.
+        """
+        session.advance(self.limits, self.bots)
+
+    def _commit(self, session: GameSession, expected: int) -> None:
+        """Commit ``session`` against version ``expected``, or undo its new moves and raise.
+
+        A failing store is a 503: the moves past the committed version are
+        undone. A stale version (another server moved first) is a 409: the
+        session is read again from the store, in the one object other requests
+        may be waiting on.
+        """
+        try:
+            self.store.save(session, expected)
+        except StaleGameError as error:
+            session.rollback()
+            try:
+                fresh = self.store.get(session.id)
+            except StoreUnavailableError:
+                fresh = None
+            if fresh is not None and fresh is not session:
+                session.reload(fresh.record)
+            raise ApiError(CONFLICT, str(error), None) from None
+        except BaseException:
+            session.rollback()
+            raise
+
     def game_state(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """What the token's seat is shown: view, legal moves, ``to_move``, ``over``."""
+        """What the token's seat is shown: view, legal moves, ``to_move``, ``over``.
+
+        Bots still to move play first and their moves are committed; if
+        another server moved the game meanwhile, the game is read again and
+        its current state answered (no 409 for a read).
+        """
         session, seat = self.session(game_id, token)
         with session.lock:
             if session.waiting():
+                expected = session.version
                 try:
-                    session.advance(self.limits, self.bots)
+                    self.advance_bots(session)
                 finally:
-                    self.store.save(session)
+                    if len(session.game.history) != expected:
+                        try:
+                            with store_errors():
+                                self._commit(session, expected)
+                        except ApiError as error:
+                            if error.status != CONFLICT:
+                                raise
             return session.state(seat, self.limits)
 
     def move(self, game_id: str, token: str | None, body: object) -> dict[str, Any]:
@@ -557,14 +610,16 @@ class Service:
                     f"it is player {game.to_move}'s turn, not player {seat}'s",
                     "$.move",
                 )
+            expected = session.version
             try:
                 game.apply(move)
             except IllegalMoveError as error:
                 raise from_library(error, status=CONFLICT, under="$.move") from None
             try:
-                session.advance(self.limits, self.bots)
+                self.advance_bots(session)
             finally:  # the human's move is kept even if a bot fails
-                self.store.save(session)
+                with store_errors():
+                    self._commit(session, expected)
             return session.state(seat, self.limits)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -692,6 +747,28 @@ def publish_request(body: object) -> tuple[Position, Constraints, dict[str, Any]
     if isinstance(document, Mapping) and "format" not in document:
         return position, constraints, dict(document)  # a position document, as it came
     return position, constraints, position_to_dict(position)
+
+
+@contextlib.contextmanager
+def store_errors() -> Iterator[None]:
+    """The store's refusals as answers: a full store 503, a client's share or a half-full
+    store 429, another server's move 409, a failing database 503; all but 409 with
+    ``retry_after``.
+
+    >>> with store_errors():
+    ...     raise StoreUnavailableError("store file 'g.sqlite': disk is full")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: store file 'g.sqlite': disk is full; nothing was kept, try again in 5 seconds
+    """
+    try:
+        yield
+    except StaleGameError as error:
+        raise ApiError(CONFLICT, str(error), None) from None
+    except StoreShareError as error:
+        raise ApiError(TOO_MANY, str(error), None, retry_after=error.retry_after) from None
+    except (StoreFullError, StoreUnavailableError) as error:
+        raise ApiError(UNAVAILABLE, str(error), None, retry_after=error.retry_after) from None
 
 
 def too_large(what: str, limit: str, cap: int, size: int | None = None) -> ApiError:
