@@ -51,8 +51,8 @@ from .games import BOTS, HUMAN, GameSession
 from .openapi import openapi, schema
 from .quotas import ServerLimits
 from .service import Analyse, Service
-from .stdio import serve_stdio
 from .sql_store import SqliteStore
+from .stdio import serve_stdio
 from .store import GameStore, MemoryStore
 from .workers import PoolSettings, WorkerPool
 

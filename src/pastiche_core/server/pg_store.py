@@ -16,6 +16,7 @@ the new connection, so the first request after the database is back succeeds).
 
 from __future__ import annotations
 
+import contextlib
 import time
 import urllib.parse
 from collections.abc import Sequence
@@ -133,10 +134,8 @@ class PostgresStore(SqlStore):
 
     def _disconnect(self) -> None:
         if self._db is not None:
-            try:
+            with contextlib.suppress(self._psycopg.Error):
                 self._db.close()
-            except self._psycopg.Error:
-                pass
             self._db = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:

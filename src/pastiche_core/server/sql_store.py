@@ -108,6 +108,10 @@ class SqlStore:
         """Run one statement (``?`` placeholders), committed at once; returns a cursor."""
         raise NotImplementedError
 
+    def check(self) -> None:
+        """Raise :class:`~pastiche_core.server.store.StoreUnavailableError` if the database
+        cannot be used safely now; called before each piece of work."""
+
     def lost(self, error: BaseException) -> bool:
         """Whether ``error`` lost the connection (then it is made again and the work retried)."""
         return False
@@ -122,6 +126,7 @@ class SqlStore:
         other error is a :class:`StoreUnavailableError`."""
         for attempt in (0, 1):
             try:
+                self.check()
                 return work()
             except self.errors as error:
                 if attempt == 0 and self.lost(error):
@@ -333,6 +338,17 @@ class SqlStore:
             self._cache.clear()
 
 
+def _unwritable(name: str) -> str:
+    """Why the file ``name`` cannot be opened for writing (``''`` if it can, or is missing)."""
+    try:
+        os.close(os.open(name, os.O_RDWR | os.O_APPEND))
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        return error.strerror or str(error)
+    return ""
+
+
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -381,7 +397,8 @@ class SqliteStore(SqlStore):
     hashes, catalogue, moves, times, version); one that fails is refused with a
     warning on the ``pastiche_core.server`` log and the game is answered as
     unknown. The file and its ``-wal`` and ``-shm`` companions must be writable:
-    one that is not stops the start with a :class:`~pastiche_core.server.store.StoreError`.
+    one that is not stops the start with a :class:`~pastiche_core.server.store.StoreError`,
+    and later makes every request answer 503 (:meth:`check`).
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -442,18 +459,24 @@ class SqliteStore(SqlStore):
             raise StoreError(f"{self.where}: damaged (its schema is not UTF-8 text)") from None
 
     def _check_writable(self) -> None:
-        # An immutable -shm file is mapped read-only and a later write to the map kills the
-        # process (SIGBUS): refuse such a file at the start instead.
         for suffix in ("", "-wal", "-shm"):
             name = f"{self.path}{suffix}"
-            try:
-                os.close(os.open(name, os.O_RDWR | os.O_APPEND))
-            except FileNotFoundError:
-                continue
-            except OSError as error:
-                raise StoreError(
-                    f"{self.where}: {name!r} is not writable ({error.strerror or error})"
-                ) from None
+            problem = _unwritable(name)
+            if problem:
+                raise StoreError(f"{self.where}: {name!r} is not writable ({problem})")
+
+    def check(self) -> None:
+        """Refuse the work while the ``-shm`` file cannot be written.
+
+        SQLite writes that file through a shared memory map; once it is made
+        immutable (``chattr +i``) the next write to the map kills the process
+        with SIGBUS, which no error handling can catch. Opening it for writing
+        first (a few microseconds) turns that into a 503.
+        """
+        name = f"{self.path}-shm"
+        problem = _unwritable(name)
+        if problem:
+            raise StoreUnavailableError(f"{self.where}: {name!r} is not writable ({problem})")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement on the file, committed at once; returns the cursor."""
