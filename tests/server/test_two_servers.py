@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow  # each test starts two or three servers
 
 SEATS = ["human", "human", "human"]
 """Every seat human: the test makes every move, so it knows what the history must hold."""
-CONFLICT_ROUNDS = 60
+CONFLICT_ROUNDS = 100
 """Rounds of one seat's move sent to both servers at once."""
 CONFLICTING = ("draw", "take", "choose")
 """Moves after which no other move of the same choice is legal: two of them conflict."""
@@ -111,7 +111,7 @@ def test_conflicting_moves_one_wins_the_other_is_refused(tmp_path: Path, store: 
     with ExitStack() as stack:
         a, b = _instances(stack, tmp_path, store, 2)
         games: list[tuple[str, dict[str, str]]] = []
-        for _ in range(400):  # each round plays one move; a game is ~100 moves
+        for _ in range(1000):  # each round plays one move; a game is ~100 moves
             if rounds >= CONFLICT_ROUNDS:
                 break
             if not games or seat_state(a.port, *games[-1])["over"]:
@@ -244,7 +244,8 @@ def test_a_failing_store_answers_503_and_applies_nothing(
         fail()
         try:
             refusals = 0
-            for move in state["legal"][:3]:  # the same seat's move, again and again
+            for attempt in range(3):  # the same seat's moves, again and again
+                move = state["legal"][attempt % len(state["legal"])]
                 status, body, headers = call(
                     a.port, "POST", f"/v1/games/{game}/moves", {"move": move}, tokens[seat]
                 )
