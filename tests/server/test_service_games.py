@@ -138,50 +138,52 @@ def test_a_stranger_creating_many_games_evicts_nobody() -> None:
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_finished_games_make_room_first_and_expire_sooner(kind: str, tmp_path: Path) -> None:
+def test_finished_games_do_not_count_and_keep_their_records(kind: str, tmp_path: Path) -> None:
     now = [5000.0]
     store: MemoryStore | SqliteStore
     if kind == "memory":
-        store = MemoryStore(max_games=3, ttl=1000.0, finished_ttl=100.0, clock=lambda: now[0])
+        store = MemoryStore(
+            max_games=2, ttl=1000.0, max_records=2, record_ttl=5000.0, clock=lambda: now[0]
+        )
     else:
         store = SqliteStore(
             tmp_path / "g.sqlite",
-            max_games=3,
+            max_games=2,
             ttl=1000.0,
-            finished_ttl=100.0,
+            max_records=2,
+            record_ttl=5000.0,
             cached=1,
             clock=lambda: now[0],
         )
     store.add(_session("playing-old", "a"))
     now[0] += 1
-    done = _session("done", "a", seed=5)
+    done = _session("done", "b", seed=5)
     store.add(done)
-    done_game = _finished("x", seed=5).game
-    for move in done_game.history:
+    for move in _finished("x", seed=5).game.history:
         done.game.apply(move)
-    store.save(done)
+    store.save(done, 0)
+    assert store.live_games("b") == 0  # the finished game is not live
     now[0] += 1
-    store.add(_session("playing", "b"))
-    assert store.live_games("a") == 1  # the finished game is not live
-    now[0] += 1
-    store.add(_session("new", "c"))  # full: the finished game makes room, not a game in play
-    assert store.get("done") is None
-    assert store.get("playing-old") is not None
+    store.add(_session("playing", "c"))  # the finished game takes no room
     with pytest.raises(StoreFullError) as refused:
-        store.add(_session("more", "c"))
-    # The first game to expire was last used 1 to 3 s ago (SQLite writes a read's
-    # time only once a minute).
+        store.add(_session("more", "d"))  # two games in play: full, and nobody's is dropped
+    # The first game to expire was last used 2 s ago (SQLite writes a read's time only once a
+    # minute).
     assert 997 <= refused.value.retry_after <= 999
-    # A finished game idle for finished_ttl is gone; one in play idle as long is kept.
-    finished = _finished("over", seed=8)
-    store = MemoryStore(max_games=3, ttl=1000.0, finished_ttl=100.0, clock=lambda: now[0])
-    store.add(finished)
-    store.add(_session("in-play"))
-    now[0] += 100.0
-    assert store.get("over") is not None  # exactly finished_ttl idle: kept, and touched
-    now[0] += 100.5
-    assert store.get("over") is None
-    assert store.get("in-play") is not None
+    now[0] += 1500  # past ttl: the games in play expire, the finished one's record stays
+    kept = store.get("done")
+    assert kept is not None
+    assert kept.game.is_over
+    assert store.get("playing-old") is None
+    for index in range(3):  # past max_records the least recently used finished game goes
+        finished = _finished(f"over-{index}", seed=8 + index)
+        store.add(finished)
+        now[0] += 1
+    assert store.get("done") is None
+    assert store.get("over-2") is not None
+    now[0] += 5001  # past record_ttl
+    assert store.get("over-2") is None
+    store.close()
 
 
 def test_greedy_seats_play_with_an_embedded_catalogue() -> None:

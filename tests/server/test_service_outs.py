@@ -43,12 +43,17 @@ def _rpc(service: Service, method: str, params: Any) -> dict[str, Any]:
     return answer
 
 
+UNHURRIED = ServerLimits(time_limit=10.0)
+"""The library's own time limit: answers compared with the library's must not be cut short by a
+busy machine."""
+
+
 def _library(source: PlayerView | Position, **options: Any) -> dict[str, Any]:
     return outs(source, **options).to_dict()
 
 
 def test_outs_of_a_view_a_position_and_a_state_equal_the_librarys() -> None:
-    client, service = make_client()
+    client, service = make_client(limits=UNHURRIED)
     view = GAME.view(SEAT)
     position = Position.from_game(GAME, SEAT)
     asked = [
@@ -141,7 +146,7 @@ def test_the_search_is_held_to_the_services_time_limit() -> None:
 
 
 def test_the_game_route_answers_the_tokens_seat_from_its_view() -> None:
-    client, service = make_client()
+    client, service = make_client(limits=UNHURRIED)
     game, tokens = new_game(client, players=4, seed=3, seats=["human", "random", "human", "random"])
     for seat in (0, 2):
         answer = client.get(f"/v1/games/{game}/outs", headers=bearer(tokens[str(seat)]))
@@ -169,7 +174,7 @@ def test_r16_a_seats_outs_read_its_view_alone() -> None:
 
         def call(self, method: str, body: Any, **options: Any) -> dict[str, Any]:
             given.append(body)
-            return run_outs(body, body["writes"], body["seed"], 2.0)
+            return run_outs(body, body["writes"], body["seed"], UNHURRIED.time_limit)
 
     client, service = make_client()
     service.pool = Recording()  # type: ignore[assignment]
@@ -188,9 +193,9 @@ def test_r16_a_seats_outs_read_its_view_alone() -> None:
 
 
 def test_outs_in_a_worker_equal_those_in_process() -> None:
-    pool = WorkerPool(PoolSettings(workers=1, queue=1, client_share=1), ServerLimits())
+    pool = WorkerPool(PoolSettings(workers=1, queue=1, client_share=1), UNHURRIED)
     pool.start()
-    service = Service(pool=pool)
+    service = Service(pool=pool, limits=UNHURRIED)
     try:
         body = {"view": view_to_dict(GAME.view(SEAT)), "writes": 2}
         assert _rpc(service, "outs", body)["result"] == _library(GAME.view(SEAT), writes=2)

@@ -64,7 +64,7 @@ def test_sqlite_store_replays_games(tmp_path: Path) -> None:
     store.add(session)
     for move in ("keep MYT1 HOR7 HOR8", "draw"):
         session.game.apply(move)
-    store.save(session)
+    store.save(session, 0)
     assert store.get("g") is session  # the same object while it is cached
     store.close()
     again = SqliteStore(path)

@@ -301,8 +301,9 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--store",
-        metavar="FILE",
-        help="keep games in this SQLite file, so a restarted server loses none "
+        metavar="FILE|URL",
+        help="keep games in this SQLite file, or in PostgreSQL given a postgresql:// "
+        "address, so a restarted server loses none and several servers may share them "
         "(default: in memory)",
     )
     parser.add_argument(
@@ -310,7 +311,7 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         type=int_range("max games", 1),
         default=1000,
         metavar="N",
-        help="games kept at most; the least recently used goes first (default 1,000)",
+        help="games in play kept at most; one per client past half (default 1,000)",
     )
     parser.add_argument(
         "--game-ttl",

@@ -27,7 +27,8 @@ worker runs past its own time (budget or time limit) plus 2 seconds is
 answered 504 and the worker is killed and replaced, so the server's own
 process stays small. ``--workers 0`` runs them in the server's threads
 instead, as a :class:`Service` made without a pool does.
-* :class:`MemoryStore`, :class:`SqliteStore` — where games are kept;
+* :class:`MemoryStore`, :class:`SqliteStore` — where games are kept (and
+  :class:`~pastiche_core.server.pg_store.PostgresStore`, with the ``postgres`` extra);
 * :data:`BOTS` — the bots a game may seat, by name;
 * :func:`schema`, :func:`openapi` — the service's JSON Schemas and OpenAPI document.
 
@@ -50,8 +51,9 @@ from .games import BOTS, HUMAN, GameSession
 from .openapi import openapi, schema
 from .quotas import ServerLimits
 from .service import Analyse, Service
+from .sql_store import SqliteStore
 from .stdio import serve_stdio
-from .store import GameStore, MemoryStore, SqliteStore
+from .store import GameStore, MemoryStore
 from .workers import PoolSettings, WorkerPool
 
 if TYPE_CHECKING:
@@ -73,6 +75,7 @@ __all__ = [
     "SqliteStore",
     "WorkerPool",
     "create_app",
+    "is_postgres_url",
     "make_service",
     "openapi",
     "schema",
@@ -111,13 +114,15 @@ def make_service(
     analyse: Analyse | None = None,
     pool: PoolSettings | None = None,
 ) -> Service:
-    """A service keeping its games in memory, or in the SQLite file ``store_path``.
+    """A service keeping its games in memory, in the SQLite file ``store_path``, or in
+    PostgreSQL when ``store_path`` is a ``postgresql://`` (or ``postgres://``) address.
 
     With ``pool`` settings, its hints and publishes run in a
     :class:`WorkerPool` started here (each worker warm before this returns;
     ``OSError`` if they do not start); :meth:`Service.close` stops it.
     ``analyse`` is then used by nothing but the service's own threads: the
-    workers load the analysis engine themselves.
+    workers load the analysis engine themselves. A store that cannot be
+    opened or reached raises :class:`~pastiche_core.server.store.StoreError`.
 
     >>> make_service().store
     <MemoryStore 0 games, max 1000, ttl 21600 s>
@@ -126,23 +131,53 @@ def make_service(
     """
     bounds = limits if limits is not None else ServerLimits()
     store: GameStore
+    games, ttl, records, record_ttl = (
+        bounds.max_games,
+        bounds.game_ttl,
+        bounds.max_records,
+        bounds.record_ttl,
+    )
     if store_path is None:
-        store = MemoryStore(
-            max_games=bounds.max_games, ttl=bounds.game_ttl, finished_ttl=bounds.finished_ttl
+        records = min(records, games)  # in memory a finished game is a whole session
+        store = MemoryStore(games, ttl, max_records=records, record_ttl=record_ttl)
+    elif is_postgres_url(str(store_path)):
+        from .pg_store import PostgresStore
+
+        store = PostgresStore(
+            str(store_path),
+            max_games=games,
+            ttl=ttl,
+            cached=bounds.cached_games,
+            max_records=records,
+            record_ttl=record_ttl,
         )
     else:
         store = SqliteStore(
             store_path,
-            max_games=bounds.max_games,
-            ttl=bounds.game_ttl,
-            cached=bounds.cached_games,
-            finished_ttl=bounds.finished_ttl,
+            games,
+            ttl,
+            bounds.cached_games,
+            max_records=records,
+            record_ttl=record_ttl,
         )
     workers = None
     if pool is not None:
         workers = WorkerPool(pool, bounds)
-        workers.start()
+        try:
+            workers.start()
+        except BaseException:
+            store.close()
+            raise
     return Service(analyse=analyse, store=store, limits=bounds, pool=workers)
+
+
+def is_postgres_url(store: str) -> bool:
+    """Whether ``--store`` names a PostgreSQL database rather than an SQLite file.
+
+    >>> is_postgres_url("postgresql://pastiche@db/games"), is_postgres_url("games.sqlite")
+    (True, False)
+    """
+    return store.startswith(("postgresql://", "postgres://"))
 
 
 def serve(

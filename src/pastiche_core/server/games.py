@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -172,6 +173,10 @@ class GameSession:
     client: str = ""
     """The client that created the game (its address, see :class:`ClientQuota`); ``''`` when
     unknown."""
+    version: int = 0
+    """The version of the game's stored row this session was read at or last committed: the
+    number of moves kept in the store. Moves past it are not kept yet; :meth:`rollback` undoes
+    them."""
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     """Held while a request reads or changes the game, so requests on one game run one at a time."""
     _legal: tuple[int, int, LegalListing] | None = field(default=None, repr=False)
@@ -214,7 +219,42 @@ class GameSession:
         ...                     created=0.0, touched=0.0).game.phase
         <Phase.ACTION: 'action'>
         """
-        return cls(game_id, record.replay(), tuple(seats), tuple(tokens), created, touched, client)
+        game = record.replay()
+        return cls(
+            game_id, game, tuple(seats), tuple(tokens), created, touched, client, len(record.moves)
+        )
+
+    def rollback(self) -> None:
+        """Undo every move past :attr:`version`: the game as it was last committed.
+
+        A move refused by the store (another server moved first, or the database
+        failed) is never left applied in memory.
+
+        >>> session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
+        >>> session.game.apply("keep MYT1 HOR7 HOR8")
+        >>> session.rollback()
+        >>> len(session.game.history), session.version
+        (0, 0)
+        """
+        history = self.game.history
+        if len(history) == self.version:
+            return
+        record = GameRecord.of(self.game)
+        self.reload(dataclasses.replace(record, moves=record.moves[: self.version]))
+
+    def reload(self, record: GameRecord) -> None:
+        """Play the game again from ``record``, which the store now holds (R14).
+
+        Its version becomes the number of moves of ``record``.
+
+        >>> session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
+        >>> session.reload(GameRecord(3, 7, moves=["keep MYT1 HOR7 HOR8"]))
+        >>> session.version, session.game.phase
+        (1, <Phase.ACTION: 'action'>)
+        """
+        self.game = record.replay()
+        self.version = len(record.moves)
+        self._legal = None
 
     def issue_tokens(self) -> dict[int, str]:
         """New tokens for every human seat, by seat; only their hashes are kept.

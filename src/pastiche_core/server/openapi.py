@@ -380,9 +380,9 @@ def _document(limits: ServerLimits) -> str:
             "post": {
                 "summary": "Start a game against bots",
                 "description": "The bots play until a human is to move. At most "
-                f"{limits.max_games} games are kept (finished games make room first; a game in "
-                f"play is never dropped for a new one), a game untouched for "
-                f"{limits.game_ttl:g} seconds is dropped ({limits.finished_ttl:g} once finished), "
+                f"{limits.max_games} games in play are kept (one per client once half are in "
+                f"play; a game in play is never dropped for a new one), a game untouched for "
+                f"{limits.game_ttl:g} seconds is dropped ({limits.record_ttl:g} once finished), "
                 f"and one client keeps at most {limits.client_games} unfinished games and creates "
                 f"at most {limits.client_creations} a minute.",
                 "requestBody": _body("game_create", bodies["games"]),

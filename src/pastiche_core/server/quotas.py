@@ -11,8 +11,8 @@ the service itself in memory: :class:`ServerLimits` holds the numbers, and
 (1000, 10000)
 >>> limits.budget_ms, limits.max_budget_ms
 (300, 5000)
->>> limits.max_games, limits.game_ttl, limits.finished_ttl
-(1000, 21600.0, 900.0)
+>>> limits.max_games, limits.game_ttl, limits.max_records, limits.record_ttl
+(1000, 21600.0, 100000, 2592000.0)
 >>> limits.client_games, limits.client_creations, limits.client_connections
 (10, 20, 32)
 >>> limits.max_header_bytes, limits.max_headers, limits.header_timeout, limits.keep_alive
@@ -61,14 +61,17 @@ class ServerLimits:
     search over at most ``max_review_decisions`` decisions, for at most
     ``review_time_limit`` seconds (past a bound its answer is incomplete).
 
-    **Games.** At most ``max_games`` games are kept. A game nobody has
-    touched for ``game_ttl`` seconds is dropped, a finished one after
-    ``finished_ttl`` seconds; when the service is full, finished games go
-    first (least recently used first), and if none is finished a new game is
-    refused (503 with ``Retry-After``): no game in play is ever dropped to
-    make room. One client (its address) keeps at most ``client_games``
-    unfinished games and creates at most ``client_creations`` games in any
-    minute (429 with ``Retry-After`` beyond). With a store file, at most
+    **Games.** At most ``max_games`` games in play are kept, each dropped
+    after ``game_ttl`` seconds untouched; no game in play is ever dropped to
+    make room. Once half of ``max_games`` are in play, a client that keeps one
+    may not create another (429 with ``Retry-After``), and at ``max_games``
+    a new game is refused (503 with ``Retry-After``). Finished games do not
+    count: their records stay readable for ``record_ttl`` seconds untouched,
+    at most ``max_records`` of them (the least recently used go first; in
+    memory, without a store, at most ``max_games``). One client (its
+    address) keeps at most ``client_games`` unfinished games and creates at
+    most ``client_creations`` games in any minute (429 with ``Retry-After``
+    beyond). With a store file, at most
     ``cached_games`` games stay replayed in memory (the others are replayed
     from their moves when asked for, R14). After a human's move the bots play
     for at most ``bot_time_limit`` seconds and ``bot_decisions`` decisions per
@@ -113,8 +116,7 @@ class ServerLimits:
     max_budget_ms: int = 5_000
     """The largest analysis budget a hint may ask for, in milliseconds."""
     max_games: int = 1_000
-    """Games kept at once; when full, finished games make room first, else a new game is refused
-    (503)."""
+    """Games in play kept at once; past half of it one per client (429), past it none (503)."""
     game_ttl: float = 6 * 3600.0
     """Seconds a game nobody touches is kept (6 hours by default)."""
     cached_games: int = 256
@@ -132,9 +134,11 @@ class ServerLimits:
     answer_cache_bytes: int = 16 * 2**20
     """Bytes of HTTP publishes answers kept for repeated requests (16 MiB by default, 0 for
     none)."""
-    finished_ttl: float = 900.0
-    """Seconds a finished game nobody touches is kept (15 minutes by default): long enough to
-    fetch its record."""
+    max_records: int = 100_000
+    """Finished games kept, so their records stay readable; past it the least recently used goes
+    (in memory, without a store, at most ``max_games``)."""
+    record_ttl: float = 30 * 86_400.0
+    """Seconds a finished game nobody touches is kept (30 days by default)."""
     client_games: int = 10
     """Unfinished games one client keeps at once (429 beyond)."""
     client_creations: int = 20

@@ -26,13 +26,14 @@ pastiche_core.server.api_errors.ApiError: this token opens no seat of the game
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
 import logging
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -55,6 +56,7 @@ from .api_errors import (
     FORBIDDEN,
     NOT_FOUND,
     TOO_LARGE,
+    TOO_MANY,
     UNAVAILABLE,
     ApiError,
     from_library,
@@ -65,7 +67,14 @@ from .games import BOTS, HUMAN, BotFactory, ClientQuota, GameSession, new_game_i
 from .guesses import TokenGuesses
 from .openapi import schema_address
 from .quotas import ServerLimits
-from .store import GameStore, MemoryStore, StoreFullError
+from .store import (
+    GameStore,
+    MemoryStore,
+    StaleGameError,
+    StoreFullError,
+    StoreShareError,
+    StoreUnavailableError,
+)
 
 if TYPE_CHECKING:
     from .workers import Ticket, WorkerPool
@@ -84,6 +93,7 @@ __all__ = [
     "Service",
     "expecting",
     "publish_request",
+    "store_errors",
     "too_large",
 ]
 
@@ -169,7 +179,8 @@ class Service:
             else MemoryStore(
                 max_games=self.limits.max_games,
                 ttl=self.limits.game_ttl,
-                finished_ttl=self.limits.finished_ttl,
+                max_records=min(self.limits.max_records, self.limits.max_games),
+                record_ttl=self.limits.record_ttl,
             )
         )
         """Where the games are kept: in memory unless a store is given."""
@@ -442,7 +453,9 @@ class Service:
 
         ``client`` is who asks (HTTP: the client's address): past its share of
         games (:class:`~pastiche_core.server.games.ClientQuota`) the answer is
-        a 429, and a service full of games in play answers 503; both carry
+        a 429, and so is a second game of one client once half of
+        ``max_games`` are in play; a service full of games in play answers
+        503, and so does a failing store (nothing is kept). All carry
         ``retry_after``.
 
         >>> service = Service(limits=ServerLimits(max_games=1))
@@ -450,7 +463,7 @@ class Service:
         >>> service.create_game({"players": 3}, client="10.0.0.2")
         Traceback (most recent call last):
         ...
-        pastiche_core.server.api_errors.ApiError: the service keeps 1 games, the most max_games allows, none of them finished; try again in 3600 seconds
+        pastiche_core.server.api_errors.ApiError: the service keeps 1 games in play, the most max_games allows; try again in 3600 seconds
         """
         try:
             root = read_object(body, "$", (), ("players", "seed", "catalogue", "seats"))
@@ -480,7 +493,8 @@ class Service:
             )
         except PasticheError as error:
             raise from_library(error) from None
-        self.quota.reserve(client, self.store.live_games)
+        with store_errors():
+            self.quota.reserve(client, self.store.live_games)
         try:
             session = GameSession.start(
                 new_game_id(),
@@ -493,12 +507,8 @@ class Service:
             tokens = session.issue_tokens()
             with session.lock:
                 self.advance_bots(session)
-                try:
+                with store_errors():
                     self.store.add(session)
-                except StoreFullError as error:
-                    raise ApiError(
-                        UNAVAILABLE, str(error), None, retry_after=error.retry_after
-                    ) from None
         finally:
             self.quota.release(client)
         return {"game": session.id, "tokens": {str(seat): token for seat, token in tokens.items()}}
@@ -549,7 +559,8 @@ class Service:
         self.guesses.check(client)
         session = None
         if isinstance(game_id, str) and 0 < len(game_id) <= _MAX_ID:
-            session = self.store.get(game_id)
+            with store_errors():
+                session = self.store.get(game_id)
         if session is None:
             shown = describe(game_id) if isinstance(game_id, str) else "this id"
             raise ApiError(NOT_FOUND, f"no game {shown.removeprefix('the string ')}", None)
@@ -608,15 +619,50 @@ class Service:
     def _count_turn(self, where: str) -> None:
         self.bot_turns[where] = self.bot_turns.get(where, 0) + 1
 
+    def _commit(self, session: GameSession, expected: int) -> None:
+        """Commit ``session`` against version ``expected``, or undo its new moves and raise.
+
+        A failing store is a 503: the moves past the committed version are
+        undone. A stale version (another server moved first) is a 409: the
+        session is read again from the store, in the one object other requests
+        may be waiting on.
+        """
+        try:
+            self.store.save(session, expected)
+        except StaleGameError as error:
+            session.rollback()
+            try:
+                fresh = self.store.get(session.id)
+            except StoreUnavailableError:
+                fresh = None
+            if fresh is not None and fresh is not session:
+                session.reload(fresh.record)
+            raise ApiError(CONFLICT, str(error), None) from None
+        except BaseException:
+            session.rollback()
+            raise
+
     def game_state(self, game_id: str, token: str | None, client: str = "") -> dict[str, Any]:
-        """What the token's seat is shown: view, legal moves, ``to_move``, ``over``."""
+        """What the token's seat is shown: view, legal moves, ``to_move``, ``over``.
+
+        Bots still to move play first and their moves are committed; if
+        another server moved the game meanwhile, the game is read again and
+        its current state answered (no 409 for a read).
+        """
         session, seat = self.session(game_id, token, client)
         with session.lock:
             if session.waiting():
+                expected = session.version
                 try:
                     self.advance_bots(session)
                 finally:
-                    self.store.save(session)
+                    if len(session.game.history) != expected:
+                        try:
+                            with store_errors():
+                                self._commit(session, expected)
+                        except ApiError as error:
+                            if error.status != CONFLICT:
+                                raise
             return session.state(seat, self.limits)
 
     def move(
@@ -652,6 +698,7 @@ class Service:
                     f"it is player {game.to_move}'s turn, not player {seat}'s",
                     "$.move",
                 )
+            expected = session.version
             try:
                 game.apply(move)
             except IllegalMoveError as error:
@@ -659,7 +706,8 @@ class Service:
             try:
                 self.advance_bots(session)
             finally:  # the human's move is kept even if a bot fails
-                self.store.save(session)
+                with store_errors():
+                    self._commit(session, expected)
             return session.state(seat, self.limits)
 
     def record(self, game_id: str, token: str | None, client: str = "") -> dict[str, Any]:
@@ -787,6 +835,28 @@ def publish_request(body: object) -> tuple[Position, Constraints, dict[str, Any]
     if isinstance(document, Mapping) and "format" not in document:
         return position, constraints, dict(document)  # a position document, as it came
     return position, constraints, position_to_dict(position)
+
+
+@contextlib.contextmanager
+def store_errors() -> Iterator[None]:
+    """The store's refusals as answers: a full store 503, a client's share or a half-full
+    store 429, another server's move 409, a failing database 503; all but 409 with
+    ``retry_after``.
+
+    >>> with store_errors():
+    ...     raise StoreUnavailableError("store file 'g.sqlite': disk is full")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.api_errors.ApiError: store file 'g.sqlite': disk is full; nothing was kept, try again in 5 seconds
+    """
+    try:
+        yield
+    except StaleGameError as error:
+        raise ApiError(CONFLICT, str(error), None) from None
+    except StoreShareError as error:
+        raise ApiError(TOO_MANY, str(error), None, retry_after=error.retry_after) from None
+    except (StoreFullError, StoreUnavailableError) as error:
+        raise ApiError(UNAVAILABLE, str(error), None, retry_after=error.retry_after) from None
 
 
 def too_large(what: str, limit: str, cap: int, size: int | None = None) -> ApiError:

@@ -1,41 +1,43 @@
-"""Where the service keeps its games: in memory, or in an SQLite file that survives restarts.
+"""Where the service keeps its games: in memory, or in a database that survives restarts.
 
-Both stores keep at most ``max_games`` games. A game nobody has touched for
-``ttl`` seconds is dropped, a finished one after ``finished_ttl`` seconds.
-When the store is full, finished games make room first (least recently used
-first); if none is finished, :meth:`GameStore.add` refuses the new game with
-:class:`StoreFullError`: a game in play is never dropped for someone else's.
-:class:`SqliteStore` writes one row per game — players, seed, catalogue,
-seat kinds, token hashes (never the tokens), the creating client and the
-move list — before the service answers, and replays a game from its moves
-when it is asked for after a restart (R14). A row is checked as it is read,
-like any other input: one that does not hold up is refused with a log line.
+A store keeps at most ``max_games`` unfinished games. A game in play nobody has
+touched for ``ttl`` seconds is dropped; a game in play is never dropped to make
+room for someone else's. When unfinished games reach half of ``max_games``, a
+client that already keeps one may not create another (:class:`StoreShareError`,
+429); at ``max_games`` every new game is refused (:class:`StoreFullError`, 503),
+so a crowd of new addresses cannot lock every new player out. Finished games do
+not count against ``max_games``: their records stay readable for ``record_ttl``
+seconds idle, at most ``max_records`` of them (the least recently used go first).
+
+Every change is committed with :meth:`GameStore.save` against the version the
+session was read at (:attr:`~pastiche_core.server.games.GameSession.version`):
+another server that moved first makes it raise :class:`StaleGameError`, and a
+failing database :class:`StoreUnavailableError`; the service then rolls the
+session back, so a refused move is never applied and an answered one never
+lost. The database stores live in :mod:`~pastiche_core.server.sql_store`
+(SQLite) and :mod:`~pastiche_core.server.pg_store` (PostgreSQL); a row read
+back is checked like any other input (:func:`restore_row`).
 
 >>> from pastiche_core.server.games import GameSession
 >>> store = MemoryStore(max_games=2)
 >>> for name in ("a", "b"):
-...     store.add(GameSession.start(name, players=3, seed=1, seats=("human",) * 3))
+...     store.add(GameSession.start(name, players=3, seed=1, seats=("human",) * 3, client=name))
 >>> store.add(GameSession.start("c", players=3, seed=1, seats=("human",) * 3))
 Traceback (most recent call last):
 ...
-pastiche_core.server.store.StoreFullError: the service keeps 2 games, the most max_games allows, none of them finished; try again in 3600 seconds
+pastiche_core.server.store.StoreFullError: the service keeps 2 games in play, the most max_games allows; try again in 3600 seconds
 >>> store.get("a").id, len(store)
 ('a', 2)
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import math
 import re
-import sqlite3
 import threading
 import time
-import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..data.catalogue import SHIPPED_CATALOGUES, Catalogue
@@ -46,20 +48,33 @@ from ..io import jsontext
 from ..io.record import GameRecord
 from .games import BOTS, HUMAN, GameSession
 
-__all__ = ["GameStore", "MemoryStore", "SqliteStore", "StoreError", "StoreFullError"]
-
-log = logging.getLogger("pastiche_core.server")
+__all__ = [
+    "GameStore",
+    "MemoryStore",
+    "StaleGameError",
+    "StoreError",
+    "StoreFullError",
+    "StoreShareError",
+    "StoreUnavailableError",
+    "restore_row",
+]
 
 Clock = Callable[[], float]
 
-_FINISHED_TTL = 900.0
-_MAX_RETRY_AFTER = 3600
+MAX_RETRY_AFTER = 3600
+"""The longest ``Retry-After`` a full store gives, in seconds."""
+SHARE_RETRY_AFTER = 60
+"""The ``Retry-After`` of a creation refused by client share, in seconds."""
+CLOCK_SLACK = 86_400.0
+"""Seconds a stored time may lie ahead of the clock (a clock set back) before the row is
+taken as damaged."""
 
 
 class StoreError(PasticheError):
-    """A store file that cannot be opened or read as the service's game store.
+    """A store that cannot be opened or read as the service's game store.
 
     >>> import tempfile, pathlib
+    >>> from pastiche_core.server.sql_store import SqliteStore
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     SqliteStore(pathlib.Path(folder) / "missing" / "games.sqlite")
     Traceback (most recent call last):
@@ -69,7 +84,7 @@ class StoreError(PasticheError):
 
 
 class StoreFullError(StoreError):
-    """A new game refused: the store keeps ``max_games`` games and none of them is finished.
+    """A new game refused: the store keeps ``max_games`` games in play.
 
     ``retry_after`` is the number of seconds until the first game expires (at
     most an hour); the service answers 503 with it as ``Retry-After``.
@@ -79,12 +94,62 @@ class StoreFullError(StoreError):
     """
 
     def __init__(self, max_games: int, seconds: float) -> None:
-        self.retry_after = max(1, min(_MAX_RETRY_AFTER, math.ceil(seconds)))
+        self.retry_after = max(1, min(MAX_RETRY_AFTER, math.ceil(seconds)))
         """Seconds until a game expires and makes room, at least 1 and at most 3,600."""
         super().__init__(
-            f"the service keeps {max_games:,} games, the most max_games allows, none of them "
-            f"finished; try again in {self.retry_after} seconds"
+            f"the service keeps {max_games:,} games in play, the most max_games allows; "
+            f"try again in {self.retry_after} seconds"
         )
+
+
+class StoreShareError(StoreError):
+    """A new game refused by client share: the store is half full and this client keeps one.
+
+    The service answers 429 with ``retry_after`` (60 seconds) as ``Retry-After``.
+
+    >>> print(StoreShareError(1000, 2))
+    half of max_games (1,000) games are in play and this client keeps 2: one game per client until some end; try again in 60 seconds
+    """
+
+    def __init__(self, max_games: int, live: int) -> None:
+        self.retry_after = SHARE_RETRY_AFTER
+        """Seconds after which the same request may succeed."""
+        super().__init__(
+            f"half of max_games ({max_games:,}) games are in play and this client keeps {live}: "
+            f"one game per client until some end; try again in {SHARE_RETRY_AFTER} seconds"
+        )
+
+
+class StaleGameError(StoreError):
+    """A commit refused: the game's stored row is no longer at the version the session was read at.
+
+    Another server (or another store on the same database) moved first; the
+    service answers 409 and reads the game again.
+
+    >>> print(StaleGameError("g", 3))
+    game 'g' was changed by another server since version 3; read it again
+    """
+
+    def __init__(self, game_id: str, expected: int) -> None:
+        super().__init__(
+            f"game {game_id[:64]!r} was changed by another server since version {expected}; "
+            "read it again"
+        )
+
+
+class StoreUnavailableError(StoreError):
+    """The database failed (disk full, read-only file, lost connection): nothing was kept.
+
+    The service answers 503 with ``retry_after`` as ``Retry-After``.
+
+    >>> StoreUnavailableError("store file 'g.sqlite': disk is full").retry_after
+    5
+    """
+
+    def __init__(self, message: str, retry_after: int = 5) -> None:
+        self.retry_after = retry_after
+        """Seconds after which the same request may succeed."""
+        super().__init__(f"{message}; nothing was kept, try again in {retry_after} seconds")
 
 
 @runtime_checkable
@@ -96,15 +161,20 @@ class GameStore(Protocol):
     """
 
     def add(self, session: GameSession) -> None:
-        """Keep a new game; finished games make room past the cap, else :class:`StoreFullError`."""
+        """Keep a new game: :class:`StoreFullError` or :class:`StoreShareError` when full."""
         ...
 
     def get(self, game_id: str) -> GameSession | None:
-        """The game with this id, or ``None`` (unknown, dropped, expired or refused)."""
+        """The game with this id at its stored version, or ``None`` (unknown, expired, refused)."""
         ...
 
-    def save(self, session: GameSession) -> None:
-        """Record the game's moves; called before the service answers a move."""
+    def save(self, session: GameSession, expected: int) -> None:
+        """Commit the game's moves if its stored row is still at version ``expected``.
+
+        Raises :class:`StaleGameError` when another server moved first and
+        :class:`StoreUnavailableError` when the database fails; on success
+        ``session.version`` is the new version.
+        """
         ...
 
     def live_games(self, client: str) -> int:
@@ -112,7 +182,7 @@ class GameStore(Protocol):
         ...
 
     def __len__(self) -> int:
-        """The number of games kept."""
+        """The number of games kept, finished ones included."""
         ...
 
     def close(self) -> None:
@@ -120,13 +190,32 @@ class GameStore(Protocol):
         ...
 
 
-def _expires(session: GameSession, ttl: float, finished_ttl: float) -> float:
-    """When ``session`` expires if nobody touches it, on the store's clock."""
-    return session.touched + (finished_ttl if session.game.is_over else ttl)
+def check_room(live: int, client_live: int, max_games: int, seconds: float) -> None:
+    """Refuse a new game when the store is full, or half full and its client keeps a game.
+
+    ``live`` is the number of unfinished games kept, ``client_live`` the new
+    game's client's (0 for a game without a client: a library's own), ``seconds``
+    the time until the first game in play expires.
+
+    >>> check_room(4, 1, 10, 60.0)
+    >>> check_room(5, 0, 10, 60.0)
+    >>> check_room(5, 1, 10, 60.0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.store.StoreShareError: half of max_games (10) games are in play and this client keeps 1: one game per client until some end; try again in 60 seconds
+    """
+    if live >= max_games:
+        raise StoreFullError(max_games, seconds)
+    if client_live and 2 * live >= max_games:
+        raise StoreShareError(max_games, client_live)
 
 
 class MemoryStore:
-    """Games in memory, expiring after ``ttl`` seconds idle (finished ones after ``finished_ttl``).
+    """Games in memory: in play until ``ttl`` seconds idle, finished ones ``record_ttl``.
+
+    At most ``max_records`` finished games are kept (the least recently used go
+    first); in memory they are whole sessions, so the default keeps as many as
+    ``max_games``.
 
     >>> store = MemoryStore(ttl=60.0, clock=lambda: 1000.0)
     >>> store.add(GameSession.start("g", players=3, seed=1, seats=("human",) * 3))
@@ -140,48 +229,55 @@ class MemoryStore:
         max_games: int = 1_000,
         ttl: float = 6 * 3600.0,
         clock: Clock = time.time,
-        finished_ttl: float = _FINISHED_TTL,
+        *,
+        max_records: int | None = None,
+        record_ttl: float = 30 * 86_400.0,
     ) -> None:
         self.max_games = max_games
-        """The most games kept; past it finished games make room, else a new game is refused."""
+        """The most unfinished games kept; past half of it one game per client, past it none."""
         self.ttl = ttl
-        """Seconds a game nobody touches is kept."""
-        self.finished_ttl = finished_ttl
+        """Seconds a game in play nobody touches is kept."""
+        self.max_records = max_games if max_records is None else max_records
+        """The most finished games kept; past it the least recently used goes."""
+        self.record_ttl = record_ttl
         """Seconds a finished game nobody touches is kept."""
         self.clock = clock
         """The wall clock, in seconds since the epoch (:func:`time.time` unless given)."""
         self._games: OrderedDict[str, GameSession] = OrderedDict()
         self._lock = threading.Lock()
 
+    def _expires(self, session: GameSession) -> float:
+        return session.touched + (self.record_ttl if session.game.is_over else self.ttl)
+
     def _sweep(self, now: float) -> None:
         # Least recently used first: nothing after the first game within both
         # clocks can be past the longer one.
         gone = []
         for ident, session in self._games.items():
-            if now - session.touched <= min(self.ttl, self.finished_ttl):
+            if now - session.touched <= min(self.ttl, self.record_ttl):
                 break
-            if now > _expires(session, self.ttl, self.finished_ttl):
+            if now > self._expires(session):
                 gone.append(ident)
         for ident in gone:
             del self._games[ident]
-
-    def _make_room(self, now: float) -> None:
-        finished = (ident for ident, session in self._games.items() if session.game.is_over)
-        excess = len(self._games) - self.max_games + 1
-        for ident in [ident for ident, _ in zip(finished, range(excess), strict=False)]:
+        finished = [ident for ident, session in self._games.items() if session.game.is_over]
+        for ident in finished[: max(0, len(finished) - self.max_records)]:
             del self._games[ident]
-        if len(self._games) >= self.max_games:
-            soonest = min(_expires(s, self.ttl, self.finished_ttl) for s in self._games.values())
-            raise StoreFullError(self.max_games, soonest - now)
 
     def add(self, session: GameSession) -> None:
-        """Keep ``session``; past the cap finished games go first, else :class:`StoreFullError`."""
+        """Keep ``session``, or :class:`StoreFullError` / :class:`StoreShareError` (see
+        :func:`check_room`)."""
         with self._lock:
             now = self.clock()
             self._sweep(now)
-            if len(self._games) >= self.max_games:
-                self._make_room(now)
+            playing = [s for s in self._games.values() if not s.game.is_over]
+            client_live = (
+                sum(1 for s in playing if s.client == session.client) if session.client else 0
+            )
+            soonest = min((self._expires(s) for s in playing), default=now)
+            check_room(len(playing), client_live, self.max_games, soonest - now)
             session.touched = now
+            session.version = len(session.game.history)
             self._games[session.id] = session
 
     def get(self, game_id: str) -> GameSession | None:
@@ -196,10 +292,25 @@ class MemoryStore:
             self._games.move_to_end(game_id)
             return session
 
-    def save(self, session: GameSession) -> None:
-        """Nothing to write: the game lives in memory (it is touched now)."""
+    def save(self, session: GameSession, expected: int) -> None:
+        """Commit in memory: the session is the game, so only its version is checked and moved.
+
+        >>> store = MemoryStore()
+        >>> session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
+        >>> store.add(session)
+        >>> session.game.apply("keep MYT1 HOR7 HOR8"); store.save(session, 0)
+        >>> session.version
+        1
+        >>> store.save(session, 0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.store.StaleGameError: game 'g' was changed by another server since version 0; read it again
+        """
         with self._lock:
+            if session.version != expected:
+                raise StaleGameError(session.id, expected)
             session.touched = self.clock()
+            session.version = len(session.game.history)
             if session.id in self._games:
                 self._games.move_to_end(session.id)
 
@@ -232,253 +343,6 @@ class MemoryStore:
         return f"<MemoryStore {len(self)} games, max {self.max_games}, ttl {self.ttl:g} s>"
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    players INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    catalogue TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    tokens TEXT NOT NULL,
-    moves TEXT NOT NULL,
-    created REAL NOT NULL,
-    touched REAL NOT NULL,
-    client TEXT NOT NULL DEFAULT '',
-    over INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
-"""
-_ADDED_COLUMNS = (
-    ("client", "ALTER TABLE games ADD COLUMN client TEXT NOT NULL DEFAULT ''"),
-    ("over", "ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0"),
-)
-"""Columns a store file written before them lacks: added when it is opened."""
-_TOUCH_EVERY = 60.0
-"""Seconds between two writes of a game's last-use time when it is only read."""
-_CLOCK_SLACK = 86_400.0
-"""Seconds a stored time may lie ahead of the clock (a clock set back) before the row is
-taken as damaged."""
-
-
-class SqliteStore:
-    """Games in an SQLite file (stdlib :mod:`sqlite3`), one row each, replayed on demand.
-
-    At most ``cached`` games stay replayed in memory. A row is written when a
-    game is created and after every move, before the service answers, in
-    write-ahead-log mode: a server killed at any moment loses no answered move.
-    A row read back is checked (players, seats, token hashes, catalogue,
-    moves); one that fails is refused with a warning on the
-    ``pastiche_core.server`` log and the game is answered as unknown.
-
-    >>> import tempfile, pathlib
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = pathlib.Path(folder) / "games.sqlite"
-    ...     store = SqliteStore(path)
-    ...     session = GameSession.start("g", players=3, seed=7, seats=("human",) * 3)
-    ...     store.add(session)
-    ...     session.game.apply("keep MYT1 HOR7 HOR8"); store.save(session)
-    ...     store.close()
-    ...     again = SqliteStore(path)
-    ...     [str(move) for move in again.get("g").game.history]
-    ...     again.close()
-    ['keep MYT1 HOR7 HOR8']
-    """
-
-    def __init__(
-        self,
-        path: str | Path,
-        max_games: int = 1_000,
-        ttl: float = 6 * 3600.0,
-        cached: int = 256,
-        clock: Clock = time.time,
-        finished_ttl: float = _FINISHED_TTL,
-    ) -> None:
-        self.path = Path(path)
-        """The SQLite file, created if missing (its folder must exist)."""
-        self.max_games = max_games
-        """The most games kept; past it finished games make room, else a new game is refused."""
-        self.ttl = ttl
-        """Seconds a game nobody touches is kept."""
-        self.finished_ttl = finished_ttl
-        """Seconds a finished game nobody touches is kept."""
-        self.cached = cached
-        """The most games kept replayed in memory; the others are replayed from their moves when
-        asked for (R14)."""
-        self.clock = clock
-        """The wall clock, in seconds since the epoch (:func:`time.time` unless given)."""
-        self._lock = threading.Lock()
-        self._cache: OrderedDict[str, GameSession] = OrderedDict()
-        # Sessions still used by a request stay the one copy of their game.
-        self._live: weakref.WeakValueDictionary[str, GameSession] = weakref.WeakValueDictionary()
-        try:
-            self._db = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None, timeout=10.0
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            present = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-            for column, statement in _ADDED_COLUMNS:
-                if column not in present:
-                    self._db.execute(statement)
-        except sqlite3.Error as error:
-            raise StoreError(f"store file {str(self.path)!r}: {error}") from None
-        except UnicodeDecodeError:  # sqlite's own message quotes the damaged bytes
-            raise StoreError(
-                f"store file {str(self.path)!r}: damaged (its schema is not UTF-8 text)"
-            ) from None
-
-    def _drop(self, idents: Iterable[str]) -> None:
-        gone = list(idents)
-        if gone:
-            self._db.executemany("DELETE FROM games WHERE id = ?", [(ident,) for ident in gone])
-            for ident in gone:
-                self._cache.pop(ident, None)
-                self._live.pop(ident, None)
-
-    def _sweep(self, now: float) -> None:
-        # A last-use time that is not a number from 0 to now (and a little) is damage: such a
-        # row would never expire (1e308, NaN read back as NULL), so it goes with a warning.
-        damaged = [
-            row[0]
-            for row in self._db.execute(
-                "SELECT id FROM games WHERE typeof(touched) NOT IN ('integer', 'real') "
-                "OR touched < 0 OR touched > ? OR typeof(created) NOT IN ('integer', 'real') "
-                "OR created < 0 OR created > ?",
-                (now + _CLOCK_SLACK, now + _CLOCK_SLACK),
-            )
-        ]
-        for ident in damaged:
-            log.warning(
-                "stored game %r has no sane last-use time; the game is refused", str(ident)[:64]
-            )
-        self._drop(damaged)
-        self._drop(
-            row[0]
-            for row in self._db.execute(
-                "SELECT id FROM games WHERE touched < ? OR (over AND touched < ?)",
-                (now - self.ttl, now - self.finished_ttl),
-            )
-        )
-
-    def _make_room(self, now: float) -> None:
-        excess = self._count() - self.max_games + 1
-        self._drop(
-            row[0]
-            for row in self._db.execute(
-                "SELECT id FROM games WHERE over ORDER BY touched LIMIT ?", (excess,)
-            ).fetchall()
-        )
-        if self._count() >= self.max_games:
-            (oldest,) = self._db.execute("SELECT MIN(touched) FROM games").fetchone()
-            raise StoreFullError(self.max_games, float(oldest) + self.ttl - now)
-
-    def _count(self) -> int:
-        (count,) = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
-        return int(count)
-
-    def _remember(self, session: GameSession) -> None:
-        self._cache[session.id] = session
-        self._cache.move_to_end(session.id)
-        self._live[session.id] = session
-        while len(self._cache) > self.cached:
-            self._cache.popitem(last=False)
-
-    def add(self, session: GameSession) -> None:
-        """Write the new game's row, after dropping expired games and making room.
-
-        Past the cap the least recently used finished games go; if none is
-        finished, :class:`StoreFullError`.
-        """
-        with self._lock:
-            now = self.clock()
-            self._sweep(now)
-            if self._count() >= self.max_games:
-                self._make_room(now)
-            session.created = session.touched = now
-            game = session.game
-            catalogue = "default" if game.catalogue.is_default else game.catalogue.to_dict()
-            self._db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session.id,
-                    game.players,
-                    game.seed,
-                    json.dumps(catalogue),
-                    json.dumps(list(session.seats)),
-                    json.dumps(list(session.tokens)),
-                    json.dumps([str(move) for move in game.history]),
-                    now,
-                    now,
-                    session.client,
-                    int(game.is_over),
-                ),
-            )
-            self._remember(session)
-
-    def get(self, game_id: str) -> GameSession | None:
-        """The game, from memory or replayed from its row; ``None`` if unknown or expired."""
-        with self._lock:
-            now = self.clock()
-            session = self._cache.get(game_id) or self._live.get(game_id)
-            if session is None:
-                row = self._db.execute(
-                    "SELECT players, seed, catalogue, seats, tokens, moves, created, touched, "
-                    "client FROM games WHERE id = ?",
-                    (game_id,),
-                ).fetchone()
-                if row is None:
-                    return None
-                try:
-                    session = _restore(game_id, row, now)
-                except StoreError as error:
-                    log.warning("%s; the game is refused", error)
-                    return None
-            if now > _expires(session, self.ttl, self.finished_ttl):
-                self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-                self._cache.pop(game_id, None)
-                self._live.pop(game_id, None)
-                return None
-            if now - session.touched > _TOUCH_EVERY:
-                self._db.execute("UPDATE games SET touched = ? WHERE id = ?", (now, game_id))
-            session.touched = now
-            self._remember(session)
-            return session
-
-    def save(self, session: GameSession) -> None:
-        """Write the game's moves (and its last-use time)."""
-        with self._lock:
-            now = self.clock()
-            session.touched = now
-            moves = json.dumps([str(move) for move in session.game.history])
-            self._db.execute(
-                "UPDATE games SET moves = ?, touched = ?, over = ? WHERE id = ?",
-                (moves, now, int(session.game.is_over), session.id),
-            )
-
-    def live_games(self, client: str) -> int:
-        """The unfinished games ``client`` created that are kept (not yet expired)."""
-        with self._lock:
-            (count,) = self._db.execute(
-                "SELECT COUNT(*) FROM games WHERE client = ? AND NOT over AND touched >= ?",
-                (client, self.clock() - self.ttl),
-            ).fetchone()
-            return int(count)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return self._count()
-
-    def close(self) -> None:
-        """Close the file."""
-        with self._lock:
-            self._cache.clear()
-            self._db.close()
-
-    def __repr__(self) -> str:
-        return f"<SqliteStore {str(self.path)!r}, max {self.max_games}, ttl {self.ttl:g} s>"
-
-
 _TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -503,8 +367,26 @@ def _check_row(
     return seats, tokens
 
 
-def _restore(game_id: str, row: tuple[Any, ...], now: float) -> GameSession:
-    players, seed, catalogue_text, seats, tokens, moves, created, touched, client = row
+ROW_COLUMNS = "players, seed, catalogue, seats, tokens, moves, created, touched, client, version"
+"""The columns :func:`restore_row` reads, in its order."""
+
+
+def restore_row(game_id: str, row: tuple[Any, ...], now: float) -> GameSession:
+    """The game of a stored row (:data:`ROW_COLUMNS`), checked like a request and replayed (R14).
+
+    A row that does not hold up (players, seats, token hashes, catalogue, moves,
+    nesting depth, times from 0 to now, version) raises :class:`StoreError`.
+
+    >>> row = (3, 7, '"default"', '["human", "human", "human"]', '[null, null, null]',
+    ...        '["keep MYT1 HOR7 HOR8"]', 10.0, 20.0, "", 1)
+    >>> restore_row("g", row, 100.0).version
+    1
+    >>> restore_row("g", row[:-1] + (5,), 100.0)
+    Traceback (most recent call last):
+    ...
+    pastiche_core.server.store.StoreError: stored game 'g' cannot be replayed: version must be the number of moves (1), got 5
+    """
+    players, seed, catalogue_text, seats, tokens, moves, created, touched, client, version = row
     try:
         # The library's reader bounds the depth: a row nested 100,000 deep is refused, not a
         # RecursionError.
@@ -517,9 +399,13 @@ def _restore(game_id: str, row: tuple[Any, ...], now: float) -> GameSession:
         for name, time_value in (("created", created), ("touched", touched)):
             if not (isinstance(time_value, int | float) and not isinstance(time_value, bool)):
                 raise ValueError(f"{name} must be a time in seconds")
-            if not 0 <= time_value <= now + _CLOCK_SLACK:  # False for NaN
+            if not 0 <= time_value <= now + CLOCK_SLACK:  # False for NaN
                 raise ValueError(f"{name} must be a time from 0 to now, got {time_value!r}")
         record = GameRecord(int(players), int(seed), catalogue, tuple(jsontext.loads(moves)))
+        if version != len(record.moves):
+            raise ValueError(
+                f"version must be the number of moves ({len(record.moves)}), got {version!r}"
+            )
         return GameSession.restore(
             game_id,
             record,
