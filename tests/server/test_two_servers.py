@@ -10,13 +10,15 @@ applied.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -214,23 +216,25 @@ def _chattr(flag: str, *paths: Path) -> None:
     subprocess.run(["chattr", flag, *existing], check=True, timeout=30, capture_output=True)
 
 
+def _failure(
+    store: str, request: pytest.FixtureRequest
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """How to make the store fail and come back: PostgreSQL stopped, or SQLite files immutable."""
+    if store.startswith("postgresql://"):
+        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+        return cluster.stop, cluster.start
+    if shutil.which("chattr") is None or os.geteuid() != 0:
+        pytest.skip("needs root and chattr (e2fsprogs) to make the store's files unwritable")
+    # Root writes through file modes: only an immutable file stops it. The -shm map is left
+    # alone (the store refuses an immutable one up front; the -wal is what a commit writes).
+    files = [Path(store), Path(store + "-wal"), Path(store + "-journal")]
+    return partial(_chattr, "+i", *files), partial(_chattr, "-i", *files)
+
+
 def test_a_failing_store_answers_503_and_applies_nothing(
     tmp_path: Path, store: str, request: pytest.FixtureRequest
 ) -> None:
-    if store.startswith("postgresql://"):
-        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-        fail, recover = cluster.stop, cluster.start
-    else:
-        files = [Path(store), Path(store + "-wal"), Path(store + "-journal")]
-        if shutil.which("chattr") is None:
-            pytest.skip("needs chattr (e2fsprogs) to make the store's files unwritable")
-
-        def fail() -> None:  # root writes through modes: only an immutable file stops it
-            _chattr("+i", *files)
-
-        def recover() -> None:
-            _chattr("-i", *files)
-
+    fail, recover = _failure(store, request)
     with ExitStack() as stack:
         (a,) = _instances(stack, tmp_path, store, 1)
         game, tokens = _new_game(a, seed=5)
