@@ -154,11 +154,18 @@ def test_conflicting_moves_one_wins_the_other_is_refused(tmp_path: Path, store: 
 def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) -> None:
     outcomes: dict[str, list[tuple[int, str, str]]] = {}  # game: (index, move, fate)
     dead = threading.Event()
+    failures: list[BaseException] = []  # a player's failed check, raised again by the test
     with ExitStack() as stack:
         a, b = _instances(stack, tmp_path, store, 2)
         games = [_new_game(a, seed=seed) for seed in (11, 12, 13)]
 
         def play(game: str, tokens: dict[str, str], seed: int) -> None:
+            try:
+                play_until_after_kill(game, tokens, seed)
+            except BaseException as error:
+                failures.append(error)
+
+        def play_until_after_kill(game: str, tokens: dict[str, str], seed: int) -> None:
             rng = random.Random(seed)
             log = outcomes.setdefault(game, [])
             for step in range(200):
@@ -198,6 +205,8 @@ def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) 
         for thread in threads:
             thread.join(timeout=120)
             assert not thread.is_alive(), "a player did not finish"
+        if failures:
+            raise failures[0]
         acknowledged = 0
         for game, tokens in games:
             history = full_history(b.port, game, tokens)
@@ -208,6 +217,8 @@ def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) 
                 sent = {m for i, m, _ in outcomes[game] if i == index}
                 assert move in sent, (index, move)
             acknowledged += len(answered)
+            after = [fate for *_, fate in outcomes[game] if fate == "after"]
+            assert len(after) == 5  # the other instance played on
     print(f"{acknowledged} acknowledged moves checked after kill -9")
 
 
