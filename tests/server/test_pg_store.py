@@ -49,7 +49,8 @@ def test_two_stores_on_one_database_never_overwrite(postgres_url: str) -> None: 
     first, second = PostgresStore(postgres_url), PostgresStore(postgres_url)
     first.add(_session("g"))
     mine, theirs = first.get("g"), second.get("g")
-    assert mine is not None and theirs is not None
+    assert mine is not None
+    assert theirs is not None
     theirs.game.apply("keep MYT1 HOR7 HOR8")
     second.save(theirs, 0)
     mine.game.apply("keep MYT1 HOR7 HOR8")

@@ -508,7 +508,11 @@ def test_publish_listing_is_bounded() -> None:
 def test_games_are_capped_and_none_in_play_is_dropped() -> None:
     client, service = make_client(limits=ServerLimits(max_games=2))
     first, first_tokens = new_game(client, players=3, seed=1)
-    second, second_tokens = new_game(client, players=3, seed=2)
+    # Half full: this client keeps a game, so another client (address) makes the second.
+    other = TestClient(
+        create_app(service=service), raise_server_exceptions=False, client=("10.0.0.2", 50000)
+    )
+    second, second_tokens = new_game(other, players=3, seed=2)
     # Full of games in play: the new game is refused, nobody's game is dropped.
     answer = client.post("/v1/games", json={"players": 3, "seed": 3})
     error = error_of(answer, 503)

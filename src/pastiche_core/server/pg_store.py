@@ -119,7 +119,10 @@ class PostgresStore(SqlStore):
             host = parts.hostname or ""
             user = f"{parts.username}@" if parts.username else ""
             port = f":{parts.port}" if parts.port else ""
-            return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+            netloc = f"{user}{host}{port}"
+            return urllib.parse.urlunsplit(
+                (parts.scheme, netloc, parts.path, parts.query, parts.fragment)
+            )
         except ValueError:
             return "postgresql://…"
 
