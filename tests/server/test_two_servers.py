@@ -10,13 +10,15 @@ applied.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -152,11 +154,18 @@ def test_conflicting_moves_one_wins_the_other_is_refused(tmp_path: Path, store: 
 def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) -> None:
     outcomes: dict[str, list[tuple[int, str, str]]] = {}  # game: (index, move, fate)
     dead = threading.Event()
+    failures: list[BaseException] = []  # a player's failed check, raised again by the test
     with ExitStack() as stack:
         a, b = _instances(stack, tmp_path, store, 2)
         games = [_new_game(a, seed=seed) for seed in (11, 12, 13)]
 
         def play(game: str, tokens: dict[str, str], seed: int) -> None:
+            try:
+                play_until_after_kill(game, tokens, seed)
+            except BaseException as error:
+                failures.append(error)
+
+        def play_until_after_kill(game: str, tokens: dict[str, str], seed: int) -> None:
             rng = random.Random(seed)
             log = outcomes.setdefault(game, [])
             for step in range(200):
@@ -196,6 +205,8 @@ def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) 
         for thread in threads:
             thread.join(timeout=120)
             assert not thread.is_alive(), "a player did not finish"
+        if failures:
+            raise failures[0]
         acknowledged = 0
         for game, tokens in games:
             history = full_history(b.port, game, tokens)
@@ -206,6 +217,8 @@ def test_a_killed_server_loses_no_acknowledged_move(tmp_path: Path, store: str) 
                 sent = {m for i, m, _ in outcomes[game] if i == index}
                 assert move in sent, (index, move)
             acknowledged += len(answered)
+            after = [fate for *_, fate in outcomes[game] if fate == "after"]
+            assert len(after) == 5  # the other instance played on
     print(f"{acknowledged} acknowledged moves checked after kill -9")
 
 
@@ -214,23 +227,25 @@ def _chattr(flag: str, *paths: Path) -> None:
     subprocess.run(["chattr", flag, *existing], check=True, timeout=30, capture_output=True)
 
 
+def _failure(
+    store: str, request: pytest.FixtureRequest
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """How to make the store fail and come back: PostgreSQL stopped, or SQLite files immutable."""
+    if store.startswith("postgresql://"):
+        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+        return cluster.stop, cluster.start
+    if shutil.which("chattr") is None or os.geteuid() != 0:
+        pytest.skip("needs root and chattr (e2fsprogs) to make the store's files unwritable")
+    # Root writes through file modes: only an immutable file stops it. The -shm map is left
+    # alone (the store refuses an immutable one up front; the -wal is what a commit writes).
+    files = [Path(store), Path(store + "-wal"), Path(store + "-journal")]
+    return partial(_chattr, "+i", *files), partial(_chattr, "-i", *files)
+
+
 def test_a_failing_store_answers_503_and_applies_nothing(
     tmp_path: Path, store: str, request: pytest.FixtureRequest
 ) -> None:
-    if store.startswith("postgresql://"):
-        cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-        fail, recover = cluster.stop, cluster.start
-    else:
-        files = [Path(store), Path(store + "-wal"), Path(store + "-journal")]
-        if shutil.which("chattr") is None:
-            pytest.skip("needs chattr (e2fsprogs) to make the store's files unwritable")
-
-        def fail() -> None:  # root writes through modes: only an immutable file stops it
-            _chattr("+i", *files)
-
-        def recover() -> None:
-            _chattr("-i", *files)
-
+    fail, recover = _failure(store, request)
     with ExitStack() as stack:
         (a,) = _instances(stack, tmp_path, store, 1)
         game, tokens = _new_game(a, seed=5)

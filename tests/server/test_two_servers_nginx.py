@@ -197,7 +197,7 @@ def test_nginx_in_front_of_two_instances(tmp_path: Path, proxy_folder: Path, sto
 
         # Played through the proxy, its requests spread over both instances.
         game, tokens = created["game"], created["tokens"]
-        played = []
+        played: list[str] = []
         for _ in range(20):
             state = seat_state(port, game, tokens)
             assert state["legal"], "the instances disagree on whose turn it is"
