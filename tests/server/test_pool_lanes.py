@@ -19,6 +19,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -224,25 +225,29 @@ def test_with_one_worker_heavy_requests_share_it_but_light_ones_go_first(
     assert order == ["light", "heavy"]
 
 
+def fill_heavy_room(pool: WorkerPool) -> list[threading.Thread]:
+    """Hold the only worker for a second and make two heavy requests wait: their threads."""
+    threads = [in_background(partial(hold, pool, "x", 1.0, 1.0))[0]]
+    wait_for(pool, "running", 1)
+    threads += [in_background(partial(hold, pool, c, 5.0, 0.0))[0] for c in ("h1", "h2")]
+    wait_for(pool, "heavy_waiting", 2)
+    return threads
+
+
+def hold(pool: WorkerPool, client: str, seconds: float, hold: float) -> dict[str, Any]:
+    """A request of ``seconds`` of its own that holds its worker ``hold`` seconds."""
+    return pool.call("hold", {}, seconds=seconds, client=client, options={"hold": hold})
+
+
 def test_a_full_heavy_room_refuses_heavy_requests_only(single: WorkerPool) -> None:
-    blocker, _ = in_background(
-        lambda: single.call("hold", {}, seconds=1.0, client="x", options={"hold": 1.0})
-    )
-    wait_for(single, "running", 1)
-    waiters = [
-        in_background(
-            lambda c=c: single.call("hold", {}, seconds=5.0, client=c, options={"hold": 0.0})
-        )[0]
-        for c in ("h1", "h2")
-    ]
-    wait_for(single, "heavy_waiting", 2)
+    threads = fill_heavy_room(single)
     with pytest.raises(ApiError, match="heavy_queue allows"):
         single.check(5.0)
     single.check(1.0)  # the light room is empty
     with pytest.raises(ApiError, match="heavy_queue allows"):
         single.admit("h3", 5.0)
     single.admit("l1", 1.0).release()
-    for thread in [blocker, *waiters]:
+    for thread in threads:
         thread.join(timeout=20)
     assert single.refused.get("heavy_queue", 0) >= 2
 
@@ -256,17 +261,7 @@ def test_workers_run_below_the_servers_priority(single: WorkerPool) -> None:
 
 def test_a_random_bots_turn_is_light_and_a_search_bots_heavy(single: WorkerPool) -> None:
     held = [single.admit(f"busy-{n}", 5.0) for n in range(2)]  # nothing runs: only places
-    blocker, _ = in_background(
-        lambda: single.call("hold", {}, seconds=1.0, client="x", options={"hold": 1.0})
-    )
-    wait_for(single, "running", 1)
-    waiters = [
-        in_background(
-            lambda c=c: single.call("hold", {}, seconds=5.0, client=c, options={"hold": 0.0})
-        )[0]
-        for c in ("h1", "h2")
-    ]
-    wait_for(single, "heavy_waiting", 2)
+    threads = fill_heavy_room(single)
     # The heavy room is full: a search bot's turn is refused before any work, a random one
     # waits in the light room and plays.
     from pastiche_core.io.record import GameRecord
@@ -282,7 +277,7 @@ def test_a_random_bots_turn_is_light_and_a_search_bots_heavy(single: WorkerPool)
     assert played == {"moves": ["keep MYT1 HOR7 FAN10"], "done": True}
     for ticket in held:
         ticket.release()
-    for thread in [blocker, *waiters]:
+    for thread in threads:
         thread.join(timeout=20)
 
 
