@@ -259,7 +259,7 @@ def lower_priority(steps: int) -> bool:
 
 
 def _worker_main(
-    conn: Connection, limits: dict[str, Any], memory_mb: int, nice: int, run: Runner
+    conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner, nice: int = 0
 ) -> None:
     """A worker's life: cap, lower its priority, warm up, then answer JSON requests until the
     pipe closes."""
@@ -487,8 +487,8 @@ class WorkerPool:
                 theirs,
                 asdict(self.limits),
                 self.settings.memory_mb,
-                self.settings.nice,
                 self.run,
+                self.settings.nice,
             ),
             name="pastiche-worker",
             daemon=True,
