@@ -169,7 +169,7 @@ def test_r16_a_seats_outs_read_its_view_alone() -> None:
     given: list[Any] = []
 
     class Recording:
-        def admit(self, client: str) -> Any:
+        def admit(self, client: str, seconds: float | None = None) -> Any:
             return contextlib.nullcontext()
 
         def call(self, method: str, body: Any, **options: Any) -> dict[str, Any]:

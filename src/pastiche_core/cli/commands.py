@@ -367,6 +367,14 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
         help="hint and publishes requests one client has running or waiting (default 1; "
         "429 beyond)",
     )
+    heavy.add_argument(
+        "--heavy-queue",
+        type=int_range("heavy queue", 0),
+        default=4,
+        metavar="N",
+        help="requests longer than the default time limit or budget that may wait, apart "
+        "from --queue (default 4; 503 beyond)",
+    )
     clients = parser.add_argument_group(
         "clients and connections", "a client is its address (see --trust-proxy)"
     )
@@ -497,6 +505,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             queue=args.queue,
             memory_mb=args.worker_memory,
             client_share=args.client_share,
+            heavy_queue=args.heavy_queue,
         )
     try:
         with _terminate_interrupts():

@@ -107,11 +107,13 @@ class _UnreadError(ApiError):
     """A request refused before its body was read: its connection is closed after the answer."""
 
 
-def _admitted(service: Service, client: str) -> AbstractContextManager[Ticket | None]:
-    """``client``'s place in the pool (:meth:`Service.admit`); refused, the error closes the
-    connection, since the body was never read."""
+def _admitted(
+    service: Service, client: str, seconds: float | None = None
+) -> AbstractContextManager[Ticket | None]:
+    """``client``'s place in the pool (:meth:`Service.admit`, in the lane ``seconds`` sets
+    where known); refused, the error closes the connection, since the body was never read."""
     try:
-        return service.admit(client)
+        return service.admit(client, seconds)
     except ApiError as error:
         raise _UnreadError(
             error.status, error.message, error.path, retry_after=error.retry_after
@@ -273,7 +275,8 @@ def create_app(
         time_limit = _query_number(request, "time_limit", float)
         max_options = _query_number(request, "max_options", int)
         client = client_of(request)
-        with _admitted(service, client) as ticket:
+        seconds = service.limits.time_limit if time_limit is None else time_limit
+        with _admitted(service, client, seconds) as ticket:
             raw = await _raw_body(request, service)
             # An answer already given to this body comes back at once, without a thread.
             answer = service.cached_publishes(raw, time_limit=time_limit, max_options=max_options)
@@ -323,7 +326,7 @@ def create_app(
 
     async def review(request: Request) -> Any:
         client = client_of(request)
-        with _admitted(service, client) as ticket:
+        with _admitted(service, client, service.limits.review_time_limit) as ticket:
             body = await _body(request, service)
             return await run_in_threadpool(outs_review.review, service, body, client, ticket)
 
@@ -338,7 +341,7 @@ def create_app(
     async def game_review(request: Request) -> Any:
         game_id, token = request.path_params["game"], _token(request)
         client = client_of(request)
-        with _admitted(service, client) as ticket:
+        with _admitted(service, client, service.limits.review_time_limit) as ticket:
             return await run_in_threadpool(
                 outs_review.game_review, service, game_id, token, client, ticket
             )

@@ -204,10 +204,13 @@ class Service:
         self._analyse = analyse
         self._analyse_lock = threading.Lock()
 
-    def admit(self, client: str) -> AbstractContextManager[Ticket | None]:
+    def admit(
+        self, client: str, seconds: float | None = None
+    ) -> AbstractContextManager[Ticket | None]:
         """A place in the worker pool for ``client``'s heavy request, taken before its body
         is read (:meth:`WorkerPool.admit <pastiche_core.server.workers.WorkerPool.admit>`:
-        429 past the client's share, 503 for a full queue); without a pool, nothing to take.
+        429 past the client's share, 503 for a full queue of the request's lane, set by
+        ``seconds`` where known); without a pool, nothing to take.
 
         >>> with Service().admit("10.0.0.1") as ticket:
         ...     ticket is None
@@ -215,7 +218,7 @@ class Service:
         """
         if self.pool is None:
             return nullcontext(None)
-        return self.pool.admit(client)
+        return self.pool.admit(client, seconds)
 
     # ------------------------------------------------------------------
     # Decoding
@@ -425,6 +428,8 @@ class Service:
             seed = read_int(root.get("seed", 0), "$.seed", 0, MAX_SEED)
         except PasticheError as error:
             raise from_library(error) from None
+        if self.pool is not None:  # a full lane refuses before the view is checked
+            self.pool.check(budget / 1000)
         try:
             view = view_from_dict(root["view"])
         except PasticheError as error:

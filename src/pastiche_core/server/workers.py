@@ -29,6 +29,20 @@ process that every other client needs. :class:`WorkerPool` keeps that work in
   with ``Retry-After``. With the defaults (two workers, a share of one) a
   client that floods the service holds one worker, and the other serves
   everyone else.
+* **Two lanes.** A request is *light* when its own time is at most
+  :attr:`WorkerPool.light_seconds` (the service's default publishes time
+  limit or hint budget, whichever is longer), else *heavy*. Heavy requests
+  hold at most ``workers - 1`` workers (with one worker, they share it) and
+  wait in a room of their own, ``heavy_queue``; light requests may use any
+  worker, wait in ``queue``, and go first when a worker frees. So a crowd of
+  heavy requests, from however many clients, never holds the last worker nor
+  fills the light requests' queue.
+* **Fair order.** Within a lane a free worker goes to the waiting request of
+  the client served least recently (then the longest waiting), not to the
+  first come, so one client with many requests waiting cannot delay others.
+* **Below the server.** Each worker lowers its CPU priority by ``nice``
+  (``os.nice``, where the platform has it), so the server's own process
+  (connections, games, parsing) keeps answering while every worker is busy.
 
 The worker's work is :func:`run_request` by default: the service's own
 ``hint`` and ``publishes`` methods, in the worker. A pool may be given another
@@ -38,6 +52,8 @@ tests make a request that overruns or allocates.
 >>> settings = PoolSettings(workers=2, queue=4)
 >>> settings.workers, settings.queue, settings.memory_mb, settings.client_share, settings.grace
 (2, 4, 512, 1, 2.0)
+>>> settings.heavy_queue, settings.nice
+(4, 10)
 >>> PoolSettings(workers=0)
 Traceback (most recent call last):
 ...
@@ -88,6 +104,13 @@ Runner = Callable[[Service, str, Any, dict[str, Any]], dict[str, Any]]
 
 _READY = b'{"ready": true}'
 
+MAX_NICE = 19
+"""The most a worker may lower its priority (POSIX niceness runs from 0 to 19 above the default)."""
+
+LIGHT_BOTS = frozenset({"random"})
+"""Bots whose turn is light: they choose among the legal moves without any search, so their turn
+is given at most :attr:`WorkerPool.light_seconds` (the rest waits for the next request)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PoolSettings:
@@ -117,9 +140,16 @@ class PoolSettings:
     killed (504)."""
     start_timeout: float = 60.0
     """Seconds a new worker may take to start and warm up."""
+    heavy_queue: int = 4
+    """Heavy requests that may wait for a worker at once, in a room of their own beside
+    ``queue`` (503 with ``Retry-After`` beyond)."""
+    nice: int = 10
+    """How far each worker lowers its CPU priority below the server's (``os.nice``, 0 to 19)."""
 
     def __post_init__(self) -> None:
-        check_settings(self, may_be_zero=("queue", "memory_mb"))
+        check_settings(self, may_be_zero=("queue", "memory_mb", "heavy_queue", "nice"))
+        if self.nice > MAX_NICE:
+            raise InvalidArgumentError(f"nice must be at most {MAX_NICE}, got {self.nice}")
         top = self.workers + self.queue
         if self.client_share > top:
             raise InvalidArgumentError(
@@ -171,7 +201,8 @@ def run_request(
         from .bot_turns import run_bots
 
         limits = service.limits
-        return run_bots(body, limits.bot_time_limit, limits.bot_decisions)
+        seconds = min(float(options.get("seconds", limits.bot_time_limit)), limits.bot_time_limit)
+        return run_bots(body, seconds, limits.bot_decisions)
     if method in ("outs", "review"):  # checked by the server; what the player may see only
         from ..io.record import GameRecord
         from .outs_review import run_outs, run_review
@@ -209,14 +240,36 @@ def warm(service: Service) -> None:
         service.hint({"view": view, "budget_ms": 20, "seed": 0})
 
 
-def _worker_main(conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner) -> None:
-    """A worker's life: cap, warm up, then answer JSON requests until the pipe closes."""
+def lower_priority(steps: int) -> bool:
+    """Lower this process's CPU priority by ``steps`` (``os.nice``); ``False`` where it cannot.
+
+    Called in each worker as it starts, so that the server's own process is
+    scheduled first while the workers compute. 0 leaves the priority alone.
+
+    >>> lower_priority(0)
+    False
+    """
+    if steps <= 0 or not hasattr(os, "nice"):  # Windows has no nice
+        return False
+    try:
+        os.nice(steps)
+    except OSError:
+        return False
+    return True
+
+
+def _worker_main(
+    conn: Connection, limits: dict[str, Any], memory_mb: int, run: Runner, nice: int = 0
+) -> None:
+    """A worker's life: cap, lower its priority, warm up, then answer JSON requests until the
+    pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
     # Standard output may be the JSON-RPC stream (serve --stdio): nothing a worker
     # writes, from Python or from C, may land in it.
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), 1)
     cap_memory(memory_mb)
+    lower_priority(nice)
     service = Service(limits=ServerLimits(**limits))
     warm(service)
     try:
@@ -281,6 +334,19 @@ class _Worker:
             self.process.kill()
         self.process.join(timeout=5)
         self.conn.close()
+
+
+class _Waiter:
+    """A request waiting for a worker: its client, its lane, its place in line, its worker once
+    one is handed to it."""
+
+    __slots__ = ("client", "heavy", "order", "worker")
+
+    def __init__(self, client: str, heavy: bool, order: int) -> None:
+        self.client = client
+        self.heavy = heavy
+        self.order = order
+        self.worker: _Worker | None = None
 
 
 class Ticket:
@@ -354,9 +420,32 @@ class WorkerPool:
         self._ready = threading.Condition()
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
-        self._waiting = 0
+        self._heavy: set[_Worker] = set()  # the busy workers running a heavy request
+        self._lines: dict[bool, list[_Waiter]] = {False: [], True: []}  # by lane: heavy?
+        self._arrivals = 0
+        self._served: dict[str, int] = {}  # when each admitted client last got a worker
+        self._turns = 0
         self._held: dict[str, int] = {}
         self._closed = False
+
+    @property
+    def light_seconds(self) -> float:
+        """The longest own time of a light request: the service's default publishes time limit
+        or default hint budget, whichever is longer; a longer request is heavy.
+
+        >>> WorkerPool().light_seconds
+        2.0
+        """
+        return max(self.limits.time_limit, self.limits.budget_ms / 1000)
+
+    @property
+    def heavy_workers(self) -> int:
+        """The most workers heavy requests hold at once: all but one (the only one, if one).
+
+        >>> WorkerPool(PoolSettings(workers=3)).heavy_workers, WorkerPool(PoolSettings(workers=1)).heavy_workers
+        (2, 1)
+        """
+        return max(1, self.settings.workers - 1)
 
     # ------------------------------------------------------------------
     # Life
@@ -394,7 +483,13 @@ class WorkerPool:
         ours, theirs = self._context.Pipe(duplex=True)
         process = self._context.Process(
             target=_worker_main,
-            args=(theirs, asdict(self.limits), self.settings.memory_mb, self.run),
+            args=(
+                theirs,
+                asdict(self.limits),
+                self.settings.memory_mb,
+                self.run,
+                self.settings.nice,
+            ),
             name="pastiche-worker",
             daemon=True,
         )
@@ -420,12 +515,13 @@ class WorkerPool:
                 worker.stop()
                 return
             self._idle.append(worker)
-            self._ready.notify()
+            self._dispatch()
 
     def _replace(self, worker: _Worker, reason: str) -> None:
         """Stop ``worker`` and start another in the background."""
         with self._ready:
             self._busy.discard(worker)
+            self._heavy.discard(worker)
             self.replaced[reason] = self.replaced.get(reason, 0) + 1
             closed = self._closed
         worker.stop()
@@ -443,7 +539,7 @@ class WorkerPool:
                     return
                 if worker is not None:
                     self._idle.append(worker)
-                    self._ready.notify()
+                    self._dispatch()
                     return
             time.sleep(2.0)
 
@@ -466,19 +562,23 @@ class WorkerPool:
             worker.stop()
 
     def stats(self) -> dict[str, Any]:
-        """What the pool holds now: workers, ready ones, running and waiting requests, and the
-        places admitted clients hold (:meth:`admit`: running, waiting or reading their body).
+        """What the pool holds now: workers, ready ones, running and waiting requests (and the
+        heavy ones among them), and the places admitted clients hold (:meth:`admit`: running,
+        waiting or reading their body).
 
         >>> pool = WorkerPool()
-        >>> sorted(pool.stats())
-        ['admitted', 'ready', 'refused', 'replaced', 'running', 'waiting', 'workers']
+        >>> sorted(pool.stats())  # doctest: +NORMALIZE_WHITESPACE
+        ['admitted', 'heavy_running', 'heavy_waiting', 'ready', 'refused', 'replaced',
+         'running', 'waiting', 'workers']
         """
         with self._ready:
             return {
                 "workers": self.settings.workers,
                 "ready": len(self._idle),
                 "running": len(self._busy),
-                "waiting": self._waiting,
+                "waiting": len(self._lines[False]) + len(self._lines[True]),
+                "heavy_running": len(self._heavy),
+                "heavy_waiting": len(self._lines[True]),
                 "replaced": dict(self.replaced),
                 "refused": dict(self.refused),
                 "admitted": sum(self._held.values()),
@@ -499,10 +599,11 @@ class WorkerPool:
     ) -> dict[str, Any]:
         """Run ``method`` on a validated ``body`` in a worker; its JSON answer.
 
-        ``seconds`` is the request's own time; the worker is killed past
-        ``seconds + grace`` (504). ``client`` is who asks, for its share (429),
-        unless a ``ticket`` of :meth:`admit` already holds its place.
-        A full queue is 503 at once with ``Retry-After``.
+        ``seconds`` is the request's own time, which also sets its lane (heavy
+        past :attr:`light_seconds`); the worker is killed past ``seconds +
+        grace`` (504). ``client`` is who asks, for its share (429) and its
+        turn, unless a ``ticket`` of :meth:`admit` already holds its place. A
+        full queue (the lane's) is 503 at once with ``Retry-After``.
 
         >>> pool = WorkerPool(PoolSettings(workers=1, queue=0))
         >>> pool.start()
@@ -513,18 +614,22 @@ class WorkerPool:
         >>> pool.close()
         """
         if ticket is not None:
-            return self._run(method, body, seconds, options)
-        with self.admit(client):
-            return self._run(method, body, seconds, options)
+            return self._run(method, body, seconds, options, ticket.client)
+        with self.admit(client, seconds):
+            return self._run(method, body, seconds, options, client)
 
-    def admit(self, client: str) -> Ticket:
+    def admit(self, client: str, seconds: float | None = None) -> Ticket:
         """Take one place of ``client``'s share, before anything of its request is read.
 
-        429 past the client's share, 503 when every worker is busy and the
-        queue is full, 503 once the pool is closing (each with
-        ``Retry-After``). The ticket is handed to :meth:`call` and released
-        after it (``with pool.admit(client) as ticket: ...``), so a refused
-        request costs no body reading and no decoding.
+        429 past the client's share, 503 when the request would wait and its
+        lane's queue is full, 503 once the pool is closing (each with
+        ``Retry-After``). ``seconds``, the request's own time where it is known
+        before its body (a publishes ``time_limit`` is in the query), sets the
+        lane checked; unknown, the light lane is (:meth:`call` checks the
+        request's own lane again once its body is read). The ticket is handed
+        to :meth:`call` and released after it (``with pool.admit(client) as
+        ticket: ...``), so a refused request costs no body reading and no
+        decoding.
 
         >>> pool = WorkerPool(PoolSettings(workers=1, queue=1))
         >>> first = pool.admit("10.0.0.1")
@@ -548,21 +653,51 @@ class WorkerPool:
                     None,
                     retry_after=1,
                 )
-            self._check_queue()
+            self._check_queue(self._is_heavy(seconds))
             self._held[client] = held + 1
         return Ticket(self, client)
 
-    def _check_queue(self) -> None:
-        """503 when every worker is busy and the queue is full (called holding the lock)."""
-        if not self._idle and self._waiting >= self.settings.queue:
-            self._count("queue")
-            raise ApiError(
-                UNAVAILABLE,
-                f"every worker is busy and {self._waiting} requests wait, the most the "
-                f"queue allows ({self.settings.queue})",
-                None,
-                retry_after=1,
+    def check(self, seconds: float) -> None:
+        """503 at once (``Retry-After``) if a request of ``seconds`` of its own would wait and
+        its lane's queue is full: what :meth:`call` checks first, for a caller that learns a
+        request's time from its body and has more of it to check before the call.
+
+        >>> pool = WorkerPool(PoolSettings(workers=1, heavy_queue=0))
+        >>> pool.check(1.0)
+        >>> pool.check(5.0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: no worker is free for a heavy request (0 of at most 1 running) and 0 wait, the most heavy_queue allows (0)
+        """
+        with self._ready:
+            self._check_queue(self._is_heavy(seconds))
+
+    def _is_heavy(self, seconds: float | None) -> bool:
+        return seconds is not None and seconds > self.light_seconds
+
+    def _free_for(self, heavy: bool) -> bool:
+        """Whether a request of this lane would get a worker now (called holding the lock)."""
+        return bool(self._idle) and (not heavy or len(self._heavy) < self.heavy_workers)
+
+    def _check_queue(self, heavy: bool) -> None:
+        """503 when the request would wait and its lane's queue is full (holding the lock)."""
+        room = self.settings.heavy_queue if heavy else self.settings.queue
+        waiting = len(self._lines[heavy])
+        if self._free_for(heavy) or waiting < room:
+            return
+        self._count("heavy_queue" if heavy else "queue")
+        if heavy:
+            why = (
+                f"no worker is free for a heavy request ({len(self._heavy)} of at most "
+                f"{self.heavy_workers} running) and {waiting} wait, the most heavy_queue "
+                f"allows ({room})"
             )
+        else:
+            why = (
+                f"every worker is busy and {waiting} requests wait, the most the queue "
+                f"allows ({room})"
+            )
+        raise ApiError(UNAVAILABLE, why, None, retry_after=1)
 
     def _release(self, client: str) -> None:
         with self._ready:
@@ -571,14 +706,21 @@ class WorkerPool:
                 self._held[client] = left
             else:
                 self._held.pop(client, None)
+                self._served.pop(client, None)  # bounded by the clients admitted now
 
     def _run(
-        self, method: str, body: Any, seconds: float, options: dict[str, Any] | None
+        self,
+        method: str,
+        body: Any,
+        seconds: float,
+        options: dict[str, Any] | None,
+        client: str,
     ) -> dict[str, Any]:
         deadline = seconds + self.settings.grace
+        heavy = self._is_heavy(seconds)
         with self._ready:  # the queue may have filled while the body was read
-            self._check_queue()
-        worker = self._take(deadline)
+            self._check_queue(heavy)
+        worker = self._take(deadline, heavy, client)
         return self._exchange(worker, method, body, options or {}, deadline)
 
     def play_bots(
@@ -587,6 +729,9 @@ class WorkerPool:
         """A game's bot turn (``{"record", "bots"}``) in a worker: ``{"moves", "done"}``, or
         ``None`` when the pool refused it before any work (``client``'s share, a full queue,
         no worker free within the deadline), so the bots wait for the next request.
+
+        A turn of :data:`LIGHT_BOTS` only is light: it is given at most
+        :attr:`light_seconds` of its ``seconds``. Any other bot makes it heavy.
 
         A worker that fails mid-turn raises as :meth:`call` does (504 stopped at
         ``seconds`` plus the grace, 503 lost or out of memory).
@@ -597,30 +742,35 @@ class WorkerPool:
         True
         >>> held.release()
         """
+        if {kind for kind in work.get("bots", ()) if kind is not None} <= LIGHT_BOTS:
+            seconds = min(seconds, self.light_seconds)
         deadline = seconds + self.settings.grace
+        heavy = self._is_heavy(seconds)
         try:
-            ticket = self.admit(client)
+            ticket = self.admit(client, seconds)
         except ApiError:
             return None
         with ticket:
             try:
-                with self._ready:
-                    self._check_queue()
-                worker = self._take(deadline)
+                worker = self._take(deadline, heavy, client)
             except ApiError:
                 return None
-            return self._exchange(worker, "bots", work, {}, deadline)
+            return self._exchange(worker, "bots", work, {"seconds": seconds}, deadline)
 
     def _count(self, limit: str) -> None:
         self.refused[limit] = self.refused.get(limit, 0) + 1
 
-    def _take(self, deadline: float) -> _Worker:
-        """An idle worker, waiting in the queue at most ``deadline`` seconds (503 past it)."""
+    def _take(self, deadline: float, heavy: bool, client: str) -> _Worker:
+        """A worker for a request of ``client`` in its lane, waiting in line at most
+        ``deadline`` seconds (503 past it)."""
         end = time.monotonic() + deadline
         with self._ready:
-            self._waiting += 1
+            waiter = _Waiter(client, heavy, self._arrivals)
+            self._arrivals += 1
+            self._lines[heavy].append(waiter)
             try:
-                while not self._idle:
+                self._dispatch()
+                while waiter.worker is None:
                     left = end - time.monotonic()
                     if self._closed:
                         raise ApiError(UNAVAILABLE, "the service is stopping", None, retry_after=5)
@@ -633,11 +783,52 @@ class WorkerPool:
                             retry_after=1,
                         )
                     self._ready.wait(left)
-            finally:
-                self._waiting -= 1
+            except BaseException:
+                if waiter.worker is None:
+                    self._lines[heavy].remove(waiter)
+                else:  # handed a worker as it gave up: the worker goes to the next
+                    self._give_back(waiter.worker)
+                raise
+            return waiter.worker
+
+    def _dispatch(self) -> None:
+        """Hand idle workers to waiting requests: light ones first, then heavy ones while they
+        hold fewer than :attr:`heavy_workers`; within a lane, the client served least recently
+        first, then the longest waiting (called holding the lock)."""
+        handed = False
+        while self._idle:
+            waiter = self._next(False)
+            if waiter is None and len(self._heavy) < self.heavy_workers:
+                waiter = self._next(True)
+            if waiter is None:
+                break
+            self._lines[waiter.heavy].remove(waiter)
             worker = self._idle.pop()
             self._busy.add(worker)
-            return worker
+            if waiter.heavy:
+                self._heavy.add(worker)
+            waiter.worker = worker
+            self._served[waiter.client] = self._turns
+            self._turns += 1
+            handed = True
+        if handed:
+            self._ready.notify_all()
+
+    def _next(self, heavy: bool) -> _Waiter | None:
+        served = self._served
+        return min(
+            self._lines[heavy], key=lambda w: (served.get(w.client, -1), w.order), default=None
+        )
+
+    def _give_back(self, worker: _Worker) -> None:
+        """A worker done with its request goes idle, to the next waiting (holding the lock)."""
+        self._busy.discard(worker)
+        self._heavy.discard(worker)
+        if self._closed:
+            worker.stop()
+        else:
+            self._idle.append(worker)
+            self._dispatch()
 
     def _exchange(
         self, worker: _Worker, method: str, body: Any, options: dict[str, Any], deadline: float
@@ -673,12 +864,7 @@ class WorkerPool:
             self._replace(worker, "memory")
         else:
             with self._ready:
-                self._busy.discard(worker)
-                if self._closed:
-                    worker.stop()
-                else:
-                    self._idle.append(worker)
-                    self._ready.notify()
+                self._give_back(worker)
         if error is not None:
             raise ApiError(
                 error["status"],
