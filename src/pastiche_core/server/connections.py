@@ -1,8 +1,8 @@
 """Connections that one client cannot hog: the HTTP protocol layer ``pastiche serve`` runs.
 
-uvicorn parses HTTP/1.1 with h11 here, through :func:`guarded_protocol`, a
-protocol that adds what uvicorn lacks (the numbers are
-:class:`~pastiche_core.server.quotas.ServerLimits`'):
+uvicorn parses HTTP/1.1 with httptools (or h11) here, through
+:func:`guarded_protocol`, a protocol that adds what uvicorn lacks (the numbers
+are :class:`~pastiche_core.server.quotas.ServerLimits`'):
 
 * a request head (request line and headers) larger than ``max_header_bytes``
   is answered 431 and the connection closed, before it is kept in memory;
@@ -12,30 +12,43 @@ protocol that adds what uvicorn lacks (the numbers are
   does not stay;
 * one client address holds at most ``client_connections`` connections; one
   more is answered 503 with ``Retry-After`` and closed at once;
+* with ``max_connections`` open, a new connection closes an idle one (waiting
+  for a request head) of the address holding the most connections, more than
+  the newcomer's own; if there is none, the newcomer is answered 503 with
+  ``Retry-After``. A crowd of addresses holding idle connections therefore
+  makes room for a new address instead of starving it;
+* an answer is written in pieces of :data:`WRITE_CHUNK` bytes into a write
+  buffer of at most :data:`WRITE_BUFFER` bytes (and a socket send buffer of
+  :data:`SOCKET_BUFFER`): a client that does not read holds up its own
+  answer, no further request of its connection is read, and once the writing
+  has waited ``write_timeout`` seconds the connection is aborted;
 * a response sent while the request's body is still arriving (the route did
-  not read it) closes the connection instead of waiting for the rest.
+  not read it) closes the connection instead of waiting for the rest;
+* at most :data:`MAX_PIPELINED` pipelined requests wait behind the one
+  being answered; past them the connection closes after its current answer.
 
 uvicorn itself closes a connection idle ``keep_alive`` seconds between two
-requests and answers 503 past ``max_connections`` connections; the
-application answers 431 past ``max_headers`` header lines and 408 (closing the
-connection) for a body slower than ``body_time_limit``. :func:`uvicorn_settings`
-gives the uvicorn options for all of it.
+requests; the application answers 431 past ``max_headers`` header lines and
+408 (closing the connection) for a body slower than ``body_time_limit``.
+:func:`uvicorn_settings` gives the uvicorn options for all of it.
 
 >>> from pastiche_core.server.quotas import ServerLimits
 >>> settings = uvicorn_settings(ServerLimits(keep_alive=3.0))
 >>> settings["timeout_keep_alive"], settings["h11_max_incomplete_event_size"]
 (3.0, 16384)
 >>> settings["http"].__name__
-'GuardedH11Protocol'
+'GuardedHttpToolsProtocol'
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from typing import Any, ClassVar
 
 import h11
+from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
 
 from .api_errors import TIMEOUT, UNAVAILABLE
@@ -43,7 +56,14 @@ from .quotas import ServerLimits
 
 __all__ = [
     "HEADERS_TOO_LARGE",
+    "MAX_PIPELINED",
+    "PARSERS",
+    "SOCKET_BUFFER",
+    "WRITE_BUFFER",
+    "WRITE_CHUNK",
+    "ChunkedAnswers",
     "ConnectionGuard",
+    "Guarded",
     "GuardedH11Protocol",
     "guarded_protocol",
     "head_end",
@@ -53,6 +73,16 @@ __all__ = [
 
 HEADERS_TOO_LARGE = 431
 """A request head past ``max_header_bytes`` bytes or ``max_headers`` lines."""
+WRITE_CHUNK = 65_536
+"""The largest piece of an answer handed to a connection at once."""
+WRITE_BUFFER = 65_536
+"""Bytes a connection's write buffer holds before the answer waits for the client to read."""
+SOCKET_BUFFER = 65_536
+"""The send buffer asked of the kernel for each accepted socket (``SO_SNDBUF``)."""
+MAX_PIPELINED = 16
+"""Pipelined requests that may wait behind the one being answered."""
+PARSERS = ("httptools", "h11")
+"""The HTTP parsers :func:`guarded_protocol` guards; the first is the default."""
 
 
 def refusal(status: int, message: str, retry_after: int | None = None) -> bytes:
@@ -84,7 +114,7 @@ def refusal(status: int, message: str, retry_after: int | None = None) -> bytes:
 def head_end(data: bytes) -> int:
     """The index just past the blank line that ends an HTTP head in ``data``, or -1.
 
-    h11 takes ``\\n\\n`` as well as ``\\r\\n\\r\\n``, so both count.
+    Parsers take ``\\n\\n`` as well as ``\\r\\n\\r\\n``, so both count.
 
     >>> head_end(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nbody"), head_end(b"GET / HTTP/1.1\\r\\n")
     (27, -1)
@@ -95,7 +125,11 @@ def head_end(data: bytes) -> int:
 
 
 class ConnectionGuard:
-    """One server's count of open connections per client address, and what it refused.
+    """One server's open connections per client address, and what it refused or closed.
+
+    :meth:`admit` holds a client to its share and the server to
+    ``max_connections``: when full, an idle connection of the address holding
+    the most (more than the newcomer's) is closed to make room.
 
     >>> guard = ConnectionGuard(ServerLimits(client_connections=2))
     >>> guard.admit("10.0.0.1"), guard.admit("10.0.0.1"), guard.admit("10.0.0.1")
@@ -111,42 +145,124 @@ class ConnectionGuard:
         """The bounds the connections are held to."""
         self.open: dict[str, int] = {}
         """Open connections by client address (addresses with none are left out)."""
+        self.members: dict[str, dict[Guarded, None]] = {}
+        """The open connections of each address, oldest first (those :meth:`admit` was given)."""
+        self.total = 0
+        """Open connections in all."""
         self.refused: dict[str, int] = {}
-        """Connections and heads refused so far, by the limit that refused them."""
+        """Connections and heads refused, and idle connections closed to make room, so far, by the
+        limit that refused them (``evicted``: closed for a newcomer)."""
 
-    def admit(self, client: str) -> bool:
-        """Count a new connection from ``client``; ``False`` past its share (not counted)."""
+    def admit(self, client: str, connection: Guarded | None = None) -> bool:
+        """Count a new connection from ``client``; ``False`` (not counted) past its share, or
+        when the server is full and no idle connection of a larger holder can make room.
+
+        >>> guard = ConnectionGuard(ServerLimits(max_connections=1))
+        >>> guard.admit("10.0.0.1"), guard.admit("10.0.0.2"), guard.refused
+        (True, False, {'max_connections': 1})
+        """
         held = self.open.get(client, 0)
         if held >= self.limits.client_connections:
             self.count("client_connections")
             return False
+        if self.total >= self.limits.max_connections and not self.make_room(held):
+            self.count("max_connections")
+            return False
         self.open[client] = held + 1
+        self.total += 1
+        if connection is not None:
+            self.members.setdefault(client, {})[connection] = None
         return True
 
-    def release(self, client: str) -> None:
+    def make_room(self, held: int) -> bool:
+        """Close one idle connection of the address holding the most connections, more than
+        ``held`` (the newcomer's own); whether one was closed.
+
+        Only when the server is full: the sort is then over at most
+        ``max_connections`` addresses, and each address's scan over its share.
+        """
+        holders = sorted(self.members.items(), key=lambda item: len(item[1]), reverse=True)
+        for _, connections in holders:
+            if len(connections) <= held:
+                break
+            for connection in connections:
+                if connection.idle():
+                    self.count("evicted")
+                    connection.evict()
+                    return True
+        return False
+
+    def release(self, client: str, connection: Guarded | None = None) -> None:
         """A connection :meth:`admit` counted is closed."""
         left = self.open.get(client, 0) - 1
+        self.total = max(0, self.total - 1)
         if left > 0:
             self.open[client] = left
         else:
             self.open.pop(client, None)
+        if connection is not None:
+            connections = self.members.get(client, {})
+            connections.pop(connection, None)
+            if not connections:
+                self.members.pop(client, None)
 
     def count(self, limit: str) -> None:
         """Count one refusal by ``limit``."""
         self.refused[limit] = self.refused.get(limit, 0) + 1
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a bound on head size and time and a share per client.
+class ChunkedAnswers:
+    """ASGI middleware: an answer body longer than :data:`WRITE_CHUNK` goes out in pieces.
 
-    Made per server by :func:`guarded_protocol`, which sets :attr:`guard`.
+    uvicorn waits for the client to read before each piece once the write
+    buffer is full, so a large answer (a cached 1.8 MB publishes answer, say)
+    is never held whole in the buffer of a connection that does not read.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        """The application whose answers are cut."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the application, cutting each long body message into pieces."""
+
+        async def pieces(message: Any) -> None:
+            body = message.get("body", b"")
+            if message["type"] != "http.response.body" or len(body) <= WRITE_CHUNK:
+                await send(message)
+                return
+            more = message.get("more_body", False)
+            for start in range(0, len(body), WRITE_CHUNK):
+                last = start + WRITE_CHUNK >= len(body)
+                piece = body[start : start + WRITE_CHUNK]
+                await send({"type": "http.response.body", "body": piece, "more_body": more or not last})
+
+        await self.app(scope, receive, pieces)
+
+
+class Guarded(asyncio.Protocol):
+    """What both guarded protocols share: the client's share, fair admission, the head's size
+    and clock, and the write buffer's bound and clock.
+
+    Placed before uvicorn's protocol class among the bases, so that its
+    ``connection_made``, ``connection_lost``, ``pause_writing`` and
+    ``resume_writing`` wrap uvicorn's. Each subclass says when its parser
+    waits for a head (:meth:`awaiting_head`) and whether a request's body is
+    still arriving (:meth:`body_pending`).
     """
 
     guard: ClassVar[ConnectionGuard]
     """The server's connection counts and limits."""
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    client: tuple[str, int] | None
+    flow: FlowControl
+    app: Any
+    cycle: Any
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def setup_guard(self) -> None:
+        """The guard's state of one connection (called from ``__init__``)."""
+        self.app = ChunkedAnswers(self.app)
         self.peer = ""
         """The client's address (the key of its share of connections)."""
         self.admitted = False
@@ -157,29 +273,73 @@ class GuardedH11Protocol(H11Protocol):
         """The last bytes of the head so far, where a blank line may begin."""
         self.head_timer: asyncio.TimerHandle | None = None
         """Fires when the head has taken ``header_timeout`` seconds; ``None`` when no head is due."""
+        self.write_timer: asyncio.TimerHandle | None = None
+        """Fires when writing has waited ``write_timeout`` seconds; ``None`` while it flows."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        """Count the connection in its client's share, or refuse it (503) past the share."""
-        super().connection_made(transport)  # type: ignore[arg-type]
+        """Bound the buffers, then count the connection, or refuse it (503)."""
+        super().connection_made(transport)
+        self.transport.set_write_buffer_limits(high=WRITE_BUFFER, low=WRITE_BUFFER // 4)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+            except OSError:  # a transport without a real socket: its buffer stays as it is
+                pass
         self.peer = self.client[0] if self.client else ""
-        if not self.guard.admit(self.peer):
-            share = self.guard.limits.client_connections
-            self.refuse(
-                UNAVAILABLE,
-                f"this client holds {share} connections, the most client_connections allows",
-                retry_after=1,
-            )
+        if not self.guard.admit(self.peer, self):
+            limits = self.guard.limits
+            if self.guard.open.get(self.peer, 0) >= limits.client_connections:
+                message = (
+                    f"this client holds {limits.client_connections} connections, "
+                    "the most client_connections allows"
+                )
+            else:
+                message = (
+                    f"the server holds {limits.max_connections} connections, "
+                    "the most max_connections allows, none of them idle"
+                )
+            self.refuse(UNAVAILABLE, message, retry_after=1)
             return
         self.admitted = True
         self.start_head()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Give the connection back to its client's share."""
+        """Give the connection back to its client's share; stop its clocks."""
         self.stop_head()
+        self.stop_write_clock()
+        self.leave()
+        super().connection_lost(exc)
+
+    def leave(self) -> None:
+        """Leave the counts (once)."""
         if self.admitted:
             self.admitted = False
-            self.guard.release(self.peer)
-        super().connection_lost(exc)
+            self.guard.release(self.peer, self)
+
+    def idle(self) -> bool:
+        """Whether the connection waits for a request head: before its first byte, or
+        between two requests, no answer under way."""
+        return (
+            self.admitted
+            and not self.transport.is_closing()
+            and self.awaiting_head()
+            and (self.cycle is None or self.cycle.response_complete)
+        )
+
+    def evict(self) -> None:
+        """Close this idle connection to make room for another address's."""
+        self.leave()
+        self.stop_head()
+        self.transport.close()
+
+    def awaiting_head(self) -> bool:
+        """Whether the parser waits for (the rest of) a request head."""
+        raise NotImplementedError
+
+    def body_pending(self) -> bool:
+        """Whether the current request's body is still arriving."""
+        raise NotImplementedError
 
     def start_head(self) -> None:
         """A request head is due: its clock starts."""
@@ -196,7 +356,12 @@ class GuardedH11Protocol(H11Protocol):
     def head_timed_out(self) -> None:
         """The head did not arrive in time: 408, and the connection is closed."""
         self.head_timer = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        if self.transport.is_closing() or not self.awaiting_head():
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            # A pipelined head behind an answer under way: its clock starts again
+            # rather than cut the answer short.
+            self.start_head()
             return
         seconds = self.guard.limits.header_timeout
         self.guard.count("header_timeout")
@@ -207,6 +372,81 @@ class GuardedH11Protocol(H11Protocol):
         self.stop_head()
         self.transport.write(refusal(status, message, retry_after))
         self.transport.close()
+
+    def head_fits(self, data: bytes) -> bool:
+        """Count ``data`` into the head; past ``max_header_bytes``, answer 431 and close."""
+        cap = self.guard.limits.max_header_bytes
+        room = cap - self.head_bytes
+        window = self.head_tail + data[: max(room, 0) + 3]
+        end = head_end(window)
+        size = self.head_bytes - len(self.head_tail) + end if end >= 0 else -1
+        if (end < 0 and self.head_bytes + len(data) > cap) or size > cap:
+            self.refuse_large_head()
+            return False
+        self.head_bytes += len(data)
+        self.head_tail = (self.head_tail + data[-2:])[-2:]
+        return True
+
+    def refuse_large_head(self) -> None:
+        """431 for a head past ``max_header_bytes``, and the connection is closed."""
+        cap = self.guard.limits.max_header_bytes
+        self.guard.count("max_header_bytes")
+        self.refuse(
+            HEADERS_TOO_LARGE,
+            f"the request head has more than {cap:,} bytes, the most max_header_bytes allows",
+        )
+
+    def pause_writing(self) -> None:
+        """The write buffer is full: read no further request, and start the write clock."""
+        super().pause_writing()
+        self.flow.pause_reading()
+        if self.write_timer is None:
+            seconds = self.guard.limits.write_timeout
+            self.write_timer = self.loop.call_later(seconds, self.write_timed_out)
+
+    def resume_writing(self) -> None:
+        """The client read: the write clock stops."""
+        self.stop_write_clock()
+        super().resume_writing()
+
+    def stop_write_clock(self) -> None:
+        """Writing flows again, or the connection closes."""
+        if self.write_timer is not None:
+            self.write_timer.cancel()
+            self.write_timer = None
+
+    def write_timed_out(self) -> None:
+        """The client has not read for ``write_timeout`` seconds: the connection is aborted."""
+        self.write_timer = None
+        if not self.transport.is_closing() or self.transport.get_write_buffer_size():
+            self.guard.count("write_timeout")
+            self.transport.abort()
+
+    def answer_done(self) -> None:
+        """After an answer: a body still arriving closes the connection."""
+        if self.body_pending() and not self.transport.is_closing():
+            # The route answered without reading the whole body: rather than
+            # read and drop a body of any length at any pace, the connection goes.
+            self.transport.close()
+
+
+class GuardedH11Protocol(Guarded, H11Protocol):
+    """uvicorn's h11 protocol under the guard (:class:`Guarded`).
+
+    Made per server by :func:`guarded_protocol`, which sets :attr:`guard`.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.setup_guard()
+
+    def awaiting_head(self) -> bool:
+        """Whether h11 waits for a request (its head not all here)."""
+        return self.conn.their_state is h11.IDLE
+
+    def body_pending(self) -> bool:
+        """Whether h11 still reads the request's body."""
+        return self.conn.their_state is h11.SEND_BODY
 
     def data_received(self, data: bytes) -> None:
         """Check the head's size before h11 keeps it; then let uvicorn handle the bytes."""
@@ -224,58 +464,61 @@ class GuardedH11Protocol(H11Protocol):
         if self.conn.their_state is not h11.IDLE:
             self.stop_head()
 
-    def head_fits(self, data: bytes) -> bool:
-        """Count ``data`` into the head; past ``max_header_bytes``, answer 431 and close."""
-        cap = self.guard.limits.max_header_bytes
-        room = cap - self.head_bytes
-        window = self.head_tail + data[: max(room, 0) + 3]
-        end = head_end(window)
-        size = self.head_bytes - len(self.head_tail) + end if end >= 0 else -1
-        if (end < 0 and self.head_bytes + len(data) > cap) or size > cap:
-            self.guard.count("max_header_bytes")
-            self.refuse(
-                HEADERS_TOO_LARGE,
-                f"the request head has more than {cap:,} bytes, the most max_header_bytes allows",
-            )
-            return False
-        self.head_bytes += len(data)
-        self.head_tail = (self.head_tail + data[-2:])[-2:]
-        return True
-
     def on_response_complete(self) -> None:
         """After an answer: a body still arriving closes the connection; else the next head."""
-        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
-            # The route answered without reading the whole body: rather than
-            # read and drop a body of any length at any pace, the connection goes.
-            self.transport.close()
+        self.answer_done()
         super().on_response_complete()
 
 
-def guarded_protocol(limits: ServerLimits) -> type[GuardedH11Protocol]:
-    """A :class:`GuardedH11Protocol` class for one server, with its own :class:`ConnectionGuard`.
+def _httptools_protocol() -> type[Guarded]:
+    """The guarded httptools protocol class (httptools imported only when asked for)."""
+    from .connections_httptools import GuardedHttpToolsProtocol
 
-    >>> protocol = guarded_protocol(ServerLimits())
-    >>> protocol.guard.limits.client_connections
-    32
+    return GuardedHttpToolsProtocol
+
+
+def guarded_protocol(limits: ServerLimits, parser: str = PARSERS[0]) -> type[Guarded]:
+    """A guarded protocol class for one server, with its own :class:`ConnectionGuard`.
+
+    ``parser`` is ``"httptools"`` (the default, the faster) or ``"h11"``.
+
+    >>> protocol = guarded_protocol(ServerLimits(), "h11")
+    >>> protocol.guard.limits.client_connections, protocol.__name__
+    (32, 'GuardedH11Protocol')
+    >>> guarded_protocol(ServerLimits(), "llhttp")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.data.errors.InvalidArgumentError: parser must be one of httptools, h11, got 'llhttp'
     """
+    from ..data.errors import InvalidArgumentError
+
+    if parser not in PARSERS:
+        raise InvalidArgumentError(f"parser must be one of {', '.join(PARSERS)}, got {parser!r}")
+    base: type[Guarded] = GuardedH11Protocol if parser == "h11" else _httptools_protocol()
     guard = ConnectionGuard(limits)
-    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"guard": guard})
+    return type(base.__name__, (base,), {"guard": guard})
 
 
-def uvicorn_settings(limits: ServerLimits) -> dict[str, Any]:
+def uvicorn_settings(limits: ServerLimits, parser: str = PARSERS[0]) -> dict[str, Any]:
     """The :class:`uvicorn.Config` options that hold the server's connections to ``limits``.
 
     The client is the peer's address: uvicorn does not read ``X-Forwarded-For``
     unless told which proxies to trust (``proxy_headers``, ``forwarded_allow_ips``).
     WebSocket upgrades are off: the service has no WebSocket route, and an
-    upgraded connection would leave the protocol that counts it.
+    upgraded connection would leave the protocol that counts it. uvicorn's own
+    ``limit_concurrency`` (503 to every request once it is reached) is set
+    above ``max_connections``, so that the guard's fair admission decides
+    first; it stays as a backstop for requests whose connection closed while
+    they still run.
 
     >>> sorted(uvicorn_settings(ServerLimits()))
     ['h11_max_incomplete_event_size', 'http', 'limit_concurrency', 'proxy_headers', 'timeout_keep_alive', 'ws']
+    >>> uvicorn_settings(ServerLimits(max_connections=100))["limit_concurrency"]
+    200
     """
     return {
-        "http": guarded_protocol(limits),
-        "limit_concurrency": limits.max_connections,
+        "http": guarded_protocol(limits, parser),
+        "limit_concurrency": 2 * limits.max_connections,
         "timeout_keep_alive": limits.keep_alive,
         "h11_max_incomplete_event_size": limits.max_header_bytes,
         "proxy_headers": False,
