@@ -407,7 +407,10 @@ class Guarded(asyncio.Protocol):
     def resume_writing(self) -> None:
         """The client read: the write clock stops."""
         self.stop_write_clock()
-        super().resume_writing()
+        if not self.transport.is_closing():
+            # An aborted transport empties its buffer too; its answer goes on only
+            # once uvicorn has marked it disconnected (in connection_lost).
+            super().resume_writing()
 
     def stop_write_clock(self) -> None:
         """Writing flows again, or the connection closes."""

@@ -41,14 +41,29 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         """Whether the parser is between requests or inside a head."""
         self.overflowed = False
         """Whether more than ``MAX_PIPELINED`` requests were pipelined: the rest is not read."""
+        self.unanswered: list[Any] = []
+        """The requests parsed and not yet answered: the one under way and those pipelined."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Every request not yet answered learns that its client left.
+
+        uvicorn tells only the last one parsed, which, with requests pipelined,
+        is not the one under way: that one would write on a closed transport.
+        """
+        for cycle in self.unanswered:
+            if not cycle.response_complete:
+                cycle.disconnected = True
+        self.unanswered.clear()
+        super().connection_lost(exc)
 
     def awaiting_head(self) -> bool:
         """Whether no request is parsed or waiting, only (part of) a head."""
         return self.in_head and not self.pipeline
 
     def body_pending(self) -> bool:
-        """Whether the answered request's body is still arriving."""
-        return self.cycle is not None and bool(self.cycle.more_body)
+        """Whether the answered request's body is still arriving (with requests pipelined
+        behind it, it is all here)."""
+        return not self.pipeline and self.cycle is not None and bool(self.cycle.more_body)
 
     def data_received(self, data: bytes) -> None:
         """Count a head's bytes before httptools sees them; then let uvicorn handle them."""
@@ -76,6 +91,8 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
             self.refuse_large_head()
             return
         super().on_headers_complete()
+        self.unanswered = [cycle for cycle in self.unanswered if not cycle.response_complete]
+        self.unanswered.append(self.cycle)
         if len(self.pipeline) > MAX_PIPELINED:
             self.pipeline.popleft()
             self.pipeline[0][0].keep_alive = False
