@@ -109,9 +109,7 @@ def test_connections_mid_request_are_not_closed_to_make_room(parser: str) -> Non
     with serving(FULL_AT_TEN, parser) as (port, guard), ExitStack() as stack:
         busy = [stack.enter_context(connect(port, "127.0.0.1")) for _ in range(10)]
         for client in busy:  # a body that is still arriving: the request is under way
-            client.sendall(
-                b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Length: 20\r\n\r\n{"
-            )
+            client.sendall(b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Length: 20\r\n\r\n{")
         assert wait_for(lambda: guard.total == 10)
         assert wait_for(lambda: not any(c.idle() for c in guard.members["127.0.0.1"]))
         newcomer = stack.enter_context(connect(port, "127.0.0.2"))

@@ -235,7 +235,9 @@ class ChunkedAnswers:
             for start in range(0, len(body), WRITE_CHUNK):
                 last = start + WRITE_CHUNK >= len(body)
                 piece = body[start : start + WRITE_CHUNK]
-                await send({"type": "http.response.body", "body": piece, "more_body": more or not last})
+                await send(
+                    {"type": "http.response.body", "body": piece, "more_body": more or not last}
+                )
 
         await self.app(scope, receive, pieces)
 
