@@ -43,6 +43,7 @@ requests; the application answers 431 past ``max_headers`` header lines and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 from typing import Any, ClassVar
@@ -284,10 +285,9 @@ class Guarded(asyncio.Protocol):
         self.transport.set_write_buffer_limits(high=WRITE_BUFFER, low=WRITE_BUFFER // 4)
         sock = self.transport.get_extra_info("socket")
         if sock is not None:
-            try:
+            # A transport without a real socket keeps its buffer as it is.
+            with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
-            except OSError:  # a transport without a real socket: its buffer stays as it is
-                pass
         self.peer = self.client[0] if self.client else ""
         if not self.guard.admit(self.peer, self):
             limits = self.guard.limits
