@@ -19,7 +19,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .connections import MAX_PIPELINED, Guarded
+from .guard import MAX_PIPELINED, Guarded
 
 __all__ = ["GuardedHttpToolsProtocol"]
 
