@@ -190,3 +190,26 @@ def test_pipelined_requests_are_answered_up_to_the_bound(parser: str) -> None:
             assert guard.refused == {"pipelined": 1}
         else:  # h11 parses one request at a time, as it is answered
             assert len(answered) == count
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+@pytest.mark.parametrize("same_chunk", [False, True])
+def test_a_next_head_begun_and_left_is_408_after_the_header_timeout(
+    parser: str, same_chunk: bool
+) -> None:
+    # The head's clock, not the longer keep-alive one, bounds a head begun on a
+    # kept-alive connection, whether it came with the request before it or after.
+    limits = ServerLimits(header_timeout=0.5, keep_alive=5.0)
+    with serving(limits, parser) as (port, guard), connect(port) as client:
+        partial = b"GET /v1/health HTTP/1.1\r\nHo"
+        client.sendall(get("/v1/health") + (partial if same_chunk else b""))
+        assert read_answer(client)[0] == 200
+        started = time.monotonic()
+        if not same_chunk:
+            client.sendall(partial)
+        status, _, body = read_answer(client)
+        assert status == 408
+        assert "within 0.5 seconds" in json.loads(body)["error"]["message"]
+        assert 0.3 < time.monotonic() - started < 2.0
+        assert closed(client)
+        assert guard.refused == {"header_timeout": 1}

@@ -105,7 +105,7 @@ class GuardedH11Protocol(Guarded, H11Protocol):
         if self.transport.is_closing():
             return
         if self.conn.their_state is h11.IDLE:
-            if self.head_timer is None:
+            if self.head_since is None:
                 # The first bytes of a next request on a kept-alive connection;
                 # bytes already buffered belong to this head too.
                 self.start_head()
@@ -115,11 +115,19 @@ class GuardedH11Protocol(Guarded, H11Protocol):
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self.stop_head()
+        else:
+            self.arm_head()
 
     def on_response_complete(self) -> None:
-        """After an answer: a body still arriving closes the connection; else the next head."""
+        """After an answer: a body still arriving closes the connection; else the next head,
+        whose clock runs if it has begun (bytes of it came with the request before)."""
         self.answer_done()
         super().on_response_complete()
+        held = len(self.conn.trailing_data[0])
+        if held and self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.start_head()
+            self.head_bytes = held
+            self.arm_head()
 
 
 def _httptools_protocol() -> type[Guarded]:

@@ -70,13 +70,13 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         if self.transport.is_closing() or self.overflowed:
             return
         if self.in_head:
-            if self.head_timer is None:
+            if self.head_since is None:
                 self.start_head()
             if not self.head_fits(data):
                 return
         super().data_received(data)
-        if not self.in_head:
-            self.stop_head()
+        if self.in_head:
+            self.arm_head()  # a head begun and not ended, if any (see on_message_begin)
 
     def on_headers_complete(self) -> None:
         """A head is here: its size checked, its clock stopped; past the pipeline's bound,
@@ -105,12 +105,18 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         if not (self.overflowed or self.transport.is_closing()):
             super().on_body(body)
 
+    def on_message_begin(self) -> None:
+        """A request's first byte: its head's clock runs (from the chunk's arrival at most)."""
+        if self.head_since is None:
+            self.start_head()
+        super().on_message_begin()
+
     def on_message_complete(self) -> None:
-        """A request is all here: the next head is due."""
+        """A request is all here: no head is due until the next one begins."""
         if not (self.overflowed or self.transport.is_closing()):
             super().on_message_complete()
         self.in_head = True
-        self.head_bytes, self.head_tail = 0, b""
+        self.stop_head()
 
     def on_response_complete(self) -> None:
         """After an answer: a body still arriving closes the connection; else the next one."""

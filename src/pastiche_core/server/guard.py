@@ -240,8 +240,11 @@ class Guarded(asyncio.Protocol):
         """Bytes of the request head received so far (0 between requests)."""
         self.head_tail = b""
         """The last bytes of the head so far, where a blank line may begin."""
+        self.head_since: float | None = None
+        """When the head due began (the loop's clock), or ``None`` when no head is due."""
         self.head_timer: asyncio.TimerHandle | None = None
-        """Fires when the head has taken ``header_timeout`` seconds; ``None`` when no head is due."""
+        """Fires when the head has taken ``header_timeout`` seconds; armed only while a head is
+        due past the bytes at hand (most heads arrive whole, and need no timer)."""
         self.write_timer: asyncio.TimerHandle | None = None
         """Fires when writing has waited ``write_timeout`` seconds; ``None`` while it flows."""
 
@@ -271,6 +274,7 @@ class Guarded(asyncio.Protocol):
             return
         self.admitted = True
         self.start_head()
+        self.arm_head()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Give the connection back to its client's share; stop its clocks."""
@@ -310,13 +314,19 @@ class Guarded(asyncio.Protocol):
         raise NotImplementedError
 
     def start_head(self) -> None:
-        """A request head is due: its clock starts."""
+        """A request head is due: its clock starts (see :meth:`arm_head`)."""
         self.head_bytes, self.head_tail = 0, b""
-        seconds = self.guard.limits.header_timeout
-        self.head_timer = self.loop.call_later(seconds, self.head_timed_out)
+        self.head_since = self.loop.time()
+
+    def arm_head(self) -> None:
+        """The head due is not all here: a timer fires when its time is up."""
+        if self.head_timer is None and self.head_since is not None:
+            left = self.head_since + self.guard.limits.header_timeout - self.loop.time()
+            self.head_timer = self.loop.call_later(max(left, 0.0), self.head_timed_out)
 
     def stop_head(self) -> None:
         """No head is due (it arrived, or the connection closes)."""
+        self.head_since = None
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
@@ -330,6 +340,7 @@ class Guarded(asyncio.Protocol):
             # A pipelined head behind an answer under way: its clock starts again
             # rather than cut the answer short.
             self.start_head()
+            self.arm_head()
             return
         seconds = self.guard.limits.header_timeout
         self.guard.count("header_timeout")
