@@ -213,3 +213,17 @@ def test_a_next_head_begun_and_left_is_408_after_the_header_timeout(
         assert 0.3 < time.monotonic() - started < 2.0
         assert closed(client)
         assert guard.refused == {"header_timeout": 1}
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_a_large_head_behind_a_request_in_one_chunk_is_431(parser: str) -> None:
+    limits = ServerLimits(header_timeout=2.0, keep_alive=2.0, max_header_bytes=4096)
+    with serving(limits, parser) as (port, guard), connect(port) as client:
+        large = get("/v1/health", "X-Pad: " + "a" * 5000 + "\r\n")
+        client.sendall(get("/v1/health") + large)
+        assert read_answer(client)[0] == 200
+        status, _, body = read_answer(client)
+        assert status == 431
+        assert "4,096 bytes" in json.loads(body)["error"]["message"]
+        assert closed(client)
+        assert guard.refused == {"max_header_bytes": 1}

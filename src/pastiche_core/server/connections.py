@@ -120,8 +120,13 @@ class GuardedH11Protocol(Guarded, H11Protocol):
 
     def on_response_complete(self) -> None:
         """After an answer: a body still arriving closes the connection; else the next head,
-        whose clock runs if it has begun (bytes of it came with the request before)."""
+        whose clock runs if it has begun (bytes of it came with the request before), and
+        whose size is checked before h11 parses it."""
         self.answer_done()
+        buffered = self.conn.trailing_data[0]
+        if buffered and self.conn.their_state is h11.DONE and not self.transport.is_closing():
+            self.head_bytes, self.head_tail = 0, b""
+            self.head_fits(bytes(buffered[: self.guard.limits.max_header_bytes + 4]))
         super().on_response_complete()
         held = len(self.conn.trailing_data[0])
         if held and self.conn.their_state is h11.IDLE and not self.transport.is_closing():

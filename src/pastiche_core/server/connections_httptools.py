@@ -41,8 +41,12 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         """Whether the parser is between requests or inside a head."""
         self.overflowed = False
         """Whether more than ``MAX_PIPELINED`` requests were pipelined: the rest is not read."""
-        self.unanswered: list[Any] = []
-        """The requests parsed and not yet answered: the one under way and those pipelined."""
+        self.running: Any = None
+        """The request being answered (uvicorn's ``cycle`` is the last one parsed)."""
+        self.head_counted = True
+        """Whether the head due is counted from its first byte (it began a chunk)."""
+        self.late_refusal = False
+        """Whether a pipelined head was too large: 431 once the answers before it are sent."""
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Every request not yet answered learns that its client left.
@@ -50,10 +54,9 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         uvicorn tells only the last one parsed, which, with requests pipelined,
         is not the one under way: that one would write on a closed transport.
         """
-        for cycle in self.unanswered:
-            if not cycle.response_complete:
+        for cycle in (self.running, *(cycle for cycle, _ in self.pipeline)):
+            if cycle is not None and not cycle.response_complete:
                 cycle.disconnected = True
-        self.unanswered.clear()
         super().connection_lost(exc)
 
     def awaiting_head(self) -> bool:
@@ -72,6 +75,7 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         if self.in_head:
             if self.head_since is None:
                 self.start_head()
+                self.head_counted = True
             if not self.head_fits(data):
                 return
         super().data_received(data)
@@ -85,15 +89,19 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         self.stop_head()
         if self.overflowed:
             return
-        size = len(self.url) + _REQUEST_LINE_EXTRA + len(self.parser.get_method())
-        size += sum(len(name) + len(value) + 4 for name, value in self.headers)
-        if size > self.guard.limits.max_header_bytes:
-            self.refuse_large_head()
+        if not self.head_counted and self.parsed_head_bytes() > self.guard.limits.max_header_bytes:
+            # Nothing more is read; the 431 follows the answers to the requests before it.
+            self.overflowed = True
+            self.flow.pause_reading()
+            if self.pipeline or (self.running is not None and not self.running.response_complete):
+                self.late_refusal = True
+            else:
+                self.refuse_large_head()
             return
         super().on_headers_complete()
-        self.unanswered = [cycle for cycle in self.unanswered if not cycle.response_complete]
-        self.unanswered.append(self.cycle)
-        if len(self.pipeline) > MAX_PIPELINED:
+        if not self.pipeline:
+            self.running = self.cycle
+        elif len(self.pipeline) > MAX_PIPELINED:
             self.pipeline.popleft()
             self.pipeline[0][0].keep_alive = False
             self.overflowed = True
@@ -105,10 +113,20 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
         if not (self.overflowed or self.transport.is_closing()):
             super().on_body(body)
 
+    def parsed_head_bytes(self) -> int:
+        """The size of the head just parsed, at least (spaces around header values left out)."""
+        size = len(self.url) + _REQUEST_LINE_EXTRA + len(self.parser.get_method())
+        return size + sum(len(name) + len(value) + 4 for name, value in self.headers)
+
     def on_message_begin(self) -> None:
-        """A request's first byte: its head's clock runs (from the chunk's arrival at most)."""
+        """A request's first byte: its head's clock runs (from the chunk's arrival at most).
+
+        A head that begins inside a chunk (behind the request before it) was not
+        counted as it arrived: it is measured once parsed.
+        """
         if self.head_since is None:
             self.start_head()
+            self.head_counted = False
         super().on_message_begin()
 
     def on_message_complete(self) -> None:
@@ -121,4 +139,9 @@ class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):
     def on_response_complete(self) -> None:
         """After an answer: a body still arriving closes the connection; else the next one."""
         self.answer_done()
+        if self.late_refusal and not self.pipeline:
+            self.late_refusal = False
+            self.refuse_large_head()
+        if self.pipeline and not self.transport.is_closing():
+            self.running = self.pipeline[-1][0]  # uvicorn starts it next
         super().on_response_complete()

@@ -188,8 +188,8 @@ class ChunkedAnswers:
         """Run the application, cutting each long body message into pieces."""
 
         async def pieces(message: Any) -> None:
-            body = message.get("body", b"")
-            if message["type"] != "http.response.body" or len(body) <= WRITE_CHUNK:
+            body = message.get("body")
+            if body is None or len(body) <= WRITE_CHUNK:
                 await send(message)
                 return
             more = message.get("more_body", False)
@@ -349,12 +349,19 @@ class Guarded(asyncio.Protocol):
     def refuse(self, status: int, message: str, retry_after: int | None = None) -> None:
         """Answer ``status`` outside any request and close the connection."""
         self.stop_head()
-        self.transport.write(refusal(status, message, retry_after))
-        self.transport.close()
+        if not self.transport.is_closing():
+            self.transport.write(refusal(status, message, retry_after))
+            self.transport.close()
 
     def head_fits(self, data: bytes) -> bool:
         """Count ``data`` into the head; past ``max_header_bytes``, answer 431 and close."""
         cap = self.guard.limits.max_header_bytes
+        if self.head_bytes + len(data) <= cap:
+            # All of it fits, wherever the head ends: the common case, kept cheap.
+            self.head_bytes += len(data)
+            tail = data[-2:]
+            self.head_tail = tail if len(tail) == 2 else (self.head_tail + tail)[-2:]
+            return True
         room = cap - self.head_bytes
         window = self.head_tail + data[: max(room, 0) + 3]
         end = head_end(window)
