@@ -138,7 +138,7 @@ def test_a_client_that_never_reads_is_aborted_and_holds_little(parser: str) -> N
             sent = stuck.transport.get_extra_info("socket").getsockopt(
                 socket.SOL_SOCKET, socket.SO_SNDBUF
             )
-            assert sent <= 2 * SOCKET_BUFFER  # Linux doubles what is asked
+            assert sent in (SOCKET_BUFFER, 2 * SOCKET_BUFFER)  # Linux doubles what is asked
             for _ in range(5):  # others are answered meanwhile
                 with connect(port, "127.0.0.2") as honest:
                     assert ask(honest) == 200

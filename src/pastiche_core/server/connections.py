@@ -25,7 +25,12 @@ are :class:`~pastiche_core.server.quotas.ServerLimits`'):
 * a response sent while the request's body is still arriving (the route did
   not read it) closes the connection instead of waiting for the rest;
 * at most :data:`MAX_PIPELINED` pipelined requests wait behind the one
-  being answered; past them the connection closes after its current answer.
+  being answered (httptools parses a whole chunk at once; h11 one request at
+  a time); past them the rest is not read, and the connection closes after
+  the answers to the requests before.
+
+The guard itself (:class:`~pastiche_core.server.guard.Guarded`) is one mixin
+for both protocol classes, in :mod:`~pastiche_core.server.guard`.
 
 uvicorn itself closes a connection idle ``keep_alive`` seconds between two
 requests; the application answers 431 past ``max_headers`` header lines and
