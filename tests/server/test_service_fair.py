@@ -227,3 +227,23 @@ def test_a_large_head_behind_a_request_in_one_chunk_is_431(parser: str) -> None:
         assert "4,096 bytes" in json.loads(body)["error"]["message"]
         assert closed(client)
         assert guard.refused == {"max_header_bytes": 1}
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_a_crowd_of_addresses_holding_every_connection_lets_newcomers_in(parser: str) -> None:
+    # The crowd scaled down: 10 addresses hold 4 idle connections each,
+    # all the server takes; 5 new addresses are each answered, one after another.
+    limits = ServerLimits(
+        header_timeout=5.0, keep_alive=5.0, max_connections=40, client_connections=4
+    )
+    with serving(limits, parser) as (port, guard), ExitStack() as stack:
+        for host in range(10, 20):
+            for _ in range(4):
+                stack.enter_context(connect(port, f"127.0.1.{host}"))
+        assert wait_for(lambda: guard.total == 40)
+        for host in range(30, 35):  # each stays, so each needs room of its own
+            newcomer = stack.enter_context(connect(port, f"127.0.2.{host}"))
+            assert ask(newcomer) == 200
+        assert guard.refused == {"evicted": 5}
+        assert guard.total == 40
+        assert sorted(guard.open.values()).count(3) == 5
