@@ -4,7 +4,7 @@ The server runs with ``uvicorn_settings`` (what ``pastiche serve`` uses) and
 short clocks, so that every timeout here fires in well under a second. The
 "other" client connects from 127.0.0.2, a second loopback address, so that
 shares per client address can be seen. Every socket has a timeout and every
-loop a bound.
+loop a bound. Each test runs on both guarded parsers (httptools and h11).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from fake_analysis import fake_analyse
 from service_support import uvicorn_in_thread
 
 from pastiche_core.server import ServerLimits, Service
-from pastiche_core.server.connections import uvicorn_settings
+from pastiche_core.server.connections import PARSERS, uvicorn_settings
 
 FAST = ServerLimits(
     header_timeout=0.5,
@@ -34,6 +34,18 @@ FAST = ServerLimits(
 )
 
 
+PARSER = {"name": PARSERS[0]}
+"""The parser the servers of the test under way use (set by the ``parser`` fixture)."""
+
+
+@pytest.fixture(autouse=True, params=PARSERS)
+def parser(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test once per guarded parser."""
+    PARSER["name"] = request.param
+    yield request.param
+    PARSER["name"] = PARSERS[0]
+
+
 @contextmanager
 def serving(limits: ServerLimits = FAST, **extra: Any) -> Iterator[tuple[int, Service]]:
     """A guarded uvicorn server on 127.0.0.1 in a thread: its port and its service.
@@ -41,7 +53,8 @@ def serving(limits: ServerLimits = FAST, **extra: Any) -> Iterator[tuple[int, Se
     ``extra`` options go to uvicorn after those of ``uvicorn_settings``.
     """
     service = Service(analyse=fake_analyse, limits=limits)
-    with uvicorn_in_thread(service, 1024, **{**uvicorn_settings(limits), **extra}) as port:
+    settings = uvicorn_settings(limits, PARSER["name"])
+    with uvicorn_in_thread(service, 1024, **{**settings, **extra}) as port:
         yield port, service
 
 

@@ -16,16 +16,16 @@ from service_support import make_client, uvicorn_in_thread
 from pastiche_core.cli import main
 from pastiche_core.data.errors import InvalidArgumentError
 from pastiche_core.server import ServerLimits, Service, serve
-from pastiche_core.server.connections import uvicorn_settings
+from pastiche_core.server.connections import PARSERS, uvicorn_settings
 from pastiche_core.server.strict import plain_number
 
 LIMITS = ServerLimits(header_timeout=2.0, keep_alive=2.0, body_time_limit=2.0)
 
 
-@pytest.fixture(scope="module")
-def port() -> Iterator[int]:
+@pytest.fixture(scope="module", params=PARSERS)
+def port(request: pytest.FixtureRequest) -> Iterator[int]:
     service = Service(analyse=fake_analyse, limits=LIMITS)
-    with uvicorn_in_thread(service, **uvicorn_settings(LIMITS)) as bound:
+    with uvicorn_in_thread(service, **uvicorn_settings(LIMITS, request.param)) as bound:
         yield bound
     service.close()
 

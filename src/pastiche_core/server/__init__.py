@@ -197,8 +197,10 @@ def serve(
     ``pastiche: serving on http://HOST:PORT/``, with the web table's and the API
     docs' addresses; then one line per request (method, path, status,
     milliseconds) unless ``quiet``. Connections are held to the
-    service's limits (:mod:`~pastiche_core.server.connections`: head size and
-    time, idle keep-alive, a share per client address). A client is the
+    service's limits (:mod:`~pastiche_core.server.connections`, on uvicorn's
+    httptools parser: head size and time, idle keep-alive, a share per client
+    address, fair admission when ``max_connections`` are open, bounded write
+    buffers and a write timeout). A client is the
     peer's address; ``trust_proxy`` (addresses, comma-separated; never ``"*"``,
     which would let any client claim any address) names reverse proxies whose ``X-Forwarded-For`` gives the client's own
     address instead. ``uvicorn_options`` go to :class:`uvicorn.Config` (by

@@ -17,6 +17,8 @@ the service itself in memory: :class:`ServerLimits` holds the numbers, and
 (10, 20, 32)
 >>> limits.max_header_bytes, limits.max_headers, limits.header_timeout, limits.keep_alive
 (16384, 100, 5.0, 5.0)
+>>> limits.max_connections, limits.write_timeout
+(512, 10.0)
 >>> ServerLimits(max_games=0)
 Traceback (most recent call last):
 ...
@@ -49,7 +51,10 @@ class ServerLimits:
     (431 past either) and must arrive within ``header_timeout`` seconds of its
     first byte, or of the connection's opening (408, then the connection is
     closed); a connection idle between two requests for ``keep_alive``
-    seconds is closed.
+    seconds is closed. When ``max_connections`` are open, a new client
+    address takes an idle connection of the address holding the most; an
+    answer its client does not read for ``write_timeout`` seconds aborts the
+    connection.
 
     **Work.** ``POST /v1/publishes`` searches
     for ``time_limit`` seconds and lists ``max_options`` options unless the
@@ -98,7 +103,8 @@ class ServerLimits:
     body_time_limit: float = 30.0
     """Seconds a request body may take to arrive (HTTP answers 408 past them)."""
     max_connections: int = 512
-    """HTTP connections served at once (503 beyond)."""
+    """HTTP connections served at once; past them a new client address takes an idle connection
+    of the address holding the most, or is answered 503."""
     max_line_bytes: int = MAX_JSON_BYTES + 65_536
     """The longest JSON-RPC line, in bytes (error ``-32600`` past it): a largest body with room for
     the envelope."""
@@ -155,6 +161,9 @@ class ServerLimits:
     opening (408 past them, then the connection is closed)."""
     keep_alive: float = 5.0
     """Seconds an idle connection is kept open between two requests."""
+    write_timeout: float = 10.0
+    """Seconds an answer may wait for a client that does not read it (the connection's writing
+    paused, its buffers full) before the connection is aborted."""
     max_review_simulations: int = 128
     """The most simulations a review's searches may run (``POST /v1/review``; 64 by default)."""
     max_review_decisions: int = 300
