@@ -192,8 +192,9 @@ def _guarded(handler: Callable[[Request], Awaitable[Any]], status: int = 200) ->
 
 
 async def _body(request: Request, service: Service) -> Any:
-    """The request body, read up to the size limit (413 past it) and decoded."""
-    return service.decode(await _raw_body(request, service))
+    """The request body, read up to the size limit (413 past it) and decoded in a thread, so a
+    crowd's bodies never hold up the event loop that answers everyone."""
+    return await run_in_threadpool(service.decode, await _raw_body(request, service))
 
 
 async def _raw_body(request: Request, service: Service) -> bytes:

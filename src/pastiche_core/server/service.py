@@ -429,7 +429,7 @@ class Service:
         except PasticheError as error:
             raise from_library(error) from None
         if self.pool is not None:  # a full lane refuses before the view is checked
-            self.pool.check(budget / 1000)
+            self.pool.check(budget / 1000, client)
         try:
             view = view_from_dict(root["view"])
         except PasticheError as error:

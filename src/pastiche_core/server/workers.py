@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import signal
 import sys
@@ -103,6 +104,8 @@ Runner = Callable[[Service, str, Any, dict[str, Any]], dict[str, Any]]
 """A worker's work: ``run(service, method, body, options)`` → the JSON answer."""
 
 _READY = b'{"ready": true}'
+_MAX_TOLD = 65_536
+"""The most clients remembered as told to wait (each for its ``Retry-After``, a second or so)."""
 
 MAX_NICE = 19
 """The most a worker may lower its priority (POSIX niceness runs from 0 to 19 above the default)."""
@@ -414,7 +417,8 @@ class WorkerPool:
         self.replaced: dict[str, int] = {}
         """Workers replaced so far, by reason (``deadline``, ``memory``, ``lost``)."""
         self.refused: dict[str, int] = {}
-        """Requests refused so far, by what refused them (``queue``, ``client_share``, and
+        """Requests refused so far, by what refused them (``queue``, ``heavy_queue``,
+        ``client_share``, ``early`` for a client back before its ``Retry-After``, and
         ``queue_wait`` for a request that waited its whole deadline)."""
         self._context = get_context("spawn")
         self._ready = threading.Condition()
@@ -426,6 +430,7 @@ class WorkerPool:
         self._served: dict[str, int] = {}  # when each admitted client last got a worker
         self._turns = 0
         self._held: dict[str, int] = {}
+        self._told: dict[str, float] = {}  # until when each refused client was told to wait
         self._closed = False
 
     @property
@@ -643,21 +648,25 @@ class WorkerPool:
         with self._ready:
             if self._closed:
                 raise ApiError(UNAVAILABLE, "the service is stopping", None, retry_after=5)
+            self._not_early(client)
             held = self._held.get(client, 0)
             if held >= settings.client_share:
                 self._count("client_share")
-                raise ApiError(
-                    TOO_MANY,
-                    f"this client has {held} requests for the workers running or waiting, "
-                    f"the most client_share allows",
-                    None,
-                    retry_after=1,
+                raise self._told_to_wait(
+                    client,
+                    ApiError(
+                        TOO_MANY,
+                        f"this client has {held} requests for the workers running or waiting, "
+                        f"the most client_share allows",
+                        None,
+                        retry_after=1,
+                    ),
                 )
-            self._check_queue(self._is_heavy(seconds))
+            self._check_queue(self._is_heavy(seconds), client)
             self._held[client] = held + 1
         return Ticket(self, client)
 
-    def check(self, seconds: float) -> None:
+    def check(self, seconds: float, client: str = "") -> None:
         """503 at once (``Retry-After``) if a request of ``seconds`` of its own would wait and
         its lane's queue is full: what :meth:`call` checks first, for a caller that learns a
         request's time from its body and has more of it to check before the call.
@@ -670,7 +679,7 @@ class WorkerPool:
         pastiche_core.server.api_errors.ApiError: no worker is free for a heavy request (0 of at most 1 running) and 0 wait, the most heavy_queue allows (0)
         """
         with self._ready:
-            self._check_queue(self._is_heavy(seconds))
+            self._check_queue(self._is_heavy(seconds), client)
 
     def _is_heavy(self, seconds: float | None) -> bool:
         return seconds is not None and seconds > self.light_seconds
@@ -679,7 +688,7 @@ class WorkerPool:
         """Whether a request of this lane would get a worker now (called holding the lock)."""
         return bool(self._idle) and (not heavy or len(self._heavy) < self.heavy_workers)
 
-    def _check_queue(self, heavy: bool) -> None:
+    def _check_queue(self, heavy: bool, client: str = "") -> None:
         """503 when the request would wait and its lane's queue is full (holding the lock)."""
         room = self.settings.heavy_queue if heavy else self.settings.queue
         waiting = len(self._lines[heavy])
@@ -697,7 +706,37 @@ class WorkerPool:
                 f"every worker is busy and {waiting} requests wait, the most the queue "
                 f"allows ({room})"
             )
-        raise ApiError(UNAVAILABLE, why, None, retry_after=1)
+        raise self._told_to_wait(client, ApiError(UNAVAILABLE, why, None, retry_after=1))
+
+    def _told_to_wait(self, client: str, error: ApiError) -> ApiError:
+        """``error``, remembering until when it tells ``client`` to wait (holding the lock)."""
+        if client and error.retry_after:
+            now = time.monotonic()
+            if len(self._told) >= _MAX_TOLD:  # past waits go; the table stays bounded
+                self._told = {other: until for other, until in self._told.items() if until > now}
+            if len(self._told) < _MAX_TOLD:
+                self._told[client] = now + error.retry_after
+        return error
+
+    def _not_early(self, client: str) -> None:
+        """429 for a client back before the ``Retry-After`` it was given (holding the lock):
+        refused again at once, before its body is read, so a crowd that does not wait costs
+        no decoding."""
+        until = self._told.get(client)
+        if until is None:
+            return
+        left = until - time.monotonic()
+        if left <= 0:
+            del self._told[client]
+            return
+        self._count("early")
+        wait = max(1, math.ceil(left))
+        raise ApiError(
+            TOO_MANY,
+            f"this client was told to retry after {wait} s and came back sooner",
+            None,
+            retry_after=wait,
+        )
 
     def _release(self, client: str) -> None:
         with self._ready:
