@@ -153,6 +153,33 @@ def test_a_refused_heavy_request_is_answered_before_its_body_is_read(
     assert status == 200
 
 
+def test_a_client_back_before_its_retry_after_is_refused_on_heavy_routes_alone(
+    server: tuple[int, Service],
+) -> None:
+    port, service = server
+    assert service.pool is not None
+    created = service.create_game({"players": 3, "seed": 6}, client="127.0.0.4")
+    hold = service.pool.admit("127.0.0.4")
+    try:
+        status, headers, answer = request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.4")
+        assert status == 429 and "client_share" in answer["error"]["message"]
+        early = service.pool.refused.get("early", 0)
+        status, headers, answer = request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.4")
+        assert status == 429 and headers["retry-after"] == "1"
+        assert answer["error"]["message"].endswith("came back sooner")
+        assert service.pool.refused["early"] == early + 1
+        # Its other routes are served meanwhile, and other clients' heavy ones.
+        assert request(port, "GET", "/v1/health", None, "127.0.0.4")[0] == 200
+        token = created["tokens"]["0"]
+        path = f"/v1/games/{created['game']}"
+        assert request(port, "GET", path, None, "127.0.0.4", token)[0] == 200
+        assert request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.5")[0] == 400
+    finally:
+        hold.release()
+    time.sleep(1.05)
+    assert request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.4")[0] == 400  # served again
+
+
 def test_stdio_takes_the_place_before_the_params_are_checked(server: tuple[int, Service]) -> None:
     _, service = server
     assert service.pool is not None

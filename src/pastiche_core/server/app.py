@@ -66,9 +66,9 @@ from .quotas import ServerLimits
 from .service import Analyse, Service, too_large
 from .store import GameStore
 from .strict import HttpVersion, plain_number
-from .workers import Ticket
+from .workers import Ticket, early_refusal
 
-__all__ = ["HeaderCount", "client_of", "create_app", "palette_css"]
+__all__ = ["HEAVY_ROUTES", "EarlyRefusal", "HeaderCount", "client_of", "create_app", "palette_css"]
 
 log = logging.getLogger("pastiche_core.server")
 
@@ -167,6 +167,46 @@ class HeaderCount:
             )
             await response(scope, receive, send)
             return
+        await self.app(scope, receive, send)
+
+
+HEAVY_ROUTES = frozenset({"/v1/publishes", "/v1/hint", "/v1/outs", "/v1/review"})
+"""The routes whose work goes to the worker pool, each taking its client's place first."""
+
+
+class EarlyRefusal:
+    """ASGI middleware: a heavy route asked by a client the pool told to wait is refused first.
+
+    A client refused by the worker pool (its share, a full queue) was given a
+    ``Retry-After``; back sooner on a heavy route (:data:`HEAVY_ROUTES`), it is
+    answered 429 with the time left before any routing, reading or decoding,
+    so a crowd that does not wait costs as little as a request can. Its other
+    routes (health, its games) are served as usual.
+
+    >>> from starlette.testclient import TestClient
+    >>> TestClient(create_app()).post("/v1/publishes", content=b"{").status_code
+    400
+    """
+
+    def __init__(self, app: ASGIApp, service: Service) -> None:
+        self.app = app
+        """The application behind the check."""
+        self.service = service
+        """The service whose pool remembers whom it told to wait."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer 429 to a client back before its ``Retry-After``, else pass the request on."""
+        pool = self.service.pool
+        if (
+            pool is not None
+            and scope["type"] == "http"
+            and scope["path"] in HEAVY_ROUTES
+            and scope.get("client")
+        ):
+            wait = pool.retry_after(scope["client"][0])
+            if wait is not None:
+                await _error(early_refusal(wait))(scope, receive, send)
+                return
         await self.app(scope, receive, send)
 
 
@@ -397,6 +437,7 @@ def create_app(
         middleware=[
             Middleware(HttpVersion),
             Middleware(HeaderCount, max_headers=service.limits.max_headers),
+            Middleware(EarlyRefusal, service=service),
         ],
     )
     app.state.service = service

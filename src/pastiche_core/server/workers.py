@@ -91,6 +91,7 @@ __all__ = [
     "Ticket",
     "WorkerPool",
     "cap_memory",
+    "early_refusal",
     "run_request",
     "warm",
 ]
@@ -350,6 +351,20 @@ class _Waiter:
         self.heavy = heavy
         self.order = order
         self.worker: _Worker | None = None
+
+
+def early_refusal(wait: int) -> ApiError:
+    """The 429 for a client back ``wait`` seconds before the ``Retry-After`` it was given.
+
+    >>> early_refusal(1).message
+    'this client was told to retry after 1 s and came back sooner'
+    """
+    return ApiError(
+        TOO_MANY,
+        f"this client was told to retry after {wait} s and came back sooner",
+        None,
+        retry_after=wait,
+    )
 
 
 class Ticket:
@@ -722,21 +737,39 @@ class WorkerPool:
         """429 for a client back before the ``Retry-After`` it was given (holding the lock):
         refused again at once, before its body is read, so a crowd that does not wait costs
         no decoding."""
+        wait = self._early(client)
+        if wait is not None:
+            raise early_refusal(wait)
+
+    def _early(self, client: str) -> int | None:
+        """The seconds ``client`` was told to wait and has left, counted as ``early``; ``None``
+        when it was told nothing or its time is up (holding the lock)."""
         until = self._told.get(client)
         if until is None:
-            return
+            return None
         left = until - time.monotonic()
         if left <= 0:
             del self._told[client]
-            return
+            return None
         self._count("early")
-        wait = max(1, math.ceil(left))
-        raise ApiError(
-            TOO_MANY,
-            f"this client was told to retry after {wait} s and came back sooner",
-            None,
-            retry_after=wait,
-        )
+        return max(1, math.ceil(left))
+
+    def retry_after(self, client: str) -> int | None:
+        """The seconds left of the ``Retry-After`` the pool gave ``client`` when it refused it,
+        or ``None``: what the service checks before it routes a heavy request.
+
+        >>> pool = WorkerPool(PoolSettings(workers=1))
+        >>> held = pool.admit("10.0.0.1")
+        >>> pool.admit("10.0.0.1")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.api_errors.ApiError: this client has 1 requests for the workers running or waiting, the most client_share allows
+        >>> pool.retry_after("10.0.0.1"), pool.retry_after("10.0.0.2")
+        (1, None)
+        >>> held.release()
+        """
+        with self._ready:
+            return self._early(client)
 
     def _release(self, client: str) -> None:
         with self._ready:
