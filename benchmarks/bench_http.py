@@ -33,7 +33,6 @@ import asyncio
 import itertools
 import json
 import os
-import selectors
 import statistics
 import subprocess
 import sys
@@ -43,7 +42,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchkit import aligned, stop_process
+import bench_serve
+from benchkit import aligned
 
 from pastiche_core.data.cards import DECK
 
@@ -93,36 +93,13 @@ def run_server(variant: str) -> None:
             service.close()
 
 
-class Server:
-    """One variant's server as a child process; its port."""
+class Server(bench_serve.Server):
+    """One variant's server as a child process (this script with ``--serve VARIANT``)."""
 
     def __init__(self, variant: str) -> None:
+        super().__init__(command=[sys.executable, __file__, "--serve", variant])
         self.variant = variant
-        self.process = subprocess.Popen(
-            [sys.executable, __file__, "--serve", variant],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        assert self.process.stderr is not None
-        line = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.process.stderr, selectors.EVENT_READ)
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline and not line.startswith(b"pastiche: serving on"):
-                if selector.select(timeout=0.5):
-                    line = self.process.stderr.readline()
-                    if not line:
-                        break
-        if not line.startswith(b"pastiche: serving on"):
-            self.stop()
-            raise SystemExit(f"the {variant} server did not start")
-        self.port = int(line.decode().rsplit(":", 1)[1].strip().rstrip("/"))
-
-    def stop(self) -> None:
-        stop_process(self.process, TIMEOUT)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        """Which server it is (see ``VARIANTS``)."""
 
 
 def per_connection(seconds: float, connections: int) -> int:

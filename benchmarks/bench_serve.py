@@ -81,11 +81,14 @@ def spawn_times(count: int) -> list[float]:
 
 
 class Server:
-    """``pastiche serve --port 0`` as a child process on 127.0.0.1."""
+    """``pastiche serve --port 0`` as a child process on 127.0.0.1, or ``command``: any
+    program that prints the same ``pastiche: serving on`` line."""
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, command: list[str] | None = None) -> None:
+        if command is None:
+            command = [*pastiche_command(), "serve", "--host", "127.0.0.1", "--port", "0"]
         self.process = subprocess.Popen(
-            [*pastiche_command(), "serve", "--host", "127.0.0.1", "--port", "0", *options],
+            [*command, *options],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

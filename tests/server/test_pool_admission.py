@@ -162,10 +162,12 @@ def test_a_client_back_before_its_retry_after_is_refused_on_heavy_routes_alone(
     hold = service.pool.admit("127.0.0.4")
     try:
         status, headers, answer = request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.4")
-        assert status == 429 and "client_share" in answer["error"]["message"]
+        assert status == 429
+        assert "client_share" in answer["error"]["message"]
         early = service.pool.refused.get("early", 0)
         status, headers, answer = request(port, "POST", "/v1/outs", {"view": 7}, "127.0.0.4")
-        assert status == 429 and headers["retry-after"] == "1"
+        assert status == 429
+        assert headers["retry-after"] == "1"
         assert answer["error"]["message"].endswith("came back sooner")
         assert service.pool.refused["early"] == early + 1
         # Its other routes are served meanwhile, and other clients' heavy ones.
