@@ -250,12 +250,15 @@ def test_past_half_of_max_games_one_game_per_client(kind: str, tmp_path: Path) -
     service = Service(store=store, limits=limits)
     service.create_game({"players": 3}, client="10.0.0.1")
     service.create_game({"players": 3}, client="10.0.0.1")  # below half: a second game
+    turns = dict(service.bot_turns)
     refused = _status(service.create_game, {"players": 3}, "10.0.0.1")
     assert (refused.status, refused.retry_after) == (429, 60)
     assert "half of max_games" in refused.message
+    assert service.bot_turns == turns  # refused before its game was dealt and its bots ran
     service.create_game({"players": 3}, client="10.0.0.2")  # a new client still gets one
     service.create_game({"players": 3}, client="10.0.0.3")
     full = _status(service.create_game, {"players": 3}, "10.0.0.4")
+    assert service.bot_turns == {"here": 4}  # the four games kept, none refused
     assert full.status == 503
     assert "max_games" in full.message
     assert service.store.live_games("10.0.0.1") == 2

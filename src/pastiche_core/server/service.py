@@ -501,6 +501,8 @@ class Service:
         with store_errors():
             self.quota.reserve(client, self.store.live_games)
         try:
+            with store_errors():  # a game the store would refuse is not dealt, nor its bots run
+                self.store.room(client)
             session = GameSession.start(
                 new_game_id(),
                 players=players,

@@ -179,14 +179,14 @@ class SqlStore:
                 ).fetchall()
             )
 
-    def _check_room(self, session: GameSession, now: float) -> None:
+    def _check_room(self, client: str, now: float) -> None:
         (live, oldest) = self.execute(
             "SELECT COUNT(*), MIN(touched) FROM games WHERE over = 0"
         ).fetchone()
         mine = 0
-        if session.client:  # a game without a client is a library's own: no share
+        if client:  # a game without a client is a library's own: no share
             (mine,) = self.execute(
-                "SELECT COUNT(*) FROM games WHERE over = 0 AND client = ?", (session.client,)
+                "SELECT COUNT(*) FROM games WHERE over = 0 AND client = ?", (client,)
             ).fetchone()
         soonest = now if oldest is None else float(oldest) + self.ttl
         check_room(int(live), int(mine), self.max_games, soonest - now)
@@ -197,6 +197,18 @@ class SqlStore:
         self._live[session.id] = session
         while len(self._cache) > self.cached:
             self._cache.popitem(last=False)
+
+    def room(self, client: str) -> None:
+        """Raise what :meth:`add` would for a new game of ``client`` now, expired games dropped
+        first (see :func:`~pastiche_core.server.store.check_room`)."""
+        with self._lock:
+            now = self.clock()
+
+            def check() -> None:
+                self._sweep(now)
+                self._check_room(client, now)
+
+            self._run(check)
 
     def add(self, session: GameSession) -> None:
         """Write the new game's row, after dropping expired games; refused when full.
@@ -225,7 +237,7 @@ class SqlStore:
 
             def insert() -> None:
                 self._sweep(now)
-                self._check_room(session, now)
+                self._check_room(session.client, now)
                 # A retry after a lost connection may find its own row written: ids are random.
                 self.execute(
                     f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "

@@ -164,6 +164,12 @@ class GameStore(Protocol):
         """Keep a new game: :class:`StoreFullError` or :class:`StoreShareError` when full."""
         ...
 
+    def room(self, client: str) -> None:
+        """Raise what :meth:`add` would raise now for a new game of ``client``
+        (:class:`StoreFullError`, :class:`StoreShareError`), before the game is dealt and its
+        bots play; :meth:`add` checks again."""
+        ...
+
     def get(self, game_id: str) -> GameSession | None:
         """The game with this id at its stored version, or ``None`` (unknown, expired, refused)."""
         ...
@@ -264,18 +270,33 @@ class MemoryStore:
         for ident in finished[: max(0, len(finished) - self.max_records)]:
             del self._games[ident]
 
+    def _check_room(self, client: str, now: float) -> None:
+        self._sweep(now)
+        playing = [s for s in self._games.values() if not s.game.is_over]
+        client_live = sum(1 for s in playing if s.client == client) if client else 0
+        soonest = min((self._expires(s) for s in playing), default=now)
+        check_room(len(playing), client_live, self.max_games, soonest - now)
+
+    def room(self, client: str) -> None:
+        """Raise what :meth:`add` would for a new game of ``client`` now (see :func:`check_room`).
+
+        >>> store = MemoryStore(max_games=2)
+        >>> store.add(GameSession.start("g", players=3, seed=1, seats=("human",) * 3, client="a"))
+        >>> store.room("b")
+        >>> store.room("a")
+        Traceback (most recent call last):
+        ...
+        pastiche_core.server.store.StoreShareError: half of max_games (2) games are in play and this client keeps 1: one game per client until some end; try again in 60 seconds
+        """
+        with self._lock:
+            self._check_room(client, self.clock())
+
     def add(self, session: GameSession) -> None:
         """Keep ``session``, or :class:`StoreFullError` / :class:`StoreShareError` (see
         :func:`check_room`)."""
         with self._lock:
             now = self.clock()
-            self._sweep(now)
-            playing = [s for s in self._games.values() if not s.game.is_over]
-            client_live = (
-                sum(1 for s in playing if s.client == session.client) if session.client else 0
-            )
-            soonest = min((self._expires(s) for s in playing), default=now)
-            check_room(len(playing), client_live, self.max_games, soonest - now)
+            self._check_room(session.client, now)
             session.touched = now
             session.version = len(session.game.history)
             self._games[session.id] = session
