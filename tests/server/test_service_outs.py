@@ -172,6 +172,9 @@ def test_r16_a_seats_outs_read_its_view_alone() -> None:
         def admit(self, client: str, seconds: float | None = None) -> Any:
             return contextlib.nullcontext()
 
+        def retry_after(self, client: str) -> int | None:
+            return None  # nobody was refused
+
         def call(self, method: str, body: Any, **options: Any) -> dict[str, Any]:
             given.append(body)
             return run_outs(body, body["writes"], body["seed"], UNHURRIED.time_limit)
