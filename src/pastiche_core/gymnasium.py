@@ -9,6 +9,16 @@ Actions are the atomic actions of :class:`~pastiche_core.rl.encoding.ActionSpace
 and observations :class:`~pastiche_core.rl.observation.ObservationEncoder`
 vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention).
 
+Importing this module registers :data:`ENV_ID` with gymnasium: ``gymnasium.make``
+gives :func:`make_env`'s environment, and ``gymnasium.make_vec(ENV_ID, num_envs,
+vectorization_mode="vector_entry_point")`` :func:`make_vector_env`'s; the options go
+through as keywords, and the spec records them. ``env`` and ``vector_env`` are the
+older names of the two factories.
+
+>>> import gymnasium
+>>> made = gymnasium.make(ENV_ID, players=3, opponents="random")
+>>> made.spec.id, made.spec.kwargs["players"], made.unwrapped.settings.players
+('pastiche/Pastiche-v0', 3, 3)
 >>> from pastiche_core.gymnasium import env, vector_env
 >>> game_env = env(players=3, opponents="random")
 >>> observation, info = game_env.reset(seed=42)
@@ -25,7 +35,7 @@ from __future__ import annotations
 from .data.errors import missing_extra
 
 try:
-    import gymnasium  # noqa: F401 - the extra's check: the environments below need it
+    import gymnasium
     import numpy  # noqa: F401
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
     raise missing_extra("pastiche_core.gymnasium", error) from error
@@ -38,6 +48,7 @@ from .rl.single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
 from .rl.vector import PasticheVectorEnv
 
 __all__ = [
+    "ENV_ID",
     "ILLEGAL_MODES",
     "RENDER_MODES",
     "SEARCH_BUDGET_MS",
@@ -46,6 +57,8 @@ __all__ = [
     "PasticheVectorEnv",
     "Policy",
     "env",
+    "make_env",
+    "make_vector_env",
     "returns",
     "vector_env",
     "winner_returns",
@@ -113,3 +126,32 @@ def vector_env(
     return PasticheVectorEnv(
         num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
     )
+
+
+make_env = env
+"""The gymnasium factory of a single environment (:func:`env`; distinct from
+:func:`pastiche_core.pettingzoo.make_aec_env`), ``gymnasium.make``'s entry point."""
+
+make_vector_env = vector_env
+"""The gymnasium factory of the compiled vector environment (:func:`vector_env`),
+``gymnasium.make_vec``'s ``vector_entry_point``."""
+
+ENV_ID = "pastiche/Pastiche-v0"
+"""The id registered with gymnasium on importing this module."""
+
+
+def _register() -> None:
+    """Register :data:`ENV_ID` once (importing again, or reloading, keeps the first).
+
+    >>> _register(); ENV_ID in gymnasium.registry
+    True
+    """
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point=f"{__name__}:make_env",
+            vector_entry_point=f"{__name__}:make_vector_env",
+        )
+
+
+_register()

@@ -35,7 +35,15 @@ from .data.catalogue import Catalogue
 from .engine.rules import Rules
 from .rl.aec import Observation, PasticheEnv, returns, winner_returns
 
-__all__ = ["OrderEnforcing", "PasticheEnv", "env", "raw_env", "returns", "winner_returns"]
+__all__ = [
+    "OrderEnforcing",
+    "PasticheEnv",
+    "env",
+    "make_aec_env",
+    "raw_env",
+    "returns",
+    "winner_returns",
+]
 
 raw_env = PasticheEnv
 """The environment class, unwrapped."""
@@ -138,3 +146,12 @@ def env(
     return OrderEnforcing(
         PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode, rules=rules)
     )
+
+
+make_aec_env = env
+"""The PettingZoo factory (:func:`env`, its older name), distinct from gymnasium's
+:func:`pastiche_core.gymnasium.make_env`.
+
+>>> make_aec_env(players=3).unwrapped.possible_agents
+['player_0', 'player_1', 'player_2']
+"""
