@@ -10,6 +10,7 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 import gymnasium
+import numpy as np
 
 from pastiche_core import gymnasium as gym_face
 from pastiche_core import pettingzoo as zoo_face
@@ -74,3 +75,66 @@ def test_gymnasium_and_pettingzoo_factories_have_distinct_names_and_old_ones_wor
     assert zoo_face.make_aec_env is zoo_face.env
     assert not {"make_env", "make_vector_env"} & set(zoo_face.__all__)
     assert "make_aec_env" not in gym_face.__all__
+
+
+def test_the_single_info_mask_is_int8_and_gymnasiums_sampler_takes_it() -> None:
+    made = gymnasium.make(gym_face.ENV_ID, players=3, opponents="random")
+    inner = made.unwrapped
+    assert isinstance(inner, PasticheGymEnv)
+    _, info = made.reset(seed=11)
+    for _ in range(20):
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8
+        assert np.array_equal(mask.astype(bool), inner.action_masks())
+        action = made.action_space.sample(mask=mask)
+        assert mask[action] == 1
+        _, _, terminated, _, info = made.step(action)
+        if terminated:
+            break
+
+
+def test_the_vector_info_masks_feed_the_batched_sampler_across_autoresets() -> None:
+    """Every row, an autoreset row too, has a legal action, so the batched sampler never
+    meets an empty mask; each finished game reports its scores and winners."""
+    envs = gym_face.make_vector_env(4, players=3, opponents="random")
+    envs.action_space.seed(0)
+    _, infos = envs.reset(seed=2)
+    finished = 0
+    for _ in range(400):
+        masks = infos["action_mask"]
+        assert masks.dtype == np.int8
+        assert masks.any(axis=1).all()
+        actions = envs.action_space.sample(mask=tuple(masks))
+        assert all(masks[row, action] for row, action in enumerate(actions))
+        _, _rewards, terminations, _, infos = envs.step(actions)
+        for row in np.flatnonzero(terminations):
+            finished += 1
+            scores, winners = infos["scores"][row], infos["winners"][row]
+            assert infos["_scores"][row]
+            assert infos["_winners"][row]
+            assert len(scores) == 3
+            assert set(winners) <= {0, 1, 2}
+            assert winners
+        if "_scores" in infos:
+            assert not infos["_scores"][~terminations].any()
+    assert finished >= 2, "the test should see games end"
+
+
+def test_the_engine_played_vector_deals_anew_at_once_too() -> None:
+    envs = gym_face.make_vector_env(2, players=3, opponents="greedy", seat=0)
+    rng = np.random.default_rng(1)
+    _, infos = envs.reset(seed=4)
+    seeds = [envs.game_seed(row) for row in range(2)]
+    for _ in range(2000):
+        masks = infos["action_mask"].astype(bool)
+        assert masks.any(axis=1).all()
+        actions = [int(rng.choice(np.flatnonzero(row))) for row in masks]
+        _, _, terminations, _, infos = envs.step(actions)
+        if terminations.any():
+            row = int(np.flatnonzero(terminations)[0])
+            assert not envs.game_over(row)
+            assert envs.game_seed(row) != seeds[row]
+            assert not envs.episodes[row].over
+            assert infos["_scores"][row]
+            return
+    pytest.fail("no game ended")

@@ -31,7 +31,10 @@ def test_shapes_spaces_and_metadata() -> None:
     assert envs.single_action_space == gymnasium.spaces.Discrete(357)
     assert envs.action_space == gymnasium.spaces.MultiDiscrete([357] * 3)
     observations, infos = envs.reset(seed=1)
-    assert infos == {}
+    assert set(infos) == {"action_mask", "_action_mask"}
+    assert infos["action_mask"].dtype == np.int8
+    assert np.array_equal(infos["action_mask"], envs.action_masks())
+    assert infos["_action_mask"].all()
     assert observations.shape == (3, 1891)
     assert observations.dtype == np.float32
     assert envs.observation_space.contains(observations)
@@ -65,15 +68,28 @@ def test_the_vector_plays_the_single_environments_games(normalize: bool) -> None
         masks = envs.action_masks()
         actions = random_actions(masks, rng)
         observations, rewards, terminations, truncations, infos = envs.step(actions)
-        assert infos == {}
+        assert set(infos) <= {"action_mask", "scores", "winners"} | {
+            f"_{key}" for key in ("action_mask", "scores", "winners")
+        }
+        assert np.array_equal(infos["action_mask"], envs.action_masks())
         assert not truncations.any()
         for index, single in enumerate(singles):
-            if done[index]:  # NEXT_STEP: this step dealt the game anew, its action ignored
-                observation, _ = single.reset()
+            if done[index]:  # NEXT_STEP: this step shows the game dealt anew, action ignored
+                observation, info = single.reset()
                 reward, terminated = 0.0, False
+                # the row's mask at the step that ended the game was the new game's
+                assert np.array_equal(masks[index], info["action_mask"])
+                assert masks[index].any()
             else:
                 assert np.array_equal(masks[index], single.action_masks())
-                observation, reward, terminated, _, _ = single.step(int(actions[index]))
+                observation, reward, terminated, _, info = single.step(int(actions[index]))
+            if terminated:
+                assert infos["_scores"][index]
+                assert infos["_winners"][index]
+                assert infos["scores"][index] == info["scores"]
+                assert infos["winners"][index] == info["winners"]
+            else:
+                assert "_scores" not in infos or not infos["_scores"][index]
             assert np.array_equal(observations[index], observation)
             assert rewards[index] == reward
             assert terminations[index] == terminated
@@ -94,8 +110,9 @@ def test_autoreset_next_step() -> None:
             break
     index = int(np.flatnonzero(terminations)[0])
     assert rewards[index] != 0
-    assert not envs.action_masks()[index].any()  # the game is over: nothing is legal
-    assert envs.game_over(index)
+    # dealt anew at once: the row's mask is the new game's, so a masked sampler always works
+    assert envs.action_masks()[index].any()
+    assert not envs.game_over(index)
     observations, rewards, terminations, _, _ = envs.step(random_actions(envs.action_masks(), rng))
     assert rewards[index] == 0.0
     assert not terminations[index]
@@ -115,7 +132,8 @@ def test_penalties_are_reported_per_game() -> None:
     assert infos["illegal"].tolist() == [True, False, True]
     assert infos["_illegal"].tolist() == [True, False, True]
     assert np.array_equal(observations[0], before[0])  # the last observation stays
-    assert envs.action_masks()[[0, 2]].sum() == 0
+    assert envs.action_masks()[[0, 2]].any(axis=1).all()  # the new games' masks
+    assert "_scores" not in infos  # a penalized game has no final scores
     _, rewards, terminations, _, infos = envs.step(
         random_actions(envs.action_masks(), np.random.default_rng(1))
     )

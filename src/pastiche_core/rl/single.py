@@ -7,8 +7,9 @@ it completes a move, the move is applied and the other seats play (see
 game is over. The observation is the learner's
 :class:`~pastiche_core.rl.observation.ObservationEncoder` vector (with what the
 learner has seen over the game, :class:`~pastiche_core.engine.knowledge.Knowledge`);
-:meth:`PasticheGymEnv.action_masks` and ``info["action_mask"]`` give the legal
-actions as booleans (the sb3-contrib convention).
+:meth:`PasticheGymEnv.action_masks` gives the legal actions as booleans (the
+sb3-contrib convention), ``info["action_mask"]`` the same as ``int8`` (what
+gymnasium's ``action_space.sample(mask=...)`` takes).
 
 **Rewards** are zero until the end, then the learner's zero-sum return of the
 PettingZoo environment (:func:`~pastiche_core.rl.aec.winner_returns`): 1 for a
@@ -35,6 +36,8 @@ fields' known bounds), so the observation space is ``Box(0, 1)``.
 >>> observation, reward, terminated, truncated, info = env.step(action)
 >>> reward, terminated, env.game.to_move
 (0.0, False, 2)
+>>> env.action_space.sample(mask=info["action_mask"]) in info["action_mask"].nonzero()[0]
+True
 """
 
 from __future__ import annotations
@@ -458,7 +461,7 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         mask = np.zeros(self.space.size, dtype=bool)
         self.episode.write_mask(mask)
         self._mask = mask
-        return observation, {"action_mask": mask}
+        return observation, {"action_mask": mask.astype(np.int8)}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -500,7 +503,7 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             episode.over = True
             mask = np.zeros(self.space.size, dtype=bool)
             self._mask = mask
-            info: dict[str, Any] = {"action_mask": mask, "illegal": True}
+            info: dict[str, Any] = {"action_mask": mask.astype(np.int8), "illegal": True}
             return self._observation.copy(), PENALTY, True, False, info
         observation, info = self._observe()
         if terminated:

@@ -9,15 +9,22 @@ terminations and truncations (``bool``); :meth:`PasticheVectorEnv.action_masks`
 gives the masks, ``(num_envs, space.size)`` booleans.
 
 **Autoreset** follows gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step
-that ends game ``i`` returns its last observation (reward, ``terminated=True``,
-an all-``False`` mask); the next step deals game ``i`` anew, ignores its action
-and returns the new game's first observation with reward 0. A new game's seed is
-drawn from game ``i``'s own generator, seeded ``s + i`` by ``reset(seed=s)``.
+that ends game ``i`` returns its last observation (reward, ``terminated=True``)
+and deals game ``i`` anew, so its mask is already the new game's (a row always
+has a legal action); the next step ignores its action and returns the new game's
+first observation with reward 0. A new game's seed is drawn from game ``i``'s own
+generator, seeded ``s + i`` by ``reset(seed=s)``.
+
+**Infos**, merged as ``SyncVectorEnv`` merges the single environment's:
+``infos["action_mask"]``, every game's mask as ``int8`` (``(num_envs, space.size)``,
+what ``action_space.sample(mask=...)`` takes) with ``infos["_action_mask"]``; at the
+step that ends a game, ``infos["scores"]`` and ``infos["winners"]`` (each row a tuple,
+``None`` for a game that did not end) with ``_scores`` and ``_winners`` marking the
+games that ended; ``illegal`` and ``_illegal`` when an action was penalized.
 
 **Where the time goes.** Each step writes every observation into its row of one
-preallocated batch and the masks into one preallocated array, and makes no dict per game;
-``infos`` is empty but for ``illegal`` (with its ``_illegal`` presence mask) when an action
-was penalized. When every other seat is a random bot and nothing is rendered, the games
+preallocated batch and the masks into one preallocated array, and makes no dict per game (the infos' arrays are made once a
+step). When every other seat is a random bot and nothing is rendered, the games
 are played packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
 :class:`_PythonEpisodes`); else each is an :class:`~pastiche_core.rl.single.Episode`
 stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
@@ -29,8 +36,8 @@ stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
 ((3, 1541), (3, 357))
 >>> actions = [int(row.nonzero()[0][0]) for row in envs.action_masks()]
 >>> observations, rewards, terminations, truncations, infos = envs.step(actions)
->>> rewards.tolist(), terminations.tolist(), infos
-([0.0, 0.0, 0.0], [False, False, False], {})
+>>> rewards.tolist(), terminations.tolist(), sorted(infos), infos["action_mask"].dtype
+([0.0, 0.0, 0.0], [False, False, False], ['_action_mask', 'action_mask'], dtype('int8'))
 """
 
 from __future__ import annotations
@@ -363,6 +370,7 @@ class PasticheVectorEnv(
         self._terminations = np.zeros(num_envs, dtype=bool)
         self._truncations = np.zeros(num_envs, dtype=bool)
         self._rngs: list[np.random.Generator] | None = None
+        self._pending = np.zeros(num_envs, dtype=bool)  # dealt anew, shown at the next step
         self._penalty = settings.illegal == "penalty"
         self._started = False
 
@@ -401,9 +409,10 @@ class PasticheVectorEnv(
         self._terminations.fill(False)
         self._truncations.fill(False)
         self._rewards.fill(0.0)
+        self._pending.fill(False)
         self._write_masks()
         self._started = True
-        return self._observations(), {}
+        return self._observations(), self._with_masks({})
 
     def step(
         self, actions: npt.ArrayLike
@@ -433,6 +442,8 @@ class PasticheVectorEnv(
         games, size = self._games, self.space.size
         values = chosen.tolist()
         indexes = [action_index(value, size) for value in values]
+        for index in np.flatnonzero(self._pending).tolist():  # ignored: any action will do
+            indexes[index] = int(self._masks[index].argmax())
         if not self._penalty:  # checked first: an illegal action changes no game
             found = games.first_illegal(indexes)
             if found is not None:
@@ -441,27 +452,41 @@ class PasticheVectorEnv(
                     illegal_action(self.space, values[index], player, PHASES[phase], Stage(stage))
                 )
         rewards, terminations = self._rewards, self._terminations
-        dealt: list[int] = []
-        for index in range(self.num_envs):
-            if games.over(index):  # NEXT_STEP: the game that ended last step is dealt anew
-                self._deal(index, None)
-                rewards[index] = 0.0
-                terminations[index] = False
-                dealt.append(index)
+        dealt = np.flatnonzero(self._pending).tolist()
+        for index in dealt:  # NEXT_STEP: dealt when it ended; this step ignores its action
+            rewards[index] = 0.0
+            terminations[index] = False
         penalized = games.step(indexes, dealt, self._raw, rewards, terminations, self._penalty)
-        self._write_masks()
+        observations = self._observations()  # before the games that ended are dealt anew
         infos: dict[str, Any] = {}
         if penalized:
             illegal = np.zeros(self.num_envs, dtype=bool)
             illegal[penalized] = True
             infos = {"illegal": illegal, "_illegal": illegal.copy()}
+        self._pending.fill(False)
+        for index in np.flatnonzero(terminations).tolist():
+            if index not in penalized:  # a finished game: its scores, as the single env's info
+                game = self.game(index)
+                self._add_info(infos, {"scores": game.scores(), "winners": game.winners()}, index)
+            # dealt now, so that the row's mask is the new game's: an autoreset row always
+            # has a legal action (its action is ignored at the next step)
+            self._deal(index, None)
+            self._pending[index] = True
+        self._write_masks()
         return (
-            self._observations(),
+            observations,
             rewards.copy(),
             terminations.copy(),
             self._truncations.copy(),
-            infos,
+            self._with_masks(infos),
         )
+
+    def _with_masks(self, infos: dict[str, Any]) -> dict[str, Any]:
+        """``infos`` with every game's mask, ``int8`` (gymnasium's sampler takes it), under
+        ``action_mask`` with its ``_action_mask`` presence mask, as ``SyncVectorEnv`` merges them."""
+        infos["action_mask"] = self._masks.astype(np.int8)
+        infos["_action_mask"] = np.ones(self.num_envs, dtype=bool)
+        return infos
 
     def _deal(self, index: int, seed: int | None) -> None:
         """Deal game ``index`` anew: ``seed``, or one drawn from the game's generator."""
@@ -517,7 +542,8 @@ class PasticheVectorEnv(
         return self._seeds[index]
 
     def game_over(self, index: int) -> bool:
-        """Whether game ``index`` has ended (it is dealt anew at the next step).
+        """Whether game ``index`` has ended; :meth:`step` deals a game that ends anew at
+        once (its mask is then the new game's), so between steps this is ``False``.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random")
         >>> _ = envs.reset(seed=5); envs.game_over(0)
@@ -554,7 +580,7 @@ class PasticheVectorEnv(
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game, ``(num_envs, space.size)`` booleans (a copy);
-        a game's row is all ``False`` on the step that ends it.
+        on the step that ends a game, its row is the next game's (it is dealt then).
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=2)
         >>> _ = envs.reset(seed=7)
