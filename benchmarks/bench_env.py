@@ -163,9 +163,10 @@ def pettingzoo_runner(seconds: float) -> Counts:
 
 
 def _batched_choice(masks: Any, rng: Any) -> Any:
-    """A uniformly random legal action per row of ``masks`` (action 0 for a row without any)."""
+    """A uniformly random legal action per row of ``masks`` (booleans, or gymnasium's
+    ``int8``; action 0 for a row without any)."""
     scores = rng.random(masks.shape)
-    scores[~masks] = -1.0
+    scores[masks == 0] = -1.0
     return scores.argmax(axis=1)
 
 
