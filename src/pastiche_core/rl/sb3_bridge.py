@@ -81,7 +81,7 @@ class PasticheSb3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
         """
         seeds: list[int | None] = list(self._seeds)
         observations, _ = self.envs.reset(seed=None if seeds == [None] * self.num_envs else seeds)
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._reset_seeds()
         self._reset_options()
         return observations
