@@ -15,6 +15,7 @@ _NEEDS = {
     "src/pastiche_core/pettingzoo.py": ("numpy", "gymnasium", "pettingzoo"),
     "src/pastiche_core/rl/spiel.py": ("pyspiel",),
     "src/pastiche_core/openspiel.py": ("numpy", "pyspiel"),
+    "src/pastiche_core/rl/sb3_bridge.py": ("gymnasium", "stable_baselines3"),
 }
 
 

@@ -1,8 +1,9 @@
 """Train sb3-contrib's MaskablePPO on Pastiche's single-agent environment, then measure it.
 
-The learner plays one seat of ``pastiche_core.gymnasium.env`` (observations scaled into
-[0, 1], the seat drawn at every deal) against bots; the environment's own
-``action_masks()`` gives MaskablePPO the legal actions. After training, the policy
+The learner plays one seat of each game of ``pastiche_core.gymnasium.vector_env``
+(observations scaled into [0, 1], the seat drawn at every deal) against bots, handed to
+Stable-Baselines3 by ``pastiche_core.rl.sb3_bridge``, whose ``action_masks()`` gives
+MaskablePPO the legal actions. After training, the policy
 (masked, deterministic) plays fresh deals against random and against greedy
 opponents, every deal once from each seat, and the script prints its win rate with
 a 95 % Wilson interval (a shared win, R13, counts 1/k for each of its k winners)
@@ -22,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,9 +66,9 @@ def train(
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import VecMonitor
 
-    from pastiche_core.gymnasium import env
+    from pastiche_core.rl.sb3_bridge import sb3_vec_env
 
     torch.set_num_threads(1)
 
@@ -81,10 +82,10 @@ def train(
         def _on_step(self) -> bool:
             return time.process_time() < self.until
 
-    def make() -> Any:
-        return env(players=players, opponents=opponents, normalize=True)
-
-    envs = make_vec_env(make, n_envs=N_ENVS, seed=seed)
+    # The vector environment's games, compiled against random bots; VecMonitor logs episodes.
+    bridge = sb3_vec_env(N_ENVS, players=players, opponents=opponents, normalize=True)
+    bridge.seed(seed)
+    envs = VecMonitor(bridge)
     model = MaskablePPO(
         "MlpPolicy",
         envs,

@@ -589,6 +589,36 @@ class PasticheVectorEnv(
         """
         return self._masks.copy()
 
+    def redeal(self, index: int) -> None:
+        """Deal game ``index`` anew now, with a seed drawn from its own generator (as the
+        next step would), its reward and termination cleared: the same-step autoreset that
+        Stable-Baselines3's ``VecEnv`` expects. Read the new game from :meth:`action_masks`
+        and the next observations.
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=0)
+        >>> _ = envs.reset(seed=5); envs.redeal(1); envs.game_seed(1) != 6
+        True
+        """
+        if not self._started:
+            raise InvalidArgumentError("call reset() before redeal()")
+        if not 0 <= index < self.num_envs:
+            raise InvalidArgumentError(
+                f"index must be a game of 0..{self.num_envs - 1}, got {index}"
+            )
+        self._deal(index, None)
+        self._rewards[index] = 0.0
+        self._terminations[index] = False
+        self._write_masks()
+
+    def observations(self) -> npt.NDArray[np.float32]:
+        """Every game's current observation, as :meth:`step` would return it (a new array).
+
+        >>> envs = PasticheVectorEnv(2, players=3, opponents="random")
+        >>> first, _ = envs.reset(seed=5); bool((envs.observations() == first).all())
+        True
+        """
+        return self._observations()
+
     def render(self) -> tuple[str, ...] | None:
         """Each game's learner view as text (``'ansi'``), printed (``'human'``), else ``None``.
 
