@@ -70,6 +70,20 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
     assert ended > 0
 
 
+def test_the_first_action_in_a_new_game_is_played_not_ignored() -> None:
+    bridge = sb3_vec_env(1, players=3, opponents="random")
+    bridge.seed(4)
+    bridge.reset()
+    done = False
+    while not done:
+        bridge.step_async(bridge.action_masks().argmax(axis=1))
+        done = bool(bridge.step_wait()[2][0])
+    before = bridge.envs.game_moves(0)
+    bridge.step_async(bridge.action_masks().argmax(axis=1))
+    bridge.step_wait()
+    assert bridge.envs.game_moves(0) > before  # the agent's move went into the new game
+
+
 def test_the_same_seed_replays_the_same_games() -> None:
     runs = []
     for _ in range(2):

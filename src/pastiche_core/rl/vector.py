@@ -590,10 +590,11 @@ class PasticheVectorEnv(
         return self._masks.copy()
 
     def redeal(self, index: int) -> None:
-        """Deal game ``index`` anew now, with a seed drawn from its own generator (as the
-        next step would), its reward and termination cleared: the same-step autoreset that
-        Stable-Baselines3's ``VecEnv`` expects. Read the new game from :meth:`action_masks`
-        and the next observations.
+        """Start game ``index``'s next game now rather than at the next step: the same-step
+        autoreset that Stable-Baselines3's ``VecEnv`` expects. A game that just ended was dealt
+        anew already (its seed drawn from its own generator), so its next action is played, not
+        ignored; any other game is dealt anew now. Its reward and termination are cleared; read
+        the new game from :meth:`action_masks` and :meth:`observations`.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=0)
         >>> _ = envs.reset(seed=5); envs.redeal(1); envs.game_seed(1) != 6
@@ -605,10 +606,13 @@ class PasticheVectorEnv(
             raise InvalidArgumentError(
                 f"index must be a game of 0..{self.num_envs - 1}, got {index}"
             )
-        self._deal(index, None)
+        if self._pending[index]:
+            self._pending[index] = False  # dealt as it ended: it starts now
+        else:
+            self._deal(index, None)
+            self._write_masks()
         self._rewards[index] = 0.0
         self._terminations[index] = False
-        self._write_masks()
 
     def observations(self) -> npt.NDArray[np.float32]:
         """Every game's current observation, as :meth:`step` would return it (a new array).
