@@ -340,25 +340,39 @@ def payloads(args: argparse.Namespace) -> dict[str, Any]:
 # ----------------------------------------------------------------------
 # Honest clients
 # ----------------------------------------------------------------------
-async def honest(port: int, until: float, bodies: dict[str, Any], pause: float) -> list[Result]:
-    """The honest loops until ``until``: every request's kind, start, time and outcome."""
-    results: list[Result] = []
+class Honest:
+    """Honest requests, each timed into :attr:`results`, in loops that run until ``until``
+    (monotonic seconds) with ``pause`` seconds between two requests."""
+
+    def __init__(self, until: float, pause: float) -> None:
+        self.until = until
+        self.pause = pause
+        self.results: list[Result] = []
+        """Every request's kind, start, time and whether it was answered as expected."""
 
     async def timed(
-        kind: str, connection: Connection, method: str, path: str, *, body: bytes = b"",
+        self, kind: str, connection: Connection, method: str, path: str, *, body: bytes = b"",
         token: str | None = None, expect: int = 200,
     ) -> bytes | None:  # fmt: skip
+        """One request, timed; its body when answered ``expect``, else ``None``."""
         start = time.monotonic()
         status, data = await connection.request(method, path, body, token)
-        results.append((kind, start, time.monotonic() - start, status == expect))
+        self.results.append((kind, start, time.monotonic() - start, status == expect))
         return data if status == expect else None
 
-    async def loop(step: Callable[[int], Awaitable[None]]) -> None:
+    async def loop(self, step: Callable[[int], Awaitable[None]]) -> None:
+        """``step(0)``, ``step(1)``, … with the pause between them, until the end."""
         index = 0
-        while time.monotonic() < until:
+        while time.monotonic() < self.until:
             await step(index)
             index += 1
-            await asyncio.sleep(pause)
+            await asyncio.sleep(self.pause)
+
+
+async def honest(port: int, until: float, bodies: dict[str, Any], pause: float) -> list[Result]:
+    """The honest loops until ``until``: every request's kind, start, time and outcome."""
+    honest_log = Honest(until, pause)
+    timed, loop, results = honest_log.timed, honest_log.loop, honest_log.results
 
     health_line, publish_line, game_line = (Connection(port, HONEST) for _ in range(3))
     hint_line = Connection(port, HONEST_HINTS)

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_serve
+from bench_attack import read_answer
 from benchkit import aligned
 
 from pastiche_core.data.cards import DECK
@@ -135,15 +136,9 @@ async def _connection(
             start = time.perf_counter()
             try:
                 writer.write(request)
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
-                length = 0
-                for line in head.split(b"\r\n")[1:]:
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value)
-                await asyncio.wait_for(reader.readexactly(length), TIMEOUT)
-                status = head.split(b" ", 2)[1].decode()
-                closing = b"connection: close" in head.lower()
+                code, headers, _ = await asyncio.wait_for(read_answer(reader), TIMEOUT)
+                status = str(code)
+                closing = headers.get("connection", "").lower() == "close"
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 status, closing = "error", True
             found["times"].append(time.perf_counter() - start)

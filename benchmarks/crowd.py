@@ -62,6 +62,7 @@ from bench_attack import (
     CROWD_MODES,
     HOST,
     Connection,
+    Honest,
     Server,
     crowded_catalogue,
     crowded_position,
@@ -166,24 +167,9 @@ async def honest(
     new players' games (event, phase, created)."""
     quiet, attack, after = phases
     until = start + quiet + attack + after
-    results: list[Result] = []
     events: list[tuple[str, str, bool]] = []
-
-    async def timed(
-        route: str, line: Connection, method: str, path: str, *, body: bytes = b"",
-        token: str | None = None, expect: int = 200,
-    ) -> bytes | None:  # fmt: skip
-        began = time.monotonic()
-        status, data = await line.request(method, path, body, token)
-        results.append((route, began, time.monotonic() - began, status == expect))
-        return data if status == expect else None
-
-    async def loop(step: Callable[[int], Awaitable[None]]) -> None:
-        index = 0
-        while time.monotonic() < until:
-            await step(index)
-            index += 1
-            await asyncio.sleep(pause)
+    honest_log = Honest(until, pause)
+    timed, loop, results = honest_log.timed, honest_log.loop, honest_log.results
 
     health_line = Connection(port, HONEST_HEALTH)
     publish_line = Connection(port, HONEST_PUBLISH)
