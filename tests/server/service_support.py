@@ -16,7 +16,8 @@ from fake_analysis import fake_analyse
 from starlette.testclient import TestClient
 
 from pastiche_core.io import schema as library_schema
-from pastiche_core.server import ServerLimits, Service, create_app, schema
+from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool, create_app, schema
+from pastiche_core.server.workers import Runner
 
 CARD_WORD = re.compile(r"(?<![A-Za-z0-9])(MYT|LOV|SCI|HOR|MYS|FAN|MAG)(1[0-3]|[1-9])(?![0-9])")
 """A card in notation inside any text (a JSON answer, an error message)."""
@@ -94,3 +95,30 @@ def running_server(service: Service) -> Iterator[str]:
     """A real uvicorn server on 127.0.0.1 (a free port) in a thread; its base URL."""
     with uvicorn_in_thread(service) as port:
         yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def pooled_server(
+    settings: PoolSettings, run: Runner, limits: ServerLimits | None = None
+) -> Iterator[tuple[int, Service]]:
+    """A real server whose service (fake analysis) sends its heavy work to a started pool of
+    ``settings`` running ``run``: the port and the service, closed afterwards."""
+    bounds = limits if limits is not None else ServerLimits()
+    pool = WorkerPool(settings, bounds, run=run)
+    pool.start()
+    service = Service(analyse=fake_analyse, pool=pool, limits=bounds)
+    try:
+        with running_server(service) as url:
+            yield int(url.rsplit(":", 1)[1]), service
+    finally:
+        service.close()
+
+
+def workers_ready(service: Service, workers: int, seconds: float) -> None:
+    """Wait at most ``seconds`` until ``workers`` of the service's pool are ready (a test may
+    have had one replaced), and check that they are."""
+    assert service.pool is not None
+    deadline = time.monotonic() + seconds
+    while service.pool.stats()["ready"] < workers and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.pool.stats()["ready"] == workers

@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 from fake_analysis import fake_analyse
-from service_support import running_server
+from service_support import pooled_server, workers_ready
 
 from pastiche_core import Catalogue, Game
 from pastiche_core.ai.greedy import GreedyBot
 from pastiche_core.bots.play import RandomBot, derive_seed
 from pastiche_core.io.record import GameRecord
-from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool
+from pastiche_core.server import PoolSettings, ServerLimits, Service
 from pastiche_core.server.bot_turns import play_bots
 from pastiche_core.server.games import GameSession
 from pastiche_core.server.stdio import handle_line
@@ -52,25 +52,14 @@ def pool_run(service: Service, method: str, body: Any, options: dict[str, Any]) 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[int, Service]]:
-    pool = WorkerPool(SETTINGS, LIMITS, run=pool_run)
-    pool.start()
-    service = Service(analyse=fake_analyse, pool=pool, limits=LIMITS)
-    try:
-        with running_server(service) as url:
-            yield int(url.rsplit(":", 1)[1]), service
-    finally:
-        service.close()
+    with pooled_server(SETTINGS, pool_run, LIMITS) as served:
+        yield served
 
 
 @pytest.fixture
 def server(served: tuple[int, Service]) -> tuple[int, Service]:
     """The module's server with every worker ready (a test may have replaced one)."""
-    _, service = served
-    assert service.pool is not None
-    deadline = time.monotonic() + 30
-    while service.pool.stats()["ready"] < SETTINGS.workers and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert service.pool.stats()["ready"] == SETTINGS.workers
+    workers_ready(served[1], SETTINGS.workers, 30)
     return served
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from fake_analysis import fake_analyse
-from service_support import running_server
+from service_support import pooled_server
 
 from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool
 from pastiche_core.server.api_errors import ApiError
@@ -50,14 +50,8 @@ def lane_run(service: Service, method: str, body: Any, options: dict[str, Any]) 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[int, Service]]:
     """One pool of two workers and one real server for the module: the port and the service."""
-    pool = WorkerPool(SETTINGS, ServerLimits(), run=lane_run)
-    pool.start()
-    service = Service(analyse=fake_analyse, pool=pool)
-    try:
-        with running_server(service) as url:
-            yield int(url.rsplit(":", 1)[1]), service
-    finally:
-        service.close()
+    with pooled_server(SETTINGS, lane_run) as served:
+        yield served
 
 
 def pool_of(service: Service) -> WorkerPool:

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 from fake_analysis import fake_analyse
-from service_support import running_server
+from service_support import pooled_server, workers_ready
 
-from pastiche_core.server import PoolSettings, ServerLimits, Service, WorkerPool
+from pastiche_core.server import PoolSettings, Service
 from pastiche_core.server.stdio import UNAVAILABLE_ERROR, handle_line
 from pastiche_core.server.workers import run_request
 
@@ -70,25 +70,14 @@ def hostile_run(service: Service, method: str, body: Any, options: dict[str, Any
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[int, Service]]:
     """One pool and one real server for the module: the port and the service."""
-    pool = WorkerPool(SETTINGS, ServerLimits(), run=hostile_run)
-    pool.start()
-    service = Service(analyse=fake_analyse, pool=pool)
-    try:
-        with running_server(service) as url:
-            yield int(url.rsplit(":", 1)[1]), service
-    finally:
-        service.close()
+    with pooled_server(SETTINGS, hostile_run) as served:
+        yield served
 
 
 @pytest.fixture
 def server(served: tuple[int, Service]) -> tuple[int, Service]:
     """The module's server, with every worker ready again (a test may have replaced one)."""
-    _, service = served
-    assert service.pool is not None
-    deadline = time.monotonic() + 20
-    while service.pool.stats()["ready"] < SETTINGS.workers and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert service.pool.stats()["ready"] == SETTINGS.workers
+    workers_ready(served[1], SETTINGS.workers, 20)
     return served
 
 
