@@ -141,8 +141,11 @@ def test_outcome_sampling_mccfr_runs_on_the_smallest_game() -> None:
     game = pyspiel.load_game("python_pastiche(players=3,deal_sizes=4 4 4)")
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     np.random.seed(1)
-    for _ in range(300):
+    for _ in range(200):
         solver.iteration()
+    # The tables are keyed by information state strings (one per seat's decision visited).
+    assert len(solver._infostates) > 200
+    assert all(key.startswith("player ") for key in solver._infostates)
     policy = solver.average_policy()
     state = game.new_initial_state()
     while state.is_chance_node():

@@ -25,8 +25,7 @@ the setup keeps follow them.
   tree then shows every random event where it happens. The game's own
   generator (R14) is never used.
 * **Observations** are :class:`~pastiche_core.rl.observation.ObservationEncoder`
-  tensors and texts of the player's view; **information states** add perfect
-  recall (:mod:`~pastiche_core.rl.spiel_infostate`).
+  tensors and texts of the view (:mod:`.spiel_infostate` adds perfect recall).
 * :meth:`PasticheState.resample_from_infostate` deals anew, at random, the
   cards the player has never seen (R16: other hands, the deck, other players'
   face-down discards and drawn cards), so OpenSpiel's ISMCTS bot can search.
@@ -445,8 +444,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
                 self._finish_draw()
             return
         if core.recall is not None:
-            space = core.spec.space
-            core.recall = core.recall.acted(core.game.to_move, space.describe(int(action)))
+            core.recall = core.recall.acted(core.game.to_move, int(action), core.spec.space)
         move = self.builder().push(int(action))
         if move is None:
             core.partial.append(int(action))
@@ -861,8 +859,7 @@ class PasticheEnvironment(rl_environment.Environment):  # type: ignore[misc]
 
     ``game`` is a game string (``"python_pastiche(players=4)"``) or a loaded
     :class:`PasticheGame`; every other argument is the base class's
-    (whatever ``observation_type`` says, ``info_state`` holds observation
-    tensors).
+    (``observation_type`` may only be ``OBSERVATION``, the default here).
 
     >>> env = PasticheEnvironment("python_pastiche(players=3)")
     >>> env.seed(1)
@@ -879,6 +876,9 @@ class PasticheEnvironment(rl_environment.Environment):  # type: ignore[misc]
 
     def __init__(self, game: str | PasticheGame = "python_pastiche", **kwargs: Any) -> None:
         register()
+        kind = kwargs.setdefault("observation_type", rl_environment.ObservationType.OBSERVATION)
+        if kind != rl_environment.ObservationType.OBSERVATION:
+            raise InvalidArgumentError(f"PasticheEnvironment gives observations only, not {kind}")
         super().__init__(game, **kwargs)
         if not isinstance(self._game, PasticheGame):
             raise InvalidArgumentError(

@@ -4,7 +4,7 @@ A seat's information state is everything it has seen and done, in order, and
 nothing hidden from it (R16):
 
 * **What it saw.** After the deal and after every move the game applies, the
-  seat's observation text (:meth:`~pastiche_core.rl.observation.ObservationEncoder.text`
+  seat's observation tensor (:meth:`~pastiche_core.rl.observation.ObservationEncoder.encode`
   of its view and its :class:`~pastiche_core.engine.knowledge.Knowledge`) is
   folded into a running SHA-256 digest, one per seat. The digest stands for the
   whole sequence of observations at a fixed size, so information-state keys stay
@@ -19,7 +19,9 @@ strings. The tensor (:meth:`InfoStateObserver.set_from`) is a fixed-size
 summary, not an injective one: the observation tensor (which carries the
 seat's knowledge of every card) followed by how often the seat took each
 action. Algorithms that key tables by information state (CFR, MCCFR) use the
-string.
+string. A state resampled for ISMCTS keeps the recall it had: exact for the
+player it was resampled for, while the other seats' digests stay those of the
+game it was drawn from.
 
 >>> import pyspiel
 >>> from pastiche_core.rl.spiel import register
@@ -66,8 +68,8 @@ class Recall:
     >>> encoder = ObservationEncoder(3)
     >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
     >>> recall = Recall.start(game, knowledge, encoder)
-    >>> recall.moves, len(recall.digests), recall.acted(2, "discard SCI9").own[2]
-    (0, 3, ('0:discard SCI9',))
+    >>> recall.moves, len(recall.digests), recall.acted(2, ActionSpace.DRAW, ActionSpace()).own[2]
+    (0, 3, ('0:draw',))
     """
 
     digests: tuple[bytes, ...]
@@ -102,22 +104,23 @@ class Recall:
         (1, True)
         """
         digests = []
+        tensor = np.empty(encoder.size, dtype=np.float32)
         for seat, (digest, known) in enumerate(zip(self.digests, knowledge, strict=True)):
-            text = encoder.text(game.view(seat, history=False), None, knowledge=known)
-            digests.append(hashlib.sha256(digest + text.encode()).digest())
+            encoder.encode(game.view(seat, history=False), None, out=tensor, knowledge=known)
+            digests.append(hashlib.sha256(digest + tensor.tobytes()).digest())
         return Recall(tuple(digests), self.moves + 1, self.own)
 
-    def acted(self, seat: int, description: str) -> Recall:
-        """The recall once ``seat`` has taken the action ``description``.
+    def acted(self, seat: int, action: int, space: ActionSpace) -> Recall:
+        """The recall once ``seat`` has taken the atomic ``action`` of ``space``.
 
         >>> from pastiche_core import Game
         >>> game = Game(players=3, seed=1)
         >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
-        >>> Recall.start(game, knowledge, ObservationEncoder(3)).acted(0, "draw").own[0]
-        ('0:draw',)
+        >>> Recall.start(game, knowledge, ObservationEncoder(3)).acted(0, ActionSpace.TAKE, ActionSpace()).own[0]
+        ('0:take',)
         """
         own = list(self.own)
-        own[seat] = (*own[seat], f"{self.moves}:{description}")
+        own[seat] = (*own[seat], f"{self.moves}:{space.describe(action)}")
         return Recall(self.digests, self.moves, tuple(own))
 
 
