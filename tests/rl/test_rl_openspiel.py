@@ -141,7 +141,11 @@ def test_observations_are_the_encoder_of_the_view() -> None:
     observer.set_from(state, 2)
     assert observer.dict["hand"].sum() == len(view.hand)
     with pytest.raises(Exception, match="one player's view only"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+        game.make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            )
+        )
 
 
 def test_clones_are_independent() -> None:

@@ -213,7 +213,9 @@ def test_cached_observations_follow_every_action() -> None:
 # PasticheEnvironment against OpenSpiel's rl_environment
 # ----------------------------------------------------------------------
 def test_the_light_environment_gives_the_base_class_time_steps() -> None:
-    base = rl_environment.Environment("python_pastiche(players=3)")
+    base = rl_environment.Environment(
+        "python_pastiche(players=3)", observation_type=rl_environment.ObservationType.OBSERVATION
+    )
     light = PasticheEnvironment("python_pastiche(players=3)")
     base.seed(8)
     light.seed(8)
@@ -271,7 +273,7 @@ def test_a_time_step_keeps_its_observations_after_the_environment_moves_on() -> 
 def test_the_light_environment_refuses_other_games_and_information_states() -> None:
     with pytest.raises(InvalidArgumentError, match="plays python_pastiche, got 'kuhn_poker'"):
         PasticheEnvironment("kuhn_poker")
-    with pytest.raises(ValueError, match="information_state_tensor not supported"):
+    with pytest.raises(InvalidArgumentError, match="gives observations only"):
         PasticheEnvironment(
             "python_pastiche(players=3)",
             observation_type=rl_environment.ObservationType.INFORMATION_STATE,

@@ -25,8 +25,7 @@ the setup keeps follow them.
   tree then shows every random event where it happens. The game's own
   generator (R14) is never used.
 * **Observations** are :class:`~pastiche_core.rl.observation.ObservationEncoder`
-  tensors and texts of the player's view (no perfect-recall information state:
-  use ``use_observation_string=True`` with search bots).
+  tensors and texts of the view (:mod:`.spiel_infostate` adds perfect recall).
 * :meth:`PasticheState.resample_from_infostate` deals anew, at random, the
   cards the player has never seen (R16: other hands, the deck, other players'
   face-down discards and drawn cards), so OpenSpiel's ISMCTS bot can search.
@@ -77,6 +76,7 @@ from ..io.state_json import state_from_dict, state_to_dict
 from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
+from .spiel_infostate import InfoStateObserver, Recall
 
 __all__ = [
     "GAME_TYPE",
@@ -102,8 +102,8 @@ GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=SEAT_ROOM[1],
     min_num_players=SEAT_ROOM[0],
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     # The rules' parameters: 0 or "" is the catalogue's (R10, R12); OpenSpiel fills in every
@@ -258,21 +258,23 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> PasticheObserver:
-        """The observer of one player's view (the only kind this game provides)."""
+    ) -> PasticheObserver | InfoStateObserver:
+        """The observer of one player's view, with perfect recall if ``iig_obs_type`` asks."""
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
         if iig_obs_type is not None and (
-            iig_obs_type.perfect_recall
-            or not iig_obs_type.public_info
+            not iig_obs_type.public_info
             or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
             raise InvalidArgumentError(
                 "python_pastiche observes one player's view only: public information plus "
-                "the player's own cards, without perfect recall"
+                "the player's own cards"
             )
         if params:
             raise InvalidArgumentError(
                 f"python_pastiche observers take no parameters, got {params}"
             )
+        if perfect:
+            return InfoStateObserver(self.encoder, self.space)
         return PasticheObserver(self.encoder)
 
 
@@ -292,6 +294,7 @@ class _Core:
         "game",
         "knowledge",
         "partial",
+        "recall",
         "spec",
         "tensors",
         "texts",
@@ -305,6 +308,7 @@ class _Core:
         self.builder: MoveBuilder | None = None
         self.partial: list[int] = []  # the atomic actions of the decision in progress
         self.knowledge: list[Knowledge] = []  # what each player has seen (R16)
+        self.recall: Recall | None = None  # and done, in order: information states
         self.texts: dict[int, str] = {}  # observation strings made since the last action
         self.tensors: dict[int, npt.NDArray[np.float32]] = {}  # never written once cached
 
@@ -315,6 +319,7 @@ class _Core:
         twin.drawn = None if self.drawn is None else self.drawn.copy()
         twin.partial = self.partial.copy()
         twin.knowledge = [knowledge.copy() for knowledge in self.knowledge]
+        twin.recall = self.recall  # immutable
         twin.texts = self.texts.copy()
         twin.tensors = self.tensors.copy()
         return twin
@@ -329,6 +334,8 @@ class _Core:
         """Let every player's knowledge follow the move just applied to the game."""
         assert self.game is not None
         Knowledge.update_all(self.knowledge, self.game)
+        if self.recall is not None:
+            self.recall = self.recall.seen(self.game, self.knowledge, self.spec.encoder)
 
 
 class PasticheState(pyspiel.State):  # type: ignore[misc]
@@ -428,6 +435,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             if len(core.dealt) == self._deal_size():
                 core.game = game = self._dealt_game()
                 core.knowledge = [Knowledge.of(game, seat) for seat in range(game.players)]
+                core.recall = Recall.start(game, core.knowledge, core.spec.encoder)
             return
         if core.drawn is not None:
             core.drawn.append(int(action))
@@ -435,6 +443,8 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             if len(core.drawn) == min(2, game.deck_size + len(game.discard)):
                 self._finish_draw()
             return
+        if core.recall is not None:
+            core.recall = core.recall.acted(core.game.to_move, int(action), core.spec.space)
         move = self.builder().push(int(action))
         if move is None:
             core.partial.append(int(action))
@@ -638,6 +648,16 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         core.builder = None
         return state  # type: ignore[no-any-return]
 
+    @property
+    def recall(self) -> Recall | None:
+        """What each player has seen and done, in order, once the deal is complete.
+
+        >>> register()
+        >>> pyspiel.load_game("python_pastiche(players=3)").new_initial_state().recall is None
+        True
+        """
+        return self._core.recall
+
     def knowledge(self, player: int) -> Knowledge | None:
         """What ``player`` has seen of the cards (R16), once the deal is complete."""
         core = self._core
@@ -839,8 +859,7 @@ class PasticheEnvironment(rl_environment.Environment):  # type: ignore[misc]
 
     ``game`` is a game string (``"python_pastiche(players=4)"``) or a loaded
     :class:`PasticheGame`; every other argument is the base class's
-    (``observation_type`` may only be ``OBSERVATION``: the game has no
-    information state tensor).
+    (``observation_type`` may only be ``OBSERVATION``, the default here).
 
     >>> env = PasticheEnvironment("python_pastiche(players=3)")
     >>> env.seed(1)
@@ -857,6 +876,9 @@ class PasticheEnvironment(rl_environment.Environment):  # type: ignore[misc]
 
     def __init__(self, game: str | PasticheGame = "python_pastiche", **kwargs: Any) -> None:
         register()
+        kind = kwargs.setdefault("observation_type", rl_environment.ObservationType.OBSERVATION)
+        if kind != rl_environment.ObservationType.OBSERVATION:
+            raise InvalidArgumentError(f"PasticheEnvironment gives observations only, not {kind}")
         super().__init__(game, **kwargs)
         if not isinstance(self._game, PasticheGame):
             raise InvalidArgumentError(
