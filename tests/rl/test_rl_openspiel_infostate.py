@@ -93,7 +93,7 @@ def test_different_own_actions_give_different_information_states() -> None:
     first.apply_action(legal[0])
     second.apply_action(legal[1])
     assert first.information_state_string(2) != second.information_state_string(2)
-    assert first.information_state_string(2).splitlines()[1] == "own actions: 0:discard SCI9"
+    assert first.information_state_string(2).splitlines()[1] == "own actions: discard SCI9"
     # Another seat cannot tell them apart: the discards are face down.
     assert first.information_state_string(0) == second.information_state_string(0)
 

@@ -3,14 +3,18 @@
 A seat's information state is everything it has seen and done, in order, and
 nothing hidden from it (R16):
 
-* **What it saw.** After the deal and after every move the game applies, the
-  seat's observation tensor (:meth:`~pastiche_core.rl.observation.ObservationEncoder.encode`
-  of its view and its :class:`~pastiche_core.engine.knowledge.Knowledge`) is
-  folded into a running SHA-256 digest, one per seat. The digest stands for the
-  whole sequence of observations at a fixed size, so information-state keys stay
-  short over games of hundreds of actions.
-* **What it did.** Its own atomic actions, each marked with the number of
-  observations made before it (the moves applied so far, which every seat sees).
+* **What it saw**: the cards dealt to it, then every move of the game as the
+  seat may know it: the public history's notation and record
+  (:func:`~pastiche_core.engine.game_internals.viewer_public`, hidden cards
+  left out), which is what the game keeps anyway. They are folded into a
+  SHA-256 digest that stands for the whole sequence at a fixed size, so keys
+  stay short over games of hundreds of actions.
+* **What it did**: its own atomic actions, in order.
+
+Nothing is recorded while the game is played: the string is made when first
+asked for in a state (and kept until the next action), and the digest of a
+state's moves is kept with it, so a state reached by a few more moves extends
+its parent's digest instead of reading the whole history again.
 
 :meth:`InfoStateObserver.string_from` gives the seat's own actions, the digest
 and its current observation text; two histories that differ only in cards the
@@ -19,13 +23,11 @@ strings. The tensor (:meth:`InfoStateObserver.set_from`) is a fixed-size
 summary, not an injective one: the observation tensor (which carries the
 seat's knowledge of every card) followed by how often the seat took each
 action. Algorithms that key tables by information state (CFR, MCCFR) use the
-string. A state resampled for ISMCTS keeps the recall it had: exact for the
-player it was resampled for, while the other seats' digests stay those of the
-game it was drawn from.
+string. A state resampled for ISMCTS keeps the player's information state:
+the cards dealt anew are ones the player never saw.
 
 >>> import pyspiel
->>> from pastiche_core.rl.spiel import register
->>> register()
+>>> import pastiche_core.openspiel
 >>> game = pyspiel.load_game("python_pastiche(players=3)")
 >>> state = game.new_initial_state()
 >>> for card in range(10):
@@ -34,7 +36,7 @@ game it was drawn from.
 own actions: -
 >>> state.apply_action(state.legal_actions()[0])
 >>> print(state.information_state_string(2).splitlines()[1])
-own actions: 0:discard MYT7
+own actions: discard MYT7
 >>> game.information_state_tensor_shape() == [game.encoder.size + game.space.size]
 True
 """
@@ -42,86 +44,50 @@ True
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from ..data.cards import Card
 from ..engine.game import Game
-from ..engine.knowledge import Knowledge
+from ..engine.game_internals import viewer_public
 from .encoding import ActionSpace
 from .observation import ObservationEncoder
 
-if TYPE_CHECKING:  # the game module imports this one
-    from .spiel import PasticheState
+if TYPE_CHECKING:  # the state module imports this one
+    from .spiel_state import PasticheState
 
-__all__ = ["InfoStateObserver", "Recall", "information_state_size"]
+__all__ = ["InfoStateObserver", "fold_moves", "information_state_size"]
+
+Chain = tuple[int, bytes]
+"""A seat's digest of the moves it saw: how many moves it covers, and the digest."""
 
 
-@dataclass(frozen=True, slots=True)
-class Recall:
-    """What every seat has seen and done so far; immutable, so a cloned state shares it.
+def fold_moves(game: Game, seat: int, dealt: Sequence[Card], chain: Chain | None) -> Chain:
+    """``chain`` extended by the moves of ``game`` it does not cover yet, as ``seat`` saw them.
+
+    ``None`` starts from the cards dealt to ``seat``. The result depends only on
+    what ``seat`` may know: hidden cards are not in the notes and records (R16).
 
     >>> from pastiche_core import Game
-    >>> game = Game(players=3, seed=1)
-    >>> encoder = ObservationEncoder(3)
-    >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
-    >>> recall = Recall.start(game, knowledge, encoder)
-    >>> recall.moves, len(recall.digests), recall.acted(2, ActionSpace.DRAW, ActionSpace()).own[2]
-    (0, 3, ('0:draw',))
+    >>> game = Game(players=3, seed=7)
+    >>> first = fold_moves(game, 0, game.hand(0), None)
+    >>> game.apply("keep MYT1 HOR7 HOR8")
+    >>> later = fold_moves(game, 0, game.hand(0), first)
+    >>> first[0], later[0], later == fold_moves(game, 0, game.hand(0), None)
+    (0, 1, True)
     """
-
-    digests: tuple[bytes, ...]
-    """Per seat, the SHA-256 digest of its observations so far, in order."""
-    moves: int
-    """The observations made so far, after the deal: one per move applied (public)."""
-    own: tuple[tuple[str, ...], ...]
-    """Per seat, its own atomic actions, each as ``moves:description``."""
-
-    @staticmethod
-    def start(game: Game, knowledge: list[Knowledge], encoder: ObservationEncoder) -> Recall:
-        """The recall right after the deal: each seat has seen its hand.
-
-        >>> from pastiche_core import Game
-        >>> game = Game(players=3, seed=1)
-        >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
-        >>> Recall.start(game, knowledge, ObservationEncoder(3)).own
-        ((), (), ())
-        """
-        blank = Recall(tuple(b"" for _ in knowledge), -1, tuple(() for _ in knowledge))
-        return blank.seen(game, knowledge, encoder)
-
-    def seen(self, game: Game, knowledge: list[Knowledge], encoder: ObservationEncoder) -> Recall:
-        """The recall once every seat has observed ``game`` as it is now.
-
-        >>> from pastiche_core import Game
-        >>> game = Game(players=3, seed=1)
-        >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
-        >>> first = Recall.start(game, knowledge, ObservationEncoder(3))
-        >>> later = first.seen(game, knowledge, ObservationEncoder(3))
-        >>> later.moves, later.digests[0] != first.digests[0]
-        (1, True)
-        """
-        digests = []
-        tensor = np.empty(encoder.size, dtype=np.float32)
-        for seat, (digest, known) in enumerate(zip(self.digests, knowledge, strict=True)):
-            encoder.encode(game.view(seat, history=False), None, out=tensor, knowledge=known)
-            digests.append(hashlib.sha256(digest + tensor.tobytes()).digest())
-        return Recall(tuple(digests), self.moves + 1, self.own)
-
-    def acted(self, seat: int, action: int, space: ActionSpace) -> Recall:
-        """The recall once ``seat`` has taken the atomic ``action`` of ``space``.
-
-        >>> from pastiche_core import Game
-        >>> game = Game(players=3, seed=1)
-        >>> knowledge = [Knowledge.of(game, seat) for seat in range(3)]
-        >>> Recall.start(game, knowledge, ObservationEncoder(3)).acted(0, ActionSpace.TAKE, ActionSpace()).own[0]
-        ('0:take',)
-        """
-        own = list(self.own)
-        own[seat] = (*own[seat], f"{self.moves}:{space.describe(action)}")
-        return Recall(self.digests, self.moves, tuple(own))
+    notes, records = viewer_public(game, seat)
+    if chain is None:
+        chain = (0, hashlib.sha256(repr(list(dealt)).encode()).digest())
+    done, digest = chain
+    if done >= len(notes):
+        return chain
+    for (who, note), record in zip(notes[done:], records[done:], strict=True):
+        digest = hashlib.sha256(digest + f"{who} {note} {record!r}".encode()).digest()
+    return len(notes), digest
 
 
 def information_state_size(encoder: ObservationEncoder, space: ActionSpace) -> int:
@@ -170,12 +136,20 @@ class InfoStateObserver:
                 counts[step.action] += 1.0
 
     def string_from(self, state: PasticheState, player: int) -> str:
-        """``player``'s information state as text: own actions, recall digest, observation."""
-        recall = state.recall
+        """``player``'s information state as text: own actions, recall digest, observation.
+
+        Made on the first request in a state (see the module).
+        """
+        return state.information_string(player, lambda: self._make_string(state, player))
+
+    def _make_string(self, state: PasticheState, player: int) -> str:
         header = f"player {player} of {state.num_players()}"
+        own = " | ".join(
+            self.space.describe(step.action)
+            for step in state.full_history()
+            if step.player == player
+        )
+        chain = state.recall_chain(player)
+        recall = "-" if chain is None else f"{chain[0]} {chain[1].hex()[:32]}"
         observation = state.observation_string(player)
-        if recall is None:  # dealing: only the own cards dealt so far
-            return f"{header}\nown actions: -\nrecall -\n{observation}"
-        own = " | ".join(recall.own[player]) or "-"
-        digest = recall.digests[player].hex()[:32]
-        return f"{header}\nown actions: {own}\nrecall {recall.moves} {digest}\n{observation}"
+        return f"{header}\nown actions: {own or '-'}\nrecall {recall}\n{observation}"
