@@ -10,7 +10,9 @@ import numpy.typing as npt
 from ..ai.playout import WIN_TEMPERATURE, expected_scores
 from ..data.errors import InvalidArgumentError
 from ..engine.game import Game
+from ..engine.moves import Move
 from .aec import winner_returns
+from .encoding_space import Stage
 from .spiel_state import PasticheState
 
 __all__ = ["HeuristicEvaluator", "ScoreEvaluator"]
@@ -69,6 +71,14 @@ class HeuristicEvaluator:
     on the scale of the terminal returns (which a finished game gives).
     :meth:`prior` is uniform.
 
+    **A decision in progress** (a publish whose Novel or cards are chosen, a
+    setup discard of several cards) is valued as its best completion for the
+    player to move: up to ``completions`` finished moves that extend the
+    actions chosen so far are applied to copies of the game and the best for
+    the mover gives the values (:meth:`completed`). The game itself changes
+    only once the move is finished, so without this every atomic step of a
+    publish would look the same as before it began.
+
     **What it reads.** It evaluates the state it is given, every hand included.
     OpenSpiel's ISMCTS calls it only on sampled states: each simulation starts
     from :meth:`PasticheState.resample_from_infostate`, which deals anew every
@@ -89,7 +99,7 @@ class HeuristicEvaluator:
     True
     """
 
-    def __init__(self, temperature: float = WIN_TEMPERATURE) -> None:
+    def __init__(self, temperature: float = WIN_TEMPERATURE, completions: int = 8) -> None:
         if (
             isinstance(temperature, bool)
             or not isinstance(temperature, int | float)
@@ -98,6 +108,12 @@ class HeuristicEvaluator:
             raise InvalidArgumentError(
                 f"temperature must be a positive number, got {temperature!r}"
             )
+        if isinstance(completions, bool) or not isinstance(completions, int) or completions < 1:
+            raise InvalidArgumentError(
+                f"completions must be an integer of at least 1, got {completions!r}"
+            )
+        self.completions = completions
+        """How many finished moves :meth:`completed` values at most (the first found)."""
         self.temperature = float(temperature)
         """The softmax temperature, in points of expected score: lower trusts small leads
         more (the search's playouts use :data:`~pastiche_core.ai.playout.WIN_TEMPERATURE`)."""
@@ -124,7 +140,56 @@ class HeuristicEvaluator:
         game = state.game
         if game is None:
             return np.zeros(state.num_players(), dtype=np.float64)
+        if state.current_player() >= 0 and state.builder().stage is not Stage.START:
+            return self.completed(state)
         return self.values(game)
+
+    def completed(self, state: PasticheState) -> npt.NDArray[np.float64]:
+        """The values of the best completion, for the player to move, of their decision.
+
+        Finished moves are found depth first from the decision in progress, at most
+        :attr:`completions` of them and ``16 * completions`` atomic steps (the
+        search is bounded); each is applied to a copy of the game and valued by
+        :meth:`values`. With none found in the bound, the game as it is.
+
+        >>> import pyspiel
+        >>> import pastiche_core.openspiel
+        >>> state = pyspiel.load_game("python_pastiche(players=3,deal_sizes=5 5 5)").new_initial_state()
+        >>> for card in range(15):
+        ...     state.apply_action(card)
+        >>> state.apply_action(state.legal_actions()[0])  # the first of two discards
+        >>> evaluator = HeuristicEvaluator()
+        >>> bool((evaluator.completed(state) == evaluator.evaluate(state)).all())
+        True
+        >>> bool((evaluator.evaluate(state) != evaluator.values(state.game)).any())
+        True
+        """
+        game = state.game
+        assert game is not None
+        mover = game.to_move
+        moves: list[Move] = []
+        stack = [state.builder().copy()]
+        steps = 16 * self.completions
+        while stack and len(moves) < self.completions and steps > 0:
+            builder = stack.pop()
+            for action in builder.legal_actions():
+                child = builder.copy()
+                move = child.push(action)
+                steps -= 1
+                if move is not None:
+                    moves.append(move)
+                else:
+                    stack.append(child)
+                if len(moves) >= self.completions or steps <= 0:
+                    break
+        best: npt.NDArray[np.float64] | None = None
+        for move in moves:
+            after = game.copy()
+            after.apply(move)
+            values = self.values(after)
+            if best is None or values[mover] > best[mover]:
+                best = values
+        return self.values(game) if best is None else best
 
     def prior(self, state: PasticheState) -> Sequence[tuple[int, float]]:
         """Uniform over the legal actions (the chance outcomes at a chance node).

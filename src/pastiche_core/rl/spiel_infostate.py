@@ -116,6 +116,8 @@ class InfoStateObserver:
         """The observation layout."""
         self.space = space
         """The atomic action layout."""
+        self.names = [space.describe(action) for action in range(space.size)]
+        """Each action's description, made once."""
         self.tensor: npt.NDArray[np.float32] = np.zeros(
             information_state_size(encoder, space), dtype=np.float32
         )
@@ -131,9 +133,7 @@ class InfoStateObserver:
         np.copyto(self.dict["observation"], state.observation_array(player))
         counts = self.dict["actions"]
         counts.fill(0.0)
-        for step in state.full_history():
-            if step.player == player:
-                counts[step.action] += 1.0
+        np.add.at(counts, list(state.own_actions(player)), 1.0)
 
     def string_from(self, state: PasticheState, player: int) -> str:
         """``player``'s information state as text: own actions, recall digest, observation.
@@ -144,11 +144,7 @@ class InfoStateObserver:
 
     def _make_string(self, state: PasticheState, player: int) -> str:
         header = f"player {player} of {state.num_players()}"
-        own = " | ".join(
-            self.space.describe(step.action)
-            for step in state.full_history()
-            if step.player == player
-        )
+        own = " | ".join(map(self.names.__getitem__, state.own_actions(player)))
         chain = state.recall_chain(player)
         recall = "-" if chain is None else f"{chain[0]} {chain[1].hex()[:32]}"
         observation = state.observation_string(player)

@@ -52,6 +52,7 @@ class _Core:
         "game",
         "infos",
         "knowledge",
+        "own",
         "partial",
         "spec",
         "tensors",
@@ -69,6 +70,8 @@ class _Core:
         self.texts: dict[int, str] = {}  # observation strings made since the last action
         self.infos: dict[int, str] = {}  # information state strings, the same way
         self.chains: dict[int, Chain] = {}  # per seat, the digest of the moves it saw
+        # Per seat, its own actions: None until an information state is first asked for.
+        self.own: list[tuple[int, ...]] | None = None
         self.tensors: dict[int, npt.NDArray[np.float32]] = {}  # never written once cached
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
@@ -81,6 +84,7 @@ class _Core:
         twin.texts = self.texts.copy()
         twin.infos = self.infos.copy()
         twin.chains = self.chains.copy()  # immutable values: a child extends its parent's
+        twin.own = None if self.own is None else self.own.copy()
         twin.tensors = self.tensors.copy()
         return twin
 
@@ -201,6 +205,9 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             if len(core.drawn) == min(2, game.deck_size + len(game.discard)):
                 self._finish_draw()
             return
+        if core.own is not None:  # kept once asked for: each state then reads it at once
+            seat = core.game.to_move
+            core.own[seat] = (*core.own[seat], int(action))
         move = self.builder().push(int(action))
         if move is None:
             core.partial.append(int(action))
@@ -431,6 +438,29 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         if text is None:
             text = core.infos[player] = make()
         return text
+
+    def own_actions(self, player: int) -> tuple[int, ...]:
+        """``player``'s own actions so far, in order (the chance nodes' are no one's).
+
+        Read from the history on the first request in a game's line of states; the
+        state and the states that follow it then keep them up to date.
+
+        >>> import pastiche_core.openspiel
+        >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
+        >>> for card in range(10):
+        ...     state.apply_action(card)
+        >>> state.apply_action(state.legal_actions()[0])
+        >>> state.own_actions(2), state.own_actions(0)
+        ((10,), ())
+        """
+        core = self._core
+        if core.own is None:
+            own: list[list[int]] = [[] for _ in range(core.spec.players)]
+            for step in self.full_history():
+                if step.player >= 0:
+                    own[step.player].append(step.action)
+            core.own = [tuple(each) for each in own]
+        return core.own[player]
 
     def recall_chain(self, player: int) -> Chain | None:
         """The digest of the moves ``player`` saw so far (:func:`.spiel_infostate.fold_moves`).
