@@ -1,7 +1,8 @@
 """How strong and how fast the bots are: a strength ladder and decisions per second.
 
 Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games M] [--repeats R]``
-``[--ismcts-games G [--ismcts-evaluator heuristic|score|rollout] [--ismcts-budget-ms B]]``.
+``[--ismcts-games G [--ismcts-evaluator heuristic|score|rollout] [--ismcts-budget-ms B]``
+``[--ismcts-key observation|infostate]]``.
 
 1. **Strength ladder**, 4-player games. Each rung is a tournament
    (:func:`pastiche_core.ai.run_tournament`: seats rotate on shared deals) of
@@ -32,7 +33,9 @@ Run: ``python benchmarks/bench_bots.py [--games N] [--workers K] [--speed-games 
    several), so ISMCTS gets at least as much time per move. One process,
    games one after another; the table gives the search's win rate with its
    95 % Wilson interval (a shared win counts ``1/k``, R13), the ISMCTS seats'
-   together, and the CPU time each side used per decision.
+   together, and the CPU time each side used per decision. ISMCTS keys its
+   nodes by the observation string, or with ``--ismcts-key infostate`` by the
+   perfect-recall information state string (:mod:`pastiche_core.rl.spiel_infostate`).
 """
 
 from __future__ import annotations
@@ -237,7 +240,9 @@ class Clock:
         return statistics.fmean(self.search) if self.search else self.budget
 
 
-def _timed_ismcts(game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clock) -> Any:
+def _timed_ismcts(
+    game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clock, key: str = "observation"
+) -> Any:
     """OpenSpiel's Python ``ISMCTSBot``, searching each decision for :meth:`Clock.allowance`."""
     import numpy as np
     from open_spiel.python.algorithms import ismcts
@@ -267,7 +272,7 @@ def _timed_ismcts(game: Any, evaluator: Any, uct_c: float, seed: int, clock: Clo
         uct_c=uct_c,
         max_simulations=1,
         random_state=np.random.RandomState(seed % 2**32),
-        use_observation_string=True,
+        use_observation_string=key == "observation",
     )
 
 
@@ -323,7 +328,7 @@ def _ismcts_game(
 
 
 def ismcts_match(
-    games: int, seed: int, budget_ms: int, evaluator: str, uct_c: float
+    games: int, seed: int, budget_ms: int, evaluator: str, uct_c: float, key: str = "observation"
 ) -> tuple[list[list[str]], Clock]:
     """The search against three ISMCTS bots: the table's rows and the CPU times."""
     import pyspiel
@@ -335,7 +340,7 @@ def ismcts_match(
     clock = Clock(budget_ms / 1000)
     search = make_bot("search", derive_seed(seed, "search"), budget_ms=budget_ms)
     bot = _timed_ismcts(
-        spiel, _evaluator(evaluator, derive_seed(seed, "rollout")), uct_c, seed, clock
+        spiel, _evaluator(evaluator, derive_seed(seed, "rollout")), uct_c, seed, clock, key
     )
     wins = {"search": 0.0, "ismcts": 0.0}
     scores: list[int] = []
@@ -428,6 +433,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--ismcts-uct", type=float, default=2.0, help="ISMCTS's UCT exploration constant (2)"
     )
+    parser.add_argument(
+        "--ismcts-key",
+        choices=("observation", "infostate"),
+        default="observation",
+        help="what ISMCTS keys its nodes by (observation)",
+    )
     args = parser.parse_args(argv)
     workers = args.workers if args.workers is not None else default_workers()
     print(f"bot benchmark: Python {sys.version.split()[0]}, seed {args.seed}")
@@ -443,7 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"\nAgainst OpenSpiel's ISMCTS: {args.ismcts_games:,} {PLAYERS}-player games, the "
             f"search ({args.ismcts_budget_ms} ms) in seat game % {PLAYERS}, ISMCTS "
-            f"(evaluator {args.ismcts_evaluator}, UCT c = {args.ismcts_uct:g}) in the others, "
+            f"(evaluator {args.ismcts_evaluator}, UCT c = {args.ismcts_uct:g}, keyed by "
+            f"{args.ismcts_key}) in the others, "
             "equal CPU time per decision, one process"
         )
         rows, clock = ismcts_match(
@@ -452,6 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.ismcts_budget_ms,
             args.ismcts_evaluator,
             args.ismcts_uct,
+            args.ismcts_key,
         )
         print(aligned(LADDER_HEADER, rows, first_left=True))
         print(
