@@ -108,3 +108,10 @@ def test_the_page_includes_both_scripts_from_their_files() -> None:
     assert "## Stable-Baselines3" in text
     assert '--8<-- "examples/cleanrl_ppo.py"' in text
     assert '--8<-- "examples/train_maskable_ppo.py"' in text
+
+
+def test_the_page_follows_ai_and_rl_in_the_nav() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert (
+        '  - AI and RL: ai-rl.md\n  - "Use it from CleanRL, SB3 and RLlib": rl-libraries.md\n'
+    ) in nav
