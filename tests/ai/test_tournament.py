@@ -240,6 +240,7 @@ def test_bad_input_is_rejected_before_any_game(
         raise AssertionError("a game started")
 
     monkeypatch.setattr(GameTask, "run", no_game)
+    monkeypatch.setattr(tournament.TimedTask, "run", no_game)  # what tournaments play
     call: dict[str, Any] = {"bots": ["greedy", "random", "random"], "games": 2, **kwargs}
     with pytest.raises(InvalidArgumentError, match=message):
         run_tournament(**call)
