@@ -1,9 +1,9 @@
 """PettingZoo: Pastiche as an AEC environment (the ``rl`` extra).
 
-``env(players=4, catalogue="default", render_mode=None)`` makes the environment
-of :mod:`pastiche_core.rl.aec`, wrapped in PettingZoo's order-enforcing wrapper
-as PettingZoo's own environments are (:class:`OrderEnforcing`); ``raw_env`` is the environment class
-itself. Observations are dicts with ``"observation"`` (a
+``env(players=4, catalogue="default", render_mode=None, rules=None, normalize=False)``
+makes the environment of :mod:`pastiche_core.rl.aec`, wrapped in PettingZoo's
+order-enforcing wrapper as PettingZoo's own environments are
+(:class:`OrderEnforcing`); ``raw_env`` is the environment class itself. Observations are dicts with ``"observation"`` (a
 :class:`~pastiche_core.rl.observation.ObservationEncoder` vector) and
 ``"action_mask"`` (the legal atomic actions of
 :class:`~pastiche_core.rl.encoding.ActionSpace`).
@@ -129,6 +129,7 @@ def env(
     catalogue: str | Catalogue = "default",
     render_mode: str | None = None,
     rules: Rules | None = None,
+    normalize: bool = False,
 ) -> OrderEnforcing:
     """A Pastiche AEC environment for ``players`` seats (3–5).
 
@@ -136,15 +137,25 @@ def env(
     catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
     ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (``render()``
     prints it). ``rules`` are house rules (:class:`~pastiche_core.engine.rules.Rules`; by
-    default the catalogue's, else the rulebook's).
+    default the catalogue's, else the rulebook's). ``normalize=True`` scales every
+    observation value into [0, 1], as the gymnasium environments' option does.
 
     >>> env(players=4).unwrapped.space.size
     357
     >>> env(players=3, rules=Rules(end_threshold=10)).unwrapped.game.rules.end_threshold
     10
+    >>> game_env = env(players=3, normalize=True); game_env.reset(seed=7)
+    >>> float(game_env.observe("player_2")["observation"].max()) <= 1.0
+    True
     """
     return OrderEnforcing(
-        PasticheEnv(players=players, catalogue=catalogue, render_mode=render_mode, rules=rules)
+        PasticheEnv(
+            players=players,
+            catalogue=catalogue,
+            render_mode=render_mode,
+            rules=rules,
+            normalize=normalize,
+        )
     )
 
 

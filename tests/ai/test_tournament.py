@@ -26,6 +26,8 @@ from pastiche_core.ai import (
     tournament,
     wilson_interval,
 )
+from pastiche_core.ai.search import DEFAULT_BUDGET_MS
+from pastiche_core.ai.tournament import bot_limits, without_cpu
 from pastiche_core.bots.play import DecisionLimitError
 from pastiche_core.bots.simulate import game_seed
 from pastiche_core.cli import main
@@ -90,7 +92,18 @@ def test_wilson_interval_matches_the_formula() -> None:
 # ----------------------------------------------------------------------
 def test_the_json_follows_the_contract(small: TournamentResult) -> None:
     data = small.to_dict()
-    assert list(data) == ["format", "version", "players", "games", "seed", "catalogue", "bots"]
+    # The contract's keys, then those added since: the limits and the CPU times.
+    assert list(data) == [
+        "format",
+        "version",
+        "players",
+        "games",
+        "seed",
+        "catalogue",
+        "bots",
+        "max_decisions",
+        "cpu_seconds",
+    ]
     assert (data["format"], data["version"], data["players"], data["games"], data["seed"]) == (
         "pastiche-tournament",
         1,
@@ -109,7 +122,10 @@ def test_the_json_follows_the_contract(small: TournamentResult) -> None:
         "ci95",
         "mean_score",
         "mean_margin",
+        "limits",
+        "cpu_seconds",
     ]
+    assert (greedy["limits"], random_["limits"]) == ({}, {})  # neither searches
     assert (greedy["games"], random_["games"]) == (3, 6)
     assert greedy["wins"] + random_["wins"] == pytest.approx(3)
     assert greedy["ci95"][0] <= greedy["win_rate"] <= greedy["ci95"][1]
@@ -135,7 +151,8 @@ def test_the_same_with_a_process_pool(small: TournamentResult) -> None:
     pooled = run_tournament(
         BOTS, games=3, seed=3, workers=2, progress=lambda d, t: done.append((d, t))
     )
-    assert pooled.to_dict() == small.to_dict()
+    assert pooled.to_dict(cpu=False) == small.to_dict(cpu=False)
+    assert pooled == small  # the CPU times are measured, not compared
     assert done == [(1, 3), (2, 3), (3, 3)]
 
 
@@ -164,12 +181,13 @@ def local_ray() -> Iterator[Any]:
 @pytest.mark.slow
 def test_the_same_on_ray(small: TournamentResult, local_ray: Any) -> None:
     on_ray = run_tournament(BOTS, games=3, seed=3, backend="ray")
-    assert on_ray.to_dict() == small.to_dict()
+    assert on_ray.to_dict(cpu=False) == small.to_dict(cpu=False)
+    assert on_ray.cpu_seconds > 0  # measured in Ray's workers
     assert local_ray.is_initialized()  # an instance it did not start is left running
     out = io.StringIO()
     args = ["tournament", "--bots", ",".join(BOTS), "--games", "3", "--seed", "3", "--ray"]
     assert _run([*args, "--json"], out) == 0
-    assert json.loads(out.getvalue()) == small.to_dict()
+    assert without_cpu(json.loads(out.getvalue())) == small.to_dict(cpu=False)
 
 
 def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -222,6 +240,7 @@ def test_bad_input_is_rejected_before_any_game(
         raise AssertionError("a game started")
 
     monkeypatch.setattr(GameTask, "run", no_game)
+    monkeypatch.setattr(tournament.TimedTask, "run", no_game)  # what tournaments play
     call: dict[str, Any] = {"bots": ["greedy", "random", "random"], "games": 2, **kwargs}
     with pytest.raises(InvalidArgumentError, match=message):
         run_tournament(**call)
@@ -231,7 +250,8 @@ def test_bot_options_and_catalogues_pass_through() -> None:
     catalogue = Catalogue.default()
     a = run_tournament(["greedy", "random", "random"], 1, 2, options={"budget_ms": 5})
     b = run_tournament(["greedy", "random", "random"], 1, 2, catalogue=catalogue)
-    assert a.to_dict() == b.to_dict()  # neither bot searches: the budget changes nothing
+    # Neither bot searches: the budget changes nothing, and no limits are recorded.
+    assert a.to_dict(cpu=False) == b.to_dict(cpu=False)
 
 
 # ----------------------------------------------------------------------
@@ -249,8 +269,9 @@ def test_cli_json_is_the_same_however_run(small: TournamentResult) -> None:
     one, two = io.StringIO(), io.StringIO()
     assert _run([*base, "--workers", "1"], one) == 0
     assert _run([*base, "--workers", "2", "--budget-ms", "100"], two) == 0
-    assert one.getvalue() == two.getvalue()
-    assert json.loads(one.getvalue()) == small.to_dict()
+    first, second = json.loads(one.getvalue()), json.loads(two.getvalue())
+    assert without_cpu(first) == without_cpu(second) == small.to_dict(cpu=False)
+    assert first["cpu_seconds"] > 0
 
 
 def test_cli_table_and_progress() -> None:
@@ -289,3 +310,37 @@ def test_cli_ray_missing_is_one_error_line(monkeypatch: pytest.MonkeyPatch) -> N
     err = io.StringIO()
     assert _run(["tournament", "--bots", "greedy,random,random", "--ray"], io.StringIO(), err) == 2
     assert err.getvalue().startswith("pastiche: error: running games on Ray needs")
+
+
+# ----------------------------------------------------------------------
+# Limits and CPU time
+# ----------------------------------------------------------------------
+def test_the_cpu_times_add_up(small: TournamentResult) -> None:
+    """Each bot's time is its choices' over its seats; the document's is every game's whole
+    time (deals and rules too), so it is at least the bots' sum."""
+    data = small.to_dict()
+    bots = [bot["cpu_seconds"] for bot in data["bots"]]
+    assert all(seconds > 0 for seconds in bots)
+    assert data["cpu_seconds"] >= sum(bots) - 0.002  # each figure rounded to 1 ms
+    assert small.standing("greedy").cpu_seconds > 0
+
+
+def test_a_searching_bot_records_its_budget_and_simulations() -> None:
+    result = run_tournament(["search", "random", "random"], 1, 4, options={"budget_ms": 5})
+    search, random_ = result.to_dict()["bots"]
+    assert search["limits"] == bot_limits("search", {"budget_ms": 5})
+    assert search["limits"]["budget_ms"] == 5
+    assert search["limits"]["simulations"] >= 1
+    assert random_["limits"] == {}
+    assert result.to_dict()["max_decisions"] == result.max_decisions
+    # Its default budget is recorded when none is given.
+    default = bot_limits("search")
+    assert default["budget_ms"] == DEFAULT_BUDGET_MS
+    assert default["simulations"] > search["limits"]["simulations"]
+
+
+def test_without_cpu_leaves_the_reproducible_document(small: TournamentResult) -> None:
+    data = small.to_dict()
+    assert without_cpu(data) == small.to_dict(cpu=False)
+    assert "cpu_seconds" not in json.dumps(without_cpu(data))
+    assert data["cpu_seconds"] == round(small.cpu_seconds, 3)

@@ -11,6 +11,7 @@ pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+import gymnasium
 import numpy as np
 from builders import MINI
 from pettingzoo import test as pettingzoo_test
@@ -241,3 +242,74 @@ def test_an_unknown_agent_is_named_in_the_error() -> None:
     for ask in (game_env.observe, game_env.knowledge):
         with pytest.raises(InvalidArgumentError, match="no agent 'player_3'"):
             ask("player_3")
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+def test_normalized_observations_pass_api_test_within_zero_and_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pettingzoo_test.api_test(env(players=3, normalize=True), num_cycles=300)
+    assert "Passed API test" in capsys.readouterr().out
+    game_env = raw_env(players=4, normalize=True)
+    space = game_env.observation_spaces["player_0"]["observation"]
+    assert isinstance(space, gymnasium.spaces.Box)
+    assert (float(space.low.min()), float(space.high.max())) == (0.0, 1.0)
+    plain = raw_env(players=4)
+    game_env.reset(seed=3)
+    plain.reset(seed=3)
+    peak = 0.0
+    for _ in range(150):
+        if not game_env.agents or game_env.game.is_over:
+            break
+        agent = game_env.agent_selection
+        scaled, raw = game_env.observe(agent), plain.observe(agent)
+        assert space.contains(scaled["observation"])
+        # The same values over their bounds (ObservationEncoder.high), the same mask.
+        expected = raw["observation"] / plain.encoder.high
+        np.testing.assert_allclose(scaled["observation"], expected, rtol=1e-6)
+        np.testing.assert_array_equal(scaled["action_mask"], raw["action_mask"])
+        peak = max(peak, float(raw["observation"].max()))
+        action = int(np.flatnonzero(raw["action_mask"])[0])
+        game_env.step(action)
+        plain.step(action)
+    assert peak > 1.0  # unscaled values do leave [0, 1]
+
+
+def test_normalize_must_be_a_bool() -> None:
+    with pytest.raises(InvalidArgumentError, match="normalize must be True or False, got 1"):
+        raw_env(players=3, normalize=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_aec_mask_is_gymnasiums_info_action_mask_at_the_same_game_and_seat(
+    seed: int,
+) -> None:
+    """Both are int8, one per atomic action of the same ActionSpace: at the learner's every
+    atomic step, PettingZoo's observation["action_mask"] equals gymnasium's info["action_mask"]
+    (the other seats' moves replayed into the AEC game from the gymnasium game's history)."""
+    from pastiche_core.rl.single import PasticheGymEnv
+
+    gym_env = PasticheGymEnv(players=3, opponents="random", seat=seed % 3)
+    learner = gym_env
+    _, info = gym_env.reset(seed=seed)
+    aec = raw_env(players=3)
+    aec.reset(seed=learner.game.seed)
+    agent = f"player_{learner.seat}"
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(400):
+        for move in learner.game.history[len(aec.game.history) :]:
+            for action in aec.builder.actions_for(move):
+                aec.step(action)
+        assert aec.agent_selection == agent
+        mask = aec.observe(agent)["action_mask"]
+        assert mask.dtype == info["action_mask"].dtype == np.int8
+        np.testing.assert_array_equal(mask, info["action_mask"])
+        compared += 1
+        action = rng.choice(np.flatnonzero(mask).tolist())
+        aec.step(action)
+        _, _, terminated, _, info = gym_env.step(action)
+        if terminated:
+            break
+    assert compared > 20

@@ -16,18 +16,53 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots.play import DEFAULT_MAX_DECISIONS, derive_seed, play_game
+from ..bots.play import DEFAULT_MAX_DECISIONS, Bot, derive_seed, play_game
 from ..data._text import quote
 from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
-from ..engine.game import Game, GameResult, check_deal
+from ..engine.game import Game, GameResult, LegalMoves, check_deal
+from ..engine.moves import Move
+from ..engine.view import PlayerView
 from ..io.record import GameRecord
 from .roster import check_bot_names, check_options, make_bot
 
-__all__ = ["match_result", "play_match"]
+__all__ = ["CpuTimedBot", "match_result", "play_match", "timed_match_result"]
+
+
+class CpuTimedBot:
+    """A bot that adds up the CPU time (``time.process_time``) its ``choose`` calls take.
+
+    >>> from pastiche_core.bots.play import RandomBot
+    >>> game = Game(players=3, seed=7)
+    >>> timed = CpuTimedBot(RandomBot(1))
+    >>> timed.choose(game.view(game.to_move), game.legal_moves) in game.legal_moves
+    True
+    >>> timed.decisions, timed.cpu_seconds >= 0
+    (1, True)
+    """
+
+    __slots__ = ("bot", "cpu_seconds", "decisions")
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        """The bot that chooses."""
+        self.cpu_seconds = 0.0
+        """The CPU seconds its choices have taken so far."""
+        self.decisions = 0
+        """The choices it has made so far."""
+
+    def choose(self, view: PlayerView, legal: LegalMoves) -> Move:
+        """The bot's move, its CPU time added to :attr:`cpu_seconds`."""
+        start = time.process_time()
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            self.cpu_seconds += time.process_time() - start
+            self.decisions += 1
 
 
 def _checked(
@@ -59,12 +94,16 @@ def _play(
     catalogue: Catalogue | None,
     options: Mapping[str, Any] | None,
     max_decisions: int,
+    timed: list[CpuTimedBot] | None = None,
 ) -> Game:
     names, seats, cat, extra = _checked(seed, bots, players, catalogue, options)
-    seated = [
+    seated: list[Bot] = [
         make_bot(name, derive_seed(seed, "bot", seat), catalogue=cat, **extra)
         for seat, name in enumerate(names)
     ]
+    if timed is not None:  # the same bots and moves, each choice's CPU time added up
+        timed.extend(CpuTimedBot(bot) for bot in seated)
+        seated = list(timed)
     return play_game(seats, seed, bots=seated, catalogue=cat, max_decisions=max_decisions)
 
 
@@ -118,3 +157,31 @@ def match_result(
     result = _play(seed, bots, players, catalogue, options, max_decisions).result
     assert result is not None  # play_game returns only finished games
     return result
+
+
+def timed_match_result(
+    seed: int,
+    bots: Sequence[str],
+    players: int | None = None,
+    catalogue: Catalogue | None = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+) -> tuple[GameResult, tuple[float, ...], float]:
+    """:func:`match_result`, with the CPU seconds each seat's bot spent choosing and the
+    CPU seconds of the whole game (the deal, the rules and the bots).
+
+    The result is the same as :func:`match_result`'s; the times are this process's.
+
+    >>> result, seats, whole = timed_match_result(7, ["greedy", "random", "random"])
+    >>> result == match_result(7, ["greedy", "random", "random"])
+    True
+    >>> len(seats), sum(seats) <= whole
+    (3, True)
+    """
+    start = time.process_time()
+    timed: list[CpuTimedBot] = []
+    result = _play(seed, bots, players, catalogue, options, max_decisions, timed).result
+    assert result is not None  # play_game returns only finished games
+    whole = time.process_time() - start
+    return result, tuple(bot.cpu_seconds for bot in timed), whole

@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..bots.play import DEFAULT_MAX_DECISIONS
 from ..data._text import quote
@@ -40,6 +40,7 @@ __all__ = [
     "MAX_WORKERS",
     "GameTask",
     "Progress",
+    "Runnable",
     "default_workers",
     "ray_available",
     "run_in_pool",
@@ -55,6 +56,18 @@ _IN_FLIGHT_PER_WORKER = 4
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` each time a game finishes."""
+
+_Result = TypeVar("_Result")
+_Result_co = TypeVar("_Result_co", covariant=True)
+
+
+class Runnable(Protocol[_Result_co]):
+    """A picklable piece of work whose ``run()`` gives its result: a :class:`GameTask`, or a
+    task that plays one and measures it too (the tournament's CPU time)."""
+
+    def run(self) -> _Result_co:
+        """Do the work here and return its result."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +108,7 @@ class GameTask:
         )
 
 
-def _run_task(task: GameTask) -> GameResult:
+def _run_task(task: Runnable[_Result]) -> _Result:
     """Module-level, so process pools and Ray find it by name in their workers."""
     return task.run()
 
@@ -111,7 +124,9 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)  # pragma: no cover - platforms without affinity
 
 
-def run_in_process(tasks: Sequence[GameTask], progress: Progress | None = None) -> list[GameResult]:
+def run_in_process(
+    tasks: Sequence[Runnable[_Result]], progress: Progress | None = None
+) -> list[_Result]:
     """Play every task here, one after the other.
 
     >>> len(run_in_process([GameTask(seed=s, bots=("random",) * 3) for s in range(2)]))
@@ -126,8 +141,8 @@ def run_in_process(tasks: Sequence[GameTask], progress: Progress | None = None) 
 
 
 def run_in_pool(
-    tasks: Sequence[GameTask], workers: int, progress: Progress | None = None
-) -> list[GameResult]:
+    tasks: Sequence[Runnable[_Result]], workers: int, progress: Progress | None = None
+) -> list[_Result]:
     """Play the tasks in a pool of ``workers`` processes; results in task order.
 
     ``workers=1`` plays them in this process (no pool). The first game that
@@ -141,11 +156,11 @@ def run_in_pool(
         raise InvalidArgumentError(f"workers must be from 1 to {MAX_WORKERS}, got {workers!r}")
     if workers == 1 or len(tasks) <= 1:
         return run_in_process(tasks, progress)
-    results: list[GameResult | None] = [None] * len(tasks)
+    results: list[_Result | None] = [None] * len(tasks)
     queue = iter(enumerate(tasks))
     window = _IN_FLIGHT_PER_WORKER * workers
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        in_flight: dict[Future[GameResult], int] = {}
+        in_flight: dict[Future[_Result], int] = {}
 
         def fill() -> None:
             for index, task in itertools.islice(queue, window - len(in_flight)):
@@ -188,8 +203,10 @@ def _import_ray() -> Any:
 
 
 def run_on_ray(
-    tasks: Sequence[GameTask], address: str | None = None, progress: Progress | None = None
-) -> list[GameResult]:
+    tasks: Sequence[Runnable[_Result]],
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> list[_Result]:
     """Play each task as a Ray task; results in task order.
 
     If Ray is already initialised in this process, its instance is used and
@@ -223,7 +240,7 @@ def run_on_ray(
         window = _IN_FLIGHT_PER_WORKER * max(1, cpus)
         queue = iter(enumerate(tasks))
         in_flight: dict[Any, int] = {}
-        results: list[GameResult | None] = [None] * len(tasks)
+        results: list[_Result | None] = [None] * len(tasks)
         done_count = 0
         while True:
             for index, task in itertools.islice(queue, window - len(in_flight)):

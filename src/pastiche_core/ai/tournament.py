@@ -15,15 +15,22 @@ counts every seat it played): ``games`` (seats played), ``wins`` (a shared
 win, R13, counts ``1/k`` for each of its ``k`` winners), ``win_rate`` with its
 95 % Wilson confidence interval ``ci95`` (each seat's game an independent
 trial), ``mean_score`` and ``mean_margin`` — the bot's score minus the best
-other score of the game, averaged. Parity is ``1/n``.
+other score of the game, averaged. Parity is ``1/n``. Each bot's ``limits``
+are what bounds its thinking (a searching bot's ``budget_ms`` and the
+``simulations`` it buys; nothing for bots that do not search), and
+``cpu_seconds`` the CPU time its choices took, added up over its seats; the
+document's own ``cpu_seconds`` is the CPU time of all its games (deals, rules
+and bots), and ``max_decisions`` bounds each game.
 
 **Bounds.** At most :data:`MAX_TOURNAMENT_GAMES` games; bot names and options
 are checked before any game starts; each game is bounded by
 :data:`~pastiche_core.bots.play.DEFAULT_MAX_DECISIONS` decisions.
 
 The result is the same for a seed whatever runs the games (in process, a
-process pool, Ray): :meth:`TournamentResult.to_dict` is the
-``pastiche-tournament`` JSON document, without timings or host details.
+process pool, Ray) but for its CPU times, measured where each game ran:
+:meth:`TournamentResult.to_dict` is the ``pastiche-tournament`` JSON document,
+with no host details, and ``to_dict(cpu=False)`` (or :func:`without_cpu` of a
+document) leaves the CPU times out, which is identical for a seed.
 
 >>> result = run_tournament(["greedy", "random", "random"], games=3, seed=1)
 >>> [(bot.name, bot.games) for bot in result.bots]
@@ -36,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots.play import DEFAULT_MAX_DECISIONS
@@ -46,8 +53,10 @@ from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError, InvalidRulesError
 from ..engine.game import GameResult
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, rules_of
+from .match import timed_match_result
 from .roster import check_bot_names, make_bot
 from .runners import GameTask, Progress, run_in_pool, run_on_ray
+from .search import DEFAULT_BUDGET_MS, SearchBot
 
 __all__ = [
     "BACKENDS",
@@ -55,10 +64,14 @@ __all__ = [
     "TOURNAMENT_FORMAT",
     "TOURNAMENT_VERSION",
     "BotStanding",
+    "TimedGame",
+    "TimedTask",
     "TournamentResult",
+    "bot_limits",
     "run_tournament",
     "schedule",
     "wilson_interval",
+    "without_cpu",
 ]
 
 TOURNAMENT_FORMAT = "pastiche-tournament"
@@ -72,6 +85,43 @@ BACKENDS = ("process", "ray")
 
 _Z95 = 1.959963984540054
 _DIGITS = 4
+_CPU_DIGITS = 3
+_CPU_KEY = "cpu_seconds"
+
+
+def without_cpu(document: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``pastiche-tournament`` document without its CPU times: the same for a seed however
+    its games ran (in process, a pool, Ray), so two runs compare equal.
+
+    >>> without_cpu({"games": 3, "cpu_seconds": 1.5, "bots": [{"name": "greedy", "cpu_seconds": 1.2}]})
+    {'games': 3, 'bots': [{'name': 'greedy'}]}
+    """
+    kept = {key: value for key, value in document.items() if key != _CPU_KEY}
+    if isinstance(kept.get("bots"), list):
+        kept["bots"] = [
+            {key: value for key, value in bot.items() if key != _CPU_KEY} for bot in kept["bots"]
+        ]
+    return kept
+
+
+def bot_limits(name: str, options: Mapping[str, Any] | None = None) -> dict[str, int]:
+    """What bounds bot ``name``'s thinking with these options: a searching bot's ``budget_ms``
+    and the fixed number of ``simulations`` it buys, nothing for bots that do not search.
+
+    >>> bot_limits("search", {"budget_ms": 100})
+    {'budget_ms': 100, 'simulations': ...}
+    >>> bot_limits("greedy", {"budget_ms": 100})
+    {}
+    """
+    extra = dict(options or {})
+    bot = make_bot(name, 0, **extra)
+    if not isinstance(bot, SearchBot):
+        return {}
+    budget = extra.get("budget_ms")
+    limits = {"budget_ms": DEFAULT_BUDGET_MS if budget is None else int(budget)}
+    if bot.simulations is not None:  # the registered search: a fixed count, no clock
+        limits["simulations"] = bot.simulations
+    return limits
 
 
 def wilson_interval(wins: float, games: int, z: float = _Z95) -> tuple[float, float]:
@@ -111,6 +161,10 @@ class BotStanding:
     """The sum of its final scores."""
     margin_total: float
     """The sum of its margins: its score minus the best other score of each game."""
+    limits: Mapping[str, int] = field(default_factory=dict)
+    """What bounds its thinking (:func:`bot_limits`): empty for bots that do not search."""
+    cpu_seconds: float = field(default=0.0, compare=False)
+    """The CPU time its choices took, over all its seats (measured where each game ran)."""
 
     @property
     def win_rate(self) -> float:
@@ -148,14 +202,14 @@ class BotStanding:
         """
         return self.margin_total / self.games if self.games else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        """The contract's entry, figures rounded to 4 decimals.
+    def to_dict(self, *, cpu: bool = True) -> dict[str, Any]:
+        """The contract's entry, figures rounded to 4 decimals, CPU seconds to 3.
 
-        >>> BotStanding("greedy", 4, 3.5, 70.0, 9.0).to_dict()
-        {'name': 'greedy', 'games': 4, 'wins': 3.5, 'win_rate': 0.875, 'ci95': [0.3958, 0.9868], 'mean_score': 17.5, 'mean_margin': 2.25}
+        >>> BotStanding("greedy", 4, 3.5, 70.0, 9.0, cpu_seconds=0.25).to_dict()
+        {'name': 'greedy', 'games': 4, 'wins': 3.5, 'win_rate': 0.875, 'ci95': [0.3958, 0.9868], 'mean_score': 17.5, 'mean_margin': 2.25, 'limits': {}, 'cpu_seconds': 0.25}
         """
         low, high = self.ci95
-        return {
+        entry = {
             "name": self.name,
             "games": self.games,
             "wins": round(self.wins, _DIGITS),
@@ -163,7 +217,11 @@ class BotStanding:
             "ci95": [round(low, _DIGITS), round(high, _DIGITS)],
             "mean_score": round(self.mean_score, _DIGITS),
             "mean_margin": round(self.mean_margin, _DIGITS),
+            "limits": dict(self.limits),
         }
+        if cpu:
+            entry[_CPU_KEY] = round(self.cpu_seconds, _CPU_DIGITS)
+        return entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +230,7 @@ class TournamentResult:
 
     >>> result = run_tournament(["random"] * 3, games=2, seed=4)
     >>> sorted(result.to_dict())
-    ['bots', 'catalogue', 'format', 'games', 'players', 'seed', 'version']
+    ['bots', 'catalogue', 'cpu_seconds', 'format', 'games', 'max_decisions', 'players', 'seed', 'version']
     """
 
     players: int
@@ -185,6 +243,10 @@ class TournamentResult:
     """The catalogue's name."""
     bots: tuple[BotStanding, ...]
     """One standing per distinct bot name, in the order the bot list first names them."""
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    """The most decisions each game could take."""
+    cpu_seconds: float = field(default=0.0, compare=False)
+    """The CPU time of all the games (deals, rules and bots), measured where each ran."""
 
     def standing(self, name: str) -> BotStanding:
         """The standing of bot ``name`` (``KeyError`` if it did not play).
@@ -197,22 +259,29 @@ class TournamentResult:
                 return bot
         raise KeyError(f"bot {name!r} did not play in this tournament")
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``pastiche-tournament`` document (version 1): the same for a seed, however run.
+    def to_dict(self, *, cpu: bool = True) -> dict[str, Any]:
+        """The ``pastiche-tournament`` document (version 1); ``cpu=False`` leaves out the CPU
+        times, and what is left is the same for a seed, however run.
 
         >>> result = run_tournament(["random"] * 3, games=2, seed=4)
         >>> result.to_dict()["format"], result.to_dict()["bots"][0]["games"]
         ('pastiche-tournament', 6)
+        >>> "cpu_seconds" in result.to_dict(cpu=False)["bots"][0]
+        False
         """
-        return {
+        document: dict[str, Any] = {
             "format": TOURNAMENT_FORMAT,
             "version": TOURNAMENT_VERSION,
             "players": self.players,
             "games": self.games,
             "seed": self.seed,
             "catalogue": self.catalogue,
-            "bots": [bot.to_dict() for bot in self.bots],
+            "bots": [bot.to_dict(cpu=cpu) for bot in self.bots],
+            "max_decisions": self.max_decisions,
         }
+        if cpu:
+            document[_CPU_KEY] = round(self.cpu_seconds, _CPU_DIGITS)
+        return document
 
     def format(self) -> str:
         """A plain-text table, one row per bot name.
@@ -293,20 +362,75 @@ def schedule(
     return tasks
 
 
-def _standings(tasks: Sequence[GameTask], results: Sequence[GameResult]) -> tuple[BotStanding, ...]:
+@dataclass(frozen=True, slots=True)
+class TimedGame:
+    """A tournament game's result with the CPU time it took where it ran.
+
+    >>> game = TimedTask(GameTask(seed=7, bots=("greedy", "random", "random"))).run()
+    >>> len(game.seat_cpu), sum(game.seat_cpu) <= game.cpu
+    (3, True)
+    """
+
+    result: GameResult
+    """The game's result (R13)."""
+    seat_cpu: tuple[float, ...]
+    """The CPU seconds each seat's bot spent choosing its moves."""
+    cpu: float
+    """The CPU seconds of the whole game: the deal, the rules and the bots."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimedTask:
+    """A :class:`~pastiche_core.ai.runners.GameTask` played with its CPU time measured.
+
+    It runs wherever the runners send it (a pool's process, a Ray worker), so the
+    time is that process's; the result is the task's own.
+
+    >>> task = GameTask(seed=3, bots=("greedy", "random", "random"))
+    >>> TimedTask(task).run().result == task.run()
+    True
+    """
+
+    task: GameTask
+    """The game to play."""
+
+    def run(self) -> TimedGame:
+        """Play the game (:func:`~pastiche_core.ai.match.timed_match_result`)."""
+        task = self.task
+        result, seats, whole = timed_match_result(
+            task.seed,
+            task.bots,
+            len(task.bots),
+            task.catalogue,
+            options=dict(task.options),
+            max_decisions=task.max_decisions,
+        )
+        return TimedGame(result, seats, whole)
+
+
+def _standings(
+    tasks: Sequence[GameTask],
+    results: Sequence[GameResult],
+    limits: Mapping[str, Mapping[str, int]] | None = None,
+    seat_cpu: Sequence[Sequence[float]] | None = None,
+) -> tuple[BotStanding, ...]:
+    if seat_cpu is None:
+        seat_cpu = [(0.0,) * len(task.bots) for task in tasks]
     order: list[str] = []
     games: dict[str, int] = {}
     wins: dict[str, float] = {}
     scores: dict[str, float] = {}
     margins: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     for task in tasks:
         for name in task.bots:
             if name not in games:
                 order.append(name)
                 games[name] = 0
-                wins[name] = scores[name] = margins[name] = 0.0
-    for task, result in zip(tasks, results, strict=True):
+                wins[name] = scores[name] = margins[name] = cpu[name] = 0.0
+    for task, result, times in zip(tasks, results, seat_cpu, strict=True):
         for seat, name in enumerate(task.bots):
+            cpu[name] += times[seat]
             score = result.scores[seat]
             best_other = max(s for other, s in enumerate(result.scores) if other != seat)
             games[name] += 1
@@ -315,7 +439,16 @@ def _standings(tasks: Sequence[GameTask], results: Sequence[GameResult]) -> tupl
             if seat in result.winners:
                 wins[name] += 1 / len(result.winners)
     return tuple(
-        BotStanding(name, games[name], wins[name], scores[name], margins[name]) for name in order
+        BotStanding(
+            name,
+            games[name],
+            wins[name],
+            scores[name],
+            margins[name],
+            limits=limits[name] if limits is not None else {},
+            cpu_seconds=cpu[name],
+        )
+        for name in order
     )
 
 
@@ -381,12 +514,25 @@ def run_tournament(
     extra = dict(options or {})
     if "catalogue" in extra:
         raise InvalidArgumentError("give the catalogue as the catalogue argument, not an option")
+    limits = {}
     for name in dict.fromkeys(names):  # every option checked once per bot, before any game
         make_bot(name, 0, catalogue=catalogue, **extra)
+        limits[name] = bot_limits(name, extra)
     tasks = schedule(names, games, seed, catalogue, extra, max_decisions)
+    timed = [TimedTask(task) for task in tasks]
     if backend == "ray":
-        results = run_on_ray(tasks, address, progress)
+        played = run_on_ray(timed, address, progress)
     else:
-        results = run_in_pool(tasks, workers, progress)
+        played = run_in_pool(timed, workers, progress)
+    results = [game.result for game in played]
+    standings = _standings(tasks, results, limits, [game.seat_cpu for game in played])
     cat = catalogue if catalogue is not None else Catalogue.default()
-    return TournamentResult(len(names), games, seed, cat.name, _standings(tasks, results))
+    return TournamentResult(
+        len(names),
+        games,
+        seed,
+        cat.name,
+        standings,
+        max_decisions=max_decisions,
+        cpu_seconds=sum(game.cpu for game in played),
+    )

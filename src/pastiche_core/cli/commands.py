@@ -613,8 +613,8 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the result as JSON (deterministic: the same for a seed however run; "
-        "default: a table)",
+        help="print the result as JSON (the same for a seed however run, but for its "
+        "CPU times; default: a table)",
     )
     add_progress_option(parser)
 

@@ -5,7 +5,10 @@ for the agent to move; a player's decision may take several steps in a row
 (a publish, a setup keep). An observation is a dict with the
 :class:`~pastiche_core.rl.observation.ObservationEncoder` vector under
 ``"observation"`` and the legal actions under ``"action_mask"`` (all zeros for an
-agent who is not to move). The deal and the draws use the game's own seeded
+agent who is not to move). With ``normalize=True`` every observation value is
+divided by its largest possible one
+(:attr:`~pastiche_core.rl.observation.ObservationEncoder.high`), as in the
+gymnasium environments, so the observation space is ``Box(0, 1)``. The deal and the draws use the game's own seeded
 generator (R14): ``reset(seed=s)`` plays the game ``Game(players, seed=s)``.
 
 **Rewards** come at the end of the game, zero-sum: with ``w`` winners (R13, a
@@ -89,8 +92,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     ``catalogue`` is a :class:`~pastiche_core.data.catalogue.Catalogue`, a shipped
     catalogue's name or a TOML catalogue file; ``render_mode`` is ``None``,
     ``"ansi"`` (:meth:`render` then returns the whole table as text) or
-    ``"human"`` (:meth:`render` prints that text to standard output).
+    ``"human"`` (:meth:`render` prints that text to standard output);
+    ``normalize=True`` scales observations into [0, 1].
 
+    >>> PasticheEnv(players=3, normalize=True).observation_space("player_0")["observation"]
+    Box(0.0, 1.0, (1541,), float32)
     >>> PasticheEnv(players=2)
     Traceback (most recent call last):
     ...
@@ -111,8 +117,11 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         catalogue: str | Catalogue = "default",
         render_mode: str | None = None,
         rules: Rules | None = None,
+        normalize: bool = False,
     ) -> None:
         super().__init__()
+        if normalize is not True and normalize is not False:
+            raise InvalidArgumentError(f"normalize must be True or False, got {normalize!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise InvalidArgumentError(
                 f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}"
@@ -141,10 +150,15 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agents = list(self.possible_agents)
         """The agents still in the episode: all of them until the game ends, then each leaves after
         its last ``step(None)``."""
+        self.normalize = normalize
+        """Whether observations are scaled into [0, 1] (each value over its bound)."""
+        # The gymnasium environments' scaling: one over ObservationEncoder.high.
+        self._scale = (1.0 / self.encoder.high).astype(np.float32) if normalize else None
+        high = np.ones(self.encoder.size, dtype=np.float32) if normalize else self.encoder.high
         observation_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
-                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+                    low=0.0, high=high, shape=(self.encoder.size,), dtype=np.float32
                 ),
                 "action_mask": gymnasium.spaces.Box(
                     low=0, high=1, shape=(self.space.size,), dtype=np.int8
@@ -153,7 +167,7 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         )
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         """Per agent, the same ``Dict`` space: ``'observation'`` (``float32``, from 0 to
-        ``encoder.high``) and ``'action_mask'`` (``int8``, 0 or 1 per action)."""
+        ``encoder.high``, or to 1 with ``normalize=True``) and ``'action_mask'`` (``int8``, 0 or 1 per action)."""
         self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {
             agent: gymnasium.spaces.Discrete(self.space.size) for agent in self.possible_agents
         }
@@ -265,6 +279,8 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
             vector = self.encoder.encode(self.game.view(seat, history=False), knowledge=knowledge)
+        if self._scale is not None:
+            vector = vector * self._scale
         observation: Observation = {"observation": vector, "action_mask": mask}
         self._cache[agent] = observation
         return observation
