@@ -265,13 +265,23 @@ def _run(args: list[str], out: io.StringIO, err: io.StringIO | None = None) -> i
 
 
 def test_cli_json_is_the_same_however_run(small: TournamentResult) -> None:
+    # The contract: no timings, so the document is identical for a seed whatever --workers.
     base = ["tournament", "--bots", ",".join(BOTS), "--games", "3", "--seed", "3", "--json"]
     one, two = io.StringIO(), io.StringIO()
     assert _run([*base, "--workers", "1"], one) == 0
     assert _run([*base, "--workers", "2", "--budget-ms", "100"], two) == 0
-    first, second = json.loads(one.getvalue()), json.loads(two.getvalue())
-    assert without_cpu(first) == without_cpu(second) == small.to_dict(cpu=False)
-    assert first["cpu_seconds"] > 0
+    assert one.getvalue() == two.getvalue()
+    assert json.loads(one.getvalue()) == small.to_dict(cpu=False)
+
+
+def test_cli_json_adds_cpu_times_when_asked(small: TournamentResult) -> None:
+    base = ["tournament", "--bots", ",".join(BOTS), "--games", "3", "--seed", "3", "--json"]
+    out = io.StringIO()
+    assert _run([*base, "--workers", "1", "--cpu-times"], out) == 0
+    document = json.loads(out.getvalue())
+    assert document["cpu_seconds"] > 0
+    assert all(bot["cpu_seconds"] >= 0 for bot in document["bots"])
+    assert without_cpu(document) == small.to_dict(cpu=False)
 
 
 def test_cli_table_and_progress() -> None:

@@ -613,8 +613,13 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the result as JSON (the same for a seed however run, but for its "
-        "CPU times; default: a table)",
+        help="print the result as JSON, the same for a seed however run (default: a table)",
+    )
+    parser.add_argument(
+        "--cpu-times",
+        action="store_true",
+        help="add each bot's CPU seconds and the games' total to the JSON (they vary from run "
+        "to run, so the document is then no longer the same for a seed)",
     )
     add_progress_option(parser)
 
@@ -642,7 +647,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(result.to_dict(cpu=args.cpu_times), indent=2))
     else:
         print(fit_to_terminal(result.format()))
     return EXIT_OK
