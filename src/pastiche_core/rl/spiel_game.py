@@ -21,7 +21,7 @@ from ..engine.rules import SEAT_ROOM, Rules, rules_of
 from .encoding import ActionSpace
 from .observation import ObservationEncoder
 from .spiel_infostate import InfoStateObserver
-from .spiel_state import PasticheObserver, PasticheState
+from .spiel_state import PasticheObserver, PasticheState, deal_steps
 
 __all__ = ["GAME_TYPE", "PasticheGame", "max_game_length", "register"]
 
@@ -49,6 +49,10 @@ GAME_TYPE = pyspiel.GameType(
         "end_threshold": 0,
         "keep_size": 0,
         "deal_sizes": "",
+        # Cards a deal's chance node deals: 1, or 2 (an unordered pair, spiel_state.pair_action).
+        # Both deals are exact; pairs take half the deal's nodes but were measured slower, as
+        # OpenSpiel lists up to 1,176 outcomes at each of them.
+        "deal_cards_per_chance": 1,
     },
 )
 """The OpenSpiel game type of ``python_pastiche``."""
@@ -128,8 +132,9 @@ def _rules(values: dict[str, Any], catalogue: Catalogue) -> Rules:
 
 
 class PasticheGame(pyspiel.Game):  # type: ignore[misc]
-    """The ``python_pastiche`` game: parameters ``players`` (3–5), ``catalogue`` and the
-    rules (``end_threshold``, ``keep_size``, ``deal_sizes``; see the module).
+    """The ``python_pastiche`` game: parameters ``players`` (3–5), ``catalogue``, the
+    rules (``end_threshold``, ``keep_size``, ``deal_sizes``; see the module) and
+    ``deal_cards_per_chance`` (1, or 2 for an unordered pair per chance node of the deal).
 
     The game's parameters, as :meth:`get_parameters` gives them and a game string
     names them, hold the rules played by, so a saved game string loads the same game.
@@ -143,7 +148,9 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
     >>> house.rules
     Rules(min_players=3, max_players=3, deal_sizes=(4, 4, 4), keep_size=3, end_threshold=10)
     >>> sorted(house.get_parameters().items())[:3]
-    [('catalogue', 'default'), ('deal_sizes', '4 4 4'), ('end_threshold', 10)]
+    [('catalogue', 'default'), ('deal_cards_per_chance', 1), ('deal_sizes', '4 4 4')]
+    >>> pyspiel.load_game("python_pastiche(deal_cards_per_chance=2)").max_chance_outcomes()
+    1176
     >>> pyspiel.load_game("python_pastiche(players=4,deal_sizes=4 4 4)")
     Traceback (most recent call last):
     ...
@@ -157,6 +164,11 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
         catalogue = _catalogue(str(values["catalogue"]))
         rules = _rules(values, catalogue)
         check_deal(players, 0, rules, error=InvalidArgumentError)
+        per_chance = values["deal_cards_per_chance"]
+        if per_chance not in (1, 2) or isinstance(per_chance, bool):
+            raise InvalidArgumentError(
+                f"deal_cards_per_chance must be 1 or 2 (R10), got {per_chance!r}"
+            )
         self.catalogue = catalogue
         """The catalogue named by the ``catalogue`` parameter (a shipped catalogue or a TOML
         file)."""
@@ -167,11 +179,15 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
         """The number of players, 3 to 5 (R10), from the ``players`` parameter."""
         self.space = ActionSpace(catalogue)
         """The atomic action layout: OpenSpiel's distinct actions."""
+        self.deal_cards_per_chance: int = per_chance
+        """Cards dealt per chance node of the deal: 2 (a pair) or 1, from the parameter."""
+        self.deal_steps = (*deal_steps(rules.deal_sizes[:players], per_chance), 0)
+        """How many cards the chance node after ``k`` cards deals (:func:`.deal_steps`)."""
         self.encoder = ObservationEncoder(players, catalogue)
         """The layout of every player's observation tensor."""
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
-            max_chance_outcomes=_CARDS,
+            max_chance_outcomes=_CARDS * (_CARDS - 1) // 2 if per_chance == 2 else _CARDS,
             num_players=players,
             min_utility=-1.0 / (players - 1),
             max_utility=1.0,
@@ -184,6 +200,7 @@ class PasticheGame(pyspiel.Game):  # type: ignore[misc]
             "end_threshold": rules.end_threshold,
             "keep_size": rules.keep_size,
             "deal_sizes": " ".join(str(size) for size in rules.deal_sizes),
+            "deal_cards_per_chance": per_chance,
         }
         super().__init__(GAME_TYPE, info, played)
 

@@ -30,8 +30,7 @@ the cards dealt anew are ones the player never saw.
 >>> import pastiche_core.openspiel
 >>> game = pyspiel.load_game("python_pastiche(players=3)")
 >>> state = game.new_initial_state()
->>> for card in range(10):
-...     state.apply_action(card)
+>>> state.deal(range(10))
 >>> print(state.information_state_string(2).splitlines()[1])
 own actions: -
 >>> state.apply_action(state.legal_actions()[0])

@@ -5,8 +5,9 @@ See :mod:`pastiche_core.rl.spiel` for the chance model and the resampler.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,9 +31,63 @@ from .spiel_infostate import Chain, fold_moves
 if TYPE_CHECKING:  # the game module imports this one
     from .spiel_game import PasticheGame
 
-__all__ = ["PasticheObserver", "PasticheState"]
+__all__ = ["PasticheObserver", "PasticheState", "deal_steps", "pair_action", "pair_of"]
 
 _CARDS = len(DECK)
+
+
+def pair_action(first: int, second: int) -> int:
+    """The chance action that deals the unordered pair of cards ``first`` and ``second``.
+
+    The combinatorial (colex) index of the pair: ``high·(high − 1)/2 + low``
+    with ``low < high`` the two card indexes, so the pairs of the 49 cards are
+    the actions ``0`` to ``C(49, 2) − 1 = 1,175``, each pair once.
+
+    >>> pair_action(0, 1), pair_action(2, 0), pair_action(47, 48)
+    (0, 1, 1175)
+    """
+    low, high = sorted((first, second))
+    if not 0 <= low < high < _CARDS:
+        raise InvalidArgumentError(
+            f"a pair dealt must be two different cards from 0 to {_CARDS - 1} (R10), "
+            f"got {first!r} and {second!r}"
+        )
+    return high * (high - 1) // 2 + low
+
+
+def pair_of(action: int) -> tuple[int, int]:
+    """The two card indexes, lower first, that the chance action ``action`` deals.
+
+    >>> pair_of(0), pair_of(1), pair_of(1175), pair_of(pair_action(12, 30))
+    ((0, 1), (0, 2), (47, 48), (12, 30))
+    """
+    if not 0 <= action < _CARDS * (_CARDS - 1) // 2:
+        raise InvalidArgumentError(
+            f"a pair's chance action must be from 0 to {_CARDS * (_CARDS - 1) // 2 - 1} (R10), "
+            f"got {action!r}"
+        )
+    high = (1 + math.isqrt(1 + 8 * action)) // 2
+    if high * (high - 1) // 2 > action:  # pragma: no cover - isqrt is exact
+        high -= 1
+    return action - high * (high - 1) // 2, high
+
+
+def deal_steps(deals: Iterable[int], per_chance: int) -> tuple[int, ...]:
+    """How many cards the deal's chance node after ``k`` cards deals, for each ``k``.
+
+    Seat by seat (R10), ``per_chance`` cards a node, a seat's odd card alone;
+    a pair never spans two seats, so which of its cards goes where is never a
+    choice. ``0`` marks a count that falls inside a pair.
+
+    >>> deal_steps((3, 4), 2), deal_steps((3, 4), 1)
+    ((2, 0, 1, 2, 0, 2, 0), (1, 1, 1, 1, 1, 1, 1))
+    """
+    steps: list[int] = []
+    for size in deals:
+        for start in range(0, size, per_chance):
+            group = min(per_chance, size - start)
+            steps.extend([group] + [0] * (group - 1))
+    return tuple(steps)
 
 
 class _Core:
@@ -168,10 +223,26 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         return self.builder().legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The cards that may come next, each equally likely."""
+        """The cards, or the unordered pairs of cards (:func:`pair_action`), that may come
+        next, each equally likely.
+
+        >>> import pastiche_core.openspiel
+        >>> game = pyspiel.load_game("python_pastiche(players=3,deal_cards_per_chance=2)")
+        >>> state = game.new_initial_state()
+        >>> outcomes = state.chance_outcomes()
+        >>> len(outcomes), outcomes[0], state.action_to_string(outcomes[-1][0])
+        (1176, (0, 0.0008503401360544217), 'deal MAG12 MAG13')
+        """
         cards = self._chance_cards()
         if not cards:
             return []
+        if self._deal_step() == 2:
+            p = 1.0 / math.comb(len(cards), 2)
+            return [
+                (high * (high - 1) // 2 + low, p)
+                for index, high in enumerate(cards)
+                for low in cards[:index]
+            ]
         p = 1.0 / len(cards)
         return [(card, p) for card in cards]
 
@@ -189,12 +260,22 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
             return deck
         return sorted(card.index for card in game.discard if card.index not in drawn)
 
+    def _deal_step(self) -> int:
+        """How many cards the chance node deals: 1 or 2 while dealing, else 0."""
+        core = self._core
+        if core.game is not None:
+            return 0
+        return core.spec.deal_steps[len(core.dealt)]
+
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.texts or core.tensors or core.infos:
             core.forget_observations()
         if core.game is None:
-            core.dealt.append(int(action))
+            if self._deal_step() == 2:
+                core.dealt.extend(pair_of(int(action)))
+            else:
+                core.dealt.append(int(action))
             if len(core.dealt) == self._deal_size():
                 core.game = game = self._dealt_game()
                 core.knowledge = [Knowledge.of(game, seat) for seat in range(game.players)]
@@ -265,6 +346,8 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
     # ------------------------------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._deal_step() == 2:
+                return f"deal {format_cards([DECK[card] for card in pair_of(action)])}"
             verb = "deal" if self._core.game is None else "draw"
             return f"{verb} {DECK[action]}"
         return self._core.spec.space.describe(action)
@@ -293,8 +376,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
 
         >>> import pastiche_core.openspiel
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
-        >>> for card in range(10):
-        ...     state.apply_action(card)
+        >>> state.deal(range(10))
         >>> view, builder = state.view_builder(2, history=False)
         >>> view.history, builder is not None, state.view_builder(0)[1]
         ((), True, None)
@@ -316,8 +398,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
 
         >>> import pastiche_core.openspiel
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
-        >>> for card in range(10):
-        ...     state.apply_action(card)
+        >>> state.deal(range(10))
         >>> array = state.observation_array(2)
         >>> array.tolist() == state.observation_tensor(2), array.flags.writeable
         (True, False)
@@ -345,8 +426,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
 
         >>> import pastiche_core.openspiel
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
-        >>> for card in range(10):
-        ...     state.apply_action(card)
+        >>> state.deal(range(10))
         >>> [state.action_to_string(a) for a in state.actions_for("keep LOV2 LOV3 LOV4")]
         ['discard MYT7']
         """
@@ -413,13 +493,43 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         core.builder = None
         return state  # type: ignore[no-any-return]
 
+    def deal(self, cards: Iterable[int]) -> None:
+        """Apply the chance actions that deal ``cards`` (card indexes), seat by seat (R10).
+
+        One action per card or per pair, as the game's ``deal_cards_per_chance``
+        says; a pair is dealt lower card first (it is unordered).
+
+        >>> import pastiche_core.openspiel
+        >>> game = pyspiel.load_game("python_pastiche(players=3,deal_cards_per_chance=2)")
+        >>> state = game.new_initial_state()
+        >>> state.deal([4, 3, 2])
+        >>> format_cards(state.dealt_hand(0), sort=False), state.history()
+        ('MYT4 MYT5 MYT3', [9, 2])
+        """
+        cards = [int(card) for card in cards]
+        at = 0
+        while at < len(cards):
+            step = self._deal_step()
+            if step == 0:
+                raise InvalidArgumentError(
+                    f"the deal is complete: {len(cards) - at} cards left of {cards[:8]!r} (R10)"
+                )
+            if at + step > len(cards):
+                raise InvalidArgumentError(
+                    f"cards must end on a whole chance node: {cards[at]} is half a pair (R10)"
+                )
+            if step == 2:
+                self.apply_action(pair_action(cards[at], cards[at + 1]))
+            else:
+                self.apply_action(cards[at])
+            at += step
+
     def dealt_hand(self, player: int) -> list[Card]:
         """The cards dealt to ``player`` so far, in dealing order (R10).
 
         >>> import pastiche_core.openspiel
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
-        >>> for card in range(5):
-        ...     state.apply_action(card)
+        >>> state.deal(range(5))
         >>> format_cards(state.dealt_hand(0)), format_cards(state.dealt_hand(1))
         ('MYT1 MYT2 MYT3', 'MYT4 MYT5')
         """
@@ -447,8 +557,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
 
         >>> import pastiche_core.openspiel
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
-        >>> for card in range(10):
-        ...     state.apply_action(card)
+        >>> state.deal(range(10))
         >>> state.apply_action(state.legal_actions()[0])
         >>> state.own_actions(2), state.own_actions(0)
         ((10,), ())
@@ -472,8 +581,7 @@ class PasticheState(pyspiel.State):  # type: ignore[misc]
         >>> state = pyspiel.load_game("python_pastiche(players=3)").new_initial_state()
         >>> state.recall_chain(0) is None
         True
-        >>> for card in range(10):
-        ...     state.apply_action(card)
+        >>> state.deal(range(10))
         >>> state.recall_chain(0)[0], len(state.recall_chain(0)[1])
         (0, 32)
         """
