@@ -111,6 +111,16 @@ class Opponents:
         )
         """A name per entry: the bot name, or the callable's (its type's for a bot)."""
 
+    @property
+    def packable(self) -> bool:
+        """Whether every other seat is a random bot: the games can then be played packed by
+        the compiled ``episodes`` kernel instead of the engine.
+
+        >>> Opponents("random", players=3).packable, Opponents("greedy", players=3).packable
+        (True, False)
+        """
+        return all(isinstance(entry, str) and entry == "random" for entry in self.entries)
+
     def deal(self, game: Game, learner: int) -> list[SeatPlayer]:
         """The player of every seat of ``game`` (``None`` for the learner's), bots made anew.
 

@@ -42,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any, SupportsIndex, cast
 
@@ -51,25 +52,28 @@ import numpy.typing as npt
 
 from ..data._text import quote
 from ..data.catalogue import Catalogue, load_catalogue
-from ..data.errors import IllegalMoveError, InvalidArgumentError
+from ..data.errors import InvalidArgumentError
 from ..engine.game import Game
 from ..engine.game_internals import apply_built
 from ..engine.knowledge import Knowledge
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
 from .aec import winner_returns
-from .encoding import ActionSpace, MoveBuilder
+from .encoding import ActionSpace, MoveBuilder, action_index
 from .observation import ObservationEncoder
 from .opponents import Opponents, SeatPlayer, play_until
 
 __all__ = [
+    "BACKENDS",
     "ILLEGAL_MODES",
     "PENALTY",
     "RENDER_MODES",
+    "EnginePathWarning",
     "Episode",
     "PasticheGymEnv",
     "Settings",
     "observation_space",
     "scale_of",
+    "warn_engine_path",
 ]
 
 ILLEGAL_MODES = ("raise", "penalty")
@@ -81,6 +85,40 @@ RENDER_MODES = ("ansi", "human")
 
 PENALTY = -1.0
 """The reward of an illegal action under ``illegal="penalty"``."""
+
+BACKENDS = ("compiled", "python twin", "engine")
+"""What plays an environment's games (its ``backend``): ``'compiled'``, the ``episodes``
+kernel on packed games (every other seat a random bot); ``'python twin'``, the same games
+when the compiled kernels are not built (``PASTICHE_PURE_PYTHON``, no C compiler), played by
+the kernel's Python rule on the engine; ``'engine'``, where an option needs the engine (other
+seats that are not all random bots)."""
+
+
+class EnginePathWarning(UserWarning):
+    """An option makes the engine play every step (``backend == 'engine'``), several times
+    slower than the compiled games: issued once when such an environment is made."""
+
+
+def warn_engine_path(settings: Settings, stacklevel: int = 3) -> None:
+    """Warn (:class:`EnginePathWarning`) when the settings' opponents need the engine.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_engine_path(Settings.of(players=3, opponents="greedy"))
+    >>> print(caught[0].message)
+    opponents=['greedy', 'greedy'] makes the engine play every step (backend 'engine'); opponents='random' plays on the compiled games, several times as fast
+    """
+    opponents = settings.opponents
+    if not opponents.packable:
+        warnings.warn(
+            EnginePathWarning(
+                f"opponents={list(opponents.names)!r} makes the engine play every step "
+                "(backend 'engine'); opponents='random' plays on the compiled games, "
+                "several times as fast"
+            ),
+            stacklevel=stacklevel,
+        )
 
 
 def _choice(name: str, value: object, valid: tuple[object, ...]) -> None:
@@ -100,8 +138,8 @@ class Settings:
     them; a bad one raises :class:`~pastiche_core.data.errors.InvalidArgumentError`
     naming it and its valid values.
 
-    >>> Settings.of(players=3).opponents.names
-    ('greedy', 'greedy')
+    >>> Settings.of(players=3).opponents.names, Settings.of(players=3).illegal
+    (('random', 'random'), 'penalty')
     >>> Settings.of(illegal="ignore")
     Traceback (most recent call last):
     ...
@@ -142,9 +180,9 @@ class Settings:
         cls,
         players: int = 4,
         catalogue: str | Catalogue = "default",
-        opponents: object = "greedy",
+        opponents: object = "random",
         seat: int | None = None,
-        illegal: str = "raise",
+        illegal: str = "penalty",
         normalize: bool = False,
         render_mode: str | None = None,
         rules: Rules | None = None,
@@ -295,6 +333,17 @@ class Episode:
         """
         return [] if self.over else self.builder.legal_actions()
 
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is one of the learner's legal actions now.
+
+        >>> episode = Episode(Settings.of(players=3, seat=2))
+        >>> episode.reset(np.random.default_rng(0), seed=7)
+        >>> episode.is_legal(0), episode.is_legal(4), episode.is_legal("4")
+        (False, True, False)
+        """
+        index = action_index(action, self.space.size)
+        return not self.over and index >= 0 and self.builder.is_legal(index)
+
     def step(self, action: SupportsIndex) -> tuple[float, bool]:
         """Play one atomic action for the learner: (reward, whether the episode ended).
 
@@ -410,9 +459,9 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self,
         players: int = 4,
         catalogue: str | Catalogue = "default",
-        opponents: object = "greedy",
+        opponents: object = "random",
         seat: int | None = None,
-        illegal: str = "raise",
+        illegal: str = "penalty",
         normalize: bool = False,
         render_mode: str | None = None,
         rules: Rules | None = None,
@@ -422,13 +471,20 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         )
         self.settings = settings
         """The checked options."""
-        self.episode = Episode(settings)
-        """The game in progress, seen from the learner's seat."""
+        warn_engine_path(settings)
+        from .vector import one_game  # the packed games live there, and it imports this module
+
+        self._episode, backend = one_game(settings)
+        self.backend = backend
+        """What plays the games (:data:`BACKENDS`): ``'compiled'`` when every other seat is a
+        random bot and the kernels are built, whatever the render mode."""
         self.render_mode = render_mode
-        """``None``, ``'ansi'`` (:meth:`render` returns text) or ``'human'`` (it prints)."""
-        self.space = self.episode.space
+        """``None``, ``'ansi'`` (:meth:`render` returns text) or ``'human'`` (it prints at
+        :meth:`reset` and at every step that completes a move or ends the episode: once per
+        decision of the learner, not once per atomic action)."""
+        self.space = self._episode.space
         """The atomic action layout; the action space is ``Discrete(space.size)``."""
-        self.encoder = self.episode.encoder
+        self.encoder = self._episode.encoder
         """The observation layout."""
         self.action_space = gymnasium.spaces.Discrete(self.space.size)
         """``Discrete(space.size)``: one atomic action per step."""
@@ -443,23 +499,40 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._started = False
 
     @property
+    def episode(self) -> Episode:
+        """The game in progress as an :class:`Episode`, when the engine plays it (``backend``
+        not ``'compiled'``); the compiled games tell of it through :attr:`game`.
+
+        >>> PasticheGymEnv(players=3, opponents="greedy").episode.seat
+        0
+        """
+        episode = self._episode
+        if not isinstance(episode, Episode):
+            raise InvalidArgumentError(
+                "the game is played packed by the compiled kernels (every other seat a random "
+                "bot): read game, seat and action_masks()"
+            )
+        return episode
+
+    @property
     def game(self) -> Game:
-        """The game being played (a spectator's object: it holds every hand)."""
-        return self.episode.game
+        """The game being played (a spectator's object: it holds every hand); with the
+        compiled games, a copy rebuilt from the packed state, without history."""
+        return self._episode.game
 
     @property
     def seat(self) -> int:
         """The learner's seat in the current game."""
-        return self.episode.seat
+        return self._episode.seat
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         observation = np.empty(self.encoder.size, dtype=np.float32)
-        self.episode.write_observation(observation)
+        self._episode.write_observation(observation)
         if self._scale is not None:
             np.multiply(observation, self._scale, out=observation)
         self._observation = observation
         mask = np.zeros(self.space.size, dtype=bool)
-        self.episode.write_mask(mask)
+        self._episode.write_mask(mask)
         self._mask = mask
         return observation, {"action_mask": mask.astype(np.int8)}
 
@@ -474,7 +547,7 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         (7, 2)
         """
         super().reset(seed=seed)
-        self.episode.reset(self.np_random, seed)
+        self._episode.reset(self.np_random, seed)
         self._started = True
         result = self._observe()
         if self.render_mode == "human":
@@ -492,14 +565,15 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         >>> reward, terminated, info["illegal"]
         (-1.0, True, True)
         """
-        episode = self.episode
+        episode = self._episode
         if not self._started or episode.over:
             raise InvalidArgumentError("the episode is over: call reset() before step()")
-        try:
+        moves = episode.moves
+        # Only the learner's action is penalized: an opponent's illegal move (a policy's
+        # bug) raises in either mode.
+        if self.settings.illegal == "raise" or episode.is_legal(action):
             reward, terminated = episode.step(action)
-        except IllegalMoveError:
-            if self.settings.illegal == "raise":
-                raise
+        else:
             episode.over = True
             mask = np.zeros(self.space.size, dtype=bool)
             self._mask = mask
@@ -510,8 +584,8 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             game = episode.game
             info["scores"] = game.scores()
             info["winners"] = game.winners()
-        if self.render_mode == "human":
-            self.render()
+        if self.render_mode == "human" and (terminated or episode.moves != moves):
+            self.render()  # once per decision, not at every atomic action
         return observation, reward, terminated, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -536,7 +610,7 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi'")
             return None
-        text = self.episode.text()
+        text = self._episode.text()
         if self.render_mode == "human":
             print(text)
             return None
