@@ -521,6 +521,16 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._episode.game
 
     @property
+    def moves(self) -> int:
+        """The moves played in the current game so far, every seat's.
+
+        >>> game_env = PasticheGymEnv(players=3, seat=2)
+        >>> _ = game_env.reset(seed=7); game_env.moves  # seat 2 keeps first
+        0
+        """
+        return self._episode.moves
+
+    @property
     def seat(self) -> int:
         """The learner's seat in the current game."""
         return self._episode.seat
