@@ -140,7 +140,8 @@ def test_the_backend_is_named_and_the_engine_path_warns_once_per_construction() 
         assert [type(each.message) for each in caught] == [EnginePathWarning]
         assert made.backend == "engine"
         text = str(caught[0].message)
-        assert "opponents=[" in text and "opponents='random'" in text
+        assert "opponents=[" in text
+        assert "opponents='random'" in text
     assert issubclass(EnginePathWarning, UserWarning)
     assert BACKENDS == ("compiled", "python twin", "engine")
 
