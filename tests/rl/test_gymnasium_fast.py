@@ -182,3 +182,17 @@ def test_human_render_prints_once_per_decision(capsys: pytest.CaptureFixture[str
     printed = capsys.readouterr().out.count("learner: player 0")
     assert printed == expected
     assert printed < steps + 1
+
+
+def test_a_greedy_opponent_chooses_the_same_without_the_history() -> None:
+    """play_until hands a greedy opponent a view without history (cheaper): the greedy bot
+    reads none, so its choices are those it makes with the history."""
+    from pastiche_core import Game
+    from pastiche_core.ai.greedy import GreedyBot
+
+    game = Game(players=4, seed=21)
+    while not game.is_over:
+        seat, legal = game.to_move, game.legal_moves
+        with_history = GreedyBot(seat).choose(game.view(seat), legal)
+        assert GreedyBot(seat).choose(game.view(seat, history=False), legal) == with_history
+        game.apply(with_history)
