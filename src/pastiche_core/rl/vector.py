@@ -24,10 +24,12 @@ games that ended; ``illegal`` and ``_illegal`` when an action was penalized.
 
 **Where the time goes.** Each step writes every observation into its row of one
 preallocated batch and the masks into one preallocated array, and makes no dict per game (the infos' arrays are made once a
-step). When every other seat is a random bot and nothing is rendered, the games
-are played packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
-:class:`_PythonEpisodes`); else each is an :class:`~pastiche_core.rl.single.Episode`
-stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
+step). When every other seat is a random bot, rendered or not, the games are played
+packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
+:class:`_PythonEpisodes`; the text is made from the packed state, :func:`packed_text`);
+else each is an :class:`~pastiche_core.rl.single.Episode` stepped by the engine, and
+:attr:`PasticheVectorEnv.episodes` holds them (:attr:`PasticheVectorEnv.backend` says which).
+The single environment plays its game as one of these (:class:`PackedEpisode`, :func:`one_game`).
 
 >>> from pastiche_core.rl.vector import PasticheVectorEnv
 >>> envs = PasticheVectorEnv(3, players=3, opponents="random")
@@ -64,8 +66,7 @@ from ..engine.knowledge import Knowledge
 from ..engine.layout import packed_rules
 from ..engine.rules import RULEBOOK, Phase, Rules
 from .encoding import ActionSpace, Stage, action_index, illegal_action
-from .observation import PHASES, ObservationEncoder
-from .single import (
+from .episode import (
     PENALTY,
     RENDER_MODES,
     Episode,
@@ -74,6 +75,7 @@ from .single import (
     scale_of,
     warn_engine_path,
 )
+from .observation import PHASES, ObservationEncoder
 
 __all__ = ["PackedEpisode", "PasticheVectorEnv", "State", "game_of", "one_game", "packed_text"]
 
@@ -81,7 +83,7 @@ __all__ = ["PackedEpisode", "PasticheVectorEnv", "State", "game_of", "one_game",
 class _PythonEpisodes:
     """The games of a vector environment, each an :class:`~pastiche_core.rl.single.Episode`:
     the ``episodes`` kernel's Python rule (its compiled twin, ``csrc/episode.c``, plays the
-    same games packed when every other seat is a random bot and nothing is rendered).
+    same games packed when every other seat is a random bot).
 
     The arguments after ``settings`` pack the settings for the twin (this rule reads
     ``settings`` alone): the number of games, the catalogue and the rules as
@@ -744,7 +746,7 @@ class PasticheVectorEnv(
     def episodes(self) -> list[Episode]:
         """The games as :class:`~pastiche_core.rl.single.Episode` objects, each seen from its
         learner's seat, when the engine plays them (other seats that are not all random
-        bots, or a render mode): with random bots alone the compiled kernels play them
+        bots, or no compiled kernels): with random bots alone the compiled kernels play them
         packed, and :meth:`game`, :meth:`game_seed`, :meth:`game_over` and
         :meth:`game_moves` tell of them.
 
