@@ -68,7 +68,17 @@ seats that are not all random bots)."""
 
 class EnginePathWarning(UserWarning):
     """An option makes the engine play every step (``backend == 'engine'``), several times
-    slower than the compiled games: issued once when such an environment is made."""
+    slower than the compiled games: issued once when such an environment is made.
+
+    >>> import warnings
+    >>> from pastiche_core.gymnasium import env
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", EnginePathWarning)
+    ...     env(players=3, opponents="greedy")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.rl.episode.EnginePathWarning: opponents=['greedy', 'greedy'] makes the engine play every step (backend 'engine'); opponents='random' plays on the compiled games, several times as fast
+    """
 
 
 def warn_engine_path(settings: Settings, stacklevel: int = 3) -> None:

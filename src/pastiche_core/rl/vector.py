@@ -395,12 +395,22 @@ class PackedEpisode:
         <pastiche_core.rl.single.Episode.over>`)."""
 
     def reset(self, rng: np.random.Generator, seed: int | None = None) -> None:
-        """Deal the next game, as :meth:`Episode.reset <pastiche_core.rl.single.Episode.reset>`."""
+        """Deal the next game, as :meth:`Episode.reset <pastiche_core.rl.single.Episode.reset>`.
+
+        >>> episode = _packed(Settings.of(players=3))
+        >>> episode.reset(np.random.default_rng(1), seed=9); episode.seed
+        9
+        """
         self.deal(*self.settings.next_deal(rng, seed))
 
     def deal(self, seed: int, seat: int) -> None:
         """Deal ``Game(players, seed)`` with the learner at ``seat``, the other seats' random
-        bots seeded as :meth:`~pastiche_core.rl.opponents.Opponents.deal` seeds them."""
+        bots seeded as :meth:`~pastiche_core.rl.opponents.Opponents.deal` seeds them.
+
+        >>> episode = _packed(Settings.of(players=3))
+        >>> episode.deal(9, 2); episode.seat, episode.game.to_move
+        (2, 2)
+        """
         opponents = tuple(
             None if other == seat else derive_seed(seed, "opponent", other)
             for other in range(self.settings.players)
@@ -411,7 +421,12 @@ class PackedEpisode:
 
     @property
     def game(self) -> Game:
-        """A copy of the game as it stands, without its history (:func:`game_of`)."""
+        """A copy of the game as it stands, without its history (:func:`game_of`).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(9, 2)
+        >>> episode.game.seed, len(episode.game.history)
+        (9, 0)
+        """
         settings = self.settings
         return game_of(
             self._games.state(0), settings.players, self.seed, settings.catalogue, settings.rules
@@ -419,25 +434,48 @@ class PackedEpisode:
 
     @property
     def moves(self) -> int:
-        """The moves played in this game so far, every seat's."""
+        """The moves played in this game so far, every seat's.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2); episode.moves
+        0
+        """
         return int(self._games.moves(0))
 
     def legal_actions(self) -> list[int]:
-        """The learner's legal actions now (none once the episode is over)."""
+        """The learner's legal actions now (none once the episode is over).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.legal_actions()
+        [4, 28, 29, 43]
+        """
         if self.over:
             return []
         self._games.write_masks(self._masks)
         return [int(index) for index in np.flatnonzero(self._masks[0])]
 
     def is_legal(self, action: object) -> bool:
-        """Whether ``action`` is one of the learner's legal actions now."""
+        """Whether ``action`` is one of the learner's legal actions now.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.is_legal(4), episode.is_legal(0), episode.is_legal(10_000)
+        (True, False, False)
+        """
         index = action_index(action, self.space.size)
         return not self.over and index >= 0 and self._games.first_illegal([index]) is None
 
     def step(self, action: object) -> tuple[float, bool]:
         """Play one atomic action, as :meth:`Episode.step <pastiche_core.rl.single.Episode.step>`:
         an illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError` and
-        changes nothing."""
+        changes nothing.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.step(0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.data.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
+        >>> episode.step(4)
+        (0.0, False)
+        """
         if self.over:
             raise InvalidArgumentError("the episode is over: call reset() before step()")
         games = self._games
@@ -454,11 +492,23 @@ class PackedEpisode:
         return float(rewards[0]), self.over
 
     def write_observation(self, out: npt.NDArray[np.float32]) -> None:
-        """Write the learner's observation into ``out``."""
+        """Write the learner's observation into ``out``.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> row = np.empty(episode.encoder.size, dtype=np.float32)
+        >>> episode.write_observation(row); int(row[episode.encoder.slice("hand")].sum())
+        4
+        """
         out[:] = self._raw[0]
 
     def write_mask(self, out: npt.NDArray[np.bool_]) -> None:
-        """Write the learner's legal actions into ``out`` (all ``False`` once over)."""
+        """Write the learner's legal actions into ``out`` (all ``False`` once over).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> row = np.empty(episode.space.size, dtype=bool)
+        >>> episode.write_mask(row); int(row.sum())
+        4
+        """
         if self.over:
             out.fill(False)
             return
@@ -466,8 +516,19 @@ class PackedEpisode:
         out[:] = self._masks[0]
 
     def text(self) -> str:
-        """The learner's view as text (:func:`packed_text`)."""
+        """The learner's view as text (:func:`packed_text`).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> print(episode.text().splitlines()[0])
+        learner: player 2
+        """
         return packed_text(self.encoder, self.game, self.seat, self._raw[0])
+
+
+def _packed(settings: Settings) -> PackedEpisode:
+    """A :class:`PackedEpisode` for ``settings`` (the examples'; over the Python twin when the
+    kernels are not built)."""
+    return PackedEpisode(settings, _episodes(settings, 1, *_packed_settings(settings)))
 
 
 def one_game(settings: Settings) -> tuple[Episode | PackedEpisode, str]:
