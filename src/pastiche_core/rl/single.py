@@ -13,9 +13,16 @@ gymnasium's ``action_space.sample(mask=...)`` takes).
 
 **Rewards** are zero until the end, then the learner's zero-sum return of the
 PettingZoo environment (:func:`~pastiche_core.rl.aec.winner_returns`): 1 for a
-sole winner, ``-1/(n - 1)`` for a loser. An illegal action raises
-:class:`~pastiche_core.data.errors.IllegalMoveError` (``illegal="raise"``) or ends
-the episode with reward -1 and ``info["illegal"] = True`` (``"penalty"``).
+sole winner, ``-1/(n - 1)`` for a loser. An illegal action ends the episode with
+reward -1 and ``info["illegal"] = True`` (``illegal="penalty"``, the default) or
+raises :class:`~pastiche_core.data.errors.IllegalMoveError` (``"raise"``).
+
+**Where it plays.** With random bots at every other seat (the default) the game
+is played packed by the compiled ``episodes`` kernel, as one game of the vector
+environment (:class:`~pastiche_core.rl.vector.PackedEpisode`), rendered or not;
+other opponents need the engine (an :class:`~pastiche_core.rl.episode.Episode`)
+and warn (:class:`~pastiche_core.rl.episode.EnginePathWarning`).
+:attr:`PasticheGymEnv.backend` names the path (:data:`BACKENDS`).
 
 **Seeds.** ``reset(seed=s)`` deals ``Game(players, seed=s)`` and, with
 ``seat=None``, draws the learner's seat from the environment's generator seeded
