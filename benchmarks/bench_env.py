@@ -18,19 +18,23 @@ One run measures, side by side and interleaved repeat by repeat (the median of
    the observation vector are built at every step; a decision is an ``env.step``;
    when the compiled kernels are built, the same environment with every kernel
    switched off is measured too;
-4. **gymnasium single env**: ``pastiche_core.gymnasium.env(players=4,
-   opponents="random")``, ``K`` of them stepped one after the other in a Python
-   loop, a decision is one learner ``env.step`` (the other seats' moves are played
-   inside it); the masks of the ``K`` environments are stacked and one batched
-   random legal choice is made for all of them, as for the vector environment;
+4. **gymnasium single env**: ``pastiche_core.gymnasium.env(players=4)`` (its
+   defaults: random opponents, so its game is played packed by the compiled
+   ``episodes`` kernel), one environment stepped alone with a random legal action
+   from its ``info["action_mask"]``, a decision is one learner ``env.step`` (the
+   other seats' moves are played inside it); the same with its game played by the
+   engine (the kernel switched off) and with ``opponents="greedy"``; then ``K``
+   of them stepped one after the other in a Python loop, the masks of the ``K``
+   environments stacked and one batched random legal choice made for all of them,
+   as for the vector environment;
 5. **gymnasium SyncVectorEnv**: gymnasium's own vector wrapper over ``K`` such
    single environments, the masks read from its merged ``info["action_mask"]``;
 6. **gymnasium vector env**: ``vector_env(K, players=4, opponents="random")``, a
    decision is one game's step (a ``step`` of the vector counts ``K``), the same
    batched random choice from ``action_masks()`` (its games played by the compiled
    ``episodes`` kernel when it is built); the same with its games played by the
-   engine (the kernel switched off), and with the default ``"greedy"`` opponents,
-   shows what the kernel and the bots cost;
+   engine (the kernel switched off), and with ``"greedy"`` opponents, shows what
+   the kernel and the bots cost;
 7. **RLCard gin rummy** and **RLCard UNO** (when ``rlcard`` is installed; it is not
    a dependency of the project): ``env.step`` with a random legal action from
    the state it returns, its observation encoding included.
@@ -39,8 +43,9 @@ Every mode plays whole games with fixed seeds for about ``S`` seconds of CPU tim
 repeat; rates are per CPU second of the process (steadier than wall time on a
 shared machine). The columns are decisions (steps), moves (every seat's moves of
 the games played, so a Pastiche move of several atomic actions counts once) and
-games finished, per second; the ratio columns compare each mode's steps and moves
-with RLCard gin rummy's (where every step is a move). The process is pinned to one
+games finished, per second (the vector environment deals a game that ends anew in
+the same step, so its rows count no moves); the ratio columns compare each mode's
+steps and moves with RLCard gin rummy's (where every step is a move). The process is pinned to one
 CPU where the OS allows it.
 """
 
@@ -189,10 +194,44 @@ def singles_runner(num_envs: int) -> Runner:
             for each, action in zip(envs, actions.tolist(), strict=True):
                 _, _, terminated, truncated, _ = each.step(action)
                 if terminated or truncated:
-                    moves += each.episode.moves
+                    moves += each.moves
                     games += 1
                     each.reset()
             decisions += num_envs
+        return Counts(decisions, moves, games, time.process_time() - start)
+
+    return run
+
+
+def single_runner(opponents: str = "random", engine: bool = False) -> Runner:
+    """One single-agent gymnasium environment stepped alone, a random legal action from
+    its ``info["action_mask"]``; with ``engine``, its game played by the engine (the
+    ``episodes`` kernel switched off)."""
+
+    def run(seconds: float) -> Counts:
+        import warnings
+
+        import numpy as np
+
+        from pastiche_core.gymnasium import EnginePathWarning, env
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EnginePathWarning)
+            with switched_off("episodes") if engine else contextlib.nullcontext():
+                game_env = env(players=PLAYERS, opponents=opponents)
+        _, info = game_env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        decisions = moves = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            legal = np.flatnonzero(info["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+            _, _, terminated, truncated, info = game_env.step(action)
+            decisions += 1
+            if terminated or truncated:
+                moves += game_env.moves
+                games += 1
+                _, info = game_env.reset()
         return Counts(decisions, moves, games, time.process_time() - start)
 
     return run
@@ -224,7 +263,7 @@ def sync_vector_runner(num_envs: int) -> Runner:
             decisions += num_envs
             if terminations.any():
                 for index in np.flatnonzero(terminations).tolist():
-                    moves += singles[index].episode.moves
+                    moves += singles[index].moves
                     games += 1
         return Counts(decisions, moves, games, time.process_time() - start)
 
@@ -236,24 +275,26 @@ def vector_runner(num_envs: int, opponents: str = "random", engine: bool = False
     ``engine``, its games played by the engine (the ``episodes`` kernel switched off)."""
 
     def run(seconds: float) -> Counts:
+        import warnings
+
         import numpy as np
 
-        from pastiche_core.gymnasium import vector_env
+        from pastiche_core.gymnasium import EnginePathWarning, vector_env
 
-        with switched_off("episodes") if engine else contextlib.nullcontext():
-            envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EnginePathWarning)
+            with switched_off("episodes") if engine else contextlib.nullcontext():
+                envs = vector_env(num_envs, players=PLAYERS, opponents=opponents)
         envs.reset(seed=0)
         rng = np.random.default_rng(0)
-        decisions = moves = games = 0
+        decisions = games = 0
         start = time.process_time()
         while time.process_time() - start < seconds:
             _, _, terminations, _, _ = envs.step(_batched_choice(envs.action_masks(), rng))
             decisions += num_envs
-            if terminations.any():
-                for index in np.flatnonzero(terminations).tolist():
-                    moves += envs.game_moves(index)
-                    games += 1
-        return Counts(decisions, moves, games, time.process_time() - start)
+            games += int(terminations.sum())
+        # A game that ends is dealt anew in the same step, so its moves are not counted.
+        return Counts(decisions, -1, games, time.process_time() - start)
 
     return run
 
@@ -326,19 +367,21 @@ def measure(modes: Sequence[tuple[str, str, Runner]], seconds: float, repeats: i
 def table(rows: Sequence[Row], reference: Row | None) -> str:
     """The results as a text table."""
     header = (
-        f"{'mode':<34} {'decision':<14} {'steps/s':>9} {'min':>8} {'max':>8} "
+        f"{'mode':<35} {'decision':<14} {'steps/s':>9} {'min':>8} {'max':>8} "
         f"{'moves/s':>8} {'games/s':>8} {'steps vs gin':>12} {'moves vs gin':>12}"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
+        counted = row.moves >= 0  # the vector env's rows count no moves
+        steps = moves = f"{'-':>12}"
         if reference:
             steps = f"{row.median / reference.median:11.2f}x"
-            moves = f"{row.moves / reference.moves:11.2f}x"
-        else:
-            steps = moves = f"{'-':>12}"
+            if counted:
+                moves = f"{row.moves / reference.moves:11.2f}x"
+        per_second = f"{row.moves:>8.0f}" if counted else f"{'-':>8}"
         lines.append(
-            f"{row.label:<34} {row.unit:<14} {row.median:>9.0f} {min(row.rates):>8.0f} "
-            f"{max(row.rates):>8.0f} {row.moves:>8.0f} {row.games:>8.1f} {steps:>12} {moves:>12}"
+            f"{row.label:<35} {row.unit:<14} {row.median:>9.0f} {min(row.rates):>8.0f} "
+            f"{max(row.rates):>8.0f} {per_second} {row.games:>8.1f} {steps:>12} {moves:>12}"
         )
     return "\n".join(lines)
 
@@ -376,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if compiled_kernels():
         modes.append(("PettingZoo env, pure-Python", "env.step", pure_python_env_runner))
     modes += [
+        ("gymnasium env (default: compiled)", "learner step", single_runner()),
+        ("gymnasium env, the engine's game", "learner step", single_runner(engine=True)),
+        ("gymnasium env, greedy opponents", "learner step", single_runner("greedy")),
         (f"gymnasium env x{count}, Python loop", "learner step", singles_runner(count)),
         (f"gymnasium SyncVectorEnv of {count} envs", "learner step", sync_vector_runner(count)),
         (f"gymnasium vector env ({count} games)", "learner step", vector_runner(count)),
@@ -409,7 +455,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sync = next(row for row in rows if "SyncVectorEnv" in row.label)
     print(
         f"vector env / single envs in a loop: {vector.median / singles.median:.2f}x steps per "
-        f"CPU second; vector env / gymnasium's SyncVectorEnv: {vector.median / sync.median:.2f}x"
+        f"CPU second; vector env / gymnasium's SyncVectorEnv: {vector.median / sync.median:.2f}x; "
+        f"SyncVectorEnv / single envs in a loop: {sync.median / singles.median:.2f}x"
     )
     return 0
 

@@ -44,14 +44,16 @@ from .data.catalogue import Catalogue
 from .engine.rules import Rules
 from .rl.aec import returns, winner_returns
 from .rl.opponents import SEARCH_BUDGET_MS, Opponents, Policy
-from .rl.single import ILLEGAL_MODES, RENDER_MODES, PasticheGymEnv
+from .rl.single import BACKENDS, ILLEGAL_MODES, RENDER_MODES, EnginePathWarning, PasticheGymEnv
 from .rl.vector import PasticheVectorEnv
 
 __all__ = [
+    "BACKENDS",
     "ENV_ID",
     "ILLEGAL_MODES",
     "RENDER_MODES",
     "SEARCH_BUDGET_MS",
+    "EnginePathWarning",
     "Opponents",
     "PasticheGymEnv",
     "PasticheVectorEnv",
@@ -68,9 +70,9 @@ __all__ = [
 def env(
     players: int = 4,
     catalogue: str | Catalogue = "default",
-    opponents: object = "greedy",
+    opponents: object = "random",
     seat: int | None = None,
-    illegal: str = "raise",
+    illegal: str = "penalty",
     normalize: bool = False,
     render_mode: str | None = None,
     rules: Rules | None = None,
@@ -82,10 +84,13 @@ def env(
     (``"random"``, ``"greedy"``, ``"search"``; the search thinks
     :data:`~pastiche_core.rl.opponents.SEARCH_BUDGET_MS` a move), a callable
     ``policy(view, legal) -> Move``, or a list of them, one per other seat from
-    the learner's left. ``seat`` fixes the learner's seat (``None``: drawn at each
-    reset, from the reset seed). ``illegal`` is ``"raise"``
-    (:class:`~pastiche_core.data.errors.IllegalMoveError`) or ``"penalty"`` (the
-    episode ends with reward -1 and ``info["illegal"] = True``).
+    the learner's left; the default, random bots, plays on the compiled games
+    (``backend``, :data:`BACKENDS`), and any other opponent needs the engine and
+    warns so (:class:`EnginePathWarning`). ``seat`` fixes the learner's seat
+    (``None``: drawn at each reset, from the reset seed). ``illegal`` is
+    ``"penalty"`` (the default: the episode ends with reward -1 and
+    ``info["illegal"] = True``) or ``"raise"``
+    (:class:`~pastiche_core.data.errors.IllegalMoveError`).
     ``normalize=True`` scales observations into [0, 1]. ``render_mode`` is
     ``None``, ``"ansi"`` or ``"human"``. ``rules`` are house rules
     (:class:`~pastiche_core.engine.rules.Rules`; by default the catalogue's, else the rulebook's).
@@ -106,9 +111,9 @@ def vector_env(
     num_envs: int,
     players: int = 4,
     catalogue: str | Catalogue = "default",
-    opponents: object = "greedy",
+    opponents: object = "random",
     seat: int | None = None,
-    illegal: str = "raise",
+    illegal: str = "penalty",
     normalize: bool = False,
     render_mode: str | None = None,
     rules: Rules | None = None,

@@ -227,7 +227,7 @@ def test_a_layout_that_is_no_encoders_is_an_error() -> None:
 
 
 def test_refused_where_the_engine_must_play() -> None:
-    for opponents, render in (("greedy", None), (["random", "greedy"], None), ("random", "ansi")):
+    for opponents, render in (("greedy", None), (["random", "greedy"], "ansi")):
         settings_ = Settings.of(3, opponents=opponents, render_mode=render)
         with pytest.raises(OverflowError, match="beyond the compiled kernel's range"):
             twin(EPISODES)(*arguments(settings_, 2))
@@ -265,7 +265,7 @@ def test_the_environment_is_the_same_with_and_without_the_kernel() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_no_game() -> None:
-    envs = vector_env(3, players=3, opponents="random", seat=2)
+    envs = vector_env(3, players=3, opponents="random", seat=2, illegal="raise")
     before, _ = envs.reset(seed=7)
     masks = envs.action_masks()
     legal = [int(np.flatnonzero(row)[0]) for row in masks]

@@ -19,6 +19,7 @@ from gymnasium.utils.env_checker import check_env
 
 from pastiche_core import Game, IllegalMoveError, InvalidArgumentError, Move
 from pastiche_core.bots.play import RandomBot
+from pastiche_core.engine._kernels import switched_off
 from pastiche_core.engine.game import LegalMoves
 from pastiche_core.engine.knowledge import Knowledge
 from pastiche_core.engine.view import PlayerView
@@ -69,8 +70,8 @@ def test_gymnasium_check_env_in_raise_mode() -> None:
     """In raise mode the checker's random actions raise, as they must; with an action
     space that samples from the mask (as a masked policy acts), check_env passes."""
     with pytest.raises(IllegalMoveError, match="is not legal now"):
-        check_env(env(players=3, opponents="random"))
-    game_env = env(players=3, opponents="random")
+        check_env(env(players=3, opponents="random", illegal="raise"))
+    game_env = env(players=3, opponents="random", illegal="raise")
     space = game_env.action_space
     assert isinstance(space, gymnasium.spaces.Discrete)
 
@@ -118,7 +119,8 @@ def test_the_observation_is_the_learners_with_their_knowledge() -> None:
     """Each observation is the encoder's, for the learner's view and decision in progress,
     with the knowledge replayed from the game's history (not the one the env follows)."""
     rng = random.Random(5)
-    game_env = env(players=3, opponents="random", seat=1)
+    with switched_off("episodes"):  # the engine's game, with its history
+        game_env = env(players=3, opponents="random", seat=1)
     encoder = ObservationEncoder(players=3)
     observation, _ = game_env.reset(seed=5)
     for _ in range(40):
@@ -179,7 +181,7 @@ def test_normalized_observations_stay_in_the_unit_box() -> None:
 
 
 def test_an_illegal_action_raises_or_is_penalized() -> None:
-    game_env = env(players=3, opponents="random", seat=2)
+    game_env = env(players=3, opponents="random", seat=2, illegal="raise")
     observation, _ = game_env.reset(seed=7)
     with pytest.raises(IllegalMoveError, match="'draw' is not legal now"):
         game_env.step(game_env.space.DRAW)

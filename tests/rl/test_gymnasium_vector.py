@@ -142,8 +142,8 @@ def test_penalties_are_reported_per_game() -> None:
     assert envs.action_masks().any(axis=1).all()
 
 
-def test_an_illegal_action_raises_by_default() -> None:
-    envs = vector_env(2, players=3, opponents="random", seat=2)
+def test_an_illegal_action_raises_in_raise_mode() -> None:
+    envs = vector_env(2, players=3, opponents="random", seat=2, illegal="raise")
     envs.reset(seed=7)
     with pytest.raises(IllegalMoveError, match="'draw' is not legal now"):
         envs.step([0, 0])

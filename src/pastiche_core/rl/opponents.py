@@ -111,6 +111,16 @@ class Opponents:
         )
         """A name per entry: the bot name, or the callable's (its type's for a bot)."""
 
+    @property
+    def packable(self) -> bool:
+        """Whether every other seat is a random bot: the games can then be played packed by
+        the compiled ``episodes`` kernel instead of the engine.
+
+        >>> Opponents("random", players=3).packable, Opponents("greedy", players=3).packable
+        (True, False)
+        """
+        return all(isinstance(entry, str) and entry == "random" for entry in self.entries)
+
     def deal(self, game: Game, learner: int) -> list[SeatPlayer]:
         """The player of every seat of ``game`` (``None`` for the learner's), bots made anew.
 
@@ -153,7 +163,8 @@ def play_until(
     Each bot or policy gets its seat's view and the legal moves; a move that is
     not legal raises :class:`~pastiche_core.data.errors.IllegalMoveError`. A
     :class:`~pastiche_core.bots.play.RandomBot` never reads the view (its documented
-    behaviour), so none is built for it. ``knowledge`` (the learner's) follows
+    behaviour), so none is built for it, and a
+    :class:`~pastiche_core.ai.greedy.GreedyBot`'s has no history (it reads none). ``knowledge`` (the learner's) follows
     every move. Returns the number of moves played.
 
     >>> from pastiche_core import Game
@@ -162,6 +173,8 @@ def play_until(
     >>> play_until(game, seats, learner=0), game.to_move
     (1, 0)
     """
+    from ..ai.greedy import GreedyBot
+
     played = 0
     while not game.is_over:
         seat = game.to_move
@@ -171,6 +184,10 @@ def play_until(
         legal = game.legal_moves
         if player.__class__ is RandomBot:
             move = player.choose(cast("PlayerView", None), legal)
+        elif player.__class__ is GreedyBot:
+            # It reads no history: writing the notation of every move since the seat's last
+            # view cost about 5 % of a greedy opponent's time.
+            move = player.choose(game.view(seat, history=False), legal)
         elif isinstance(player, Bot):
             move = player.choose(game.view(seat), legal)
         else:

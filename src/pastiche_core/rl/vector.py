@@ -24,10 +24,12 @@ games that ended; ``illegal`` and ``_illegal`` when an action was penalized.
 
 **Where the time goes.** Each step writes every observation into its row of one
 preallocated batch and the masks into one preallocated array, and makes no dict per game (the infos' arrays are made once a
-step). When every other seat is a random bot and nothing is rendered, the games
-are played packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
-:class:`_PythonEpisodes`); else each is an :class:`~pastiche_core.rl.single.Episode`
-stepped by the engine, and :attr:`PasticheVectorEnv.episodes` holds them.
+step). When every other seat is a random bot, rendered or not, the games are played
+packed by the compiled ``episodes`` kernel (``csrc/episode.c``, the twin of
+:class:`_PythonEpisodes`; the text is made from the packed state, :func:`packed_text`);
+else each is an :class:`~pastiche_core.rl.single.Episode` stepped by the engine, and
+:attr:`PasticheVectorEnv.episodes` holds them (:attr:`PasticheVectorEnv.backend` says which).
+The single environment plays its game as one of these (:class:`PackedEpisode`, :func:`one_game`).
 
 >>> from pastiche_core.rl.vector import PasticheVectorEnv
 >>> envs = PasticheVectorEnv(3, players=3, opponents="random")
@@ -53,26 +55,35 @@ from gymnasium.vector.utils import batch_space
 
 from ..bots.play import derive_seed, packed_catalogue
 from ..bots.simulate import ENDINGS
-from ..data.cards import DECK, Card
+from ..data.cards import DECK, Card, format_cards
 from ..data.catalogue import END_FLAG_ID, Catalogue
 from ..data.errors import IllegalMoveError, InvalidArgumentError
 from ..data.rng import GameRng
 from ..engine._kernels import kernel
 from ..engine.game import Game
 from ..engine.game_internals import assemble, insides
+from ..engine.knowledge import Knowledge
 from ..engine.layout import packed_rules
 from ..engine.rules import RULEBOOK, Phase, Rules
 from .encoding import ActionSpace, Stage, action_index, illegal_action
+from .episode import (
+    PENALTY,
+    RENDER_MODES,
+    Episode,
+    Settings,
+    observation_space,
+    scale_of,
+    warn_engine_path,
+)
 from .observation import PHASES, ObservationEncoder
-from .single import PENALTY, RENDER_MODES, Episode, Settings, observation_space, scale_of
 
-__all__ = ["PasticheVectorEnv", "State", "game_of"]
+__all__ = ["PackedEpisode", "PasticheVectorEnv", "State", "game_of", "one_game", "packed_text"]
 
 
 class _PythonEpisodes:
     """The games of a vector environment, each an :class:`~pastiche_core.rl.single.Episode`:
     the ``episodes`` kernel's Python rule (its compiled twin, ``csrc/episode.c``, plays the
-    same games packed when every other seat is a random bot and nothing is rendered).
+    same games packed when every other seat is a random bot).
 
     The arguments after ``settings`` pack the settings for the twin (this rule reads
     ``settings`` alone): the number of games, the catalogue and the rules as
@@ -271,6 +282,272 @@ _episodes = kernel("episodes", _PythonEpisodes)
 """The games of a vector environment (compiled when every other seat is a random bot)."""
 
 
+def packed_text(
+    encoder: ObservationEncoder, game: Game, seat: int, observation: npt.NDArray[np.float32]
+) -> str:
+    """The ``'ansi'`` rendering of a packed game: :meth:`Episode.text
+    <pastiche_core.rl.single.Episode.text>` made from the game (:func:`game_of`) and the
+    learner's raw observation, which holds what the learner knows of the other hands and
+    the decision in progress. A gift's receiver is not in the observation: gifts are
+    listed by card.
+
+    >>> settings = Settings.of(players=3, seat=2)
+    >>> episode = Episode(settings)
+    >>> episode.reset(np.random.default_rng(0), seed=7)
+    >>> row = np.empty(episode.encoder.size, dtype=np.float32)
+    >>> episode.write_observation(row)
+    >>> packed_text(episode.encoder, episode.game, 2, row) == episode.text()
+    True
+    """
+    parts = encoder.unpack(observation)
+    players = game.players
+    holders = {
+        int(card): (seat + relative) % players
+        for relative, plane in enumerate(parts["known_hands"])
+        for card in np.flatnonzero(plane)
+    }
+    knowledge = Knowledge(seat, set(), holders)
+    body = encoder.text(game.view(seat, history=False), None, knowledge)
+    building = _building_of(encoder, parts, seat, players)
+    if building and not game.is_over:
+        body += f"\nbuilding: {building}"
+    return f"learner: player {seat}\n{body}"
+
+
+def _building_of(
+    encoder: ObservationEncoder, parts: dict[str, npt.NDArray[Any]], seat: int, players: int
+) -> str:
+    """The decision in progress as :meth:`ObservationEncoder.text` words it, read back from
+    the observation's decision fields."""
+
+    def cards(name: str) -> str:
+        return format_cards([DECK[int(index)] for index in np.flatnonzero(parts[name])])
+
+    stage = Stage(int(parts["stage"].argmax()))
+    if stage is Stage.START:
+        return ""
+    if stage is Stage.DISCARDING:
+        return f"keep, discarding {cards('building_discards')}"
+    novel = encoder.novels[int(parts["building_novel"].argmax())]
+    words = [f"publish {novel}"]
+    if parts["building_played"].any():
+        words.append(f"play {cards('building_played')}")
+    if parts["building_cited"].any():
+        words.append(f"cite {cards('building_cited')}")
+    if stage is Stage.GIFTS:
+        if parts["building_gifts"].any():
+            words.append(f"gift {cards('building_gifts')}")
+        owed = ", ".join(
+            f"{int(count)} to player {(seat + relative) % players}"
+            for relative, count in enumerate(parts["gifts_owed"])
+            if count
+        )
+        words.append(f"(gifts owed: {owed})")
+    return " ".join(words)
+
+
+class PackedEpisode:
+    """One game played packed by a one-game ``episodes`` kernel, with the interface of
+    :class:`~pastiche_core.rl.single.Episode` that the single environment steps: the same
+    deals, observations, masks, rewards and errors (the vector environment's games are
+    these, many at once).
+
+    >>> settings = Settings.of(players=3, seat=2)
+    >>> compiled = _episodes(settings, 1, *_packed_settings(settings))
+    >>> episode = PackedEpisode(settings, compiled)
+    >>> episode.reset(np.random.default_rng(0), seed=7)
+    >>> episode.game.to_move, len(episode.legal_actions()), episode.over
+    (2, 4, False)
+    """
+
+    __slots__ = (
+        "_games",
+        "_masks",
+        "_raw",
+        "_rewards",
+        "_terminations",
+        "encoder",
+        "over",
+        "seat",
+        "seed",
+        "settings",
+        "space",
+    )
+
+    def __init__(self, settings: Settings, games: _PythonEpisodes) -> None:
+        self.settings = settings
+        """The environment's options."""
+        self.space = ActionSpace(settings.catalogue)
+        """The atomic action layout."""
+        self.encoder = ObservationEncoder(settings.players, settings.catalogue)
+        """The observation layout."""
+        self._games = games
+        self._raw = np.zeros((1, self.encoder.size), dtype=np.float32)
+        self._masks = np.zeros((1, self.space.size), dtype=bool)
+        self._rewards = np.zeros(1, dtype=np.float64)
+        self._terminations = np.zeros(1, dtype=bool)
+        self.seat = 0 if settings.seat is None else settings.seat
+        """The learner's seat in this game."""
+        self.seed = 0
+        """The seed this game was dealt with."""
+        self.over = True
+        """Whether the episode has ended (as :attr:`Episode.over
+        <pastiche_core.rl.single.Episode.over>`)."""
+
+    def reset(self, rng: np.random.Generator, seed: int | None = None) -> None:
+        """Deal the next game, as :meth:`Episode.reset <pastiche_core.rl.single.Episode.reset>`.
+
+        >>> episode = _packed(Settings.of(players=3))
+        >>> episode.reset(np.random.default_rng(1), seed=9); episode.seed
+        9
+        """
+        self.deal(*self.settings.next_deal(rng, seed))
+
+    def deal(self, seed: int, seat: int) -> None:
+        """Deal ``Game(players, seed)`` with the learner at ``seat``, the other seats' random
+        bots seeded as :meth:`~pastiche_core.rl.opponents.Opponents.deal` seeds them.
+
+        >>> episode = _packed(Settings.of(players=3))
+        >>> episode.deal(9, 2); episode.seat, episode.game.to_move
+        (2, 2)
+        """
+        opponents = tuple(
+            None if other == seat else derive_seed(seed, "opponent", other)
+            for other in range(self.settings.players)
+        )
+        self._games.deal(0, seed, seat, opponents, self._raw)
+        self.seat, self.seed = seat, seed
+        self.over = bool(self._games.over(0))
+
+    @property
+    def game(self) -> Game:
+        """A copy of the game as it stands, without its history (:func:`game_of`).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(9, 2)
+        >>> episode.game.seed, len(episode.game.history)
+        (9, 0)
+        """
+        settings = self.settings
+        return game_of(
+            self._games.state(0), settings.players, self.seed, settings.catalogue, settings.rules
+        )
+
+    @property
+    def moves(self) -> int:
+        """The moves played in this game so far, every seat's.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2); episode.moves
+        0
+        """
+        return int(self._games.moves(0))
+
+    def legal_actions(self) -> list[int]:
+        """The learner's legal actions now (none once the episode is over).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.legal_actions()
+        [4, 28, 29, 43]
+        """
+        if self.over:
+            return []
+        self._games.write_masks(self._masks)
+        return [int(index) for index in np.flatnonzero(self._masks[0])]
+
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is one of the learner's legal actions now.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.is_legal(4), episode.is_legal(0), episode.is_legal(10_000)
+        (True, False, False)
+        """
+        index = action_index(action, self.space.size)
+        return not self.over and index >= 0 and self._games.first_illegal([index]) is None
+
+    def step(self, action: object) -> tuple[float, bool]:
+        """Play one atomic action, as :meth:`Episode.step <pastiche_core.rl.single.Episode.step>`:
+        an illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError` and
+        changes nothing.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> episode.step(0)
+        Traceback (most recent call last):
+        ...
+        pastiche_core.data.errors.IllegalMoveError: atomic action 'draw' is not legal now (player 2, keep, start)
+        >>> episode.step(4)
+        (0.0, False)
+        """
+        if self.over:
+            raise InvalidArgumentError("the episode is over: call reset() before step()")
+        games = self._games
+        index = action_index(action, self.space.size)
+        found = games.first_illegal([index])
+        if found is not None:
+            _, player, phase, stage = found
+            raise IllegalMoveError(
+                illegal_action(self.space, action, player, PHASES[phase], Stage(stage))
+            )
+        rewards, terminations = self._rewards, self._terminations
+        games.step([index], (), self._raw, rewards, terminations, False)
+        self.over = bool(terminations[0])
+        return float(rewards[0]), self.over
+
+    def write_observation(self, out: npt.NDArray[np.float32]) -> None:
+        """Write the learner's observation into ``out``.
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> row = np.empty(episode.encoder.size, dtype=np.float32)
+        >>> episode.write_observation(row); int(row[episode.encoder.slice("hand")].sum())
+        4
+        """
+        out[:] = self._raw[0]
+
+    def write_mask(self, out: npt.NDArray[np.bool_]) -> None:
+        """Write the learner's legal actions into ``out`` (all ``False`` once over).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> row = np.empty(episode.space.size, dtype=bool)
+        >>> episode.write_mask(row); int(row.sum())
+        4
+        """
+        if self.over:
+            out.fill(False)
+            return
+        self._games.write_masks(self._masks)
+        out[:] = self._masks[0]
+
+    def text(self) -> str:
+        """The learner's view as text (:func:`packed_text`).
+
+        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
+        >>> print(episode.text().splitlines()[0])
+        learner: player 2
+        """
+        return packed_text(self.encoder, self.game, self.seat, self._raw[0])
+
+
+def _packed(settings: Settings) -> PackedEpisode:
+    """A :class:`PackedEpisode` for ``settings`` (the examples'; over the Python twin when the
+    kernels are not built)."""
+    return PackedEpisode(settings, _episodes(settings, 1, *_packed_settings(settings)))
+
+
+def one_game(settings: Settings) -> tuple[Episode | PackedEpisode, str]:
+    """The single environment's game and its backend (:data:`~pastiche_core.rl.single.BACKENDS`):
+    packed when every other seat is a random bot and the kernels are built, else an
+    :class:`~pastiche_core.rl.single.Episode`.
+
+    >>> episode, backend = one_game(Settings.of(players=3, opponents="greedy"))
+    >>> type(episode).__name__, backend
+    ('Episode', 'engine')
+    """
+    if not settings.opponents.packable:
+        return Episode(settings), "engine"
+    games = _episodes(settings, 1, *_packed_settings(settings))
+    if isinstance(games, _PythonEpisodes):
+        return games.episodes[0], "python twin"
+    return PackedEpisode(settings, games), "compiled"
+
+
 def _packed_settings(
     settings: Settings,
     encoder: ObservationEncoder | None = None,
@@ -283,9 +560,7 @@ def _packed_settings(
     if space is None:
         space = ActionSpace(settings.catalogue)
     plan, positions, copies, flag_points = packed_catalogue(settings.catalogue)
-    packed = settings.render_mode is None and all(
-        entry == "random" for entry in settings.opponents.entries
-    )
+    packed = settings.opponents.packable  # rendered from the packed state too
     return (
         plan,
         positions,
@@ -329,9 +604,9 @@ class PasticheVectorEnv(
         num_envs: int,
         players: int = 4,
         catalogue: str | Catalogue = "default",
-        opponents: object = "greedy",
+        opponents: object = "random",
         seat: int | None = None,
-        illegal: str = "raise",
+        illegal: str = "penalty",
         normalize: bool = False,
         render_mode: str | None = None,
         rules: Rules | None = None,
@@ -351,9 +626,11 @@ class PasticheVectorEnv(
         """The atomic action layout; each game's action space is ``Discrete(space.size)``."""
         self.encoder = ObservationEncoder(settings.players, settings.catalogue)
         """The observation layout."""
+        warn_engine_path(settings)
         packed = _packed_settings(settings, self.encoder, self.space)
         self._games: _PythonEpisodes = _episodes(settings, num_envs, *packed)
         self._seeds: list[int] = [0] * num_envs
+        self._seats: list[int] = [0] * num_envs
         self.single_observation_space = observation_space(self.encoder, normalize)
         """One game's observation space: ``Box(0, encoder.high)``, or ``Box(0, 1)``."""
         self.single_action_space = gymnasium.spaces.Discrete(self.space.size)
@@ -500,6 +777,7 @@ class PasticheVectorEnv(
         )
         self._games.deal(index, game_seed, seat, opponents, self._raw)
         self._seeds[index] = game_seed
+        self._seats[index] = seat
 
     def _observations(self) -> npt.NDArray[np.float32]:
         """The batch handed out: a new array (scaled when normalizing)."""
@@ -513,10 +791,23 @@ class PasticheVectorEnv(
         self._games.write_masks(self._masks)
 
     @property
+    def backend(self) -> str:
+        """What plays the games (:data:`~pastiche_core.rl.single.BACKENDS`): ``'compiled'``,
+        ``'python twin'`` or ``'engine'``.
+
+        >>> PasticheVectorEnv(2, players=3, opponents="random", render_mode="ansi").backend in (
+        ...     "compiled", "python twin")
+        True
+        """
+        if not isinstance(self._games, _PythonEpisodes):
+            return "compiled"
+        return "python twin" if self.settings.opponents.packable else "engine"
+
+    @property
     def episodes(self) -> list[Episode]:
         """The games as :class:`~pastiche_core.rl.single.Episode` objects, each seen from its
         learner's seat, when the engine plays them (other seats that are not all random
-        bots, or a render mode): with random bots alone the compiled kernels play them
+        bots, or no compiled kernels): with random bots alone the compiled kernels play them
         packed, and :meth:`game`, :meth:`game_seed`, :meth:`game_over` and
         :meth:`game_moves` tell of them.
 
@@ -634,7 +925,14 @@ class PasticheVectorEnv(
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi'")
             return None
-        texts = tuple(episode.text() for episode in self.episodes)  # rendered: the engine's
+        games = self._games
+        if isinstance(games, _PythonEpisodes):
+            texts = tuple(episode.text() for episode in games.episodes)
+        else:
+            texts = tuple(
+                packed_text(self.encoder, self.game(index), self._seats[index], self._raw[index])
+                for index in range(self.num_envs)
+            )
         if self.render_mode == "human":
             print("\n\n".join(texts))
             return None
