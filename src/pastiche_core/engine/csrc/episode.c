@@ -32,8 +32,8 @@
  * The rules' numbers come packed (`rules`, layout.packed_rules), as game.c reads them.
  *
  * Ranges (a refusal at construction, and the Python twin plays): game.c's, the other seats all
- * RandomBots and nothing rendered (`packed`), an observation layout that pk_obs_layout accepts,
- * at most 2^20 games. During a step, a random bot's count of legal moves beyond 2^64 - 1
+ * RandomBots (`packed`; a rendering is made from the packed state), an observation layout that
+ * pk_obs_layout accepts, at most 2^20 games. During a step, a random bot's count of legal moves beyond 2^64 - 1
  * (counting.c's range; the largest measured is near 2^33) raises OutOfRange from the call.
  */
 #include <string.h>
@@ -967,8 +967,7 @@ static PyObject *episodes(PyObject *module, PyObject *const *args, Py_ssize_t na
         goto out;
     }
     if (!packed) {
-        pk_refuse(module, "games the engine must play (other seats not all random bots, or "
-                          "rendered)");
+        pk_refuse(module, "games the engine must play (other seats not all random bots)");
         goto out;
     }
     if (!gm_seats(g, players) || count < 1 || count > EP_MAX_GAMES) {
