@@ -26,6 +26,9 @@ from pastiche_core.engine.view import PlayerView
 from pastiche_core.gymnasium import PasticheGymEnv, env, winner_returns
 from pastiche_core.rl import ObservationEncoder
 
+# Greedy and search opponents here are chosen on purpose: their warning is not news.
+pytestmark = pytest.mark.filterwarnings("ignore::pastiche_core.rl.episode.EnginePathWarning")
+
 # check_env cannot find the alternative render modes of an environment made without
 # gymnasium.make (it reads them from the registry's spec); the modes are tested below.
 NO_SPEC = "Not able to test alternative render modes"

@@ -17,6 +17,9 @@ from pastiche_core import pettingzoo as zoo_face
 from pastiche_core.rl.single import PasticheGymEnv
 from pastiche_core.rl.vector import PasticheVectorEnv
 
+# Greedy and search opponents here are chosen on purpose: their warning is not news.
+pytestmark = pytest.mark.filterwarnings("ignore::pastiche_core.rl.episode.EnginePathWarning")
+
 
 def test_the_id_names_pastiche_and_is_registered_on_import() -> None:
     assert "astiche" in gym_face.ENV_ID

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Greedy and search opponents here are chosen on purpose: their warning is not news.
+pytestmark = pytest.mark.filterwarnings("ignore::pastiche_core.rl.episode.EnginePathWarning")
+
 pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("pyspiel")

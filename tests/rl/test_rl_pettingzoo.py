@@ -288,9 +288,11 @@ def test_the_aec_mask_is_gymnasiums_info_action_mask_at_the_same_game_and_seat(
     """Both are int8, one per atomic action of the same ActionSpace: at the learner's every
     atomic step, PettingZoo's observation["action_mask"] equals gymnasium's info["action_mask"]
     (the other seats' moves replayed into the AEC game from the gymnasium game's history)."""
+    from pastiche_core.engine._kernels import switched_off
     from pastiche_core.rl.single import PasticheGymEnv
 
-    gym_env = PasticheGymEnv(players=3, opponents="random", seat=seed % 3)
+    with switched_off("episodes"):  # the Python twin: its game keeps the history replayed here
+        gym_env = PasticheGymEnv(players=3, opponents="random", seat=seed % 3)
     learner = gym_env
     _, info = gym_env.reset(seed=seed)
     aec = raw_env(players=3)

@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# Greedy and search opponents here are chosen on purpose: their warning is not news.
+pytestmark = pytest.mark.filterwarnings("ignore::pastiche_core.rl.episode.EnginePathWarning")
+
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
 
 
