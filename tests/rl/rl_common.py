@@ -4,20 +4,50 @@
   builder and returns the move each one ends in (failing on a dead end);
 * :func:`atomic_positions` plays a game with uniformly random atomic actions and
   returns copies of its positions;
-* :func:`swap_hidden` exchanges cards a player cannot see, through the state JSON.
+* :func:`swap_hidden` exchanges cards a player cannot see, through the state JSON;
+* :func:`load_example` imports a script of ``examples/`` as a module, without running it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from pastiche_core import Catalogue, Game, Move, state_from_dict, state_to_dict
 from pastiche_core.engine.view import setup_discarders
 from pastiche_core.rl import ActionSpace, MoveBuilder
 
-__all__ = ["atomic_moves", "atomic_positions", "complete_moves", "hidden_slots", "swap_hidden"]
+__all__ = [
+    "EXAMPLES",
+    "atomic_moves",
+    "atomic_positions",
+    "complete_moves",
+    "hidden_slots",
+    "load_example",
+    "swap_hidden",
+]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+"""The shipped example scripts."""
+
+
+def load_example(name: str) -> ModuleType:
+    """``examples/<name>.py`` imported as a module (its ``main`` not called)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
 
 
 def complete_moves(builder: MoveBuilder, limit: int = 100_000) -> list[Move]:

@@ -196,3 +196,28 @@ def test_a_greedy_opponent_chooses_the_same_without_the_history() -> None:
         with_history = GreedyBot(seat).choose(game.view(seat), legal)
         assert GreedyBot(seat).choose(game.view(seat, history=False), legal) == with_history
         game.apply(with_history)
+
+
+def test_every_gymnasium_face_takes_the_same_options_with_the_same_defaults() -> None:
+    """The factories, the two classes and Settings.of list each option once, alike: a default
+    changed in one place (random opponents, illegal='penalty') cannot drift from the others."""
+    import inspect
+
+    from pastiche_core import gymnasium as faces
+    from pastiche_core.rl.episode import Settings
+    from pastiche_core.rl.vector import PasticheVectorEnv
+
+    def options(function: Any) -> dict[str, Any]:
+        parameters = inspect.signature(function).parameters.values()
+        return {p.name: p.default for p in parameters if p.name not in ("self", "num_envs")}
+
+    expected = options(Settings.of)
+    assert expected["opponents"] == "random"
+    assert expected["illegal"] == "penalty"
+    for function in (
+        faces.make_env,
+        faces.make_vector_env,
+        PasticheGymEnv.__init__,
+        PasticheVectorEnv.__init__,
+    ):
+        assert options(function) == expected, function.__qualname__

@@ -1,6 +1,6 @@
 """The CleanRL-style script (examples/cleanrl_ppo.py) runs, and the library page shows both scripts.
 
-Training needs torch, which is in no extra of the package: those tests skip without it.
+Training needs torch (the ``sb3`` and ``rllib`` extras bring it): those tests skip without it.
 """
 
 from __future__ import annotations
@@ -9,35 +9,25 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from rl_common import load_example
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "examples" / "cleanrl_ppo.py"
 PAGE = ROOT / "docs" / "rl-libraries.md"
-
-
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cleanrl_ppo", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_importing_the_script_runs_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     before = set(sys.modules)
-    script = load_script()
+    script = load_example("cleanrl_ppo")
     assert capsys.readouterr() == ("", "")
     assert not {"torch", "gymnasium"} & (set(sys.modules) - before)
     assert callable(script.main)
 
 
 def test_the_options_are_cleanrls() -> None:
-    args = load_script().parse_args(
+    args = load_example("cleanrl_ppo").parse_args(
         ["--env-id", "pastiche/Pastiche-v0", "--num-envs", "8", "--total-timesteps", "99"]
     )
     assert (args.env_id, args.num_envs, args.total_timesteps, args.seed) == (
@@ -51,7 +41,7 @@ def test_the_options_are_cleanrls() -> None:
 def test_a_missing_package_is_named_on_one_line_with_exit_status_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = load_script()
+    script = load_example("cleanrl_ppo")
     find_spec = importlib.util.find_spec
 
     def without_torch(name: str, *args: Any) -> Any:
@@ -74,7 +64,7 @@ def test_the_script_trains_on_the_registered_vector_env_and_prints_one_line(
     pytest.importorskip("gymnasium")
     options = ["--num-envs", "2", "--total-timesteps", "128", "--num-steps", "32"]
     options += ["--players", "3", "--eval-games", "6", "--seed", "3"]
-    assert load_script().main(options) == 0
+    assert load_example("cleanrl_ppo").main(options) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1
     found = re.fullmatch(

@@ -10,10 +10,9 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from rl_common import load_example
 
 pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
@@ -22,21 +21,6 @@ import numpy as np
 
 from pastiche_core.data.errors import IllegalMoveError, InvalidArgumentError
 from pastiche_core.rl.rllib_env import RllibPasticheEnv
-
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "train_rllib.py"
-
-
-def load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_rllib", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
 
 
 def test_importing_the_package_and_the_environments_loads_no_ray_or_torch() -> None:
@@ -84,7 +68,7 @@ def test_unknown_options_are_refused() -> None:
 def test_the_example_says_what_is_missing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    example = load_example()
+    example = load_example("train_rllib")
     find_spec = importlib.util.find_spec
 
     def without_ray(name: str, *args: object) -> object:
@@ -113,7 +97,7 @@ def test_ppo_trains_with_masks_on_two_env_runners() -> None:
 
     import ray
 
-    example = load_example()
+    example = load_example("train_rllib")
     start = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
     try:

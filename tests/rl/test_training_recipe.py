@@ -9,33 +9,18 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from rl_common import load_example
 
 # Greedy and search opponents here are chosen on purpose: their warning is not news.
 pytestmark = pytest.mark.filterwarnings("ignore::pastiche_core.rl.episode.EnginePathWarning")
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
-
-
-def load_recipe() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_maskable_ppo", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
-
 
 def test_importing_the_recipe_runs_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     before = set(sys.modules)
-    recipe = load_recipe()
+    recipe = load_example("train_maskable_ppo")
     assert capsys.readouterr() == ("", "")
     assert not {"torch", "sb3_contrib", "gymnasium"} & (set(sys.modules) - before)
     assert callable(recipe.main)
@@ -44,7 +29,7 @@ def test_importing_the_recipe_runs_nothing(capsys: pytest.CaptureFixture[str]) -
 def test_a_missing_package_is_named_on_one_line_with_exit_status_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    recipe = load_recipe()
+    recipe = load_example("train_maskable_ppo")
     find_spec = importlib.util.find_spec
 
     def without_torch(name: str, *args: Any) -> Any:
@@ -67,7 +52,7 @@ def test_the_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
     sb3_contrib = pytest.importorskip("sb3_contrib")
     utils = pytest.importorskip("sb3_contrib.common.maskable.utils")
 
-    recipe = load_recipe()
+    recipe = load_example("train_maskable_ppo")
     model = recipe.train(256, seed=1, players=3, rollout=64)
     assert model.num_timesteps == 256
     assert utils.is_masking_supported(model.get_env())  # the environment's own action_masks()
@@ -85,7 +70,7 @@ def test_the_script_stops_at_its_cpu_budget_and_reports(
 ) -> None:
     pytest.importorskip("sb3_contrib")
     torch = pytest.importorskip("torch")
-    recipe = load_recipe()
+    recipe = load_example("train_maskable_ppo")
     saved = tmp_path / "ppo.zip"
     options = ["--cpu-minutes", "0", "--eval-games", "1", "--players", "3", "--save", str(saved)]
     assert recipe.main(options) == 0
@@ -107,7 +92,7 @@ def test_the_evaluation_replays_its_deals() -> None:
     """Wins are counted from the winners (a shared win a fraction, R13); the same seeds give
     the same games, so a uniform policy wins the same games twice."""
     pytest.importorskip("gymnasium")
-    recipe = load_recipe()
+    recipe = load_example("train_maskable_ppo")
     once = recipe.evaluate(recipe.uniform_policy(3), "random", games=6, players=3, seed=11)
     again = recipe.evaluate(recipe.uniform_policy(3), "random", games=6, players=3, seed=11)
     assert once.wins == again.wins
