@@ -618,8 +618,8 @@ def _configure_tournament(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cpu-times",
         action="store_true",
-        help="add each bot's CPU seconds and the games' total to the JSON (they vary from run "
-        "to run, so the document is then no longer the same for a seed)",
+        help="add each bot's CPU seconds and the games' total to the JSON; they vary from run "
+        "to run, so the document is then no longer the same for a seed (default: left out)",
     )
     add_progress_option(parser)
 
