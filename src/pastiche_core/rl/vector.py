@@ -8,12 +8,16 @@ observations ``(num_envs, encoder.size)`` (``float32``), rewards (``float64``),
 terminations and truncations (``bool``); :meth:`PasticheVectorEnv.action_masks`
 gives the masks, ``(num_envs, space.size)`` booleans.
 
-**Autoreset** follows gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step
+**Autoreset** is gymnasium's default, ``AutoresetMode.NEXT_STEP``, unless
+``autoreset_mode`` says otherwise (:mod:`~pastiche_core.rl.vector_autoreset`): the step
 that ends game ``i`` returns its last observation (reward, ``terminated=True``)
 and deals game ``i`` anew, so its mask is already the new game's (a row always
 has a legal action); the next step ignores its action and returns the new game's
-first observation with reward 0. A new game's seed is drawn from game ``i``'s own
-generator, seeded ``s + i`` by ``reset(seed=s)``.
+first observation with reward 0. With ``SAME_STEP`` that step returns the new game's
+first observation, the last one in ``infos["final_obs"]`` and the ended game's info in
+``infos["final_info"]``; with ``DISABLED`` the game stays over until
+``reset(options={"reset_mask": mask})`` deals it. A new game's seed is drawn from game
+``i``'s own generator, seeded ``s + i`` by ``reset(seed=s)``.
 
 **Infos**, merged as ``SyncVectorEnv`` merges the single environment's:
 ``infos["action_mask"]``, every game's mask as ``int8`` (``(num_envs, space.size)``,
