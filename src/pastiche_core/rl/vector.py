@@ -710,7 +710,8 @@ class PasticheVectorEnv(
         """Every game's mask, written into the one preallocated array (a game that ended
         and waits for ``reset_mask`` has none)."""
         self._games.write_masks(self._masks)
-        self._masks[self._ended] = False
+        if self._ended.any():
+            self._masks[self._ended] = False
 
     @property
     def backend(self) -> str:
