@@ -4,7 +4,8 @@
 (:class:`~pastiche_core.rl.single.PasticheGymEnv`), the other seats played by
 bots or callables (:mod:`pastiche_core.rl.opponents`); ``vector_env(num_envs, ...)``
 steps ``num_envs`` such games at once as a :class:`gymnasium.vector.VectorEnv`
-(:class:`~pastiche_core.rl.vector.PasticheVectorEnv`, autoreset ``NEXT_STEP``).
+(:class:`~pastiche_core.rl.vector.PasticheVectorEnv`, autoreset ``NEXT_STEP``, ``SAME_STEP``
+or ``DISABLED``).
 Actions are the atomic actions of :class:`~pastiche_core.rl.encoding.ActionSpace`
 and observations :class:`~pastiche_core.rl.observation.ObservationEncoder`
 vectors; ``action_masks()`` gives the legal actions (the sb3-contrib convention).
@@ -37,6 +38,7 @@ from .data.errors import missing_extra
 try:
     import gymnasium
     import numpy  # noqa: F401
+    from gymnasium.vector import AutoresetMode
 except ModuleNotFoundError as error:  # pragma: no cover - only without the extra
     raise missing_extra("pastiche_core.gymnasium", error) from error
 
@@ -117,19 +119,34 @@ def vector_env(
     normalize: bool = False,
     render_mode: str | None = None,
     rules: Rules | None = None,
+    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
 ) -> PasticheVectorEnv:
     """``num_envs`` games of :func:`env` (same options) stepped at once, with autoreset.
 
     ``reset(seed=s)`` deals game ``i`` as ``env(...).reset(seed=s + i)`` would;
-    a finished game is dealt anew at the next step (gymnasium's ``NEXT_STEP``).
+    a finished game is dealt anew as ``autoreset_mode`` says (a
+    :class:`gymnasium.vector.AutoresetMode` or its value): at the next step
+    (``NEXT_STEP``, the default), in the same step (``SAME_STEP``), or by
+    ``reset(options={"reset_mask": mask})`` alone (``DISABLED``).
 
     >>> vector_env(8, opponents="random").action_space.shape
     (8,)
     >>> vector_env(2, opponents="random", rules=Rules(keep_size=2)).settings.rules.keep_size
     2
+    >>> vector_env(2, autoreset_mode="SameStep").metadata["autoreset_mode"]
+    <AutoresetMode.SAME_STEP: 'SameStep'>
     """
     return PasticheVectorEnv(
-        num_envs, players, catalogue, opponents, seat, illegal, normalize, render_mode, rules
+        num_envs,
+        players,
+        catalogue,
+        opponents,
+        seat,
+        illegal,
+        normalize,
+        render_mode,
+        rules,
+        autoreset_mode,
     )
 
 

@@ -209,7 +209,8 @@ def test_every_gymnasium_face_takes_the_same_options_with_the_same_defaults() ->
 
     def options(function: Any) -> dict[str, Any]:
         parameters = inspect.signature(function).parameters.values()
-        return {p.name: p.default for p in parameters if p.name not in ("self", "num_envs")}
+        vector_only = ("self", "num_envs", "autoreset_mode")
+        return {p.name: p.default for p in parameters if p.name not in vector_only}
 
     expected = options(Settings.of)
     assert expected["opponents"] == "random"

@@ -8,12 +8,16 @@ observations ``(num_envs, encoder.size)`` (``float32``), rewards (``float64``),
 terminations and truncations (``bool``); :meth:`PasticheVectorEnv.action_masks`
 gives the masks, ``(num_envs, space.size)`` booleans.
 
-**Autoreset** follows gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step
+**Autoreset** is gymnasium's default, ``AutoresetMode.NEXT_STEP``, unless
+``autoreset_mode`` says otherwise (:mod:`~pastiche_core.rl.vector_autoreset`): the step
 that ends game ``i`` returns its last observation (reward, ``terminated=True``)
 and deals game ``i`` anew, so its mask is already the new game's (a row always
 has a legal action); the next step ignores its action and returns the new game's
-first observation with reward 0. A new game's seed is drawn from game ``i``'s own
-generator, seeded ``s + i`` by ``reset(seed=s)``.
+first observation with reward 0. With ``SAME_STEP`` that step returns the new game's
+first observation, the last one in ``infos["final_obs"]`` and the ended game's info in
+``infos["final_info"]``; with ``DISABLED`` the game stays over until
+``reset(options={"reset_mask": mask})`` deals it. A new game's seed is drawn from game
+``i``'s own generator, seeded ``s + i`` by ``reset(seed=s)``.
 
 **Infos**, merged as ``SyncVectorEnv`` merges the single environment's:
 ``infos["action_mask"]``, every game's mask as ``int8`` (``(num_envs, space.size)``,
@@ -55,16 +59,14 @@ from gymnasium.vector.utils import batch_space
 
 from ..bots.play import derive_seed, packed_catalogue
 from ..bots.simulate import ENDINGS
-from ..data.cards import DECK, Card, format_cards
-from ..data.catalogue import END_FLAG_ID, Catalogue
+from ..data.cards import Card
+from ..data.catalogue import Catalogue
 from ..data.errors import IllegalMoveError, InvalidArgumentError
-from ..data.rng import GameRng
 from ..engine._kernels import kernel
 from ..engine.game import Game
-from ..engine.game_internals import assemble, insides
-from ..engine.knowledge import Knowledge
+from ..engine.game_internals import insides
 from ..engine.layout import packed_rules
-from ..engine.rules import RULEBOOK, Phase, Rules
+from ..engine.rules import Rules
 from .encoding import ActionSpace, Stage, action_index, illegal_action
 from .episode import (
     PENALTY,
@@ -76,6 +78,8 @@ from .episode import (
     warn_engine_path,
 )
 from .observation import PHASES, ObservationEncoder
+from .vector_autoreset import autoreset_mode_of, reset_mask_of
+from .vector_state import State, game_of, packed_text
 
 __all__ = ["PackedEpisode", "PasticheVectorEnv", "State", "game_of", "one_game", "packed_text"]
 
@@ -208,142 +212,12 @@ class _PythonEpisodes:
         )
 
 
-State = tuple[Any, ...]
-"""A game's state as the ``episodes`` kernel tells it (card indexes, Novels by plan index):
-the generator's state, the deck and the discard pile in order (their tops last), the face-down
-cards of the pile, each seat's hand, each seat's Novels as ``(Novel, cards)`` in publish
-order, the copies left of each Novel, the End Flag's ``(seat, card)`` or ``None``, the phase
-(:data:`~pastiche_core.rl.observation.PHASES` order), the seat to move, the seat whose turn it
-is, the two cards drawn or ``None``, the turn, the passes, the trigger's seat or ``None``, the
-turns left or ``None``, and the ending (0 none, 1 countdown, 2 all-pass)."""
-
-
 def _indexes(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(card.index for card in cards)
 
 
-def game_of(
-    state: State, players: int, seed: int, catalogue: Catalogue, rules: Rules = RULEBOOK
-) -> Game:
-    """The :class:`~pastiche_core.engine.game.Game` in ``state`` (a spectator's copy, no history),
-    played by ``rules``.
-
-    >>> from pastiche_core import Game
-    >>> settings = Settings.of(players=3, opponents="greedy", seat=0)
-    >>> games = _PythonEpisodes(settings, 1, *_packed_settings(settings))
-    >>> games.deal(0, 7, 0, (None, 1, 2), np.zeros((1, 1541), dtype=np.float32))
-    >>> game_of(games.state(0), 3, 7, settings.catalogue) == games.episodes[0].game
-    True
-    """
-    (rng, deck, discard, face_down, hands, tables, supply, flag, phase, to_move, current,
-     pending, turn, passes, trigger, turns_left, ending) = state  # fmt: skip
-    publishable = catalogue.publishable
-    copies = {spec.id: spec.copies for spec in catalogue.specs}
-    copies.update({publishable[at].id: left for at, left in enumerate(supply)})
-    if flag is not None:
-        copies[END_FLAG_ID] = 0
-    elif trigger is not None and phase != PHASES.index(Phase.FLAG):
-        copies[END_FLAG_ID] = 0  # R12: lost for want of a card
-    generator = GameRng(0)
-    generator.state = rng
-    return assemble(
-        Game,
-        catalogue=catalogue,
-        players=players,
-        seed=seed,
-        rng=generator,
-        deck=_cards(deck),
-        discard=_cards(discard),
-        face_down=set(_cards(face_down)),
-        hands=[set(_cards(hand)) for hand in hands],
-        tables=[
-            {publishable[at].id: tuple(_cards(cards)) for at, cards in seat} for seat in tables
-        ],
-        supply=copies,
-        flag=None if flag is None else (flag[0], DECK[flag[1]]),
-        phase=PHASES[phase],
-        to_move=to_move,
-        current=current,
-        pending=None if pending is None else (DECK[pending[0]], DECK[pending[1]]),
-        turn=turn,
-        passes=passes,
-        trigger=trigger,
-        turns_left=turns_left,
-        end_reason=None if not ending else ENDINGS[ending - 1],
-        rules=rules,
-    )
-
-
-def _cards(indexes: Iterable[int]) -> list[Card]:
-    return [DECK[index] for index in indexes]
-
-
 _episodes = kernel("episodes", _PythonEpisodes)
 """The games of a vector environment (compiled when every other seat is a random bot)."""
-
-
-def packed_text(
-    encoder: ObservationEncoder, game: Game, seat: int, observation: npt.NDArray[np.float32]
-) -> str:
-    """The ``'ansi'`` rendering of a packed game: :meth:`Episode.text
-    <pastiche_core.rl.single.Episode.text>` made from the game (:func:`game_of`) and the
-    learner's raw observation, which holds what the learner knows of the other hands and
-    the decision in progress. A gift's receiver is not in the observation: gifts are
-    listed by card.
-
-    >>> settings = Settings.of(players=3, seat=2)
-    >>> episode = Episode(settings)
-    >>> episode.reset(np.random.default_rng(0), seed=7)
-    >>> row = np.empty(episode.encoder.size, dtype=np.float32)
-    >>> episode.write_observation(row)
-    >>> packed_text(episode.encoder, episode.game, 2, row) == episode.text()
-    True
-    """
-    parts = encoder.unpack(observation)
-    players = game.players
-    holders = {
-        int(card): (seat + relative) % players
-        for relative, plane in enumerate(parts["known_hands"])
-        for card in np.flatnonzero(plane)
-    }
-    knowledge = Knowledge(seat, set(), holders)
-    body = encoder.text(game.view(seat, history=False), None, knowledge)
-    building = _building_of(encoder, parts, seat, players)
-    if building and not game.is_over:
-        body += f"\nbuilding: {building}"
-    return f"learner: player {seat}\n{body}"
-
-
-def _building_of(
-    encoder: ObservationEncoder, parts: dict[str, npt.NDArray[Any]], seat: int, players: int
-) -> str:
-    """The decision in progress as :meth:`ObservationEncoder.text` words it, read back from
-    the observation's decision fields."""
-
-    def cards(name: str) -> str:
-        return format_cards([DECK[int(index)] for index in np.flatnonzero(parts[name])])
-
-    stage = Stage(int(parts["stage"].argmax()))
-    if stage is Stage.START:
-        return ""
-    if stage is Stage.DISCARDING:
-        return f"keep, discarding {cards('building_discards')}"
-    novel = encoder.novels[int(parts["building_novel"].argmax())]
-    words = [f"publish {novel}"]
-    if parts["building_played"].any():
-        words.append(f"play {cards('building_played')}")
-    if parts["building_cited"].any():
-        words.append(f"cite {cards('building_cited')}")
-    if stage is Stage.GIFTS:
-        if parts["building_gifts"].any():
-            words.append(f"gift {cards('building_gifts')}")
-        owed = ", ".join(
-            f"{int(count)} to player {(seat + relative) % players}"
-            for relative, count in enumerate(parts["gifts_owed"])
-            if count
-        )
-        words.append(f"(gifts owed: {owed})")
-    return " ".join(words)
 
 
 class PackedEpisode:
@@ -597,7 +471,8 @@ class PasticheVectorEnv(
         "autoreset_mode": AutoresetMode.NEXT_STEP,
         "render_modes": list(RENDER_MODES),
     }
-    """gymnasium's metadata: the autoreset mode (``NEXT_STEP``) and the render modes."""
+    """gymnasium's metadata: the autoreset mode (the class's ``NEXT_STEP``; an instance's
+    says its own :attr:`autoreset_mode`) and the render modes."""
 
     def __init__(
         self,
@@ -610,7 +485,9 @@ class PasticheVectorEnv(
         normalize: bool = False,
         render_mode: str | None = None,
         rules: Rules | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
+        mode = autoreset_mode_of(autoreset_mode)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(f"num_envs must be a positive integer, got {num_envs!r}")
         settings = Settings.of(
@@ -618,6 +495,9 @@ class PasticheVectorEnv(
         )
         self.settings = settings
         """The checked options, shared by every game."""
+        self.autoreset_mode = mode
+        """What a game that ends becomes (:mod:`~pastiche_core.rl.vector_autoreset`)."""
+        self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.num_envs = num_envs
         """The number of games stepped together."""
         self.render_mode = render_mode
@@ -648,6 +528,7 @@ class PasticheVectorEnv(
         self._truncations = np.zeros(num_envs, dtype=bool)
         self._rngs: list[np.random.Generator] | None = None
         self._pending = np.zeros(num_envs, dtype=bool)  # dealt anew, shown at the next step
+        self._ended = np.zeros(num_envs, dtype=bool)  # DISABLED: over until reset_mask deals it
         self._penalty = settings.illegal == "penalty"
         self._started = False
 
@@ -657,14 +538,23 @@ class PasticheVectorEnv(
         seed: int | list[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal every game anew: game ``i`` with seed ``seed + i`` (or ``seed[i]``).
+        """Deal every game anew: game ``i`` with seed ``seed + i`` (or ``seed[i]``; ``None``
+        draws it from game ``i``'s generator). ``options={"reset_mask": mask}`` deals only the
+        games where ``mask`` (``bool``, shape ``(num_envs,)``) is ``True``, with the same seeds,
+        in any autoreset mode; the others keep their games, and the infos tell of the games
+        dealt only, as ``SyncVectorEnv``'s do. Any other option is refused.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random", seat=0)
         >>> _ = envs.reset(seed=5)
         >>> [envs.game_seed(index) for index in range(2)]
         [5, 6]
+        >>> _, infos = envs.reset(seed=9, options={"reset_mask": np.array([False, True])})
+        >>> [envs.game_seed(index) for index in range(2)], infos["_action_mask"].tolist()
+        ([5, 10], [False, True])
         """
-        super().reset(seed=seed if isinstance(seed, int) else None)
+        mask = reset_mask_of(options, self.num_envs)  # checked first: a refusal changes nothing
+        if mask is not None and not self._started:
+            raise InvalidArgumentError("options['reset_mask'] needs games: call reset() first")
         count = self.num_envs
         if seed is None:
             seeds: list[int | None] = [None] * count
@@ -676,20 +566,26 @@ class PasticheVectorEnv(
             raise InvalidArgumentError(
                 f"seed must be an integer, None or a list of {count} seeds, got {seed!r}"
             )
+        super().reset(seed=seed if isinstance(seed, int) else None)
         rngs = self._rngs
         if rngs is None:
             rngs = self._rngs = [np.random.default_rng() for _ in range(count)]
-        for index, each in enumerate(seeds):
+        dealt = np.ones(count, dtype=bool) if mask is None else mask
+        for index in np.flatnonzero(dealt).tolist():
+            each = seeds[index]
             if each is not None:
                 rngs[index] = gymnasium.utils.seeding.np_random(each)[0]
             self._deal(index, each)
-        self._terminations.fill(False)
-        self._truncations.fill(False)
-        self._rewards.fill(0.0)
-        self._pending.fill(False)
+        for flags in (self._terminations, self._truncations, self._pending, self._ended):
+            flags[dealt] = False
+        self._rewards[dealt] = 0.0
         self._write_masks()
         self._started = True
-        return self._observations(), self._with_masks({})
+        infos = self._with_masks({})
+        if mask is not None:  # as SyncVectorEnv merges the infos of the games reset alone
+            infos["action_mask"][~mask] = 0
+            infos["_action_mask"] = mask
+        return self._observations(), infos
 
     def step(
         self, actions: npt.ArrayLike
@@ -700,7 +596,9 @@ class PasticheVectorEnv(
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Play one atomic action in every game (a game that ended is dealt anew instead).
+        """Play one atomic action in every game; a game that ended is dealt anew as
+        :attr:`autoreset_mode` says (see the module docstring). With ``DISABLED``, stepping
+        while a game that ended is not dealt again is refused, as ``SyncVectorEnv`` refuses it.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random", illegal="penalty")
         >>> _ = envs.reset(seed=7)
@@ -710,6 +608,11 @@ class PasticheVectorEnv(
         """
         if not self._started:
             raise InvalidArgumentError("call reset() before step()")
+        if self._ended.any():
+            raise InvalidArgumentError(
+                f"games {np.flatnonzero(self._ended).tolist()} ended and autoreset_mode is "
+                "Disabled: deal them with reset(options={'reset_mask': ...}) before step()"
+            )
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise InvalidArgumentError(
@@ -741,14 +644,31 @@ class PasticheVectorEnv(
             illegal[penalized] = True
             infos = {"illegal": illegal, "_illegal": illegal.copy()}
         self._pending.fill(False)
+        mode = self.autoreset_mode
+        if mode is AutoresetMode.SAME_STEP:
+            infos = {}  # the ended games' infos go into final_info, as SyncVectorEnv's
         for index in np.flatnonzero(terminations).tolist():
-            if index not in penalized:  # a finished game: its scores, as the single env's info
+            if index in penalized:
+                info: dict[str, Any] = {"illegal": True}
+            else:  # a finished game: its scores, as the single env's info
                 game = self.game(index)
-                self._add_info(infos, {"scores": game.scores(), "winners": game.winners()}, index)
+                info = {"scores": game.scores(), "winners": game.winners()}
+            if mode is AutoresetMode.SAME_STEP:
+                ended = {"action_mask": np.zeros(self.space.size, dtype=np.int8), **info}
+                self._add_info(
+                    infos, {"final_obs": observations[index], "final_info": ended}, index
+                )
+            elif index not in penalized:
+                self._add_info(infos, info, index)
+            if mode is AutoresetMode.DISABLED:
+                self._ended[index] = True
+                continue
             # dealt now, so that the row's mask is the new game's: an autoreset row always
-            # has a legal action (its action is ignored at the next step)
+            # has a legal action (with NEXT_STEP, its action is ignored at the next step)
             self._deal(index, None)
-            self._pending[index] = True
+            self._pending[index] = mode is AutoresetMode.NEXT_STEP
+        if mode is AutoresetMode.SAME_STEP and terminations.any():
+            observations = self._observations()  # the new games' first observations
         self._write_masks()
         return (
             observations,
@@ -787,8 +707,11 @@ class PasticheVectorEnv(
         return np.multiply(self._raw, scale)
 
     def _write_masks(self) -> None:
-        """Every game's mask, written into the one preallocated array."""
+        """Every game's mask, written into the one preallocated array (a game that ended
+        and waits for ``reset_mask`` has none)."""
         self._games.write_masks(self._masks)
+        if self._ended.any():
+            self._masks[self._ended] = False
 
     @property
     def backend(self) -> str:
@@ -834,7 +757,8 @@ class PasticheVectorEnv(
 
     def game_over(self, index: int) -> bool:
         """Whether game ``index`` has ended; :meth:`step` deals a game that ends anew at
-        once (its mask is then the new game's), so between steps this is ``False``.
+        once (its mask is then the new game's), so between steps this is ``False``, but with
+        autoreset ``DISABLED``, where the game stays over until ``reset_mask`` deals it.
 
         >>> envs = PasticheVectorEnv(2, players=3, opponents="random")
         >>> _ = envs.reset(seed=5); envs.game_over(0)
@@ -900,6 +824,7 @@ class PasticheVectorEnv(
         if self._pending[index]:
             self._pending[index] = False  # dealt as it ended: it starts now
         else:
+            self._ended[index] = False
             self._deal(index, None)
             self._write_masks()
         self._rewards[index] = 0.0
