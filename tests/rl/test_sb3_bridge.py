@@ -176,3 +176,11 @@ def test_maskable_ppo_learns_through_the_bridge() -> None:
     model.learn(512)
     assert model.num_timesteps == 512
     assert time.process_time() - start < 60
+
+
+def test_the_bridge_refuses_a_vector_env_that_autoresets_otherwise() -> None:
+    for mode in ("SameStep", "Disabled"):
+        with pytest.raises(
+            InvalidArgumentError, match=f"needs autoreset_mode NextStep.*got {mode}"
+        ):
+            sb3_vec_env(2, players=3, autoreset_mode=mode)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..data.errors import InvalidArgumentError
@@ -61,11 +62,21 @@ class PasticheSb3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]
     Traceback (most recent call last):
     ...
     pastiche_core.data.errors.InvalidArgumentError: envs must be a PasticheVectorEnv, got '4 games'
+    >>> sb3_vec_env(2, autoreset_mode="SameStep")
+    Traceback (most recent call last):
+    ...
+    pastiche_core.data.errors.InvalidArgumentError: the bridge deals ended games itself, as SB3 expects: it needs autoreset_mode NextStep (the default), got SameStep
     """
 
     def __init__(self, envs: PasticheVectorEnv) -> None:
         if not isinstance(envs, PasticheVectorEnv):
             raise InvalidArgumentError(f"envs must be a PasticheVectorEnv, got {envs!r}")
+        if envs.autoreset_mode is not AutoresetMode.NEXT_STEP:
+            # redeal() turns the NEXT_STEP game dealt at the end into SB3's same-step reset.
+            raise InvalidArgumentError(
+                "the bridge deals ended games itself, as SB3 expects: it needs autoreset_mode "
+                f"{AutoresetMode.NEXT_STEP.value} (the default), got {envs.autoreset_mode.value}"
+            )
         self.envs = envs
         """The vector environment stepped."""
         self._actions: npt.NDArray[np.int64] | None = None
