@@ -136,7 +136,7 @@ def test_penalties_go_where_sync_vector_env_puts_them(mode: AutoresetMode) -> No
     actions = np.array([0, legal, 0])  # a draw at setup: not legal
     result, other = ours.step(actions), theirs.step(actions)
     for mine, expected in zip(result[:4], other[:4], strict=True):
-        assert np.array_equal(mine, expected)
+        assert np.array_equal(np.asarray(mine), np.asarray(expected))
     assert result[1].tolist() == [-1.0, 0.0, -1.0]
     infos = result[4]
     if mode is AutoresetMode.NEXT_STEP:
