@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
@@ -294,6 +295,12 @@ def test_the_mode_is_in_the_metadata_and_goes_through_make_vec() -> None:
     assert vector_env(1).metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
 
 
+# gymnasium 1.2's RecordEpisodeStatistics starts a SAME_STEP game's count a step late (its step()
+# ignores the mode; later releases restart the count at once): there only its agreement with the
+# same wrapper over SyncVectorEnv is checked.
+WRAPPER_KNOWS_SAME_STEP = "SAME_STEP" in inspect.getsource(RecordEpisodeStatistics.step)
+
+
 @pytest.mark.parametrize("mode", MODES, ids=[mode.name for mode in MODES])
 def test_record_episode_statistics_counts_each_game_in_every_mode(mode: AutoresetMode) -> None:
     """gymnasium's wrapper reads the mode from the metadata: its episode returns and lengths
@@ -318,8 +325,10 @@ def test_record_episode_statistics_counts_each_game_in_every_mode(mode: Autorese
         if terminations.any():
             episodes += int(terminations.sum())
             assert infos["_episode"].tolist() == terminations.tolist()
-            assert infos["episode"]["l"][terminations].tolist() == lengths[terminations].tolist()
-            assert np.allclose(infos["episode"]["r"][terminations], returns[terminations])
+            if mode is not AutoresetMode.SAME_STEP or WRAPPER_KNOWS_SAME_STEP:
+                counted = infos["episode"]["l"][terminations].tolist()
+                assert counted == lengths[terminations].tolist()
+                assert np.allclose(infos["episode"]["r"][terminations], returns[terminations])
             if mode is not AutoresetMode.DISABLED:
                 for key in ("r", "l"):
                     assert np.array_equal(infos["episode"][key], expected_infos["episode"][key])
