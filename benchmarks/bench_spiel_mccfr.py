@@ -37,7 +37,8 @@ from benchkit import aligned
 from pastiche_core.bots.play import derive_seed
 from pastiche_core.bots.simulate import game_seed
 
-CATALOGUE = Path(__file__).resolve().parent.parent / "examples" / "catalogues" / "house-rules.toml"
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = ROOT / "examples" / "catalogues" / "house-rules.toml"
 SMALLEST = f"python_pastiche(players=3,catalogue={CATALOGUE},keep_size=1,deal_sizes=1 1 1)"
 MAX_ITERATIONS = 100_000  # each adds hundreds of table entries (about 1.5 KB each)
 MAX_GAMES = 100_000
@@ -54,6 +55,18 @@ def percentile(values: Sequence[float], share: float) -> float:
     """
     ordered = sorted(values)
     return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered)) - 1))]
+
+
+def peak_mib() -> float:
+    """The process's peak resident memory in MiB (Linux counts KiB, macOS bytes).
+
+    >>> peak_mib() > 0
+    True
+    """
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
 def train(game: Any, iterations: int, seed: int) -> tuple[Any, list[float]]:
@@ -184,13 +197,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     game = pyspiel.load_game(args.game)
     print(f"MCCFR benchmark: Python {sys.version.split()[0]}, seed {args.seed}")
-    print(f"game: {game}")
+    print(f"game: {str(game).replace(f'{ROOT}/', '')}")  # the catalogue relative to the checkout
     start = time.perf_counter()
     solver, times = train(game, args.iterations, args.seed)
     wall = time.perf_counter() - start
     print(
         f"\nOutcome-sampling MCCFR, {args.iterations:,} iterations (one episode per player "
-        f"each): {sum(times):.1f} CPU s, {wall:.1f} s wall clock"
+        f"each): {sum(times):.1f} CPU s, {wall:.1f} s wall clock, peak memory "
+        f"{peak_mib():,.0f} MiB"
     )
     print(
         aligned(
