@@ -5,10 +5,6 @@ Skipped without PostgreSQL or psycopg, except in CI (see ``postgres_support``).
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 from postgres_support import PostgresCluster, postgres_cluster, postgres_url  # noqa: F401
 
@@ -107,21 +103,6 @@ def test_serve_refuses_an_unreachable_database_in_one_line(
     assert "secret" not in err
     with pytest.raises(StoreError):
         PostgresStore("postgres://127.0.0.1:1/games")
-
-
-def test_importing_the_server_does_not_import_psycopg() -> None:
-    code = (
-        "import sys, pastiche_core, pastiche_core.server;"
-        "print(json.dumps('psycopg' in sys.modules))"
-    )
-    found = subprocess.run(
-        [sys.executable, "-c", "import json;" + code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert json.loads(found.stdout) is False
 
 
 def test_a_full_database_refuses_new_games(postgres_url: str) -> None:  # noqa: F811

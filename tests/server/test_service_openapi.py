@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -246,30 +244,6 @@ def test_serve_command_options() -> None:
     )
     args = build_parser().parse_args(["serve", "--stdio", "--store", "g.sqlite", "--port", "0"])
     assert (args.stdio, args.store, args.port) == (True, "g.sqlite", 0)
-
-
-@pytest.mark.parametrize("module", ["pastiche_core", "pastiche_core.cli"])
-def test_importing_the_library_leaves_the_server_stack_alone(module: str) -> None:
-    code = (
-        f"import sys, {module}; "
-        "print(sorted(m for m in ('starlette', 'uvicorn', 'anyio', 'pastiche_core.server', 'sqlite3') "
-        "if m in sys.modules))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert done.stdout.strip() == "[]"
-
-
-def test_the_server_package_leaves_the_http_stack_for_http() -> None:
-    code = (
-        "import sys, pastiche_core.server; "
-        "print(sorted(m for m in ('starlette', 'uvicorn') if m in sys.modules))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
-    assert done.stdout.strip() == "[]"
 
 
 def test_the_document_tells_the_app_limits() -> None:
