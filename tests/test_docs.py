@@ -176,6 +176,8 @@ def test_pages_exist() -> None:
 
 @pytest.mark.parametrize("page", [p for p in PAGES if _doctest(p).examples], ids=_name)
 @pytest.mark.usefixtures("in_root")
+# The RL page makes greedy opponents on purpose, to show them: their warning is not news.
+@pytest.mark.filterwarnings("ignore:opponents=.*makes the engine play every step")
 def test_page_examples(page: Path) -> None:
     test = _doctest(page)
     assert test.examples, f"{_name(page)}: no doctest examples"

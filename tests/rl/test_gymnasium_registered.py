@@ -28,6 +28,25 @@ def test_the_id_names_pastiche_and_is_registered_on_import() -> None:
     assert spec.vector_entry_point == "pastiche_core.gymnasium:make_vector_env"
 
 
+def test_an_id_naming_the_module_needs_no_import_first() -> None:
+    """gymnasium loads no plugins; ``module:id`` makes it import the module that registers."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gymnasium\n"
+        "assert 'pastiche_core.gymnasium' not in sys.modules\n"
+        "made = gymnasium.make('pastiche_core.gymnasium:pastiche/Pastiche-v0', players=3)\n"
+        "envs = gymnasium.make_vec('pastiche_core.gymnasium:pastiche/Pastiche-v0', 2,\n"
+        "                          vectorization_mode='vector_entry_point')\n"
+        "print(made.spec.id, type(made.unwrapped).__name__, type(envs).__name__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["pastiche/Pastiche-v0", "PasticheGymEnv", "PasticheVectorEnv"]
+
+
 def test_registering_again_keeps_one_spec() -> None:
     before = gymnasium.spec(gym_face.ENV_ID)
     gym_face._register()
