@@ -31,7 +31,7 @@ from ..engine.game_internals import apply_built
 from ..engine.knowledge import Knowledge
 from ..engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULEBOOK, Rules, rules_of
 from .aec import winner_returns
-from .encoding import ActionSpace, MoveBuilder, action_index
+from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
 from .opponents import Opponents, SeatPlayer, play_until
 
@@ -314,17 +314,6 @@ class Episode:
         []
         """
         return [] if self.over else self.builder.legal_actions()
-
-    def is_legal(self, action: object) -> bool:
-        """Whether ``action`` is one of the learner's legal actions now.
-
-        >>> episode = Episode(Settings.of(players=3, seat=2))
-        >>> episode.reset(np.random.default_rng(0), seed=7)
-        >>> episode.is_legal(0), episode.is_legal(4), episode.is_legal("4")
-        (False, True, False)
-        """
-        index = action_index(action, self.space.size)
-        return not self.over and index >= 0 and self.builder.is_legal(index)
 
     def step(self, action: SupportsIndex) -> tuple[float, bool]:
         """Play one atomic action for the learner: (reward, whether the episode ended).

@@ -59,6 +59,7 @@ from ..data.catalogue import Catalogue
 from ..data.errors import InvalidArgumentError
 from ..engine.game import Game
 from ..engine.rules import Rules
+from .encoding import action_index
 from .episode import (
     BACKENDS,
     ILLEGAL_MODES,
@@ -227,9 +228,10 @@ class PasticheGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if not self._started or episode.over:
             raise InvalidArgumentError("the episode is over: call reset() before step()")
         moves = episode.moves
-        # Only the learner's action is penalized: an opponent's illegal move (a policy's
-        # bug) raises in either mode.
-        if self.settings.illegal == "raise" or episode.is_legal(action):
+        # Only the learner's action is penalized, read from the mask already held: an
+        # opponent's illegal move (a policy's bug) raises in either mode.
+        index = action_index(action, self.space.size)
+        if self.settings.illegal == "raise" or (index >= 0 and self._mask[index]):
             reward, terminated = episode.step(action)
         else:
             episode.over = True

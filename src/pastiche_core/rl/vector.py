@@ -327,16 +327,6 @@ class PackedEpisode:
         self._games.write_masks(self._masks)
         return [int(index) for index in np.flatnonzero(self._masks[0])]
 
-    def is_legal(self, action: object) -> bool:
-        """Whether ``action`` is one of the learner's legal actions now.
-
-        >>> episode = _packed(Settings.of(players=3)); episode.deal(7, 2)
-        >>> episode.is_legal(4), episode.is_legal(0), episode.is_legal(10_000)
-        (True, False, False)
-        """
-        index = action_index(action, self.space.size)
-        return not self.over and index >= 0 and self._games.first_illegal([index]) is None
-
     def step(self, action: object) -> tuple[float, bool]:
         """Play one atomic action, as :meth:`Episode.step <pastiche_core.rl.single.Episode.step>`:
         an illegal action raises :class:`~pastiche_core.data.errors.IllegalMoveError` and
