@@ -46,6 +46,7 @@ from ..engine.knowledge import Knowledge
 from ..engine.rules import Rules, rules_of
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
+from .scaling import observation_space, scale_of
 
 __all__ = ["PasticheEnv", "returns", "winner_returns"]
 
@@ -152,20 +153,16 @@ class PasticheEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         its last ``step(None)``."""
         self.normalize = normalize
         """Whether observations are scaled into [0, 1] (each value over its bound)."""
-        # The gymnasium environments' scaling: one over ObservationEncoder.high.
-        self._scale = (1.0 / self.encoder.high).astype(np.float32) if normalize else None
-        high = np.ones(self.encoder.size, dtype=np.float32) if normalize else self.encoder.high
-        observation_space = gymnasium.spaces.Dict(
+        self._scale = scale_of(self.encoder) if normalize else None  # the gymnasium envs' scaling
+        space = gymnasium.spaces.Dict(
             {
-                "observation": gymnasium.spaces.Box(
-                    low=0.0, high=high, shape=(self.encoder.size,), dtype=np.float32
-                ),
+                "observation": observation_space(self.encoder, normalize),
                 "action_mask": gymnasium.spaces.Box(
                     low=0, high=1, shape=(self.space.size,), dtype=np.int8
                 ),
             }
         )
-        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
         """Per agent, the same ``Dict`` space: ``'observation'`` (``float32``, from 0 to
         ``encoder.high``, or to 1 with ``normalize=True``) and ``'action_mask'`` (``int8``, 0 or 1 per action)."""
         self.action_spaces: dict[str, gymnasium.spaces.Space[Any]] = {

@@ -19,7 +19,6 @@ import warnings
 from dataclasses import dataclass
 from typing import SupportsIndex
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 
@@ -34,6 +33,7 @@ from .aec import winner_returns
 from .encoding import ActionSpace, MoveBuilder
 from .observation import ObservationEncoder
 from .opponents import Opponents, SeatPlayer, play_until
+from .scaling import observation_space, scale_of
 
 __all__ = [
     "BACKENDS",
@@ -385,25 +385,3 @@ class Episode:
         else:
             body = self.encoder.text(self.builder.view, self.builder, knowledge=self.knowledge)
         return f"learner: player {seat}\n{body}"
-
-
-def scale_of(encoder: ObservationEncoder) -> npt.NDArray[np.float32]:
-    """The factors that bring every observation value into [0, 1]: one over its bound.
-
-    >>> scale = scale_of(ObservationEncoder(players=3))
-    >>> float(scale.min()) > 0, float(scale.max())
-    (True, 1.0)
-    """
-    return (1.0 / encoder.high).astype(np.float32)
-
-
-def observation_space(encoder: ObservationEncoder, normalize: bool) -> gymnasium.spaces.Box:
-    """``Box(0, encoder.high)`` of the encoder's size, or ``Box(0, 1)`` when normalized.
-
-    >>> observation_space(ObservationEncoder(players=3), True)
-    Box(0.0, 1.0, (1541,), float32)
-    """
-    high = np.ones(encoder.size, dtype=np.float32) if normalize else encoder.high.copy()
-    return gymnasium.spaces.Box(
-        low=np.zeros(encoder.size, dtype=np.float32), high=high, dtype=np.float32
-    )
