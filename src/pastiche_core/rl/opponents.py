@@ -46,7 +46,14 @@ from ..engine.moves import Move
 if TYPE_CHECKING:
     from ..engine.view import PlayerView
 
-__all__ = ["SEARCH_BUDGET_MS", "Opponents", "Policy", "SeatPlayer", "play_until"]
+__all__ = [
+    "SEARCH_BUDGET_MS",
+    "Opponents",
+    "Policy",
+    "SeatPlayer",
+    "opponent_seeds",
+    "play_until",
+]
 
 SEARCH_BUDGET_MS = 10
 """The search bot's budget per move as an opponent, in milliseconds (3 simulations:
@@ -63,6 +70,21 @@ def _bot_names() -> tuple[str, ...]:
     from ..ai.roster import BOTS
 
     return tuple(BOTS)
+
+
+def opponent_seeds(game_seed: int, players: int, learner: int) -> tuple[int | None, ...]:
+    """Every seat's bot seed in the game dealt from ``game_seed`` (``None`` for the learner's):
+    ``derive_seed(game_seed, "opponent", seat)``, whether the engine or the compiled games
+    play the bots, so one seed replays the same game on either.
+
+    >>> seeds = opponent_seeds(5, players=3, learner=1)
+    >>> seeds[1] is None, seeds[0] == derive_seed(5, "opponent", 0)
+    (True, True)
+    """
+    return tuple(
+        None if seat == learner else derive_seed(game_seed, "opponent", seat)
+        for seat in range(players)
+    )
 
 
 class Opponents:
@@ -124,7 +146,7 @@ class Opponents:
     def deal(self, game: Game, learner: int) -> list[SeatPlayer]:
         """The player of every seat of ``game`` (``None`` for the learner's), bots made anew.
 
-        A named bot is seeded with ``derive_seed(game.seed, "opponent", seat)``.
+        A named bot is seeded with its seat's :func:`opponent_seeds`.
 
         >>> from pastiche_core import Game
         >>> players = Opponents("random", players=3).deal(Game(players=3, seed=2), learner=0)
@@ -134,16 +156,19 @@ class Opponents:
         from ..ai.roster import make_bot
 
         seats: list[SeatPlayer] = [None] * game.players
+        seeds = opponent_seeds(game.seed, game.players, learner)
         for offset, entry in enumerate(self.entries, start=1):
             seat = (learner + offset) % game.players
+            seed = seeds[seat]
+            assert seed is not None  # only the learner's seat has none
             if entry == "random":
                 # make_bot's RandomBot, made directly: it takes no option, and a deal of
                 # short games should not pay for make_bot's look at the factory's signature.
-                seats[seat] = RandomBot(derive_seed(game.seed, "opponent", seat))
+                seats[seat] = RandomBot(seed)
             elif isinstance(entry, str):
                 seats[seat] = make_bot(
                     entry,
-                    derive_seed(game.seed, "opponent", seat),
+                    seed,
                     budget_ms=SEARCH_BUDGET_MS,
                     catalogue=game.catalogue,
                 )

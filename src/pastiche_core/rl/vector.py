@@ -57,7 +57,7 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..bots.play import derive_seed, packed_catalogue
+from ..bots.play import packed_catalogue
 from ..bots.simulate import ENDINGS
 from ..data.cards import Card
 from ..data.catalogue import Catalogue
@@ -78,6 +78,7 @@ from .episode import (
     warn_engine_path,
 )
 from .observation import PHASES, ObservationEncoder
+from .opponents import opponent_seeds
 from .vector_autoreset import autoreset_mode_of, reset_mask_of
 from .vector_state import State, game_of, packed_text
 
@@ -285,10 +286,7 @@ class PackedEpisode:
         >>> episode.deal(9, 2); episode.seat, episode.game.to_move
         (2, 2)
         """
-        opponents = tuple(
-            None if other == seat else derive_seed(seed, "opponent", other)
-            for other in range(self.settings.players)
-        )
+        opponents = opponent_seeds(seed, self.settings.players, seat)
         self._games.deal(0, seed, seat, opponents, self._raw)
         self.seat, self.seed = seat, seed
         self.over = bool(self._games.over(0))
@@ -680,11 +678,7 @@ class PasticheVectorEnv(
         rngs = self._rngs
         assert rngs is not None
         game_seed, seat = self.settings.next_deal(rngs[index], seed)
-        players = self.settings.players
-        opponents = tuple(
-            None if other == seat else derive_seed(game_seed, "opponent", other)
-            for other in range(players)
-        )
+        opponents = opponent_seeds(game_seed, self.settings.players, seat)
         self._games.deal(index, game_seed, seat, opponents, self._raw)
         self._seeds[index] = game_seed
         self._seats[index] = seat
