@@ -5,7 +5,8 @@
 * :func:`atomic_positions` plays a game with uniformly random atomic actions and
   returns copies of its positions;
 * :func:`swap_hidden` exchanges cards a player cannot see, through the state JSON;
-* :func:`load_example` imports a script of ``examples/`` as a module, without running it.
+* :func:`load_example` imports a script of ``examples/`` as a module, without running it;
+* :func:`assert_same` compares environments' answers: dicts key by key, arrays by dtype and value.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pastiche_core.rl import ActionSpace, MoveBuilder
 
 __all__ = [
     "EXAMPLES",
+    "assert_same",
     "atomic_moves",
     "atomic_positions",
     "complete_moves",
@@ -48,6 +50,30 @@ def load_example(name: str) -> ModuleType:
     finally:
         del sys.modules[spec.name]
     return module
+
+
+def assert_same(ours: Any, theirs: Any, where: str = "infos") -> None:
+    """The same value, recursively: dicts key by key, arrays element by element (with the
+    same dtype), anything else by ``==``; a difference names where it lies."""
+    import numpy as np  # here: the scripts' tests import this module without NumPy
+
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict), where
+        assert set(ours) == set(theirs), f"{where}: {sorted(ours)} != {sorted(theirs)}"
+        for key in theirs:
+            assert_same(ours[key], theirs[key], f"{where}[{key!r}]")
+    elif isinstance(theirs, np.ndarray) and theirs.dtype == object:
+        assert isinstance(ours, np.ndarray), where
+        assert ours.dtype == object, where
+        assert ours.shape == theirs.shape, where
+        for index, (mine, other) in enumerate(zip(ours, theirs, strict=True)):
+            assert_same(mine, other, f"{where}[{index}]")
+    elif isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray), where
+        assert ours.dtype == theirs.dtype, f"{where}: {ours.dtype} != {theirs.dtype}"
+        assert np.array_equal(ours, theirs), where
+    else:
+        assert ours == theirs, f"{where}: {ours!r} != {theirs!r}"
 
 
 def complete_moves(builder: MoveBuilder, limit: int = 100_000) -> list[Move]:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from rl_common import assert_same
 
 pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
@@ -43,27 +44,6 @@ def random_actions(masks: npt.NDArray[np.bool_], rng: np.random.Generator) -> np
     scores = rng.random(masks.shape)
     scores[~masks] = -1.0
     return np.asarray(scores.argmax(axis=1))
-
-
-def assert_same(ours: Any, theirs: Any, where: str = "infos") -> None:
-    """The same value, recursively: dicts key by key, arrays element by element."""
-    if isinstance(theirs, dict):
-        assert isinstance(ours, dict), where
-        assert set(ours) == set(theirs), f"{where}: {sorted(ours)} != {sorted(theirs)}"
-        for key in theirs:
-            assert_same(ours[key], theirs[key], f"{where}[{key!r}]")
-    elif isinstance(theirs, np.ndarray) and theirs.dtype == object:
-        assert isinstance(ours, np.ndarray), where
-        assert ours.dtype == object, where
-        assert ours.shape == theirs.shape, where
-        for index, (mine, other) in enumerate(zip(ours, theirs, strict=True)):
-            assert_same(mine, other, f"{where}[{index}]")
-    elif isinstance(theirs, np.ndarray):
-        assert isinstance(ours, np.ndarray), where
-        assert ours.dtype == theirs.dtype, f"{where}: {ours.dtype} != {theirs.dtype}"
-        assert np.array_equal(ours, theirs), where
-    else:
-        assert ours == theirs, f"{where}: {ours!r} != {theirs!r}"
 
 
 def pair(

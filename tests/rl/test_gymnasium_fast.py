@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 import pytest
+from rl_common import assert_same
 
 pytest.importorskip("gymnasium")
 
@@ -55,18 +56,6 @@ def _play(game_env: PasticheGymEnv, seed: int, choices: list[int], illegal_every
     return out
 
 
-def _same(one: Any, two: Any) -> bool:
-    if isinstance(one, np.ndarray):
-        return isinstance(two, np.ndarray) and one.dtype == two.dtype and np.array_equal(one, two)
-    if isinstance(one, dict):
-        return (
-            isinstance(two, dict)
-            and one.keys() == two.keys()
-            and all(_same(one[key], two[key]) for key in one)
-        )
-    return bool(one == two)
-
-
 @needs_compiled
 @settings(max_examples=12, deadline=None)
 @given(
@@ -101,7 +90,7 @@ def test_the_compiled_and_the_engine_single_env_give_the_same_episodes(
     expected = _play(slow, seed, choices, illegal_every)
     assert len(answers) == len(expected)
     for index, (one, two) in enumerate(zip(answers, expected, strict=True)):
-        assert _same(one, two), index
+        assert_same(one, two, f"answer {index}")
 
 
 @needs_compiled
